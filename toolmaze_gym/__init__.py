@@ -1,0 +1,1 @@
+"""ToolMaze-Gym."""

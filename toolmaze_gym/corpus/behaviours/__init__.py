@@ -1,0 +1,74 @@
+"""Behaviours: the code behind tool specs, registered by name.
+
+A behaviour takes a ``CallContext`` and canonical keyword arguments and returns a
+dict of canonical results. It raises ``ToolError`` for domain errors (unknown
+entity, slot taken), which the simulator turns into a realistic error body.
+Modules in this package register themselves on import; one module per family.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from toolmaze_gym.corpus.state import EpisodeState
+from toolmaze_gym.world import World
+
+
+class ToolError(Exception):
+    """A domain error the API would report (404 unknown city, 409 slot taken…)."""
+
+    def __init__(self, status: int, code: str, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.field = status, code, message, field
+
+
+@dataclass
+class CallContext:
+    world: World
+    state: EpisodeState
+    tool: str
+
+
+Behaviour = Callable[..., dict[str, Any]]
+_REGISTRY: dict[str, Behaviour] = {}
+_loaded = False
+
+
+def behaviour(name: str) -> Callable[[Behaviour], Behaviour]:
+    def deco(fn: Behaviour) -> Behaviour:
+        if name in _REGISTRY:
+            raise ValueError(f"behaviour {name!r} registered twice")
+        _REGISTRY[name] = fn
+        return fn
+
+    return deco
+
+
+def get(name: str) -> Behaviour:
+    load_all()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown behaviour {name!r}") from None
+
+
+def names() -> list[str]:
+    load_all()
+    return sorted(_REGISTRY)
+
+
+def load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+        importlib.import_module(f"{__name__}.{mod}")
+
+
+def not_found(kind: str, value: Any, field: str) -> ToolError:
+    return ToolError(404, "not_found", f"{kind} {value!r} not found", field)

@@ -1,0 +1,83 @@
+"""The corpus: every tool spec and alternative group, loaded from package data."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import cache, cached_property
+from importlib import resources
+
+from toolmaze_gym.corpus.spec import (
+    CATEGORIES,
+    DOMAINS,
+    GROUP_KINDS,
+    AltGroup,
+    ToolSpec,
+    group_from_dict,
+    tool_from_dict,
+)
+
+
+class Corpus:
+    def __init__(self, tools: list[ToolSpec], groups: list[AltGroup]) -> None:
+        self.tools: dict[str, ToolSpec] = {}
+        for t in tools:
+            if t.name in self.tools:
+                raise ValueError(f"tool {t.name!r} defined twice")
+            self.tools[t.name] = t
+        self.groups = groups
+        self.group_by_id = {g.id: g for g in groups}
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.tools
+
+    def __getitem__(self, name: str) -> ToolSpec:
+        return self.tools[name]
+
+    def by_domain(self, domain: str) -> list[ToolSpec]:
+        return [t for t in self.tools.values() if t.domain == domain]
+
+    @cached_property
+    def groups_of(self) -> dict[str, list[AltGroup]]:
+        out: dict[str, list[AltGroup]] = {name: [] for name in self.tools}
+        for g in self.groups:
+            for t in g.tools:
+                out[t].append(g)
+        return out
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Table 4 of the paper, computed from the data."""
+        cat = Counter(t.category for t in self.tools.values())
+        dom = Counter(t.domain for t in self.tools.values())
+        grp = Counter(g.kind for g in self.groups)
+        return {
+            "category": {c: cat[c] for c in CATEGORIES},
+            "domain": {d: dom[d] for d in DOMAINS},
+            "groups": {k: grp[k] for k in GROUP_KINDS},
+            "total": {"tools": len(self.tools), "groups": len(self.groups)},
+        }
+
+
+def _data_files() -> list[str]:
+    root = resources.files("toolmaze_gym") / "data" / "tools"
+    return sorted(p.name for p in root.iterdir() if p.name.endswith(".json"))
+
+
+def _read(name: str) -> dict:
+    path = resources.files("toolmaze_gym") / "data" / "tools" / name
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def load_corpus() -> Corpus:
+    """The shipped corpus (one JSON file per domain), parsed once per process."""
+    tools: list[ToolSpec] = []
+    groups: list[AltGroup] = []
+    for name in _data_files():
+        data = _read(name)
+        tools += [tool_from_dict(t) for t in data.get("tools", ())]
+        groups += [group_from_dict(g) for g in data.get("groups", ())]
+    return Corpus(tools, groups)

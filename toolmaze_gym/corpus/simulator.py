@@ -1,0 +1,122 @@
+"""The tool simulator: validate arguments, run the behaviour, shape the response.
+
+``call`` never raises for anything an agent can send: bad arguments come back as
+the 400/422 bodies a real API returns, naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import fastjsonschema
+
+from toolmaze_gym import values
+from toolmaze_gym.corpus import adapters, behaviours
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError
+from toolmaze_gym.corpus.catalog import Corpus, load_corpus
+from toolmaze_gym.corpus.spec import ToolSpec
+from toolmaze_gym.corpus.state import EpisodeState
+from toolmaze_gym.values import CheckContext
+from toolmaze_gym.world import World, get_world
+
+_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+            410: "Gone", 422: "Unprocessable Entity", 429: "Too Many Requests",
+            500: "Internal Server Error", 501: "Not Implemented", 503: "Service Unavailable",
+            504: "Gateway Timeout"}
+
+
+@dataclass(frozen=True)
+class Response:
+    status: int
+    body: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        return self.status < 400
+
+    def to_json(self) -> str:
+        return json.dumps(self.body, ensure_ascii=False)
+
+
+def error_response(status: int, code: str, message: str, field: str = "",
+                   **extra: Any) -> Response:
+    err: dict[str, Any] = {"code": status, "status": _REASONS.get(status, "Error"),
+                           "type": code, "message": message}
+    if field:
+        err["field"] = field
+    err.update(extra)
+    return Response(status, {"error": err})
+
+
+class _Compiled:
+    """Per-tool validation and shaping, prepared once."""
+
+    def __init__(self, spec: ToolSpec) -> None:
+        self.spec = spec
+        self.validate = fastjsonschema.compile(spec.parameters_schema())
+        self.behaviour = behaviours.get(spec.behaviour)
+        self.literal_checks = [(p.name, values.get(p.type)) for p in spec.params
+                               if values.get(p.type).literal and not p.enum]
+        self.names = frozenset(p.name for p in spec.params)
+        self.defaults = {p.name: p.default for p in spec.params
+                         if not p.required and p.default is not None}
+
+
+def _schema_error(exc: fastjsonschema.JsonSchemaValueException, spec: ToolSpec) -> Response:
+    path = exc.name.removeprefix("data").lstrip(".")
+    if exc.rule == "required":
+        missing = next((p.name for p in spec.params if p.required
+                        and f"{p.name}" in exc.message), path)
+        return error_response(400, "missing_parameter",
+                              f"missing required parameter '{missing}'", missing)
+    if not path:
+        return error_response(400, "invalid_request", "arguments must be a JSON object")
+    return error_response(422, "invalid_parameter",
+                          f"parameter '{path}' {exc.message.removeprefix(exc.name).strip()}",
+                          path)
+
+
+class Simulator:
+    def __init__(self, corpus: Corpus | None = None, world: World | None = None) -> None:
+        self.corpus = corpus or load_corpus()
+        self.world = world or get_world(0)
+        self._compiled: dict[str, _Compiled] = {}
+
+    def _prepared(self, spec: ToolSpec) -> _Compiled:
+        c = self._compiled.get(spec.name)
+        if c is None:
+            c = self._compiled[spec.name] = _Compiled(spec)
+        return c
+
+    def call(self, name: str, arguments: Any, state: EpisodeState) -> Response:
+        spec = self.corpus.tools.get(name)
+        if spec is None:
+            return error_response(404, "unknown_tool", f"no tool named {name!r}", "name")
+        c = self._prepared(spec)
+        if not isinstance(arguments, Mapping):
+            return error_response(400, "invalid_request", "arguments must be a JSON object")
+        extra = sorted(set(arguments) - c.names)
+        if extra:
+            return error_response(400, "unknown_parameter",
+                                  f"{name} has no parameter '{extra[0]}'", str(extra[0]))
+        try:
+            c.validate(dict(arguments))
+        except fastjsonschema.JsonSchemaValueException as exc:
+            return _schema_error(exc, spec)
+        args = {**c.defaults, **arguments}
+        for pname, t in c.literal_checks:
+            if pname in args:
+                msg = t.violation(args[pname], CheckContext(self.world, args))
+                if msg:
+                    return error_response(422, "invalid_parameter", msg, pname)
+        try:
+            canonical = {p.canonical: adapters.apply(p.adapt, args[p.name])
+                         for p in spec.params if p.name in args}
+            result = c.behaviour(CallContext(self.world, state, name), **canonical)
+        except ToolError as exc:
+            return error_response(exc.status, exc.code, exc.message, exc.field)
+        body = {f.name: adapters.apply(f.adapt, result[f.canonical]) for f in spec.returns}
+        return Response(200, body)

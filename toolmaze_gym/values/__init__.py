@@ -1,0 +1,15 @@
+"""Semantic value types (see ``types`` for the model, ``catalog`` for the values)."""
+
+from toolmaze_gym.values.types import (
+    CORRUPTION_KINDS,
+    CheckContext,
+    Corruption,
+    SemanticType,
+    Witness,
+    all_types,
+    get,
+    register,
+)
+
+__all__ = ["CORRUPTION_KINDS", "CheckContext", "Corruption", "SemanticType", "Witness",
+           "all_types", "get", "register"]

@@ -1,0 +1,1 @@
+"""Domain-specific semantic types, one module per domain."""

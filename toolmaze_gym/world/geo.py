@@ -1,0 +1,124 @@
+"""Geography and weather: cities, countries, currencies, languages, climate."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from toolmaze_gym import hashing
+from toolmaze_gym.world.base import Facts, load_data
+
+CONDITIONS = ("clear", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm",
+              "snow", "fog", "windy")
+
+
+@dataclass(frozen=True)
+class City:
+    name: str
+    country_code: str
+    country: str
+    timezone: str
+    currency: str
+    lat: float
+    lon: float
+    temp_min: float
+    temp_max: float
+    language: str
+
+
+@dataclass(frozen=True)
+class DailyWeather:
+    city: str
+    date: str
+    high_c: float
+    low_c: float
+    condition: str
+    humidity_pct: float
+    precipitation_mm: float
+    wind_kph: float
+
+
+class Geo(Facts):
+    def __init__(self, world) -> None:
+        super().__init__(world)
+        self.cities = [City(*row) for row in load_data("cities.json")]
+        self._by_name = {c.name.lower(): c for c in self.cities}
+        self.city_names = [c.name for c in self.cities]
+        self.country_codes = sorted({c.country_code for c in self.cities})
+        self.countries = {c.country_code: c.country for c in self.cities}
+        self.currencies = load_data("currencies.json")
+        self.currency_codes = sorted(self.currencies)
+        self.languages = load_data("languages.json")
+        self.language_codes = sorted(self.languages)
+        self.timezones = sorted(load_data("timezones.json"))
+
+    # -- lookups -----------------------------------------------------------
+
+    def has_city(self, name: str) -> bool:
+        return name.strip().lower() in self._by_name
+
+    def city(self, name: str) -> City | None:
+        return self._by_name.get(" ".join(name.split()).lower())
+
+    def nearest_city(self, lat: float, lon: float) -> City:
+        return min(self.cities, key=lambda c: (c.lat - lat) ** 2 + (c.lon - lon) ** 2)
+
+    def climate_band(self, name: str) -> tuple[float, float]:
+        c = self.city(name)
+        return (c.temp_min, c.temp_max) if c else (-70.0, 60.0)
+
+    def distance_km(self, a: City, b: City) -> float:
+        """Great-circle distance (haversine)."""
+        p1, p2 = math.radians(a.lat), math.radians(b.lat)
+        dp, dl = p2 - p1, math.radians(b.lon - a.lon)
+        h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+        return round(2 * 6371.0 * math.asin(math.sqrt(h)), 1)
+
+    def utc_offset_hours(self, timezone: str, day: date | None = None) -> float:
+        """Standard offset of a zone; zoneinfo would make the world depend on tzdata."""
+        offsets = load_data("timezones.json")
+        return float(offsets[timezone])
+
+    # -- money ------------------------------------------------------------
+
+    def usd_value(self, currency: str) -> float:
+        """USD per unit, drifting a little with the world seed."""
+        base = self.currencies[currency.upper()][1]
+        if currency.upper() == "USD":
+            return 1.0
+        return base * (1 + hashing.uniform(-0.03, 0.03, *self.key("fx", currency.upper())))
+
+    def fx_rate(self, base: str, quote: str) -> float:
+        """Units of ``quote`` per unit of ``base``; consistent across every FX tool."""
+        return round(self.usd_value(base) / self.usd_value(quote), 6)
+
+    # -- weather ----------------------------------------------------------
+
+    def weather(self, city: City, day: str) -> DailyWeather:
+        d = date.fromisoformat(day)
+        season = math.cos(2 * math.pi * (d.timetuple().tm_yday - 196) / 365.25)
+        if city.lat < 0:
+            season = -season
+        mid = (city.temp_min + city.temp_max) / 2
+        amp = (city.temp_max - city.temp_min) / 4
+        k = self.key("wx", city.name, day)
+        high = mid + amp * season + hashing.uniform(-3, 6, *k, "hi")
+        low = high - hashing.uniform(4, 11, *k, "lo")
+        high = min(max(high, city.temp_min + 4), city.temp_max)
+        low = min(max(low, city.temp_min), high - 1)
+        cond = hashing.choice(CONDITIONS if high < 3 else CONDITIONS[:6] + CONDITIONS[7:],
+                              *k, "cond")
+        rainy = cond in ("light rain", "rain", "thunderstorm", "snow")
+        return DailyWeather(
+            city=city.name, date=day, high_c=round(high, 1), low_c=round(low, 1),
+            condition=cond, humidity_pct=round(hashing.uniform(35, 98 if rainy else 80, *k, "h"), 0),
+            precipitation_mm=round(hashing.uniform(0.5, 25, *k, "p"), 1) if rainy else 0.0,
+            wind_kph=round(hashing.uniform(2, 45, *k, "w"), 1))
+
+    def current_temp(self, city: City) -> float:
+        w = self.weather(city, self.world.today)
+        return round(w.low_c + (w.high_c - w.low_c) * 0.6, 1)
+
+    def date_offset(self, days: int) -> str:
+        return (self.world.now.date() + timedelta(days=days)).isoformat()

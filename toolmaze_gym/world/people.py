@@ -1,0 +1,69 @@
+"""People: names, e-mail addresses, phone numbers and employers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolmaze_gym import hashing
+from toolmaze_gym.world.base import Facts, load_data
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    email: str
+    phone: str
+    company: str
+    city: str
+    title: str
+
+
+_TITLES = ("Engineer", "Product Manager", "Analyst", "Designer", "Account Executive",
+           "Director", "Consultant", "Data Scientist", "Operations Lead", "Recruiter")
+
+
+class People(Facts):
+    """A directory of ~120 people that every messaging and contact tool reads."""
+
+    SIZE = 120
+
+    def __init__(self, world) -> None:
+        super().__init__(world)
+        data = load_data("people.json")
+        cities = world.geo.city_names
+        seen: set[str] = set()
+        self.people: list[Person] = []
+        i = 0
+        while len(self.people) < self.SIZE:
+            first = hashing.choice(data["first"], *self.key("first", i))
+            last = hashing.choice(data["last"], *self.key("last", i))
+            i += 1
+            name = f"{first} {last}"
+            if name in seen:
+                continue
+            seen.add(name)
+            dom = hashing.choice(data["domains"], *self.key("dom", name))
+            cc = hashing.choice(["1", "33", "49", "44", "34", "39", "81", "61"], *self.key("cc", name))
+            phone = f"+{cc}" + str(hashing.randint(10**8, 10**9 - 1, *self.key("ph", name)))
+            self.people.append(Person(
+                name=name, email=f"{first}.{last}@{dom}".lower(), phone=phone,
+                company=dom.split(".")[0].replace("-", " ").title(),
+                city=hashing.choice(cities, *self.key("city", name)),
+                title=hashing.choice(_TITLES, *self.key("title", name))))
+        self._by_name = {p.name.lower(): p for p in self.people}
+        self._by_email = {p.email: p for p in self.people}
+        self.names = [p.name for p in self.people]
+        self.emails = [p.email for p in self.people]
+        self.phones = [p.phone for p in self.people]
+
+    def by_name(self, name: str) -> Person | None:
+        return self._by_name.get(" ".join(name.split()).lower())
+
+    def by_email(self, email: str) -> Person | None:
+        return self._by_email.get(email.strip().lower())
+
+    def sample_email(self, key: str) -> str:
+        return hashing.choice(self.emails, "email", key)
+
+    def sample_phone(self, key: str) -> str:
+        return hashing.choice(self.phones, "phone", key)
