@@ -60,6 +60,106 @@ def cmd_corpus(ns: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- tasks
+
+
+def _load_tasks(source: str):
+    """A shipped suite by name, or a JSONL file of tasks."""
+    from pathlib import Path
+
+    from toolmaze_gym.tasks.model import Task
+    from toolmaze_gym.tasks.suite import SuiteError, load_suite
+
+    path = Path(source)
+    if path.suffix == ".jsonl" or path.exists():
+        if not path.is_file():
+            raise UsageError(f"no such file: {source}")
+        try:
+            return [Task.from_json(line) for line in path.read_text().splitlines() if line]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{source} is not a JSONL file of tasks ({exc})") from None
+    try:
+        return load_suite(source)
+    except SuiteError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_generate(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from toolmaze_gym.tasks.model import LEVELS
+    from toolmaze_gym.tasks.suite import SuiteError, generate_split
+
+    if ns.n <= 0:
+        raise UsageError("--n must be a positive number of tasks")
+    levels = ns.level or list(LEVELS)
+    out = Path(ns.out)
+    if not out.parent.is_dir():
+        raise UsageError(f"directory {out.parent} does not exist")
+    try:
+        tasks = generate_split(ns.split, ns.n, ns.seed, levels, ns.exclude_tool,
+                               ns.exclude_domain)
+        with out.open("w", encoding="utf-8") as fh:
+            for task in tqdm(tasks, total=ns.n, desc=f"generating {ns.split}", unit="task",
+                             disable=ns.quiet):
+                fh.write(task.to_json() + "\n")
+    except SuiteError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {ns.n} tasks to {out}", file=sys.stderr)
+    return 0
+
+
+def cmd_stats(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.tasks.stats import PAPER_TABLE1, format_table1, table1
+
+    table = table1(_load_tasks(ns.suite))
+    if ns.json:
+        print(json.dumps(table, indent=2))
+    else:
+        print(format_table1(table, PAPER_TABLE1 if ns.paper else None))
+    return 0
+
+
+def cmd_show(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.tasks.render import describe
+
+    tasks = {t.id: t for t in _load_tasks(ns.suite)}
+    if ns.task_id not in tasks:
+        raise UsageError(f"no task {ns.task_id!r} in {ns.suite}")
+    print(describe(tasks[ns.task_id]))
+    return 0
+
+
+def _add_task_commands(sub) -> None:
+    from toolmaze_gym.corpus.spec import DOMAINS
+    from toolmaze_gym.tasks.model import LEVELS
+    from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME
+
+    p = sub.add_parser("generate", help="generate procedural tasks (disjoint from the suite)")
+    p.add_argument("--split", choices=SPLITS, default="train")
+    p.add_argument("--n", type=int, default=100, help="number of tasks")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--level", action="append", choices=LEVELS, help="restrict to levels")
+    p.add_argument("--exclude-tool", action="append", default=[], metavar="NAME")
+    p.add_argument("--exclude-domain", action="append", default=[], choices=DOMAINS)
+    p.add_argument("--out", required=True, help="output JSONL file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("stats", help="Table 1 statistics of a suite or task file")
+    p.add_argument("suite", nargs="?", default=SUITE_NAME, help="suite name or JSONL file")
+    p.add_argument("--paper", action="store_true", help="show the paper's values beside")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("show", help="a task's query, DAG and solution paths")
+    p.add_argument("task_id")
+    p.add_argument("--suite", default=SUITE_NAME, help="suite name or JSONL file")
+    p.set_defaults(func=cmd_show)
+
+
 # ---------------------------------------------------------------- entry point
 
 
@@ -78,8 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Later modules (tasks, grading, evaluation) add their sub-commands here.
-_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
+# Sub-command groups beyond the corpus, in the order they appear in --help.
+_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [_add_task_commands]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

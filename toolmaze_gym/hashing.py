@@ -60,3 +60,44 @@ def token(alphabet: str, length: int, *parts: object) -> str:
         n, r = divmod(n, len(alphabet))
         out.append(alphabet[r])
     return "".join(out)
+
+
+class Stream:
+    """A deterministic sequence of choices keyed by ``parts``.
+
+    Used where an algorithm makes many choices in turn (task assembly); every
+    draw hashes the key with a counter, so the stream is identical on every
+    machine and Python version, unlike ``random.Random`` method streams.
+    """
+
+    def __init__(self, *parts: object) -> None:
+        self.parts = parts
+        self.n = 0
+
+    def _next(self) -> tuple[object, ...]:
+        self.n += 1
+        return (*self.parts, self.n)
+
+    def unit(self) -> float:
+        return unit(*self._next())
+
+    def randint(self, lo: int, hi: int) -> int:
+        return randint(lo, hi, *self._next())
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return choice(seq, *self._next())
+
+    def shuffled(self, seq: Sequence[T]) -> list[T]:
+        return shuffled(seq, *self._next())
+
+    def weighted(self, items: Sequence[T], weights: Sequence[float]) -> T:
+        total = sum(weights)
+        x = self.unit() * total
+        for item, w in zip(items, weights, strict=True):
+            x -= w
+            if x < 0:
+                return item
+        return items[-1]
+
+    def fork(self, *parts: object) -> Stream:
+        return Stream(*self.parts, "fork", *parts)

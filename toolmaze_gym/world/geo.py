@@ -112,7 +112,8 @@ class Geo(Facts):
         rainy = cond in ("light rain", "rain", "thunderstorm", "snow")
         return DailyWeather(
             city=city.name, date=day, high_c=round(high, 1), low_c=round(low, 1),
-            condition=cond, humidity_pct=round(hashing.uniform(35, 98 if rainy else 80, *k, "h"), 0),
+            condition=cond,
+            humidity_pct=round(hashing.uniform(35, 98 if rainy else 80, *k, "h"), 0),
             precipitation_mm=round(hashing.uniform(0.5, 25, *k, "p"), 1) if rainy else 0.0,
             wind_kph=round(hashing.uniform(2, 45, *k, "w"), 1))
 

@@ -22,6 +22,9 @@ _TITLES = ("Engineer", "Product Manager", "Analyst", "Designer", "Account Execut
            "Director", "Consultant", "Data Scientist", "Operations Lead", "Recruiter")
 
 
+_COUNTRY_CODES = ("1", "33", "49", "44", "34", "39", "81", "61")
+
+
 class People(Facts):
     """A directory of ~120 people that every messaging and contact tool reads."""
 
@@ -43,7 +46,7 @@ class People(Facts):
                 continue
             seen.add(name)
             dom = hashing.choice(data["domains"], *self.key("dom", name))
-            cc = hashing.choice(["1", "33", "49", "44", "34", "39", "81", "61"], *self.key("cc", name))
+            cc = hashing.choice(_COUNTRY_CODES, *self.key("cc", name))
             phone = f"+{cc}" + str(hashing.randint(10**8, 10**9 - 1, *self.key("ph", name)))
             self.people.append(Person(
                 name=name, email=f"{first}.{last}@{dom}".lower(), phone=phone,

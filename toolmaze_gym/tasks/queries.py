@@ -1,0 +1,125 @@
+"""Queries: deterministic templates from the task spec, and the reverse check.
+
+Each slot becomes a clause describing its capability with the literals it needs;
+clauses are joined with varied openers and connectors. The reverse check proves
+that every literal the DAG needs can be read back from the query and that no tool
+identifier leaks. An optional paraphrase hook (any callable, e.g. an LLM) may
+rewrite a query; its output must pass the same check or it is discarded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from toolmaze_gym import hashing
+from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.tasks.model import Slot, Task
+
+_VERBS = {
+    "get": "check", "fetch": "fetch", "search": "search for", "find": "find", "lookup": "look up",
+    "query": "check", "list": "list", "send": "send", "post": "post", "create": "create",
+    "book": "book", "set": "set", "convert": "convert", "translate": "translate",
+    "format": "format", "calculate": "calculate", "compute": "compute", "schedule": "schedule",
+    "add": "add", "update": "update", "cancel": "cancel", "record": "record", "hold": "hold",
+    "place": "place", "track": "track", "estimate": "estimate", "summarize": "summarize",
+    "summarise": "summarise", "extract": "extract", "round": "round", "apply": "apply",
+    "share": "share", "upload": "upload", "append": "append", "reserve": "reserve",
+    "check": "check", "adjust": "adjust", "turn": "turn", "lock": "lock", "unlock": "unlock",
+    "notify": "notify", "publish": "publish", "log": "log", "pay": "pay", "transfer": "transfer",
+}
+_PROVIDERS = {"weatherapi", "finance", "yahoo", "stripe", "graph", "slack", "teams", "amadeus",
+              "shopify", "openweather", "google", "deepl", "v2", "v3", "api"}
+
+_TYPE_PHRASE: dict[str, str] = {
+    "city_name": "in {v}", "email": "to {v}", "phone": "at {v}", "person_name": "for {v}",
+    "iso_date": "on {v}", "iso_datetime": "at {v}", "currency_code": "in {v}",
+    "stock_symbol": "for {v}", "text": "with the text {v}",
+}
+_OPENERS = ("", "Please ", "Could you ", "I need you to ", "Can you ", "Help me ")
+_THEN = (", then ", "; after that, ", ", and then ", ". Next, ", ", then ")
+_LAST = (", and finally ", ". Finally, ", ", and ", ". Once that is done, ")
+
+
+def _words(name: str) -> list[str]:
+    return [w for w in name.split("_") if w and w not in _PROVIDERS]
+
+
+def capability(name: str) -> str:
+    """A verb phrase for a tool, from its API-style name (never the name itself)."""
+    words = _words(name) or name.split("_")
+    verb_at = next((i for i, w in enumerate(words) if w in _VERBS), None)
+    if verb_at is None:
+        return "get the " + " ".join(words)
+    verb = _VERBS[words[verb_at]]
+    rest = words[:verb_at] + words[verb_at + 1:]
+    return f"{verb} the {' '.join(rest)}" if rest else verb
+
+
+def literal_text(value: Any) -> str:
+    """How a literal is written in a query (and searched for by the reverse check)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _phrase(type_: str, role: str, value: Any) -> str:
+    v = literal_text(value)
+    if type_ == "text":
+        v = f'"{v}"'
+    template = _TYPE_PHRASE.get(type_)
+    if template:
+        return template.format(v=v)
+    return f"({role.replace('_', ' ')}: {v})"
+
+
+def clause(corpus: Corpus, slot: Slot, side: Sequence[str]) -> str:
+    literals = [_phrase(i.type, i.role, i.source.value) for i in slot.inputs
+                if i.source.is_literal]
+    head = capability(side[-1])
+    return " ".join([head, *literals])
+
+
+def compose(corpus: Corpus, slots: Sequence[Slot], sides: Sequence[Sequence[str]],
+            key: str) -> str:
+    parts = [clause(corpus, s, side) for s, side in zip(slots, sides, strict=True)]
+    opener = hashing.choice(_OPENERS, "open", key)
+    text = opener + parts[0]
+    for i, part in enumerate(parts[1:], start=1):
+        sep = (hashing.choice(_LAST, "last", key) if i == len(parts) - 1
+               else hashing.choice(_THEN, "then", key, i))
+        text += sep + (part[0].upper() + part[1:] if sep.startswith(".") else part)
+    text = text[0].upper() + text[1:]
+    return text + ("?" if opener.strip() in {"Could you", "Can you"} else ".")
+
+
+def reverse_check(task: Task, corpus: Corpus, query: str | None = None) -> list[str]:
+    """Problems with a query: literals it does not state, tool names it leaks."""
+    q = task.query if query is None else query
+    low = q.lower()
+    problems = [f"literal {literal_text(e['value'])!r} ({e['type']}) not stated"
+                for e in task.entities if literal_text(e["value"]).lower() not in low]
+    for name in task.tools:
+        if "_" in name and re.search(rf"\b{re.escape(name)}\b", q):
+            problems.append(f"query leaks tool name {name!r}")
+    return problems
+
+
+Paraphraser = Callable[[str, Task], str]
+
+
+def paraphrase(task: Task, corpus: Corpus, fn: Paraphraser) -> Task:
+    """Rewrite ``task.query`` with ``fn``; keep the original if the rewrite fails the check."""
+    try:
+        candidate = fn(task.query, task)
+    except Exception:  # a user-supplied callable: any failure keeps the template query
+        return task
+    if not isinstance(candidate, str) or not candidate.strip() or reverse_check(task, corpus,
+                                                                                candidate):
+        return task
+    task.query = candidate
+    task.meta = {**task.meta, "paraphrased": True}
+    return task

@@ -1,0 +1,130 @@
+"""The reference suite ``toolmaze-v1`` and procedural splits.
+
+The suite is generated from a fixed seed and shipped as JSONL with a manifest
+(SHA-256 per file, generator version, seed); regenerating it is bit-identical.
+Procedural splits draw from other seeds and skip any task whose DAG and
+entities equal a suite task, so training never sees the benchmark.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from toolmaze_gym.tasks.generator import GENERATOR_VERSION, TaskGenerator
+from toolmaze_gym.tasks.model import LEVELS, Task
+
+SUITE_NAME = "toolmaze-v1"
+SUITE_SEED = 20260501
+PER_LEVEL = 100
+SPLITS = ("train", "dev")
+
+
+class SuiteError(Exception):
+    """A suite is missing, unknown or does not match its manifest."""
+
+
+def _dump(tasks: Iterable[Task]) -> bytes:
+    return "".join(t.to_json() + "\n" for t in tasks).encode("utf-8")
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVEL,
+                on_task: Callable[[Task], None] | None = None) -> dict:
+    """Generate the suite into ``out_dir``; returns the manifest written beside it."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for level in LEVELS:
+        gen = TaskGenerator()
+        tasks = []
+        for task in gen.generate_level(level, per_level, seed, "tmz-v1"):
+            tasks.append(task)
+            if on_task:
+                on_task(task)
+        data = _dump(tasks)
+        (out_dir / f"{level}.jsonl").write_bytes(data)
+        files[f"{level}.jsonl"] = sha256(data)
+    manifest = {"name": out_dir.name, "seed": seed, "per_level": per_level,
+                "generator": GENERATOR_VERSION, "files": files}
+    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return manifest
+
+
+def _suite_root(name: str):
+    root = resources.files("toolmaze_gym") / "data" / "suites" / name
+    if not (root / "manifest.json").is_file():
+        raise SuiteError(f"unknown suite {name!r} (shipped: {', '.join(shipped_suites())})")
+    return root
+
+
+def shipped_suites() -> list[str]:
+    base = resources.files("toolmaze_gym") / "data" / "suites"
+    return sorted(p.name for p in base.iterdir() if (p / "manifest.json").is_file()) \
+        if base.is_dir() else []
+
+
+def manifest(name: str = SUITE_NAME) -> dict:
+    return json.loads((_suite_root(name) / "manifest.json").read_text())
+
+
+@cache
+def _load(name: str, level: str) -> tuple[Task, ...]:
+    root = _suite_root(name)
+    data = (root / f"{level}.jsonl").read_bytes()
+    if sha256(data) != manifest(name)["files"][f"{level}.jsonl"]:
+        raise SuiteError(f"{name}/{level}.jsonl does not match its manifest checksum")
+    return tuple(Task.from_json(line) for line in data.decode().splitlines() if line)
+
+
+def load_suite(name: str = SUITE_NAME, levels: Iterable[str] = LEVELS) -> list[Task]:
+    """Tasks of the shipped suite, checked against the manifest."""
+    out: list[Task] = []
+    for level in levels:
+        if level not in LEVELS:
+            raise SuiteError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        out += _load(name, level)
+    return out
+
+
+@cache
+def task_index(name: str = SUITE_NAME) -> dict[str, Task]:
+    return {t.id: t for t in load_suite(name)}
+
+
+def get_task(task_id: str, name: str = SUITE_NAME) -> Task:
+    try:
+        return task_index(name)[task_id]
+    except KeyError:
+        raise SuiteError(f"no task {task_id!r} in {name}") from None
+
+
+@cache
+def suite_signatures(name: str = SUITE_NAME) -> frozenset[str]:
+    return frozenset(t.meta["signature"] for t in load_suite(name))
+
+
+def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LEVELS,
+                   exclude_tools: Iterable[str] = (),
+                   exclude_domains: Iterable[str] = ()) -> Iterator[Task]:
+    """``n`` procedural tasks, levels round-robin, disjoint from the reference suite.
+
+    ``exclude_tools`` / ``exclude_domains`` hold tools or domains out (for
+    generalisation splits).
+    """
+    if split not in SPLITS:
+        raise SuiteError(f"unknown split {split!r}; choose from {', '.join(SPLITS)}")
+    levels = list(levels)
+    gen = TaskGenerator(exclude_tools=exclude_tools, exclude_domains=exclude_domains)
+    skip = suite_signatures()
+    key = f"{split}:{seed}"
+    for i in range(n):
+        level = levels[i % len(levels)]
+        yield gen.generate(level, i // len(levels) + 7919 * (SPLITS.index(split) + 1), key,
+                           f"tmz-{split}{seed}-{level.lower()}-{i:06d}", skip=skip)
