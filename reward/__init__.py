@@ -1,1 +1,7 @@
-"""Rewards."""
+"""Rewards derived from the grade; they import grading only, never the env or agents."""
+
+from toolmaze_gym.reward.shaping import potential, shaping_term
+from toolmaze_gym.reward.terminal import DEFAULT, RewardConfig, record_reward, terminal_reward
+
+__all__ = ["DEFAULT", "RewardConfig", "potential", "record_reward", "shaping_term",
+           "terminal_reward"]

@@ -132,6 +132,25 @@ def cmd_show(ns: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_build_suite(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from toolmaze_gym.faults.store import build_reference
+    from toolmaze_gym.tasks.suite import SUITE_SEED
+
+    out = Path(ns.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} exists and is not a directory")
+    bar = tqdm(total=4 * ns.per_level, desc="building suite", unit="task", disable=ns.quiet)
+    manifest = build_reference(out, ns.seed if ns.seed is not None else SUITE_SEED,
+                               ns.per_level, on_task=lambda t: bar.update())
+    bar.close()
+    print(json.dumps(manifest, indent=2))
+    return 0
+
+
 def _add_task_commands(sub) -> None:
     from toolmaze_gym.corpus.spec import DOMAINS
     from toolmaze_gym.tasks.model import LEVELS
@@ -147,6 +166,13 @@ def _add_task_commands(sub) -> None:
     p.add_argument("--out", required=True, help="output JSONL file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("build-suite", help="(maintainers) regenerate a reference suite")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--seed", type=int, default=None, help="default: the toolmaze-v1 seed")
+    p.add_argument("--per-level", type=int, default=100)
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_build_suite)
 
     p = sub.add_parser("stats", help="Table 1 statistics of a suite or task file")
     p.add_argument("suite", nargs="?", default=SUITE_NAME, help="suite name or JSONL file")

@@ -101,3 +101,11 @@ def corrupt_relation(check: Check, args: Mapping[str, Any], body: Mapping[str, A
         bad = want * factor + 1
     bad = round(bad) if isinstance(target, int) else round(bad, 2)
     return {**body, check.target: bad}
+
+
+def corruptible(spec: ToolSpec) -> bool:
+    """Whether an implicit fault on this tool can carry a witness."""
+    for f in spec.returns:
+        if any(c.kind != "entity" or f.echo for c in values.get(f.type).corruptions):
+            return True
+    return bool(spec.checks)

@@ -41,7 +41,7 @@ def sample_literal(sim: Simulator, spec: ToolSpec, pname: str, key: str) -> Any:
         from toolmaze_gym import hashing
 
         return hashing.choice(p.enum, spec.name, pname, key)
-    return values.get(p.type).sample(sim.world, f"{key}/{p.type}")
+    return values.get(p.type).sample(sim.world, f"{key}/{p.type}/{pname}")
 
 
 def produce(sim: Simulator, type_name: str, state: EpisodeState, key: str,

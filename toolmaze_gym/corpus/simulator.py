@@ -59,7 +59,8 @@ class _Compiled:
         self.validate = fastjsonschema.compile(spec.parameters_schema())
         self.behaviour = behaviours.get(spec.behaviour)
         self.literal_checks = [(p.name, values.get(p.type)) for p in spec.params
-                               if values.get(p.type).literal and not p.enum]
+                               if values.get(p.type).literal and values.get(p.type).input_check
+                               and not p.enum]
         self.names = frozenset(p.name for p in spec.params)
         self.defaults = {p.name: p.default for p in spec.params
                          if not p.required and p.default is not None}

@@ -24,13 +24,14 @@ class ExecutionError(Exception):
 
 
 def side_externals(corpus: Corpus, side: Sequence[str]) -> list[tuple[str, str]]:
-    """(role, type) of every required parameter not produced earlier in the side."""
+    """(role, type) of every required parameter not produced earlier in the side;
+    two tools asking for the same role and type share one input."""
     produced: set[str] = set()
     need: list[tuple[str, str]] = []
     for name in side:
         spec = corpus[name]
         for p in spec.params:
-            if p.required and p.type not in produced:
+            if p.required and p.type not in produced and (p.canonical, p.type) not in need:
                 need.append((p.canonical, p.type))
         produced |= {f.type for f in spec.returns}
     return need
@@ -55,7 +56,7 @@ def plan_side(corpus: Corpus, side: Sequence[str],
                 tool_plan.append((p.name, ("local", p.type)))
                 continue
             idx = next((i for i, (r, t) in enumerate(inputs)
-                        if i not in used and r == p.canonical and t == p.type), None)
+                        if r == p.canonical and t == p.type), None)
             if idx is None:
                 idx = next((i for i, (_, t) in enumerate(inputs)
                             if i not in used and t == p.type), None)
@@ -74,18 +75,21 @@ def slot_outputs(corpus: Corpus, slot: Slot, side: Sequence[str],
 
     A branch slot offers only what its group guarantees (``provides``), from the
     final tool of the side, so any alternative can stand in. A fixed slot offers
-    every output; within a tool the first field of a type wins, later tools win.
+    every output it computes (echoes of its own inputs are not new data); within
+    a tool the first field of a type wins, later tools win.
     """
     out: dict[str, Any] = {}
     if slot.is_branch:
         spec, body = corpus[side[-1]], bodies[-1]
         for t in provides:
-            out[t] = next(body[f.name] for f in spec.returns if f.type == t)
+            fields = [f for f in spec.returns if f.type == t]
+            f = next((f for f in fields if not f.echo), fields[0])
+            out[t] = body[f.name]
         return out
     for name, body in zip(side, bodies, strict=True):
         seen: set[str] = set()
         for f in corpus[name].returns:
-            if f.type not in seen:
+            if f.type not in seen and not f.echo:
                 out[f.type] = body[f.name]
                 seen.add(f.type)
     return out

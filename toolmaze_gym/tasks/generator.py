@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from toolmaze_gym import hashing
 from toolmaze_gym.corpus import Corpus, Simulator
@@ -21,7 +20,10 @@ from toolmaze_gym.tasks.queries import compose
 from toolmaze_gym.tasks.validation import validate_task
 
 GENERATOR_VERSION = "1.0"
-MAX_ATTEMPTS = 60
+MAX_ATTEMPTS = 30
+MAX_INDEX_MISSES = 40
+TAIL_BUDGET = 250
+MAX_USE: dict[str, int] = {}
 
 
 class GenerationError(RuntimeError):
@@ -47,52 +49,64 @@ class TaskGenerator:
         banned = set(exclude_tools)
         banned |= {t for t, s in self.corpus.tools.items() if s.domain in set(exclude_domains)}
         if banned:
-            a = self.assembler
-            a.fixed = [u for u in a.fixed if not u.tools & banned]
-            a.branch = [u for u in a.branch if not u.tools & banned]
+            self.assembler.restrict(banned)
         self.banned = banned
         self.domains = [d for d in DOMAINS if d not in set(exclude_domains)]
+        # General is glue (weather, time, text, maths) in most tasks; it is never
+        # the subject of one, so primary domains rotate over the other five.
+        self.primaries = [d for d in self.domains if d != "General"] or self.domains
 
     # -- level shapes ------------------------------------------------------------
 
     def _chain(self, level: str, stream: hashing.Stream, primary: str) -> Draft | None:
         target = stream.weighted(list(LENGTHS[level]), list(LENGTHS[level].values()))
-        dom = frozenset({primary, "General"})
-        spec = ChainSpec(calls=target, branches={}, domains=dom,
-                         final_domains=dom | {"Office"})
-        if level == "C2":
-            spec = replace(spec, branches={stream.randint(0, target - 1): SINGLE})
-        elif level == "C3":
-            spec = replace(spec, branches={stream.randint(0, max(0, target - 3)): MULTI})
-        elif level == "C4":
+        if level == "C4":
             return self._join(stream, primary, target)
+        dom = frozenset({primary, "General", self._secondary(stream, primary)})
+        need = {"C1": (), "C2": (SINGLE,), "C3": (MULTI,)}[level]
+        spec = ChainSpec(calls=target, need=need, domains=dom, final_domains=dom | {"Office"},
+                         subject=primary)
         return self.assembler.grow(Draft(), spec, stream)
 
+    def _secondary(self, stream: hashing.Stream, primary: str) -> str:
+        """A neighbouring domain a chain may pass through (a travel fare converted by a
+        finance tool); the chain still starts in the primary domain."""
+        return stream.choice([d for d in self.primaries if d != primary] or [primary])
+
     def _join(self, stream: hashing.Stream, primary: str, target: int) -> Draft | None:
-        """C4: two parallel branches (two domains) that join, then a tail to an Action."""
+        """C4: two parallel branches (two domains) that join, then a tail to an Action.
+
+        Branch slots (at least one single-tool and one sub-graph group) are spread
+        over the first branch and the tail, sometimes the second branch too.
+        """
         other = stream.choice([d for d in self.domains if d not in (primary, "General")]
                               or [primary])
         la = max(2, round((target - 1) * 0.45))
         lb = max(2, round((target - 1) * 0.3))
         lt = max(1, target - la - lb)
         kinds = stream.shuffled([SINGLE, MULTI])
-        a_br = {stream.randint(0, 1): kinds[0]}
-        b_br = {stream.randint(0, 1): kinds[1]}
-        if la >= 4 and stream.unit() < 0.35:
-            a_br[2] = stream.choice([SINGLE, MULTI])
+        extra = (stream.choice([SINGLE, MULTI]),) if stream.unit() < 0.35 else ()
         da, db = frozenset({primary, "General"}), frozenset({other, "General"})
-        a = self.assembler.grow(Draft(), ChainSpec(la, a_br, da, da, end_action=False),
-                                stream.fork("A"))
+        a_spec = ChainSpec(la, (kinds[0],), da, da, end_action=False, subject=primary,
+                           mid_actions=0)
+        a = self.assembler.grow(Draft(), a_spec, stream.fork("A"))
         if a is None:
             return None
         a_last = a.slots[-1].id
-        b = self.assembler.grow(a, ChainSpec(lb, b_br, db, db, end_action=False),
-                                stream.fork("B"))
+        b = self.assembler.grow(a, ChainSpec(lb, extra, db, db, end_action=False,
+                                             subject=other, mid_actions=0), stream.fork("B"))
         if b is None:
             return None
         tail_dom = da | db | {"Office"}
-        return self.assembler.grow(b, ChainSpec(lt, {}, tail_dom, tail_dom, prev=a_last,
-                                                also_from=b.slots[-1].id), stream.fork("T"))
+        b_last = b.slots[-1].id
+        for prev, also in stream.shuffled([(a_last, b_last), (b_last, a_last)]):
+            done = self.assembler.grow(b, ChainSpec(lt, (kinds[1],), tail_dom, tail_dom,
+                                                    prev=prev, also_from=also,
+                                                    mid_actions=0),
+                                       stream.fork("T", prev), budget=TAIL_BUDGET)
+            if done is not None:
+                return done
+        return None
 
     # -- finalisation ----------------------------------------------------------------
 
@@ -124,18 +138,19 @@ class TaskGenerator:
                     meta={"primary_domain": primary, "generator": GENERATOR_VERSION})
         task.query = compose(self.corpus, draft.slots, sides, task_id)
         task.meta["signature"] = signature(task)
-        return None if validate_task(task, self.corpus) else task
+        return None if validate_task(task, self.corpus, self.sim.world) else task
 
     # -- public ----------------------------------------------------------------------
 
     def generate(self, level: str, index: int, seed: int | str, task_id: str,
-                 primary: str | None = None, skip: frozenset[str] = frozenset()) -> Task:
+                 primary: str | None = None, skip: frozenset[str] = frozenset(),
+                 attempts: int = MAX_ATTEMPTS) -> Task:
+        """The task for (seed, level, index); raises GenerationError if none is found."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-        primary = primary or self.domains[index % len(self.domains)]
-        for attempt in range(MAX_ATTEMPTS):
+        primary = primary or self.primaries[index % len(self.primaries)]
+        for attempt in range(attempts):
             stream = hashing.Stream("toolmaze", seed, level, index, attempt)
-            self.assembler.reset_budget()
             draft = self._chain(level, stream, primary)
             if draft is None:
                 continue
@@ -148,7 +163,28 @@ class TaskGenerator:
 
     def generate_level(self, level: str, n: int, seed: int | str, id_prefix: str,
                        skip: frozenset[str] = frozenset()) -> Iterator[Task]:
-        """``n`` tasks of one level; tool usage steers later tasks towards diversity."""
-        for i in range(n):
-            yield self.generate(level, i, seed, f"{id_prefix}-{level.lower()}-{i:04d}",
-                                skip=skip)
+        """``n`` tasks of one level; tool usage steers later tasks towards diversity.
+
+        Primary domains rotate with the number of tasks produced, so an index for
+        which no task is found only costs time, never balance.
+        """
+        index = 0
+        seen = set(skip)
+        # Large C4 DAGs would otherwise keep reusing hub tools (summaries,
+        # translators); a cap keeps tool sets as diverse as the paper's.
+        self.assembler.max_use = MAX_USE.get(level)
+        for k in range(n):
+            primary = self.primaries[k % len(self.primaries)]
+            for _ in range(MAX_INDEX_MISSES):
+                index += 1
+                try:
+                    task = self.generate(level, index, seed, f"{id_prefix}-{level.lower()}-{k:04d}",
+                                         primary, frozenset(seen), attempts=MAX_ATTEMPTS)
+                except GenerationError:
+                    continue
+                seen.add(task.meta["signature"])
+                yield task
+                break
+            else:
+                raise GenerationError(f"no {level} task with primary domain {primary} found; "
+                                      "are too many tools or domains held out?")

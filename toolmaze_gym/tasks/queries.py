@@ -47,14 +47,20 @@ def _words(name: str) -> list[str]:
 
 
 def capability(name: str) -> str:
-    """A verb phrase for a tool, from its API-style name (never the name itself)."""
+    """A verb phrase for a tool, from its API-style name (never the name itself).
+
+    Words before the verb are usually a provider (``honeywell_get_thermostat``)
+    and are dropped; ``x_to_y`` names are conversions.
+    """
     words = _words(name) or name.split("_")
     verb_at = next((i for i, w in enumerate(words) if w in _VERBS), None)
     if verb_at is None:
+        if "to" in words[1:-1]:
+            return "convert " + " ".join(words)
         return "get the " + " ".join(words)
     verb = _VERBS[words[verb_at]]
-    rest = words[:verb_at] + words[verb_at + 1:]
-    return f"{verb} the {' '.join(rest)}" if rest else verb
+    rest = words[verb_at + 1:] or words[:verb_at]
+    return f"{verb} the {' '.join(rest)}" if rest else f"{verb} it"
 
 
 def literal_text(value: Any) -> str:
@@ -91,7 +97,7 @@ def compose(corpus: Corpus, slots: Sequence[Slot], sides: Sequence[Sequence[str]
     for i, part in enumerate(parts[1:], start=1):
         sep = (hashing.choice(_LAST, "last", key) if i == len(parts) - 1
                else hashing.choice(_THEN, "then", key, i))
-        text += sep + (part[0].upper() + part[1:] if sep.startswith(".") else part)
+        text += sep + (part[0].upper() + part[1:] if sep.endswith(". ") else part)
     text = text[0].upper() + text[1:]
     return text + ("?" if opener.strip() in {"Could you", "Can you"} else ".")
 

@@ -121,10 +121,11 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
     if split not in SPLITS:
         raise SuiteError(f"unknown split {split!r}; choose from {', '.join(SPLITS)}")
     levels = list(levels)
+    if not levels:
+        raise SuiteError("no levels to generate")
     gen = TaskGenerator(exclude_tools=exclude_tools, exclude_domains=exclude_domains)
-    skip = suite_signatures()
     key = f"{split}:{seed}"
+    streams = {lv: gen.generate_level(lv, -(-n // len(levels)), key, f"tmz-{split}{seed}",
+                                      skip=suite_signatures()) for lv in levels}
     for i in range(n):
-        level = levels[i % len(levels)]
-        yield gen.generate(level, i // len(levels) + 7919 * (SPLITS.index(split) + 1), key,
-                           f"tmz-{split}{seed}-{level.lower()}-{i:06d}", skip=skip)
+        yield next(streams[levels[i % len(levels)]])

@@ -3,7 +3,8 @@
 A unit is what one slot can hold. Units are derived once from the corpus; a
 branch unit is a group restricted to the sides shown to the agent, kept only if
 every side binds the same external inputs and no hidden side is completable
-from the shown tools (so the solution space stays exact).
+from the shown tools (so the solution space stays exact). Sides must not share
+a tool: a permanent fault on a shared tool would leave no alternative.
 """
 
 from __future__ import annotations
@@ -38,23 +39,16 @@ class Unit:
     sides: tuple[tuple[str, ...], ...]
     ext: tuple[Ext, ...]
     outs: tuple[str, ...]
+    primary: str  # the type of the main value the unit hands to the next step
     domains: frozenset[str]
     starts_with_source: bool
     ends_with_action: bool
     has_inner_action: bool  # an Action anywhere but at the very end of a side
-
-    @property
-    def min_len(self) -> int:
-        return min(len(s) for s in self.sides)
-
-    @property
-    def reference_side(self) -> int:
-        """The side s* uses: shortest, then first."""
-        return min(range(len(self.sides)), key=lambda i: (len(self.sides[i]), i))
-
-    @property
-    def tools(self) -> frozenset[str]:
-        return frozenset(t for s in self.sides for t in s)
+    min_len: int
+    reference_side: int  # the side s* uses: shortest, then first
+    tools: frozenset[str]
+    ext_types: frozenset[str]
+    all_literal: bool
 
     @property
     def is_branch(self) -> bool:
@@ -78,17 +72,32 @@ def _unit(corpus: Corpus, key: str, kind: str, group: str,
     if any(plan_side(corpus, side, pairs) is None for side in sides):
         return None
     cats = [[corpus[t].category for t in side] for side in sides]
+    if not outs:
+        return None
     return Unit(
-        key=key, kind=kind, group=group, sides=sides, ext=ext, outs=outs,
+        key=key, kind=kind, group=group, sides=sides, ext=ext, outs=outs, primary=outs[0],
         domains=frozenset(corpus[t].domain for side in sides for t in side),
         starts_with_source=all(c[0] == "Source" for c in cats),
         ends_with_action=all(c[-1] == "Action" for c in cats),
-        has_inner_action=any("Action" in c[:-1] for c in cats))
+        has_inner_action=any("Action" in c[:-1] for c in cats),
+        min_len=len(sides[ref]), reference_side=ref,
+        tools=frozenset(t for s in sides for t in s),
+        ext_types=frozenset(e.type for e in ext), all_literal=all(e.literal for e in ext))
 
 
 def _exact(group: AltGroup, chosen: tuple[tuple[str, ...], ...]) -> bool:
     shown = {t for side in chosen for t in side}
     return all(side in chosen or not set(side) <= shown for side in group.members)
+
+
+def _disjoint(sides: tuple[tuple[str, ...], ...]) -> bool:
+    """Sides sharing a tool are not alternatives under a fault on that tool."""
+    seen: set[str] = set()
+    for side in sides:
+        if seen & set(side):
+            return False
+        seen |= set(side)
+    return True
 
 
 def _branch_units(corpus: Corpus, group: AltGroup) -> list[Unit]:
@@ -98,7 +107,7 @@ def _branch_units(corpus: Corpus, group: AltGroup) -> list[Unit]:
         subsets += list(itertools.combinations(sides, 2))
     units = []
     for i, chosen in enumerate(subsets):
-        if not _exact(group, chosen):
+        if not _exact(group, chosen) or not _disjoint(tuple(chosen)):
             continue
         u = _unit(corpus, f"{group.id}#{i}", group.kind, group.id, tuple(chosen),
                   group.provides)
@@ -113,7 +122,7 @@ def units_of(corpus: Corpus) -> tuple[list[Unit], list[Unit]]:
     fixed = []
     for name in sorted(corpus.tools):
         spec = corpus[name]
-        outs = tuple(dict.fromkeys(f.type for f in spec.returns))
+        outs = tuple(dict.fromkeys(f.type for f in spec.returns if not f.echo))
         u = _unit(corpus, name, "fixed", "", ((name,),), outs)
         if u is not None:
             fixed.append(u)

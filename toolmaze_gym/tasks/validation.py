@@ -13,6 +13,7 @@ import math
 import networkx as nx
 
 from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.corpus.corruption import detectable
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.queries import reverse_check
@@ -83,7 +84,27 @@ def edge_problems(task: Task, corpus: Corpus) -> list[str]:
     return problems
 
 
-def validate_task(task: Task, corpus: Corpus) -> list[str]:
+def _detectable_slot(task: Task, corpus: Corpus, slot_id: str, world) -> bool:
+    calls = {c.tool: c for p in task.solutions for c in p.calls if c.slot == slot_id}
+    return all(detectable(corpus[t], c.args, c.response, world) for t, c in calls.items())
+
+
+def fault_problems(task: Task, corpus: Corpus, world) -> list[str]:
+    """Every task must be able to carry each mode's fault: where the faults go (the
+    branch slots, or for C1 some non-final node whose output is read) an implicit
+    corruption must exist that the documented invariants detect."""
+    if task.level != "C1":
+        return [f"{s.id}: no detectable corruption for an implicit fault"
+                for s in task.branch_slots() if not _detectable_slot(task, corpus, s.id, world)]
+    final = task.default_path.calls[-1].slot
+    read = {u for u, _, _ in task.edges()}
+    if not any(_detectable_slot(task, corpus, s.id, world) for s in task.slots
+               if s.id != final and s.id in read):
+        return ["no node on s* can carry a detectable implicit fault"]
+    return []
+
+
+def validate_task(task: Task, corpus: Corpus, world=None) -> list[str]:
     """Every problem with ``task``; an empty list means it is accepted."""
     g = slot_graph(task)
     if not nx.is_directed_acyclic_graph(g):
@@ -100,4 +121,6 @@ def validate_task(task: Task, corpus: Corpus) -> list[str]:
             problems.append(f"path {p.choice} does not cover every slot")
     if any(t not in corpus for t in task.tools):
         problems.append("candidate list names an unknown tool")
+    if world is not None:
+        problems += fault_problems(task, corpus, world)
     return problems + reverse_check(task, corpus)

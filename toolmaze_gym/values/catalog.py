@@ -176,12 +176,12 @@ TEXT = register(SemanticType(
          "The package has shipped.", "Reminder: stand-up at nine."], "text", key),
     check=_check_text, normalise=lambda v: " ".join(str(v).split()),
     corruptions=(Corruption("placeholder", "consistency", _placeholder),), literal=True,
-    phrase=lambda v: f'"{v}"'))
+    phrase=lambda v: f'"{v}"', input_check=False))
 
 register(SemanticType(
     name="boolean", schema={"type": "boolean"}, description="true or false",
     sample=lambda world, key: hashing.digest("bool", key) % 2 == 0,
-    check=lambda v, ctx: None if isinstance(v, bool) else "must be a boolean"))
+    check=lambda v, ctx: None if isinstance(v, bool) else "must be a boolean", literal=True))
 
 # ---------------------------------------------------------------- geography
 
@@ -233,14 +233,14 @@ register(SemanticType(
     phrase=lambda v: f"{v:g} °C"))
 number_type("temperature_f", -100, 140, "temperature in °F", sample_lo=14, sample_hi=95)
 number_type("humidity_pct", 0, 100, "relative humidity in percent, 0–100")
-number_type("percentage", 0, 100, "a share in percent, 0–100")
+number_type("percentage", 0, 100, "a share in percent, 0–100", literal=True)
 number_type("precipitation_mm", 0, 500, "precipitation in millimetres, never negative",
             sample_hi=40)
 number_type("wind_kph", 0, 300, "wind speed in km/h, never negative", sample_hi=60)
 number_type("distance_km", 0, 25000, "distance in kilometres, never negative",
             sample_lo=1, sample_hi=5000)
 number_type("duration_minutes", 0, 10080, "a duration in minutes, never negative",
-            integer=True, sample_lo=5, sample_hi=600)
+            integer=True, sample_lo=15, sample_hi=240, literal=True)
 
 # ---------------------------------------------------------------- money and counts
 

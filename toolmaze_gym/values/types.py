@@ -83,6 +83,9 @@ class SemanticType:
     corruptions: tuple[Corruption, ...] = ()
     literal: bool = False  # may be stated in a user query (a city, a recipient, a date)
     phrase: Callable[[Any], str] = str  # how a query writes the value
+    # Whether an API rejects an argument that breaks the invariant (an unknown city
+    # is a 422); free text is accepted as sent, whatever it says.
+    input_check: bool = True
 
     def violation(self, value: Any, ctx: CheckContext) -> str | None:
         """The broken invariant for ``value``, or None; never raises."""

@@ -1,0 +1,22 @@
+"""``PerturbationWrapper``: put any perturbation mode on any ToolMaze env."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from toolmaze_gym.faults import get_mode
+
+
+class PerturbationWrapper(gym.Wrapper[str, str, str, str], gym.utils.RecordConstructorArgs):
+    """Every episode of the wrapped env runs under ``mode`` (P0–P4, or NP)."""
+
+    def __init__(self, env: gym.Env[str, str], mode: str) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, mode=mode)
+        gym.Wrapper.__init__(self, env)
+        self.mode = get_mode(mode).name
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        return self.env.reset(seed=seed, options={**(options or {}), "mode": self.mode})

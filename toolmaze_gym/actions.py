@@ -1,0 +1,106 @@
+"""Parsing raw model text into an action.
+
+Models emit calls in several dialects: a bare JSON object, Hermes/Qwen
+``<tool_call>…</tool_call>`` blocks, OpenAI ``tool_calls`` payloads, often in a
+code fence. ``finish`` and ``abort`` are reserved calls. Text with no call intent
+is the final answer; text that tries to call but is broken is ``invalid`` and
+gets a 400 observation. Parsing never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+RESERVED = ("finish", "abort")
+MAX_ACTION_CHARS = 16_384
+
+_TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.S)
+_FENCE = re.compile(r"```(?:json|tool_call|tool)?\s*(.*?)```", re.S)
+_INTENT = re.compile(r"<tool_call>|\"tool_calls\"|\"name\"\s*:|\"function\"\s*:", re.S)
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str  # "call" | "finish" | "abort" | "answer" | "invalid"
+    name: str = ""
+    arguments: dict[str, Any] = field(default_factory=dict)
+    text: str = ""  # the final answer, or why the action is invalid
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind}
+        if self.name:
+            d["name"] = self.name
+            d["arguments"] = self.arguments
+        if self.text:
+            d["text"] = self.text
+        return d
+
+
+def _from_obj(obj: Any) -> Action | None:
+    """An action from one decoded JSON value, or None if it is not call-shaped."""
+    if isinstance(obj, list):
+        return _from_obj(obj[0]) if obj else None
+    if not isinstance(obj, dict):
+        return None
+    if "tool_calls" in obj:
+        calls = obj["tool_calls"]
+        return _from_obj(calls[0]) if isinstance(calls, list) and calls else \
+            Action("invalid", text="tool_calls must be a non-empty list")
+    if isinstance(obj.get("function"), dict):
+        return _from_obj(obj["function"])
+    name = obj.get("name", obj.get("tool"))
+    if not isinstance(name, str) or not name.strip():
+        return None
+    args = obj.get("arguments", obj.get("parameters", obj.get("args", {})))
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except json.JSONDecodeError:
+            return Action("invalid", name=name.strip(), text="arguments are not valid JSON")
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        return Action("invalid", name=name.strip(), text="arguments must be a JSON object")
+    name = name.strip()
+    if name in RESERVED:
+        answer = args.get("answer", args.get("reason", args.get("message", "")))
+        return Action(name, text=answer if isinstance(answer, str) else json.dumps(answer))
+    return Action("call", name=name, arguments=args)
+
+
+def _decode(text: str) -> Any:
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        pass
+    start = text.find("{")
+    if start < 0:
+        raise ValueError("no JSON object")
+    obj, _ = json.JSONDecoder().raw_decode(text[start:])
+    return obj
+
+
+def parse_action(raw: Any) -> Action:
+    """The action a raw model output expresses; never raises."""
+    if not isinstance(raw, str):
+        return Action("invalid", text="action must be a string")
+    if len(raw) > MAX_ACTION_CHARS:
+        return Action("invalid", text=f"action longer than {MAX_ACTION_CHARS} characters")
+    candidates = [m.group(1) for m in _TOOL_CALL.finditer(raw)]
+    candidates += [m.group(1) for m in _FENCE.finditer(raw)]
+    candidates.append(raw)
+    for chunk in candidates:
+        try:
+            action = _from_obj(_decode(chunk))
+        except (ValueError, RecursionError, TypeError):
+            continue
+        if action is not None:
+            return action
+    if _INTENT.search(raw):
+        return Action("invalid", text="could not parse the tool call; send "
+                      '{"name": TOOL, "arguments": {...}} or <tool_call>…</tool_call>')
+    return Action("answer", text=raw.strip())

@@ -1,0 +1,108 @@
+"""Financial calculators: conversion, rounding, changes, positions, interest, loans, tax.
+
+Each is a pure function of its arguments (conversion reads the world's FX rate),
+rounded once at the end the way the documented relation says, so a careful
+reader can recompute it: converted = amount × rate, total paid = payment × months.
+"""
+
+from __future__ import annotations
+
+from toolmaze_gym.corpus.behaviours import CallContext, behaviour
+from toolmaze_gym.corpus.behaviours.finance_common import fx, invalid, money, pname
+from toolmaze_gym.world.markets import ceil_cents, pct_change
+
+MAX_AMOUNT = 1e9
+
+
+def _bounded(ctx: CallContext, value: float, what: str) -> float:
+    if value > MAX_AMOUNT:
+        raise invalid(ctx, "amount", f"{what} {value:.2f} exceeds the supported maximum of 1e9")
+    return value
+
+
+# ---------------------------------------------------------------- conversion
+
+
+@behaviour("finance.convert")
+def convert(ctx: CallContext, amount: float, base: str, quote: str) -> dict:
+    rate = fx(ctx, base, quote)
+    converted = _bounded(ctx, money(amount * rate), "converted amount")
+    return {"converted_amount": converted, "currency": quote.upper(), "rate": rate,
+            "amount": amount, "base": base.upper(), "as_of": ctx.world.now_iso}
+
+
+@behaviour("finance.apply_rate")
+def apply_rate(ctx: CallContext, amount: float, rate: float) -> dict:
+    converted = _bounded(ctx, money(amount * rate), "converted amount")
+    return {"converted_amount": converted, "rate": rate, "amount": amount}
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+@behaviour("finance.round")
+def round_amount(ctx: CallContext, amount: float, decimals: int) -> dict:
+    return {"rounded_amount": round(float(amount), int(decimals)), "decimal_places": decimals}
+
+
+@behaviour("finance.pct_change")
+def percent_change(ctx: CallContext, old: float, new: float) -> dict:
+    if old <= 0:
+        raise invalid(ctx, "old", f"{pname(ctx, 'old')} must be greater than zero")
+    pct = pct_change(old, new)
+    if pct > 1000:
+        raise invalid(ctx, "new", f"a change of {pct:.0f} % exceeds the supported 1000 %")
+    return {"percent_change": pct, "change": money(new - old),
+            "direction": "up" if new > old else "down" if new < old else "flat"}
+
+
+@behaviour("finance.position_value")
+def position_value(ctx: CallContext, quantity: int, price: float) -> dict:
+    value = _bounded(ctx, money(quantity * price), "market value")
+    return {"market_value": value, "quantity": quantity, "price": price}
+
+
+# ---------------------------------------------------------------- interest and loans
+
+
+@behaviour("finance.compound")
+def compound(ctx: CallContext, principal: float, rate: float, years: int) -> dict:
+    """Monthly compounding, the convention of savings accounts and most calculators."""
+    fv = money(principal * (1 + rate / 1200) ** (12 * years))
+    _bounded(ctx, fv, "future value")
+    return {"future_value": fv, "interest_earned": money(fv - principal),
+            "principal": principal, "effective_annual_rate_pct":
+            round(((1 + rate / 1200) ** 12 - 1) * 100, 4), "years": years}
+
+
+@behaviour("finance.loan")
+def loan(ctx: CallContext, principal: float, rate: float, months: int) -> dict:
+    """Level instalments, rounded up to the cent so the loan is always repaid."""
+    if principal <= 0:
+        raise invalid(ctx, "principal", f"{pname(ctx, 'principal')} must be greater than zero")
+    r = rate / 1200
+    exact = principal / months if r == 0 else principal * r / (1 - (1 + r) ** -months)
+    payment = ceil_cents(exact)
+    total = _bounded(ctx, money(payment * months), "total repaid")
+    return {"monthly_payment": payment, "total_paid": total,
+            "total_interest": money(total - principal), "term_months": months,
+            "principal": principal}
+
+
+# ---------------------------------------------------------------- tax
+
+
+@behaviour("finance.vat")
+def vat(ctx: CallContext, amount: float, country: str) -> dict:
+    rate = ctx.world.markets.vat_rate(country)
+    tax = money(amount * rate / 100)
+    return {"gross_amount": money(amount + tax), "vat_amount": tax, "vat_rate_pct": rate,
+            "country": country.upper(), "net_amount": amount}
+
+
+@behaviour("finance.income_tax")
+def income_tax(ctx: CallContext, income: float, country: str) -> dict:
+    tax, currency = ctx.world.markets.income_tax(country, float(income))
+    return {"tax": tax, "net_income": money(income - tax),
+            "effective_rate_pct": round(100 * tax / income, 2) if income else 0.0,
+            "currency": currency, "country": country.upper(), "income": income}

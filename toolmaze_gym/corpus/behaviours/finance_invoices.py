@@ -1,0 +1,117 @@
+"""Invoices: create a draft, add lines, send, mark paid, void.
+
+An invoice lives in the episode state, so adding a line changes the total a later
+send reports, and a voided invoice can no longer be sent or paid. Tax is the VAT
+rate of the customer's country (from the people directory); totals always equal
+subtotal + tax and the subtotal equals the sum of the lines.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from toolmaze_gym.corpus.behaviours import CallContext, behaviour, not_found
+from toolmaze_gym.corpus.behaviours.finance_common import (
+    checkout_url,
+    conflict,
+    counter,
+    invalid,
+    money,
+    pname,
+    positive,
+    table,
+    text,
+)
+from toolmaze_gym.values.catalog import make_id
+
+PAYMENT_TERMS_DAYS = 30
+
+
+def _tax_rate(ctx: CallContext, email: str) -> float:
+    person = ctx.world.people.by_email(email)
+    city = ctx.world.geo.city(person.city) if person else None
+    return ctx.world.markets.vat_rate(city.country_code) if city else 0.0
+
+
+def _totals(inv: dict[str, Any]) -> dict[str, Any]:
+    subtotal = money(sum(line["total"] for line in inv["lines"]))
+    tax = money(subtotal * inv["tax_rate"] / 100)
+    return {"invoice_id": inv["id"], "status": inv["status"], "customer_email": inv["email"],
+            "total": money(subtotal + tax), "subtotal": subtotal, "tax": tax,
+            "tax_rate_pct": inv["tax_rate"], "currency": inv["currency"],
+            "due_date": inv["due_date"], "line_count": len(inv["lines"])}
+
+
+def _invoice(ctx: CallContext, invoice_id: str) -> dict[str, Any]:
+    inv = table(ctx, "invoices").get(invoice_id.strip().upper())
+    if inv is None:
+        raise not_found("invoice", invoice_id, pname(ctx, "invoice_id"))
+    return inv
+
+
+def _require(ctx: CallContext, inv: dict[str, Any], allowed: tuple[str, ...], verb: str) -> None:
+    if inv["status"] not in allowed:
+        raise conflict(ctx, "invoice_id", "invalid_invoice_state",
+                       f"invoice {inv['id']} is {inv['status']} and cannot be {verb}")
+
+
+@behaviour("finance.invoice.create")
+def create_invoice(ctx: CallContext, email: str, description: str, amount: float,
+                   currency: str) -> dict:
+    positive(ctx, "amount", amount)
+    to = email.strip().lower()
+    iid = make_id("INV", 10, to, text(description), money(amount), currency.upper(),
+                  counter(ctx, "invoice"))
+    inv = {"id": iid, "email": to, "currency": currency.upper(), "status": "draft",
+           "purpose": text(description), "tax_rate": _tax_rate(ctx, to),
+           "due_date": (ctx.world.now.date() + timedelta(days=PAYMENT_TERMS_DAYS)).isoformat(),
+           "lines": [{"description": text(description), "quantity": 1,
+                      "unit_price": money(amount), "total": money(amount)}]}
+    table(ctx, "invoices")[iid] = inv
+    ctx.state.record(ctx.tool, {"action": "invoice.create", "invoice_id": iid, "to": to})
+    return _totals(inv)
+
+
+@behaviour("finance.invoice.add_line")
+def add_line(ctx: CallContext, invoice_id: str, description: str, quantity: int,
+             unit_price: float) -> dict:
+    inv = _invoice(ctx, invoice_id)
+    _require(ctx, inv, ("draft",), "edited")
+    if quantity < 1:
+        raise invalid(ctx, "quantity", f"{pname(ctx, 'quantity')} must be at least 1")
+    line = {"description": text(description), "quantity": quantity,
+            "unit_price": money(unit_price), "total": money(quantity * unit_price)}
+    inv["lines"].append(line)
+    ctx.state.record(ctx.tool, {"action": "invoice.add_line", "invoice_id": inv["id"]})
+    return {**_totals(inv), "line_total": line["total"]}
+
+
+@behaviour("finance.invoice.send")
+def send_invoice(ctx: CallContext, invoice_id: str) -> dict:
+    inv = _invoice(ctx, invoice_id)
+    _require(ctx, inv, ("draft", "open"), "sent")
+    inv["status"] = "open"
+    first = inv["lines"][0]
+    url = checkout_url(inv["email"], first["total"], inv["currency"], inv["purpose"])
+    ctx.state.record(ctx.tool, {"action": "invoice.send", "invoice_id": inv["id"],
+                                "to": inv["email"]})
+    return {**_totals(inv), "hosted_invoice_url": url, "sent_at": ctx.world.now_iso}
+
+
+@behaviour("finance.invoice.void")
+def void_invoice(ctx: CallContext, invoice_id: str) -> dict:
+    inv = _invoice(ctx, invoice_id)
+    _require(ctx, inv, ("draft", "open"), "voided")
+    inv["status"] = "void"
+    ctx.state.record(ctx.tool, {"action": "invoice.void", "invoice_id": inv["id"]})
+    return {**_totals(inv), "voided_at": ctx.world.now_iso}
+
+
+@behaviour("finance.invoice.mark_paid")
+def mark_paid(ctx: CallContext, invoice_id: str) -> dict:
+    inv = _invoice(ctx, invoice_id)
+    _require(ctx, inv, ("draft", "open"), "marked paid")
+    inv["status"] = "paid"
+    ctx.state.record(ctx.tool, {"action": "invoice.paid", "invoice_id": inv["id"]})
+    return {**_totals(inv), "paid_at": ctx.world.now_iso}

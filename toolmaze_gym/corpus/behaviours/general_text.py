@@ -1,0 +1,76 @@
+"""Translation, summarisation and message formatting (General domain).
+
+The "translation" is deterministic and inspectable: the text is tagged with its
+target language ("[de] …"), so a chain's output shows which steps ran, and every
+provider returns the same text for the same request. Summaries keep the first
+sentence, capped in words, so they are never longer than their source.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour
+from toolmaze_gym.corpus.behaviours.general_common import field_name
+
+_TAG = re.compile(r"^\[([a-z]{2})\]\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+SUMMARY_WORDS = 20
+
+
+def _body(text: str) -> tuple[str, str]:
+    """(language tag or 'en', text without the tag)."""
+    text = " ".join(text.split())
+    m = _TAG.match(text)
+    return (m.group(1), text[m.end():]) if m else ("en", text)
+
+
+def _require_text(ctx: CallContext, text: str) -> str:
+    if not text.strip():
+        field = field_name(ctx, "text")
+        raise ToolError(422, "invalid_parameter", f"{field} must not be blank", field)
+    return text
+
+
+@behaviour("text.translate")
+def translate(ctx: CallContext, text: str, target_language: str) -> dict:
+    source, body = _body(_require_text(ctx, text))
+    target = target_language.strip().lower()
+    translated = body if target == "en" else f"[{target}] {body}"
+    return {"translated_text": translated, "target_language": target,
+            "source_language": source, "characters": len(body)}
+
+
+def summarize_body(body: str) -> str:
+    first = _SENTENCE_END.split(body, maxsplit=1)[0]
+    words = first.split()
+    return first if len(words) <= SUMMARY_WORDS else " ".join(words[:SUMMARY_WORDS]) + " …"
+
+
+@behaviour("text.summarize")
+def summarize(ctx: CallContext, text: str) -> dict:
+    source, body = _body(_require_text(ctx, text))
+    summary = summarize_body(body)
+    if source != "en":
+        summary = f"[{source}] {summary}"
+    ratio = min(100.0, round(100 * len(summary) / max(1, len(" ".join(text.split()))), 1))
+    return {"summary": summary, "compression_pct": ratio, "language": source}
+
+
+def _money(amount: float) -> str:
+    return f"{amount:,.2f}"
+
+
+@behaviour("text.format_price")
+def format_price(ctx: CallContext, amount: float, currency: str) -> dict:
+    code = currency.strip().upper()
+    name = ctx.world.geo.currencies.get(code, [code])[0]
+    return {"message": f"Price: {_money(amount)} {code} ({name})", "amount": amount,
+            "currency": code}
+
+
+@behaviour("text.weather_report")
+def weather_report(ctx: CallContext, temperature_c: float, condition: str) -> dict:
+    f = round(temperature_c * 9 / 5 + 32, 1)
+    text = f"{condition.strip().capitalize()}, {temperature_c:.1f} °C ({f:.1f} °F)."
+    return {"report": text, "temperature_c": temperature_c, "condition": condition.strip().lower()}

@@ -1,0 +1,64 @@
+"""Time-zone lookups and date-time arithmetic (General domain).
+
+Offsets are the world's standard offsets (``Geo.utc_offset_hours``), never the
+host's tz database, so a conversion is the same on every machine. Converting and
+shifting commute, which is what lets two different chains reach one instant.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
+from toolmaze_gym.corpus.behaviours.general_common import field_name
+from toolmaze_gym.corpus.behaviours.weather import city_of
+from toolmaze_gym.values.catalog import parse_datetime
+
+
+def parse_instant(value: str, field: str) -> datetime:
+    """An aware datetime; a value without offset is read as UTC."""
+    try:
+        dt = parse_datetime(value.strip())
+    except ValueError:
+        raise ToolError(422, "invalid_parameter", f"{value!r} is not an ISO 8601 date-time",
+                        field) from None
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def format_instant(dt: datetime) -> str:
+    """ISO 8601 with seconds; UTC is written 'Z', any other offset as +HH:MM."""
+    off = dt.utcoffset() or timedelta(0)
+    if off == timedelta(0) and dt.tzinfo is UTC:
+        return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    sign = "-" if off < timedelta(0) else "+"
+    minutes = abs(int(off.total_seconds())) // 60
+    return dt.strftime("%Y-%m-%dT%H:%M:%S") + f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def offset_of(ctx: CallContext, tz: str, canonical: str) -> float:
+    if tz not in ctx.world.geo.timezones:
+        raise not_found("time zone", tz, field_name(ctx, canonical))
+    return ctx.world.geo.utc_offset_hours(tz)
+
+
+@behaviour("time.city_timezone")
+def city_timezone(ctx: CallContext, city: str) -> dict:
+    c = city_of(ctx, city)
+    return {"city": c.name, "timezone": c.timezone, "country_code": c.country_code,
+            "utc_offset_hours": ctx.world.geo.utc_offset_hours(c.timezone)}
+
+
+@behaviour("time.convert")
+def convert(ctx: CallContext, instant: str, to_timezone: str) -> dict:
+    when = parse_instant(instant, field_name(ctx, "instant"))
+    hours = offset_of(ctx, to_timezone, "to_timezone")
+    local = when.astimezone(timezone(timedelta(hours=hours)))
+    return {"datetime": format_instant(local), "timezone": to_timezone,
+            "utc_offset_hours": hours, "source": format_instant(when)}
+
+
+@behaviour("time.shift")
+def shift(ctx: CallContext, instant: str, minutes: int) -> dict:
+    when = parse_instant(instant, field_name(ctx, "instant"))
+    return {"datetime": format_instant(when + timedelta(minutes=minutes)),
+            "minutes": minutes, "source": format_instant(when)}

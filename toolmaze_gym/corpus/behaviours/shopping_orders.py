@@ -1,0 +1,259 @@
+"""Cart, order, return, review and parcel-tracking behaviours.
+
+An order is keyed by the buyer and its lines, not by the path taken, so checking
+out a one-line cart and placing the same order directly return the same order
+id and totals. Orders take stock, cancellations put it back, and each order ships
+as a UPS parcel whose tracking the carrier tools then report.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from toolmaze_gym import hashing
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
+from toolmaze_gym.corpus.behaviours.shopping_common import (
+    available,
+    by_id,
+    by_sku,
+    counter,
+    positive,
+    put_back,
+    review_stats,
+    table,
+    take_stock,
+)
+from toolmaze_gym.values.catalog import make_id
+from toolmaze_gym.world.commerce import PastOrder, Product
+
+FINANCIAL = {"confirmed": "paid", "cancelled": "refunded", "return_requested": "pending_refund"}
+
+# ---------------------------------------------------------------- carts
+
+
+def _cart(ctx: CallContext, cart_id: str) -> dict[str, Any]:
+    """A cart of this episode, or one saved before it (copied into state on first use)."""
+    cid, carts = cart_id.strip().upper(), table(ctx, "carts")
+    if cid not in carts:
+        saved = ctx.world.commerce.carts.get(cid)
+        if saved is None:
+            raise not_found("cart", cart_id, "cart_id")
+        lines = dict(saved.lines)
+        carts[cid] = {"cart_id": cid, "lines": lines, "status": "open", "subtotal": round(
+            sum(round(by_id(ctx, pid).price * q, 2) for pid, q in lines.items()), 2)}
+    return carts[cid]
+
+
+def _add_line(ctx: CallContext, cart: dict[str, Any], p: Product, qty: int) -> dict:
+    if cart["status"] != "open":
+        raise ToolError(409, "cart_closed", f"cart {cart['cart_id']} was already checked out",
+                        "cart_id")
+    lines = cart["lines"]
+    held = lines.get(p.product_id, 0)
+    stock = available(ctx, p)
+    if held + qty > stock:
+        raise ToolError(409, "insufficient_stock", f"only {stock} units of {p.name} in stock",
+                        "quantity")
+    before = cart["subtotal"]
+    line_total = round(p.price * qty, 2)
+    lines[p.product_id] = held + qty
+    cart["subtotal"] = round(before + line_total, 2)
+    return {"cart_id": cart["cart_id"], "product_id": p.product_id, "quantity": qty,
+            "unit_price": p.price, "line_total": line_total, "previous_subtotal": before,
+            "subtotal": cart["subtotal"], "item_count": sum(lines.values()),
+            "line_count": len(lines), "currency": ctx.world.commerce.currency,
+            "status": cart["status"]}
+
+
+@behaviour("shop.cart_create")
+def cart_create(ctx: CallContext, product_id: str, quantity: int) -> dict:
+    p, qty = by_id(ctx, product_id), positive(quantity)
+    cid = make_id("CART", 10, p.product_id, qty, counter(ctx, "cart"))
+    cart = {"cart_id": cid, "lines": {}, "subtotal": 0.0, "status": "open"}
+    out = _add_line(ctx, cart, p, qty)
+    table(ctx, "carts")[cid] = cart
+    ctx.state.record(ctx.tool, {"action": "create_cart", "cart_id": cid,
+                                "product_id": p.product_id, "quantity": qty})
+    return out
+
+
+@behaviour("shop.cart_add")
+def cart_add(ctx: CallContext, cart_id: str, product_id: str, quantity: int) -> dict:
+    cart = _cart(ctx, cart_id)
+    out = _add_line(ctx, cart, by_id(ctx, product_id), positive(quantity))
+    ctx.state.record(ctx.tool, {"action": "add_to_cart", "cart_id": cart["cart_id"],
+                                "product_id": out["product_id"], "quantity": out["quantity"]})
+    return out
+
+
+# ---------------------------------------------------------------- orders
+
+
+def _destination(ctx: CallContext, email: str) -> str:
+    buyer = ctx.world.people.by_email(email)
+    if buyer:
+        return buyer.city
+    return hashing.choice(ctx.world.geo.city_names, *ctx.world.commerce.key("ship-to", email))
+
+
+def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str) -> dict[str, Any]:
+    take_stock(ctx, lines)
+    c = ctx.world.commerce
+    to = email.strip().lower()
+    subtotal = round(sum(round(p.price * q, 2) for p, q in lines), 2)
+    fee = c.order_shipping_fee(subtotal)
+    oid = make_id("SO", 8, to, tuple((p.product_id, q) for p, q in lines),
+                  counter(ctx, "order"))
+    dest = _destination(ctx, to)
+    _, days, _ = c.shipping_quote(lines[0][0], sum(q for _, q in lines), ctx.world.geo.city(dest))
+    tn = c.new_tracking_number("order", oid)
+    table(ctx, "parcels")[tn] = {"status": "label created", "origin": lines[0][0].warehouse,
+                                 "destination": dest, "last_location": lines[0][0].warehouse,
+                                 "eta_days": days}
+    order = {"order_id": oid, "email": to, "lines": [(p.product_id, q) for p, q in lines],
+             "item_count": sum(q for _, q in lines), "subtotal": subtotal, "shipping_fee": fee,
+             "total": round(subtotal + fee, 2), "currency": c.currency, "status": "confirmed",
+             "tracking_number": tn, "estimated_delivery": c.eta_date(days),
+             "placed_at": ctx.world.now_iso}
+    table(ctx, "orders")[oid] = order
+    ctx.state.record(ctx.tool, {"action": "place_order", "order_id": oid, "email": to,
+                                "lines": order["lines"], "total": order["total"]})
+    return order
+
+
+def _view(ctx: CallContext, order: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in order.items() if k != "lines"}
+    out["financial_status"] = FINANCIAL.get(order["status"], "paid")
+    out["fulfillment_status"] = _parcel(ctx, order["tracking_number"])["status"]
+    return out
+
+
+@behaviour("shop.checkout")
+def checkout(ctx: CallContext, cart_id: str, email: str) -> dict:
+    cart = _cart(ctx, cart_id)
+    if cart["status"] != "open":
+        raise ToolError(409, "cart_closed", f"cart {cart_id} was already checked out", "cart_id")
+    if not cart["lines"]:
+        raise ToolError(409, "cart_empty", f"cart {cart_id} has no items", "cart_id")
+    order = _place(ctx, [(by_id(ctx, pid), q) for pid, q in cart["lines"].items()], email)
+    cart["status"] = "checked_out"
+    return {**_view(ctx, order), "cart_id": cart["cart_id"]}
+
+
+@behaviour("shop.place_order")
+def place_order(ctx: CallContext, product_id: str, quantity: int, email: str) -> dict:
+    p, qty = by_id(ctx, product_id), positive(quantity)
+    return {**_view(ctx, _place(ctx, [(p, qty)], email)), "product_id": p.product_id,
+            "quantity": qty, "unit_price": p.price}
+
+
+@behaviour("shop.order_by_sku")
+def order_by_sku(ctx: CallContext, sku: str, quantity: int, email: str) -> dict:
+    p, qty = by_sku(ctx, sku), positive(quantity)
+    return {**_view(ctx, _place(ctx, [(p, qty)], email)), "sku": p.sku, "quantity": qty,
+            "unit_price": p.price}
+
+
+def _order(ctx: CallContext, order_id: str) -> dict[str, Any]:
+    """An order of this episode, or one placed before it (copied into state on first use)."""
+    oid, orders = order_id.strip().upper(), table(ctx, "orders")
+    if oid not in orders:
+        past = ctx.world.commerce.orders.get(oid)
+        if past is None:
+            raise not_found("order", order_id, "order_id")
+        orders[oid] = _past_order(ctx, past)
+    return orders[oid]
+
+
+def _past_order(ctx: CallContext, past: PastOrder) -> dict[str, Any]:
+    c = ctx.world.commerce
+    subtotal = round(sum(round(by_id(ctx, pid).price * q, 2) for pid, q in past.lines), 2)
+    fee = c.order_shipping_fee(subtotal)
+    s = c.shipment(past.tracking_number)
+    table(ctx, "parcels")[past.tracking_number] = {
+        "status": s.status, "origin": s.origin, "destination": s.destination,
+        "last_location": s.last_location, "eta_days": s.eta_days}
+    return {"order_id": past.order_id, "email": past.email, "lines": list(past.lines),
+            "item_count": sum(q for _, q in past.lines), "subtotal": subtotal,
+            "shipping_fee": fee, "total": round(subtotal + fee, 2), "currency": c.currency,
+            "status": "confirmed", "tracking_number": past.tracking_number,
+            "estimated_delivery": c.eta_date(s.eta_days), "placed_at": past.placed_at}
+
+
+@behaviour("shop.order_status")
+def order_status(ctx: CallContext, order_id: str) -> dict:
+    return _view(ctx, _order(ctx, order_id))
+
+
+def _open_order(ctx: CallContext, order_id: str) -> dict[str, Any]:
+    order = _order(ctx, order_id)
+    if order["status"] != "confirmed":
+        raise ToolError(409, "order_not_open", f"order {order_id} is {order['status']}",
+                        "order_id")
+    return order
+
+
+@behaviour("shop.cancel_order")
+def cancel_order(ctx: CallContext, order_id: str) -> dict:
+    order = _open_order(ctx, order_id)
+    put_back(ctx, [(by_id(ctx, pid), q) for pid, q in order["lines"]])
+    order["status"] = "cancelled"
+    table(ctx, "parcels")[order["tracking_number"]]["status"] = "cancelled"
+    ctx.state.record(ctx.tool, {"action": "cancel_order", "order_id": order["order_id"]})
+    return {**_view(ctx, order), "refund_amount": order["total"],
+            "cancelled_at": ctx.world.now_iso}
+
+
+@behaviour("shop.request_return")
+def request_return(ctx: CallContext, order_id: str, reason: str) -> dict:
+    """Refund the goods, not the shipping; stock returns when the parcel is received."""
+    order = _open_order(ctx, order_id)
+    order["status"] = "return_requested"
+    rid = make_id("RMA", 8, order["order_id"], counter(ctx, "return"))
+    ctx.state.record(ctx.tool, {"action": "request_return", "order_id": order["order_id"],
+                                "return_id": rid})
+    return {**_view(ctx, order), "return_id": rid, "refund_amount": order["subtotal"],
+            "reason": " ".join(reason.split()),
+            "return_by": (ctx.world.now.date() + timedelta(days=30)).isoformat()}
+
+
+# ---------------------------------------------------------------- reviews
+
+
+@behaviour("shop.post_review")
+def post_review(ctx: CallContext, product_id: str, rating: float, text: str) -> dict:
+    p = by_id(ctx, product_id)
+    posted = table(ctx, "reviews").setdefault(p.product_id, [])
+    if posted:
+        raise ToolError(409, "already_reviewed", f"you already reviewed {p.name}", "product_id")
+    posted.append(float(rating))
+    rid = make_id("REV", 8, p.product_id, rating, " ".join(text.split()), counter(ctx, "review"))
+    avg, count = review_stats(ctx, p)
+    ctx.state.record(ctx.tool, {"action": "post_review", "review_id": rid,
+                                "product_id": p.product_id, "rating": rating})
+    return {"review_id": rid, "product_id": p.product_id, "rating": rating,
+            "average_rating": avg, "review_count": count, "status": "published"}
+
+
+# ---------------------------------------------------------------- carrier tracking
+
+
+def _parcel(ctx: CallContext, tracking_number: str) -> dict[str, Any]:
+    tn = tracking_number.strip().upper()
+    mine = table(ctx, "parcels").get(tn)
+    if mine is not None:
+        return {"tracking_number": tn, "carrier": "UPS", **mine}
+    s = ctx.world.commerce.shipment(tn)
+    if s is None:
+        raise not_found("shipment", tracking_number, "tracking_number")
+    return {"tracking_number": tn, "carrier": s.carrier, "status": s.status, "origin": s.origin,
+            "destination": s.destination, "last_location": s.last_location,
+            "eta_days": s.eta_days}
+
+
+@behaviour("shop.track")
+def track(ctx: CallContext, tracking_number: str) -> dict:
+    parcel = _parcel(ctx, tracking_number)
+    return {**parcel, "estimated_delivery": ctx.world.commerce.eta_date(parcel["eta_days"]),
+            "updated_at": ctx.world.now_iso}

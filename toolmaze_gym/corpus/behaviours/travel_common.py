@@ -1,0 +1,92 @@
+"""Helpers shared by the Travel behaviours: places, dates, names and state tables.
+
+Every Travel tool keeps what it changes under a ``travel.*`` namespace of the
+episode state, so two providers of one capability (two booking APIs, say) see the
+same seats, rooms and bookings.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found
+from toolmaze_gym.values.catalog import parse_datetime
+from toolmaze_gym.world.travel import Place, iso_utc
+
+MAX_STAY_NIGHTS = 30
+MAX_RENTAL_DAYS = 90
+
+
+def table(ctx: CallContext, name: str) -> dict[str, Any]:
+    return ctx.state.table(f"travel.{name}")
+
+
+def counter(ctx: CallContext, name: str) -> int:
+    return ctx.state.counter(f"travel.{name}")
+
+
+def place(ctx: CallContext, city: str, field: str = "city") -> Place:
+    p = ctx.world.travel.place(city)
+    if p is None:
+        raise not_found("city", city, field)
+    return p
+
+
+def route(ctx: CallContext, origin: str, destination: str) -> tuple[Place, Place]:
+    a, b = place(ctx, origin, "origin"), place(ctx, destination, "destination")
+    if a == b:
+        raise ToolError(422, "invalid_parameter", "origin and destination must differ",
+                        "destination")
+    return a, b
+
+
+def travel_day(ctx: CallContext, value: str, field: str = "date") -> str:
+    """A bookable day: today up to the booking window (about eleven months)."""
+    try:
+        d = date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not YYYY-MM-DD",
+                        field) from None
+    if not ctx.world.travel.valid_day(d.isoformat()):
+        raise ToolError(422, "out_of_range",
+                        f"{field} {d} is outside the bookable window (today to 330 days ahead)",
+                        field)
+    return d.isoformat()
+
+
+def plus_days(day: str, n: int) -> str:
+    return (date.fromisoformat(day) + timedelta(days=n)).isoformat()
+
+
+def bounded(n: int, hi: int, field: str, what: str) -> int:
+    if not 1 <= n <= hi:
+        raise ToolError(422, "out_of_range", f"{what} must be between 1 and {hi}", field)
+    return int(n)
+
+
+def person(ctx: CallContext, name: str) -> str:
+    """The traveller's name as the directory spells it (the literal check vouched for it)."""
+    p = ctx.world.people.by_name(name)
+    return p.name if p else " ".join(name.split())
+
+
+def utc(value: str, field: str) -> datetime:
+    try:
+        dt = parse_datetime(value.strip())
+    except ValueError:
+        raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not ISO 8601",
+                        field) from None
+    if dt.tzinfo is not None:
+        dt = (dt - dt.utcoffset()).replace(tzinfo=None)
+    return dt
+
+
+def stamp(dt: datetime) -> str:
+    return iso_utc(dt)
+
+
+def need(row: dict[str, Any] | None, kind: str, value: str, field: str) -> dict[str, Any]:
+    if row is None:
+        raise not_found(kind, value, field)
+    return row

@@ -1,0 +1,111 @@
+"""One episode: a task under a perturbation mode, driven by raw agent actions.
+
+The episode owns the simulator state and the fault engine, turns each raw
+action into an observation, and keeps the trajectory the grader reads. The
+Gymnasium env and the direct runner share it, so both grade identically.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from toolmaze_gym.actions import parse_action
+from toolmaze_gym.corpus import EpisodeState, Simulator, error_response
+from toolmaze_gym.faults import FaultEngine, FaultProfile, get_mode
+from toolmaze_gym.faults.store import profile_for
+from toolmaze_gym.tasks.model import Task
+
+MAX_STEPS = 25
+ENDINGS = ("finish", "abort", "answer")
+
+
+@dataclass(frozen=True)
+class Step:
+    raw: str
+    action: dict[str, Any]  # the parsed action (kind, name, arguments, text)
+    status: int | None  # HTTP-style status of the tool response (None for endings)
+    observation: str  # tool message content given back ("" for endings)
+    fault: dict[str, Any] | None  # the fault event, if one fired
+
+    @property
+    def kind(self) -> str:
+        return self.action["kind"]
+
+    @property
+    def clean_ok(self) -> bool:
+        return self.kind == "call" and self.status is not None and self.status < 400 \
+            and self.fault is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Step:
+        return cls(**d)
+
+
+class Episode:
+    def __init__(self, task: Task, mode: str = "P0", sim: Simulator | None = None,
+                 profile: FaultProfile | None = None, max_steps: int = MAX_STEPS) -> None:
+        self.task = task
+        self.mode = get_mode(mode).name
+        self.sim = sim or Simulator()
+        self.profile = profile or profile_for(task, self.mode, self.sim)
+        self.engine = FaultEngine(self.profile, self.sim)
+        self.state = EpisodeState()
+        self.max_steps = max_steps
+        self.steps: list[Step] = []
+        self.shown = frozenset(task.tools)
+
+    @property
+    def ended(self) -> bool:
+        return bool(self.steps) and self.steps[-1].kind in ENDINGS
+
+    @property
+    def truncated(self) -> bool:
+        return not self.ended and len(self.steps) >= self.max_steps
+
+    @property
+    def done(self) -> bool:
+        return self.ended or self.truncated
+
+    def step(self, raw: Any) -> Step:
+        """Apply one raw action; returns the recorded step (never raises)."""
+        text = raw if isinstance(raw, str) else repr(raw)
+        action = parse_action(raw)
+        status: int | None = None
+        fault = None
+        obs = ""
+        if action.kind == "call":
+            if action.name not in self.shown:
+                resp = error_response(404, "unknown_tool",
+                                      f"no tool named {action.name!r} is available", "name")
+            else:
+                resp, event = self.engine.call(action.name, action.arguments, self.state)
+                fault = event.to_dict() if event else None
+            status, obs = resp.status, resp.to_json()
+        elif action.kind == "invalid":
+            resp = error_response(400, "invalid_tool_call", action.text)
+            status, obs = resp.status, resp.to_json()
+        step = Step(text, _jsonable(action.to_dict()), status, obs, fault)
+        self.steps.append(step)
+        return step
+
+    def record(self, agent: str = "", prompt: str = "") -> dict[str, Any]:
+        """The trajectory record (graded by ``toolmaze_gym.grading``)."""
+        from toolmaze_gym.grading import grade
+
+        g = grade(self.task, self.profile, self.steps, self.truncated, self.sim)
+        return {"task_id": self.task.id, "level": self.task.level, "mode": self.mode,
+                "agent": agent, "prompt": prompt, "steps": [s.to_dict() for s in self.steps],
+                "truncated": self.truncated, "grade": g.to_dict()}
+
+
+def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as JSON would carry them (tuples, NaN and the like normalised)."""
+    try:
+        return json.loads(json.dumps(d, allow_nan=False, default=str))
+    except (ValueError, TypeError):
+        return {"kind": d.get("kind", "invalid"), "text": "unserialisable arguments"}

@@ -1,0 +1,85 @@
+"""The fault engine: decides, call by call, whether a fault fires.
+
+Activation rules (DESIGN.md §5): the first tool of a victim's group that the
+agent invokes (with a call that would succeed) takes the fault and the other
+members stay clean; P1/P3 fault only that first invocation, P2/P4 keep the
+chosen tool failing or corrupt for the episode. Faults only fire on calls the
+agent makes, and every firing is recorded as an exposure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from toolmaze_gym.corpus import EpisodeState, Response, Simulator
+from toolmaze_gym.faults.profiles import FaultProfile
+from toolmaze_gym.faults.responses import apply_recipe, corruption_options, witness_for
+
+
+@dataclass(frozen=True)
+class FaultEvent:
+    victim: int  # index into profile.victims
+    slot: str
+    tool: str
+    kind: str  # "explicit" | "implicit"
+    status: int
+    corrupted: dict[str, Any] = field(default_factory=dict)  # field -> bad value
+    clean: dict[str, Any] = field(default_factory=dict)  # field -> the true value
+    witness: dict[str, str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class FaultEngine:
+    def __init__(self, profile: FaultProfile, sim: Simulator) -> None:
+        self.profile = profile
+        self.sim = sim
+        self.scope = {t: k for k, v in enumerate(profile.victims) for t in v.tools}
+        self.assigned: dict[int, str] = {}
+        self.events: list[FaultEvent] = []
+
+    def _fires(self, victim: int, tool: str) -> bool:
+        taken = self.assigned.get(victim)
+        if taken is None:
+            self.assigned[victim] = tool
+            return True
+        return taken == tool and self.profile.permanent
+
+    def call(self, name: str, args: Any, state: EpisodeState) -> tuple[Response, FaultEvent | None]:
+        victim = self.scope.get(name)
+        if victim is None:
+            return self.sim.call(name, args, state), None
+        trial = state.copy()
+        clean = self.sim.call(name, args, trial)
+        if not clean.ok or not self._fires(victim, name):
+            state.data, state.effects = trial.data, trial.effects
+            return clean, None
+        v = self.profile.victims[victim]
+        if self.profile.explicit:
+            assert v.error is not None
+            event = FaultEvent(victim, v.slot, name, "explicit", v.error["error"]["code"])
+            self.events.append(event)
+            return Response(event.status, v.error), event
+        bad = self._corrupt(v.recipes.get(name, ""), name, args, clean.body, victim)
+        changed = {k: bad[k] for k in bad if bad[k] != clean.body.get(k)}
+        w = witness_for(self.sim.corpus[name], args, bad, self.sim.world)
+        event = FaultEvent(victim, v.slot, name, "implicit", 200, changed,
+                           {k: clean.body[k] for k in changed}, w.to_dict() if w else None)
+        self.events.append(event)
+        return Response(200, bad), event
+
+    def _corrupt(self, recipe: str, name: str, args: Any, body: dict[str, Any],
+                 victim: int) -> dict[str, Any]:
+        """The profile's corruption; any detectable one if it does not fit these args."""
+        spec = self.sim.corpus[name]
+        key = f"{self.profile.task_id}/{self.profile.mode}/{victim}/{name}"
+        tiers = corruption_options(spec, set())
+        for r in [recipe, *tiers[0], *tiers[1]]:
+            if not r:
+                continue
+            bad = apply_recipe(spec, r, args, body, self.sim.world, key)
+            if bad is not None and witness_for(spec, args, bad, self.sim.world) is not None:
+                return bad
+        return body

@@ -1,0 +1,53 @@
+"""Driving one agent through one episode without Gymnasium (tests, scripted runs).
+
+The message list has the shape an LLM sees (OpenAI chat format), so scripted and
+model agents share one interface.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolmaze_gym.agents.base import Agent
+from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.episode import Episode
+from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.prompts import opening_messages
+from toolmaze_gym.tasks.model import Task
+
+
+def tool_schemas(task: Task, sim: Simulator) -> list[dict[str, Any]]:
+    return [sim.corpus[t].openai_schema() for t in task.tools]
+
+
+def append_step(messages: list[dict[str, Any]], episode: Episode, k: int) -> None:
+    """Add step ``k`` of ``episode`` to ``messages`` as assistant + tool messages."""
+    step = episode.steps[k]
+    call_id = f"call_{k}"
+    if step.kind == "call":
+        messages.append({"role": "assistant", "content": "", "tool_calls": [
+            {"id": call_id, "type": "function",
+             "function": {"name": step.action["name"],
+                          "arguments": json.dumps(step.action["arguments"],
+                                                  ensure_ascii=False)}}]})
+        messages.append({"role": "tool", "tool_call_id": call_id, "name": step.action["name"],
+                         "content": step.observation})
+    else:
+        messages.append({"role": "assistant", "content": step.raw})
+        if step.kind == "invalid":
+            messages.append({"role": "tool", "tool_call_id": call_id, "name": "error",
+                             "content": step.observation})
+
+
+def rollout(task: Task, mode: str, agent: Agent, sim: Simulator | None = None,
+            profile: FaultProfile | None = None, prompt: str = "standard",
+            max_steps: int = 25) -> dict[str, Any]:
+    sim = sim or Simulator()
+    episode = Episode(task, mode, sim, profile, max_steps)
+    messages = opening_messages(task, prompt)
+    agent.reset(task, tool_schemas(task, sim), episode.mode)
+    while not episode.done:
+        episode.step(agent.act(messages))
+        append_step(messages, episode, len(episode.steps) - 1)
+    return episode.record(agent=agent.name, prompt=prompt)

@@ -1,0 +1,250 @@
+"""Commerce facts: a procedurally built catalogue, coupons, tax rates and carrier tracking.
+
+One online store (prices in its store currency) sells a few hundred products built
+from brand, model and product-type word lists. Each product has two identifiers, as
+real stacks do: the storefront product id and the warehouse SKU; both resolve to
+the same product, so catalogue and ERP-style tools agree. Carrier tracking numbers
+resolve for any well-formed number, as a carrier's public tracking page does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import cached_property
+
+from toolmaze_gym import hashing
+from toolmaze_gym.world.base import Facts, load_data
+from toolmaze_gym.world.geo import City
+
+CATALOGUE_SIZE = 420
+PAST_ORDERS = 150
+SAVED_CARTS = 60
+ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+TRACKING_RE = re.compile(r"^(1Z[0-9A-Z]{16}|[0-9]{12}|[0-9]{10})$")
+SHIPMENT_STATES = ("label created", "in transit", "in transit", "out for delivery", "delivered")
+
+
+@dataclass(frozen=True)
+class Product:
+    product_id: str
+    sku: str
+    name: str
+    brand: str
+    category: str
+    price: float  # store currency
+    weight_kg: float
+    warehouse: str  # city the product ships from
+    initial_stock: int
+    rating: float
+    review_count: int
+    top_review: str
+
+
+@dataclass(frozen=True)
+class Shipment:
+    tracking_number: str
+    carrier: str
+    status: str
+    origin: str
+    destination: str
+    last_location: str
+    eta_days: int  # days from today until the estimated delivery
+
+
+@dataclass(frozen=True)
+class SavedCart:
+    """A cart a shopper filled in an earlier session and has not checked out."""
+
+    cart_id: str
+    email: str
+    lines: tuple[tuple[str, int], ...]  # (product id, quantity)
+
+
+@dataclass(frozen=True)
+class PastOrder:
+    """An order someone in the directory placed shortly before the episode."""
+
+    order_id: str
+    email: str
+    lines: tuple[tuple[str, int], ...]  # (product id, quantity)
+    placed_at: str
+    destination: str
+    days_ago: int
+    transit_days: int
+    tracking_number: str
+
+    @property
+    def eta_days(self) -> int:
+        return max(1, self.transit_days - self.days_ago)
+
+
+def carrier_of(tracking_number: str) -> str:
+    if tracking_number.startswith("1Z"):
+        return "UPS"
+    return "FedEx" if len(tracking_number) == 12 else "DHL Express"
+
+
+class Commerce(Facts):
+    def __init__(self, world) -> None:
+        super().__init__(world)
+        self.data = load_data("commerce.json")
+        self.currency = self.data["store_currency"]
+        self.products = self._build_catalogue()
+        self._by_id = {p.product_id: p for p in self.products}
+        self._by_sku = {p.sku: p for p in self.products}
+        self._by_name = {p.name.lower(): p for p in self.products}
+        self.product_names = [p.name for p in self.products]
+        self.coupons = {code: float(pct) for code, pct in self.data["coupons"]}
+        self.coupon_codes = list(self.coupons)
+
+    def _build_catalogue(self) -> list[Product]:
+        d = self.data
+        seen: set[str] = set()
+        out: list[Product] = []
+        attempt = 0
+        while len(out) < CATALOGUE_SIZE:
+            k = self.key("product", attempt)
+            attempt += 1
+            brand, bcode, tier = hashing.choice(d["brands"], *k, "brand")
+            adj = hashing.choice(d["adjectives"], *k, "adj")
+            noun, ncode, category, lo, hi, kg = hashing.choice(d["nouns"], *k, "noun")
+            name = f"{brand} {adj} {noun}"
+            if name in seen:
+                continue
+            seen.add(name)
+            i = len(out)
+            price = max(lo, round(hashing.uniform(lo, hi, *k, "price") * tier)) - 0.01
+            out.append(Product(
+                product_id=f"PRD-{100000 + (i * 7919) % 900000}",
+                sku=f"{bcode}-{ncode}-{1000 + i}", name=name, brand=brand, category=category,
+                price=round(price, 2),
+                weight_kg=round(kg * hashing.uniform(0.8, 1.25, *k, "kg"), 2),
+                warehouse=hashing.choice(d["warehouses"], *k, "wh"),
+                initial_stock=hashing.randint(20, 400, *k, "stock"),
+                rating=round(hashing.uniform(3.1, 4.9, *k, "rating"), 1),
+                review_count=hashing.randint(3, 2500, *k, "reviews"),
+                top_review=hashing.choice(d["review_snippets"], *k, "snippet")))
+        return out
+
+    # -- lookups ------------------------------------------------------------
+
+    def by_id(self, product_id: str) -> Product | None:
+        return self._by_id.get(product_id.strip().upper())
+
+    def by_sku(self, sku: str) -> Product | None:
+        return self._by_sku.get(sku.strip().upper())
+
+    def by_name(self, name: str) -> Product | None:
+        return self._by_name.get(" ".join(name.split()).lower())
+
+    def coupon_pct(self, code: str) -> float | None:
+        return self.coupons.get(code.strip().upper())
+
+    # -- tax and shipping -----------------------------------------------------
+
+    def tax_rate(self, city: City) -> float:
+        """Percent of tax due on a sale shipped to ``city``."""
+        country = self.data["tax_country"][city.country_code]
+        return float(self.data["tax_city"].get(city.name, country))
+
+    def tax_label(self, city: City) -> str:
+        return self.data["tax_label"].get(city.country_code, "VAT")
+
+    def shipping_quote(self, product: Product, quantity: int,
+                       dest: City) -> tuple[float, int, float]:
+        """(cost, transit days, billable kg) for ``quantity`` units to ``dest``."""
+        geo = self.world.geo
+        origin = geo.city(product.warehouse)
+        km = geo.distance_km(origin, dest)
+        kg = round(product.weight_kg * quantity, 2)
+        s = self.data["shipping"]
+        if dest.country_code == origin.country_code:
+            cost, days = s["domestic_base"] + s["domestic_per_kg"] * kg, 2 + min(4, int(km // 1500))
+        else:
+            cost, days = s["intl_base"] + s["intl_per_kg"] * kg, 5 + min(6, int(km // 4000))
+        return round(cost, 2), days, kg
+
+    def order_shipping_fee(self, subtotal: float) -> float:
+        s = self.data["shipping"]
+        return 0.0 if subtotal >= s["free_over"] else s["flat_fee"]
+
+    # -- orders placed before the episode -----------------------------------
+
+    @cached_property
+    def orders(self) -> dict[str, PastOrder]:
+        out: dict[str, PastOrder] = {}
+        geo = self.world.geo
+        for i in range(PAST_ORDERS):
+            k = self.key("past-order", i)
+            who = hashing.choice(self.world.people.people, *k, "who")
+            p = hashing.choice(self.products, *k, "product")
+            qty = hashing.randint(1, 3, *k, "qty")
+            oid = "SO-" + hashing.token(ID_ALPHABET, 8, *k, "id")
+            days_ago = hashing.randint(0, 3, *k, "ago")
+            _, transit, _ = self.shipping_quote(p, qty, geo.city(who.city))
+            placed = self.world.now - timedelta(days=days_ago, hours=hashing.randint(1, 8, *k))
+            out[oid] = PastOrder(oid, who.email, ((p.product_id, qty),),
+                                 placed.strftime("%Y-%m-%dT%H:%M:%SZ"), who.city, days_ago,
+                                 transit, self.new_tracking_number("order", oid))
+        return out
+
+    @cached_property
+    def carts(self) -> dict[str, SavedCart]:
+        out: dict[str, SavedCart] = {}
+        for i in range(SAVED_CARTS):
+            k = self.key("saved-cart", i)
+            who = hashing.choice(self.world.people.people, *k, "who")
+            picks = hashing.sample(self.products, hashing.randint(1, 2, *k, "n"), *k, "items")
+            cid = "CART-" + hashing.token(ID_ALPHABET, 10, *k, "id")
+            out[cid] = SavedCart(cid, who.email, tuple(
+                (p.product_id, hashing.randint(1, 2, *k, "qty", j)) for j, p in enumerate(picks)))
+        return out
+
+    def sample_cart_id(self, key: str) -> str:
+        return hashing.choice(list(self.carts), "cart", key)
+
+    @cached_property
+    def _orders_by_tracking(self) -> dict[str, PastOrder]:
+        return {o.tracking_number: o for o in self.orders.values()}
+
+    def sample_order_id(self, key: str) -> str:
+        return hashing.choice(list(self.orders), "order", key)
+
+    # -- carrier tracking -----------------------------------------------------
+
+    def shipment(self, tracking_number: str) -> Shipment | None:
+        """Public tracking facts for a parcel the store did not ship in this episode."""
+        tn = tracking_number.strip().upper()
+        if not TRACKING_RE.fullmatch(tn):
+            return None
+        mine = self._orders_by_tracking.get(tn)
+        if mine is not None:
+            origin = self.by_id(mine.lines[0][0]).warehouse
+            status = "in transit" if mine.days_ago else "label created"
+            hub = hashing.choice(self.world.geo.city_names, *self.key("hub", tn))
+            return Shipment(tn, "UPS", status, origin, mine.destination,
+                            hub if mine.days_ago else origin, mine.eta_days)
+        k = self.key("parcel", tn)
+        cities = self.world.geo.city_names
+        status = hashing.choice(SHIPMENT_STATES, *k, "status")
+        origin, dest = hashing.sample(cities, 2, *k, "route")
+        last = {"label created": origin, "delivered": dest, "out for delivery": dest}.get(
+            status, hashing.choice(cities, *k, "hub"))
+        eta = 0 if status in ("delivered", "out for delivery") else hashing.randint(1, 6, *k, "eta")
+        return Shipment(tn, carrier_of(tn), status, origin, dest, last, eta)
+
+    def new_tracking_number(self, *parts: object) -> str:
+        """A UPS-style number for a parcel the store ships."""
+        return "1Z" + hashing.token("0123456789ABCDEFGHJKLMNPQRSTUVWXYZ", 16, *self.key(*parts))
+
+    def sample_tracking_number(self, key: str) -> str:
+        kind = hashing.randint(0, 2, "tn-kind", key)
+        if kind == 0:
+            return self.new_tracking_number("sample", key)
+        digits = 12 if kind == 1 else 10
+        return str(hashing.randint(10 ** (digits - 1), 10 ** digits - 1, "tn", key))
+
+    def eta_date(self, days: int) -> str:
+        return (self.world.now.date() + timedelta(days=days)).isoformat()

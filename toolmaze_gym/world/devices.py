@@ -1,0 +1,152 @@
+"""Smart-home devices: one home per gazetteer city, every room fitted the same way.
+
+Each site (a city of the gazetteer) has the same rooms and doors, so any
+(site, room) or (site, door) a query can name resolves; every room holds a light,
+a thermostat and a multi-sensor, every door a smart lock. Ids are stable tokens of
+(seed, site, room, kind), so two worlds never share ids and one world always does.
+Readings are pure functions of the key and ``world.now``; what Actions change
+lives in the episode state, not here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import cached_property
+from typing import Any
+
+from toolmaze_gym import hashing
+from toolmaze_gym.world.base import Facts, load_data
+
+_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+@dataclass(frozen=True)
+class Device:
+    id: str
+    kind: str  # light, thermostat, sensor or lock
+    site: str
+    place: str  # the room, or the door for a lock
+    model: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.place.capitalize()} {self.kind}"
+
+
+@dataclass(frozen=True)
+class RoomClimate:
+    temp_c: float
+    humidity_pct: float
+    aqi: int
+    co2_ppm: int
+
+
+class Devices(Facts):
+    def __init__(self, world) -> None:
+        super().__init__(world)
+        data = load_data("devices.json")
+        self.data = data
+        self.rooms: tuple[str, ...] = tuple(data["rooms"])
+        self.doors: tuple[str, ...] = tuple(data["doors"])
+        self.kinds: tuple[str, ...] = tuple(data["kinds"])
+        self.scenes: dict[str, dict[str, Any]] = data["scenes"]
+        self.scene_names: tuple[str, ...] = tuple(self.scenes)
+        self.periods: dict[str, int] = data["energy_periods"]
+        self.firmware: tuple[str, ...] = tuple(data["firmware"])
+
+    # -- registry ------------------------------------------------------------
+
+    def _prefix(self, kind: str) -> str:
+        return self.data["lock"]["prefix"] if kind == "lock" else self.data["kinds"][kind]["prefix"]
+
+    def _models(self, kind: str) -> list[str]:
+        return self.data["lock"]["models"] if kind == "lock" else self.data["kinds"][kind]["models"]
+
+    def make(self, site: str, place: str, kind: str) -> Device:
+        token = hashing.token(_ALPHABET, 8, *self.key("id", site, place, kind))
+        model = hashing.choice(self._models(kind), *self.key("model", site, place, kind))
+        return Device(f"{self._prefix(kind)}-{token}", kind, site, place, model)
+
+    @cached_property
+    def registry(self) -> dict[str, Device]:
+        """Every device of every site; about 1,300 entries, built on first lookup."""
+        out: dict[str, Device] = {}
+        for site in self.world.geo.city_names:
+            for room in self.rooms:
+                for kind in self.kinds:
+                    d = self.make(site, room, kind)
+                    out[d.id] = d
+            for door in self.doors:
+                d = self.make(site, door, "lock")
+                out[d.id] = d
+        return out
+
+    @cached_property
+    def _by_kind(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for d in self.registry.values():
+            out.setdefault(d.kind, []).append(d.id)
+        return out
+
+    def ids_of(self, kind: str) -> list[str]:
+        return self._by_kind[kind]
+
+    @cached_property
+    def room_device_ids(self) -> list[str]:
+        return [i for k in self.kinds for i in self._by_kind[k]]
+
+    def get(self, device_id: str, kind: str | None = None) -> Device | None:
+        d = self.registry.get(device_id.strip().upper())
+        return d if d is not None and (kind is None or d.kind == kind) else None
+
+    def in_room(self, site: str, room: str, kind: str) -> Device:
+        return self.make(site, room, kind)
+
+    # -- readings --------------------------------------------------------------
+
+    def room_climate(self, site: str, room: str) -> RoomClimate:
+        band = self.data["room_climate"].get(room, self.data["room_climate"]["default"])
+        k = self.key("climate", site, room, self.world.now_iso)
+        return RoomClimate(
+            temp_c=round(hashing.uniform(*band["temp"], *k, "t"), 1),
+            humidity_pct=float(round(hashing.uniform(*band["humidity"], *k, "h"))),
+            aqi=hashing.randint(*band["aqi"], *k, "aqi"),
+            co2_ppm=hashing.randint(*band["co2"], *k, "co2"))
+
+    def light_default(self, d: Device) -> dict[str, Any]:
+        on = hashing.unit(*self.key("light-on", d.id)) < 0.35
+        level = 10 * hashing.randint(3, 10, *self.key("light-bri", d.id))
+        return {"on": on, "brightness": level if on else 0, "last_level": level}
+
+    def thermostat_default(self, d: Device) -> dict[str, Any]:
+        outdoor = self.world.geo.current_temp(self.world.geo.city(d.site))
+        mode = "cool" if outdoor > 24 else "heat"
+        base = 24.0 if mode == "cool" else 20.0
+        setpoint = base + 0.5 * hashing.randint(-3, 3, *self.key("setpoint", d.id))
+        return {"setpoint_c": setpoint, "mode": mode}
+
+    def lock_default(self, d: Device) -> bool:
+        return hashing.unit(*self.key("locked", d.id)) < 0.8
+
+    def battery_pct(self, d: Device) -> int:
+        if d.kind in ("light", "thermostat"):
+            return 100  # mains powered
+        return hashing.randint(12, 100, *self.key("battery", d.id))
+
+    def firmware_of(self, d: Device) -> str:
+        return hashing.choice(self.firmware, *self.key("fw", d.id))
+
+    def last_seen(self, d: Device) -> str:
+        ago = timedelta(seconds=hashing.randint(5, 900, *self.key("seen", d.id)))
+        return (self.world.now - ago).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def household_size(self, site: str) -> int:
+        return hashing.randint(*self.data["household_size"], *self.key("household", site))
+
+    def energy_kwh(self, site: str, period: str) -> float:
+        """Consumption over the trailing period; longer periods sum daily figures."""
+        days = self.periods[period]
+        daily = hashing.uniform(6.0, 28.0, *self.key("energy", site))
+        drift = hashing.uniform(0.9, 1.1, *self.key("energy", site, period, self.world.today))
+        return round(daily * days * drift, 2)

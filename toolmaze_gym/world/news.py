@@ -1,0 +1,60 @@
+"""News: the day's top story per topic and city, written from templates.
+
+A story is a pure function of (seed, topic, city, today), so every news provider
+reports the same headline for the same question and it was published within the
+last hours of ``world.now``: a stale ``published_at`` is a fault, never a fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from toolmaze_gym import hashing
+from toolmaze_gym.world.base import Facts, load_data
+
+
+@dataclass(frozen=True)
+class Article:
+    topic: str
+    city: str
+    headline: str
+    description: str
+    source: str
+    url: str
+    published_at: str
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].rstrip("-")
+
+
+class News(Facts):
+    def __init__(self, world) -> None:
+        super().__init__(world)
+        data = load_data("news.json")
+        self.templates: dict[str, list[list[str]]] = data["topics"]
+        self.topics: tuple[str, ...] = tuple(self.templates)
+        self.sources: tuple[tuple[str, str], ...] = tuple(tuple(s) for s in data["sources"])
+        self.source_names: tuple[str, ...] = tuple(s[0] for s in self.sources)
+        self.companies: tuple[str, ...] = tuple(data["companies"])
+
+    def top_story(self, topic: str, city: str | None = None, rank: int = 0) -> Article:
+        """The ``rank``-th story of the day for a topic, optionally about one city."""
+        topic = topic.strip().lower()
+        geo = self.world.geo
+        if city is None:
+            city = hashing.choice(geo.city_names, *self.key("city", topic, self.world.today))
+        c = geo.city(city)
+        k = self.key("story", topic, c.name, self.world.today, rank)
+        head, body = hashing.choice(self.templates[topic], *k, "tpl")
+        fill = {"city": c.name, "country": c.country,
+                "company": hashing.choice(self.companies, *k, "co"),
+                "n": hashing.randint(3, 900, *k, "n"), "pct": hashing.randint(2, 40, *k, "pct")}
+        headline, description = head.format(**fill), body.format(**fill)
+        name, domain = hashing.choice(self.sources, *k, "src")
+        minutes = hashing.randint(12, 20 * 60, *k, "age")
+        published = (self.world.now - timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        url = f"https://{domain}/{topic}/{_slug(headline)}-{hashing.randint(1000, 99999, *k, 'u')}"
+        return Article(topic, c.name, headline, description, name, url, published)

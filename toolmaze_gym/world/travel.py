@@ -1,0 +1,470 @@
+"""Travel facts: airports, flights, hotels, trains, rental cars, visas and per-diem rates.
+
+Every offer is a pure function of its key (route and day, city, hotel) so that any
+well-formed identifier resolves to the same facts in every tool that reads it: a
+flight id names its carrier, route and day, and the rest is hashed from that.
+Prices are quoted in the local currency of the city where the trip starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from functools import cached_property
+
+from toolmaze_gym import hashing
+from toolmaze_gym.world.base import Facts, load_data
+from toolmaze_gym.world.geo import City
+
+BOOKING_WINDOW_DAYS = 330
+FLIGHT_ID_RE = re.compile(r"^([A-Z0-9]{2})([0-9]{4})-([A-Z]{3})([A-Z]{3})-([0-9]{8})$")
+TRAIN_ID_RE = re.compile(r"^([A-Z]{2,3})([0-9]{4})-([A-Z]{3})([A-Z]{3})-([0-9]{8})$")
+HOTEL_ID_RE = re.compile(r"^HTL-([A-Z]{3})-([0-9]{3})$")
+CAR_OFFER_RE = re.compile(r"^CAR-([A-Z]{3})-([0-9]{8})-([0-9]{2})-([A-Z]{4})-([A-Z]{2})$")
+HOTELS_PER_CITY = 14
+EXISTING_BOOKINGS = 60
+EXISTING_ITINERARIES = 40
+ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+TRIP_PURPOSES = ("Sales kickoff", "Client visit", "Team offsite", "Conference trip",
+                 "Partner workshop", "Board meeting", "Site visit", "Customer summit")
+HIGH_SPEED = frozenset({"FR", "DE", "ES", "IT", "JP", "CN"})
+
+
+@dataclass(frozen=True)
+class Place:
+    """A city as the travel trade sees it: city code, main airport, cost level."""
+
+    city: City
+    city_code: str
+    airport_code: str
+    airport_name: str
+    cost_index: float
+
+
+@dataclass(frozen=True)
+class Station:
+    """A main-line station of the connected European rail network."""
+
+    name: str
+    place: Place
+    code: str
+
+
+@dataclass(frozen=True)
+class Flight:
+    flight_id: str
+    carrier_code: str
+    carrier: str
+    origin: Place
+    destination: Place
+    day: str
+    departure: datetime  # UTC
+    duration_min: int
+    distance_km: float
+    fare: float  # total price including taxes, origin currency
+    tax_share: float
+    currency: str
+    seats: int
+
+    @property
+    def arrival(self) -> datetime:
+        return self.departure + timedelta(minutes=self.duration_min)
+
+
+@dataclass(frozen=True)
+class Hotel:
+    hotel_id: str
+    name: str
+    place: Place
+    stars: int
+    guest_rating: float
+    base_usd: float
+    rooms: int  # rooms the hotel releases to the channel per night
+
+
+@dataclass(frozen=True)
+class Train:
+    train_id: str
+    operator: str
+    origin: Station
+    destination: Station
+    day: str
+    departure: datetime  # UTC
+    duration_min: int
+    distance_km: float
+    fare: float
+    currency: str
+
+
+@dataclass(frozen=True)
+class CarOffer:
+    offer_id: str
+    place: Place
+    day: str
+    days: int
+    supplier: str
+    car_class: str
+    acriss: str
+    daily_rate: float
+    currency: str
+
+    @property
+    def total(self) -> float:
+        return round(self.daily_rate * self.days, 2)
+
+
+@dataclass(frozen=True)
+class TripBooking:
+    """A flight someone in the directory booked before the episode began."""
+
+    booking_ref: str
+    flight_id: str
+    passenger: str
+    booked_at: str
+
+
+@dataclass(frozen=True)
+class Itinerary:
+    itinerary_id: str
+    title: str
+    owner: str
+    items: tuple[str, ...]  # booking references
+    created_at: str
+
+
+@dataclass(frozen=True)
+class VisaRule:
+    visa_type: str
+    required: bool
+    max_stay_days: int
+
+
+def iso_utc(dt: datetime) -> str:
+    return dt.strftime("%Y-%m-%dT%H:%M:00Z")
+
+
+class Travel(Facts):
+    def __init__(self, world) -> None:
+        super().__init__(world)
+        data = load_data("travel.json")
+        self.data = data
+        geo = world.geo
+        self.places = [Place(geo.city(r[0]), r[1], r[2], r[3], r[4]) for r in data["cities"]]
+        self._by_city = {p.city.name.lower(): p for p in self.places}
+        self._by_airport = {p.airport_code: p for p in self.places}
+        self._by_city_code = {p.city_code: p for p in self.places}
+        self.airport_codes = [p.airport_code for p in self.places]
+        self.stations = [Station(n, self._by_city[c.lower()], code)
+                         for n, c, code in data["rail_stations"]]
+        self._station_by_name = {s.name.lower(): s for s in self.stations}
+        self._station_by_code = {s.code: s for s in self.stations}
+        self.station_names = [s.name for s in self.stations]
+        self._flights: dict[tuple[str, str, str], list[Flight]] = {}
+        self._trains: dict[tuple[str, str, str], list[Train]] = {}
+        self._hotels: dict[str, list[Hotel]] = {}
+
+    # -- places -------------------------------------------------------------
+
+    def place(self, city: str) -> Place | None:
+        return self._by_city.get(" ".join(city.split()).lower())
+
+    def airport(self, code: str) -> Place | None:
+        return self._by_airport.get(code.strip().upper())
+
+    def local_currency(self, place: Place) -> str:
+        return place.city.currency
+
+    def from_usd(self, usd: float, currency: str) -> float:
+        return round(usd / self.world.geo.usd_value(currency), 2)
+
+    def distance(self, a: Place, b: Place) -> float:
+        return self.world.geo.distance_km(a.city, b.city)
+
+    def _to_utc(self, place: Place, local: datetime) -> datetime:
+        return local - timedelta(hours=self.world.geo.utc_offset_hours(place.city.timezone))
+
+    def valid_day(self, day: str) -> bool:
+        """Bookable: from today up to the airline booking window."""
+        d = date.fromisoformat(day)
+        today = self.world.now.date()
+        return today <= d <= today + timedelta(days=BOOKING_WINDOW_DAYS)
+
+    def _sample_day(self, key: str) -> str:
+        ahead = timedelta(days=hashing.randint(1, 60, "day", key))
+        return (self.world.now.date() + ahead).isoformat()
+
+    # -- flights ------------------------------------------------------------
+
+    def _carriers(self, a: Place, b: Place) -> list[tuple[str, str]]:
+        home = [(c, n) for c, n, countries in self.data["airlines"]
+                if a.city.country_code in countries or b.city.country_code in countries]
+        hubs = [(c, n) for c, n, _ in self.data["airlines"] if c in ("EK", "TK", "LH", "BA", "AF")]
+        out = list(dict.fromkeys(home + hashing.sample(hubs, 2, *self.key("hub", a.airport_code,
+                                                                          b.airport_code))))
+        europe = {s.place.city_code for s in self.stations}
+        if a.city_code in europe and b.city_code in europe and self.distance(a, b) < 2500:
+            out += [tuple(x) for x in self.data["low_cost"]]
+        return out
+
+    def flights(self, a: Place, b: Place, day: str) -> list[Flight]:
+        """Every departure on the route that day, in departure order."""
+        k = (a.airport_code, b.airport_code, day)
+        if k not in self._flights:
+            self._flights[k] = self._build_flights(a, b, day)
+        return self._flights[k]
+
+    def _build_flights(self, a: Place, b: Place, day: str) -> list[Flight]:
+        km = self.distance(a, b)
+        carriers = self._carriers(a, b)
+        route = (a.airport_code, b.airport_code)
+        n = hashing.randint(2, 4 if km > 6000 else 6, *self.key("nflights", *route, day))
+        days_out = (date.fromisoformat(day) - self.world.now.date()).days
+        out: dict[str, Flight] = {}
+        for i in range(n):
+            code, name = hashing.choice(carriers, *self.key("carrier", *route, i))
+            number = hashing.randint(10, 9899, *self.key("fno", code, *route, i))
+            fid = f"{code}{number:04d}-{a.airport_code}{b.airport_code}-{day.replace('-', '')}"
+            minute = hashing.randint(6 * 4, 22 * 4, *self.key("dep", fid)) * 15
+            local = datetime.fromisoformat(day) + timedelta(minutes=minute)
+            jitter = hashing.uniform(0.97, 1.06, *self.key("dur", fid))
+            duration = round(km / 820 * 60 * jitter) + 35  # cruise plus taxi and climb
+            usd = (55 + 0.11 * km) * hashing.uniform(0.75, 1.9, *self.key("fare", fid, day))
+            if code in {c for c, _ in self.data["low_cost"]}:
+                usd *= 0.6
+            if days_out < 7:
+                usd *= 1.4
+            out[fid] = Flight(
+                flight_id=fid, carrier_code=code, carrier=name, origin=a, destination=b, day=day,
+                departure=self._to_utc(a, local), duration_min=duration, distance_km=km,
+                fare=self.from_usd(usd, a.city.currency),
+                tax_share=round(hashing.uniform(0.12, 0.26, *self.key("tax", fid)), 3),
+                currency=a.city.currency, seats=hashing.randint(2, 9, *self.key("seats", fid)))
+        return sorted(out.values(), key=lambda f: (f.departure, f.flight_id))
+
+    def cheapest_flight(self, a: Place, b: Place, day: str) -> Flight:
+        return min(self.flights(a, b, day), key=lambda f: (f.fare, f.departure))
+
+    def flight(self, flight_id: str) -> Flight | None:
+        m = FLIGHT_ID_RE.fullmatch(flight_id.strip().upper())
+        if not m:
+            return None
+        a, b = self.airport(m.group(3)), self.airport(m.group(4))
+        day = self._day_from_compact(m.group(5))
+        if a is None or b is None or a == b or day is None or not self.valid_day(day):
+            return None
+        return next((f for f in self.flights(a, b, day) if f.flight_id == flight_id.upper()), None)
+
+    @staticmethod
+    def _day_from_compact(s: str) -> str | None:
+        try:
+            return date(int(s[:4]), int(s[4:6]), int(s[6:])).isoformat()
+        except ValueError:
+            return None
+
+    def sample_flight_id(self, key: str) -> str:
+        a, b = hashing.sample(self.places, 2, *self.key("sample-route", key))
+        fl = self.flights(a, b, self._sample_day(key))
+        return hashing.choice(fl, "flight", key).flight_id
+
+    def flight_delay(self, f: Flight) -> int:
+        """Delays are only forecast for flights leaving within a day."""
+        if f.departure - self.world.now > timedelta(hours=24):
+            return 0
+        if hashing.unit(*self.key("delay?", f.flight_id)) < 0.7:
+            return 0
+        return hashing.randint(10, 95, *self.key("delay", f.flight_id))
+
+    def flight_status(self, f: Flight) -> str:
+        now, dep = self.world.now, f.departure + timedelta(minutes=self.flight_delay(f))
+        if now < dep - timedelta(minutes=45):
+            return "delayed" if self.flight_delay(f) else "scheduled"
+        if now < dep:
+            return "boarding"
+        return "en route" if now < f.arrival else "landed"
+
+    # -- hotels -------------------------------------------------------------
+
+    def hotels(self, place: Place) -> list[Hotel]:
+        code = place.city_code
+        if code not in self._hotels:
+            self._hotels[code] = self._build_hotels(place)
+        return self._hotels[code]
+
+    def _build_hotels(self, place: Place) -> list[Hotel]:
+        combos = [(b, a) for b in self.data["hotel_brands"] for a in self.data["hotel_areas"]]
+        picks = hashing.sample(combos, HOTELS_PER_CITY, *self.key("hotels", place.city_code))
+        out = []
+        for i, ((brand, stars), area) in enumerate(picks):
+            hid = f"HTL-{place.city_code}-{101 + i}"
+            k = self.key("hotel", hid)
+            out.append(Hotel(
+                hotel_id=hid, name=f"{brand} {place.city.name} {area}", place=place, stars=stars,
+                guest_rating=round(min(5.0, hashing.uniform(2.9, 4.2, *k, "r") + 0.15 * stars), 1),
+                base_usd=(self.data["star_rate_usd"][str(stars)]
+                          * hashing.uniform(0.85, 1.2, *k, "b")),
+                rooms=hashing.randint(2, 5, *k, "rooms")))
+        return out
+
+    def hotel(self, hotel_id: str) -> Hotel | None:
+        m = HOTEL_ID_RE.fullmatch(hotel_id.strip().upper())
+        place = self._by_city_code.get(m.group(1)) if m else None
+        if place is None:
+            return None
+        return next((h for h in self.hotels(place) if h.hotel_id == hotel_id.strip().upper()), None)
+
+    def nightly_rate(self, hotel: Hotel, check_in: str) -> float:
+        """The stay's nightly rate: set by the arrival night (a flat rate plan)."""
+        d = date.fromisoformat(check_in)
+        weekend = 1.12 if d.weekday() >= 4 else 1.0
+        usd = (hotel.base_usd * hotel.place.cost_index * weekend
+               * hashing.uniform(0.88, 1.15, *self.key("rate", hotel.hotel_id, check_in)))
+        return self.from_usd(usd, hotel.place.city.currency)
+
+    def sample_hotel_id(self, key: str) -> str:
+        place = hashing.choice(self.places, "hotel-city", key)
+        return hashing.choice(self.hotels(place), "hotel", key).hotel_id
+
+    # -- trains -------------------------------------------------------------
+
+    def station(self, name: str) -> Station | None:
+        return self._station_by_name.get(" ".join(name.split()).lower())
+
+    def _operator(self, a: Station, b: Station) -> tuple[str, str]:
+        ops = self.data["rail_operators"]
+        ca, cb = a.place.city.country_code, b.place.city.country_code
+        if (ca == "GB") != (cb == "GB"):
+            return "Eurostar", "EST"
+        name, code = ops[ca]
+        return name, code
+
+    def trains(self, a: Station, b: Station, day: str) -> list[Train]:
+        """Every direct or through service between two stations on a day, by departure."""
+        k = (a.code, b.code, day)
+        if k not in self._trains:
+            self._trains[k] = self._build_trains(a, b, day)
+        return self._trains[k]
+
+    def _build_trains(self, a: Station, b: Station, day: str) -> list[Train]:
+        km = self.distance(a.place, b.place)
+        operator, code = self._operator(a, b)
+        fast = {a.place.city.country_code, b.place.city.country_code} <= HIGH_SPEED
+        base = round(km * 1.15 / (210 if fast else 120) * 60) + 15
+        out: dict[str, Train] = {}
+        for i in range(hashing.randint(4, 9, *self.key("ntrains", a.code, b.code, day))):
+            number = hashing.randint(100, 9899, *self.key("tno", code, a.code, b.code, i))
+            tid = f"{code}{number:04d}-{a.code}{b.code}-{day.replace('-', '')}"
+            minute = hashing.randint(6 * 4, 21 * 4, *self.key("tdep", tid)) * 15
+            usd = (12 + 0.14 * km) * hashing.uniform(0.7, 1.6, *self.key("tfare", tid))
+            cur = a.place.city.currency
+            out[tid] = Train(
+                train_id=tid, operator=operator, origin=a, destination=b, day=day,
+                departure=self._to_utc(a.place, datetime.fromisoformat(day)
+                                       + timedelta(minutes=minute)),
+                duration_min=base + hashing.randint(0, 25, *self.key("tdur", tid)),
+                distance_km=km, fare=self.from_usd(usd, cur), currency=cur)
+        return sorted(out.values(), key=lambda t: (t.departure, t.train_id))
+
+    def cheapest_train(self, a: Station, b: Station, day: str) -> Train:
+        return min(self.trains(a, b, day), key=lambda t: (t.fare, t.departure))
+
+    def train(self, train_id: str) -> Train | None:
+        m = TRAIN_ID_RE.fullmatch(train_id.strip().upper())
+        if not m:
+            return None
+        a, b = self._station_by_code.get(m.group(3)), self._station_by_code.get(m.group(4))
+        day = self._day_from_compact(m.group(5))
+        if a is None or b is None or a == b or day is None or not self.valid_day(day):
+            return None
+        return next((t for t in self.trains(a, b, day) if t.train_id == train_id.upper()), None)
+
+    def sample_train_id(self, key: str) -> str:
+        a, b = hashing.sample(self.stations, 2, *self.key("sample-rail", key))
+        return hashing.choice(self.trains(a, b, self._sample_day(key)), "train", key).train_id
+
+    # -- rental cars --------------------------------------------------------
+
+    def car_offers(self, place: Place, day: str, days: int) -> list[CarOffer]:
+        out = []
+        for sup, sup_name, factor in self.data["car_suppliers"]:
+            for acriss, desc, usd in self.data["car_classes"]:
+                oid = f"CAR-{place.airport_code}-{day.replace('-', '')}-{days:02d}-{acriss}-{sup}"
+                rate = usd * factor * place.cost_index * hashing.uniform(
+                    0.85, 1.2, *self.key("car", place.airport_code, day, acriss, sup))
+                out.append(CarOffer(oid, place, day, days, sup_name, desc, acriss,
+                                    self.from_usd(rate, place.city.currency), place.city.currency))
+        return out
+
+    def cheapest_car(self, place: Place, day: str, days: int) -> CarOffer:
+        return min(self.car_offers(place, day, days), key=lambda o: (o.daily_rate, o.offer_id))
+
+    def car_offer(self, offer_id: str) -> CarOffer | None:
+        m = CAR_OFFER_RE.fullmatch(offer_id.strip().upper())
+        place = self.airport(m.group(1)) if m else None
+        day = self._day_from_compact(m.group(2)) if m else None
+        if place is None or day is None or not self.valid_day(day):
+            return None
+        if not 1 <= int(m.group(3)) <= 90:
+            return None
+        return next((o for o in self.car_offers(place, day, int(m.group(3)))
+                     if o.offer_id == offer_id.strip().upper()), None)
+
+    def sample_car_offer_id(self, key: str) -> str:
+        place = hashing.choice(self.places, "car-city", key)
+        offers = self.car_offers(place, self._sample_day(key), hashing.randint(1, 14, "cd", key))
+        return hashing.choice(offers, "car", key).offer_id
+
+    # -- trips booked before the episode ------------------------------------
+
+    @cached_property
+    def bookings(self) -> dict[str, TripBooking]:
+        """Upcoming flights of people in the directory, by booking reference."""
+        people = self.world.people.people
+        out: dict[str, TripBooking] = {}
+        for i in range(EXISTING_BOOKINGS):
+            k = self.key("booking", i)
+            who = hashing.choice(people, *k, "who")
+            home = self.place(who.city)
+            dest = hashing.choice([p for p in self.places if p != home], *k, "dest")
+            day = (self.world.now.date() + timedelta(days=hashing.randint(3, 60, *k, "day")))
+            flight = hashing.choice(self.flights(home, dest, day.isoformat()), *k, "flight")
+            pnr = hashing.token(ID_ALPHABET, 6, *k, "pnr")
+            booked = self.world.now - timedelta(days=hashing.randint(1, 30, *k, "booked"))
+            out[pnr] = TripBooking(pnr, flight.flight_id, who.name, iso_utc(booked))
+        return out
+
+    @cached_property
+    def itineraries(self) -> dict[str, Itinerary]:
+        """Trips that hold the existing bookings, one booking each."""
+        out: dict[str, Itinerary] = {}
+        for i, b in enumerate(list(self.bookings.values())[:EXISTING_ITINERARIES]):
+            k = self.key("itinerary", i)
+            f = self.flight(b.flight_id)
+            iid = "ITN-" + hashing.token(ID_ALPHABET, 8, *k, "id")
+            title = f"{hashing.choice(TRIP_PURPOSES, *k, 'why')} {f.destination.city.name}"
+            out[iid] = Itinerary(iid, title, b.passenger, (b.booking_ref,), b.booked_at)
+        return out
+
+    def sample_booking_ref(self, key: str) -> str:
+        return hashing.choice(list(self.bookings), "booking", key)
+
+    def sample_itinerary_id(self, key: str) -> str:
+        return hashing.choice(list(self.itineraries), "itinerary", key)
+
+    # -- visas and allowances ----------------------------------------------
+
+    def visa_rule(self, passport: str, destination: str) -> VisaRule:
+        v = self.data["visa"]
+        p, d = passport.upper(), destination.upper()
+        if p == d:
+            return VisaRule("citizen, no visa", False, 365)
+        if p in v["schengen"] and d in v["schengen"]:
+            return VisaRule("visa-free", False, 365)
+        policy = v["policies"].get("schengen" if d in v["schengen"] else d, {})
+        tier = next((t for t, members in v["tiers"].items() if p in members), "limited")
+        vtype, days = policy.get(p) or policy.get(tier) or ("consular visa", 30)
+        return VisaRule(vtype, v["required"][vtype], days)
+
+    def per_diem(self, place: Place) -> float:
+        """Daily meals-and-incidentals allowance in the local currency."""
+        return self.from_usd(40 + 65 * place.cost_index, place.city.currency)
