@@ -3,37 +3,103 @@
 Observation and action are strings: the observation is the JSON list of the new
 chat messages (OpenAI format), the action is the raw model text. The env owns an
 ``Episode`` (simulator state, fault engine, trajectory) and grades it at the end;
-the reward is a pure function of the grade.
+the reward is a pure function of the grade (plus optional potential-based shaping).
+
+Nothing an agent sends makes ``step`` raise: malformed text, wrong types, unknown
+tools and oversized payloads all come back as realistic error observations.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 from gymnasium.error import ResetNeeded
 from toolmaze_gym.envs.spaces import BoundedText
-from toolmaze_gym.reward import DEFAULT, RewardConfig, shaping_term, terminal_reward
+from toolmaze_gym.reward import DEFAULT, RewardConfig, potential, terminal_reward
 
 from toolmaze_gym.actions import MAX_ACTION_CHARS
 from toolmaze_gym.corpus import Simulator, load_corpus
-from toolmaze_gym.episode import MAX_STEPS, Episode
+from toolmaze_gym.episode import MAX_STEPS, Episode, Step
 from toolmaze_gym.faults import MODE_NAMES, get_mode
+from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.grading import grade
 from toolmaze_gym.prompts import PROMPTS, opening_messages
-from toolmaze_gym.rollout import append_step, tool_schemas
+from toolmaze_gym.rollout import append_step
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, get_task, load_suite, suite_signatures
 from toolmaze_gym.world import get_world
 
 MAX_OBSERVATION_CHARS = 1 << 20
 CELLS = tuple(f"{lv}{m}" for lv in LEVELS for m in MODE_NAMES)
+ENDINGS = ("finish", "abort", "answer")
+# An assistant message longer than this (only a rejected, over-long action can be)
+# is echoed cut, so one huge action cannot blow up the observation or the prompt.
+MAX_ECHO_CHARS = MAX_ACTION_CHARS
+GENERATION_TRIES = 8
+
+
+@cache
+def shared_simulator(world_seed: int = 0) -> Simulator:
+    """One simulator per world: it holds only compiled validators, so envs share it."""
+    return Simulator(load_corpus(), get_world(world_seed))
+
+
+_SCHEMAS: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def tool_schemas(task: Task, sim: Simulator) -> list[dict[str, Any]]:
+    """The OpenAI schemas of the task's tools (built once per tool; treat as read-only)."""
+    out = []
+    for name in task.tools:
+        key = (id(sim.corpus), name)
+        s = _SCHEMAS.get(key)
+        if s is None:
+            s = _SCHEMAS[key] = sim.corpus[name].openai_schema()
+        out.append(s)
+    return out
+
+
+def _dumps(obj: Any) -> str:
+    """JSON text that is also valid UTF-8 (lone surrogates escaped, not emitted raw)."""
+    text = json.dumps(obj, ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(obj, ensure_ascii=True)
+    return text
+
+
+def _fallback_messages(step: Step, k: int) -> list[dict[str, Any]]:
+    """Messages for a step ``append_step`` cannot render (a core bug; never raise)."""
+    msgs: list[dict[str, Any]] = [{"role": "assistant", "content": step.raw}]
+    if step.observation:
+        msgs.append({"role": "tool", "tool_call_id": f"call_{k}",
+                     "name": str(step.action.get("name") or "error"),
+                     "content": step.observation})
+    return msgs
 
 
 class ToolMazeEnv(gym.Env[str, str]):
-    metadata = {"render_modes": ["ansi"]}
+    """One ToolMaze episode per ``reset``; see DESIGN.md §7.
+
+    Args:
+        level: ``C1``–``C4``, or None to sample it per episode (with ``curriculum``).
+        mode: ``P0``–``P4`` (``NP`` = ``P0``), or None to sample it per episode.
+        split: ``"suite"`` (the reference suite) or a procedural split (``"train"``,
+            ``"dev"``) disjoint from it.
+        prompt: ``"standard"`` or ``"failure_aware"`` system prompt.
+        reward: reward weights and shaping (``toolmaze_gym.reward.RewardConfig``).
+        max_steps: the env truncates (and grades) after this many steps.
+        curriculum: weights per cell, e.g. ``{"C1P0": 3, "C3P4": 1}``.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, level: str | None = "C1", mode: str | None = "P0", split: str = "suite",
                  suite: str = SUITE_NAME, prompt: str = "standard",
@@ -50,36 +116,42 @@ class ToolMazeEnv(gym.Env[str, str]):
             raise ValueError(f"unknown prompt {prompt!r}; choose from {', '.join(PROMPTS)}")
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or 'ansi'")
+        if int(max_steps) < 1:
+            raise ValueError("max_steps must be at least 1")
         self.level, self.mode, self.split, self.suite = level, mode, split, suite
-        self.prompt, self.reward_cfg, self.max_steps = prompt, reward or DEFAULT, max_steps
+        self.prompt, self.reward_cfg, self.max_steps = prompt, reward or DEFAULT, int(max_steps)
         self.render_mode = render_mode
         self.curriculum = self._curriculum(curriculum)
         self.observation_space = BoundedText(MAX_OBSERVATION_CHARS)
         self.action_space = BoundedText(MAX_ACTION_CHARS)
-        self.sim = Simulator(load_corpus(), get_world(world_seed))
+        self.sim = shared_simulator(world_seed)
         self._episode: Episode | None = None
         self._messages: list[dict[str, Any]] = []
         self._tools: list[dict[str, Any]] = []
-        self._generator = None
+        self._phi = 0.0  # potential of the current state (shaping)
 
     # -- task choice ------------------------------------------------------------------
 
-    def _curriculum(self, weights: Mapping[str, float] | None) -> tuple[list[str], list[float]]:
+    def _curriculum(self, weights: Mapping[str, float] | None) -> tuple[list[str], np.ndarray]:
         cells = [c for c in CELLS if (self.level in (None, c[:2]))
                  and (self.mode in (None, c[2:]))]
         if weights is None:
-            return cells, [1.0] * len(cells)
-        unknown = set(weights) - set(cells)
-        if unknown:
-            raise ValueError(f"curriculum names unknown cells {sorted(unknown)}; use e.g. 'C3P4'")
-        w = [float(weights.get(c, 0.0)) for c in cells]
-        if min(w) < 0 or sum(w) <= 0:
-            raise ValueError("curriculum weights must be non-negative and not all zero")
-        return cells, w
+            w = [1.0] * len(cells)
+        else:
+            unknown = set(weights) - set(cells)
+            if unknown:
+                raise ValueError(f"curriculum names unknown cells {sorted(unknown)}; "
+                                 "use e.g. 'C3P4'")
+            w = [float(weights.get(c, 0.0)) for c in cells]
+            if min(w) < 0 or sum(w) <= 0:
+                raise ValueError("curriculum weights must be non-negative and not all zero")
+        p = np.asarray(w, dtype=np.float64)
+        return cells, p / p.sum()
 
     def _cell(self) -> tuple[str, str]:
-        cells, w = self.curriculum
-        p = [x / sum(w) for x in w]
+        cells, p = self.curriculum
+        if len(cells) == 1:
+            return cells[0][:2], cells[0][2:]
         cell = cells[int(self.np_random.choice(len(cells), p=p))]
         return cell[:2], cell[2:]
 
@@ -92,30 +164,43 @@ class ToolMazeEnv(gym.Env[str, str]):
         if self.split == "suite":
             tasks = load_suite(self.suite, [level])
             return tasks[int(self.np_random.integers(len(tasks)))]
-        from toolmaze_gym.tasks.generator import TaskGenerator
+        from toolmaze_gym.tasks.generator import GenerationError, TaskGenerator
 
-        if self._generator is None:
-            self._generator = TaskGenerator(self.sim)
         index = int(self.np_random.integers(1 << 30))
-        return self._generator.generate(level, index, f"{self.split}:env",
-                                        f"tmz-{self.split}-{level.lower()}-{index}",
-                                        skip=suite_signatures(self.suite))
+        for k in range(GENERATION_TRIES):
+            # A fresh generator per task: a used one steers by past tool usage, and
+            # reset(seed) must fully determine the task.
+            try:
+                return TaskGenerator(self.sim).generate(
+                    level, index + k, f"{self.split}:env",
+                    f"tmz-{self.split}-{level.lower()}-{index + k}",
+                    skip=suite_signatures(self.suite))
+            except GenerationError:
+                continue
+        raise RuntimeError(f"no {level} task generated near index {index} (split {self.split})")
 
     # -- Gymnasium API ------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """Start an episode.
+
+        ``options``: ``task_id`` (a suite task), ``task`` (a ``Task`` or its dict),
+        ``level`` / ``mode`` (override this episode's cell).
+        """
         super().reset(seed=seed)
-        options = dict(options or {})
+        options = options or {}
         level, mode = self._cell()
         mode = get_mode(options.get("mode", mode)).name
         task = self._task(options.get("level", level), options)
-        self._episode = Episode(task, mode, self.sim, max_steps=self.max_steps)
+        profile = profile_for(task, mode, self.sim, self.suite)
+        self._episode = Episode(task, mode, self.sim, profile, max_steps=self.max_steps)
         self._messages = opening_messages(task, self.prompt)
         self._tools = tool_schemas(task, self.sim)
+        self._phi = self._potential() if self.reward_cfg.shaping else 0.0
         info = {"task_id": task.id, "level": task.level, "mode": mode, "prompt": self.prompt,
                 "tools": self._tools}
-        return json.dumps(self._messages, ensure_ascii=False), info
+        return _dumps(self._messages), info
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         ep = self._episode
@@ -123,20 +208,41 @@ class ToolMazeEnv(gym.Env[str, str]):
             raise ResetNeeded("call reset() before step()")
         if ep.done:
             return "[]", 0.0, ep.ended, ep.truncated, {"warning": "episode already ended"}
-        ep.step(action)
+        step = ep.step(action)
+        k = len(ep.steps) - 1
         before = len(self._messages)
-        append_step(self._messages, ep, len(ep.steps) - 1)
-        obs = json.dumps(self._messages[before:], ensure_ascii=False)
+        try:
+            append_step(self._messages, ep, k)
+        except Exception:
+            del self._messages[before:]
+            self._messages.extend(_fallback_messages(step, k))
+        new = self._messages[before:]
+        for i, m in enumerate(new):
+            content = m.get("content")
+            if m["role"] == "assistant" and isinstance(content, str) \
+                    and len(content) > MAX_ECHO_CHARS:
+                new[i] = self._messages[before + i] = {
+                    **m, "content": content[:MAX_ECHO_CHARS]
+                    + f"…[{len(content) - MAX_ECHO_CHARS} characters cut]"}
+        obs = _dumps(new)
+        ended = step.kind in ENDINGS
+        truncated = not ended and len(ep.steps) >= ep.max_steps
         reward = 0.0
         if self.reward_cfg.shaping:
-            reward += shaping_term(self.sim.corpus, ep.task, ep.profile, ep.steps,
-                                   self.reward_cfg.gamma)
-        info: dict[str, Any] = {"step": len(ep.steps), "status": ep.steps[-1].status}
-        if ep.done:
-            g = grade(ep.task, ep.profile, ep.steps, ep.truncated, self.sim)
-            reward += terminal_reward(g.to_dict(), self.reward_cfg)
-            info["grade"] = g.to_dict()
-        return obs, float(reward), ep.ended, ep.truncated, info
+            phi = 0.0 if ended else self._potential()
+            reward += self.reward_cfg.gamma * phi - self._phi
+            self._phi = phi
+        info: dict[str, Any] = {"step": len(ep.steps), "status": step.status}
+        if ended or truncated:
+            g = grade(ep.task, ep.profile, ep.steps, truncated, self.sim).to_dict()
+            reward += terminal_reward(g, self.reward_cfg)
+            info["grade"] = g
+        return obs, float(reward), ended, truncated, info
+
+    def _potential(self) -> float:
+        ep = self._episode
+        assert ep is not None
+        return potential(self.sim.corpus, ep.task, ep.profile, ep.steps)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -156,7 +262,7 @@ class ToolMazeEnv(gym.Env[str, str]):
 
     @property
     def tools(self) -> list[dict[str, Any]]:
-        """The OpenAI tool schemas shown in this episode."""
+        """The OpenAI tool schemas shown in this episode (shared objects: read-only)."""
         return self._tools
 
     @property
@@ -164,7 +270,8 @@ class ToolMazeEnv(gym.Env[str, str]):
         return self._episode
 
     def record(self, agent: str = "") -> dict[str, Any]:
-        """The trajectory record of the current episode."""
+        """The trajectory record of the current episode, graded as it stands (also after
+        an outer ``TimeLimit`` cut the episode short)."""
         if self._episode is None:
             raise ResetNeeded("no episode yet")
         return self._episode.record(agent=agent, prompt=self.prompt)

@@ -4,6 +4,14 @@ Unlike Gymnasium's Sync/Async vector envs it never autoresets and steps only the
 envs given an action, because LLM episodes end at different times and one
 batched ``generate`` call should serve exactly the live episodes. Per-env
 ``messages`` and ``tools`` are exposed for ``apply_chat_template``.
+
+    pool = gym.make_vec("ToolMaze-C3P4-v0", 8)
+    obs, infos = pool.reset(seed=0)
+    while pool.live:
+        batch = pool.batch()                      # [(i, messages, tools), ...]
+        texts = generate(batch)                   # one batched model call
+        obs, rewards, term, trunc, infos = pool.step({i: t for (i, _, _), t in
+                                                      zip(batch, texts)})
 """
 
 from __future__ import annotations
@@ -16,10 +24,16 @@ from gymnasium.spaces import Tuple
 from gymnasium.vector import AutoresetMode, VectorEnv
 from toolmaze_gym.envs.registration import make_env
 
-Actions = Mapping[int, str] | Sequence[str | None]
+Actions = Mapping[int, str | None] | Sequence[str | None]
 
 
 class ToolMazePool(VectorEnv):
+    """``num_envs`` independent ToolMaze envs; see the module docstring.
+
+    Extra keyword arguments go to every env (``split``, ``prompt``, ``reward``, …);
+    ``max_episode_steps`` (what ``gym.make_vec`` passes) sets each env's ``max_steps``.
+    """
+
     metadata = {"autoreset_mode": AutoresetMode.DISABLED, "render_modes": ["ansi"]}
 
     def __init__(self, num_envs: int, level: str | None = "C1", mode: str | None = "P0",
@@ -29,12 +43,16 @@ class ToolMazePool(VectorEnv):
         if max_episode_steps is not None:
             kwargs["max_steps"] = max_episode_steps
         self.envs = [make_env(level, mode, **kwargs) for _ in range(num_envs)]
+        self._bases = [e.unwrapped for e in self.envs]
         self.num_envs = num_envs
+        self.render_mode = kwargs.get("render_mode")
         self.single_observation_space = self.envs[0].observation_space
         self.single_action_space = self.envs[0].action_space
         self.observation_space = Tuple([self.single_observation_space] * num_envs)
         self.action_space = Tuple([self.single_action_space] * num_envs)
-        self._done = [True] * num_envs
+        self._terminated = np.zeros(num_envs, dtype=bool)
+        self._truncated = np.zeros(num_envs, dtype=bool)
+        self._started = np.zeros(num_envs, dtype=bool)
 
     # -- subsets ------------------------------------------------------------------------
 
@@ -43,27 +61,32 @@ class ToolMazePool(VectorEnv):
         bad = [i for i in idx if not 0 <= i < self.num_envs]
         if bad:
             raise IndexError(f"env indices {bad} out of range 0..{self.num_envs - 1}")
+        if len(set(idx)) != len(idx):
+            raise ValueError(f"env indices {idx} repeat an index")
         return idx
 
     @property
     def live(self) -> list[int]:
         """Indices of envs whose episode is running."""
-        return [i for i, d in enumerate(self._done) if not d]
+        return [i for i in range(self.num_envs)
+                if self._started[i] and not (self._terminated[i] or self._truncated[i])]
 
     # -- API ----------------------------------------------------------------------------
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[tuple[str, ...], dict[str, Any]]:
-        """Reset all envs, or ``options["indices"]``; others keep their episode.
+        """Reset all envs, or only ``options["indices"]``; the others keep their episode
+        (their observation is ``""`` and their info entries are masked out).
 
-        ``seed`` may be an int (env i gets seed + i) or one seed per reset env;
-        ``options["task_ids"]`` may give one task id per reset env.
+        ``seed`` may be an int (env ``i`` gets ``seed + i``, as in Gymnasium) or one seed
+        per reset env; ``options["task_ids"]`` may give one task id per reset env. Other
+        options go to every reset env.
         """
         options = dict(options or {})
         idx = self._indices(options.pop("indices", None))
         task_ids = options.pop("task_ids", None)
-        if isinstance(seed, int):
-            seeds: list[int | None] = [seed + k for k in range(len(idx))]
+        if isinstance(seed, int | np.integer):
+            seeds: list[int | None] = [int(seed) + i for i in idx]
         elif seed is None:
             seeds = [None] * len(idx)
         else:
@@ -73,55 +96,55 @@ class ToolMazePool(VectorEnv):
         obs = [""] * self.num_envs
         infos: dict[str, Any] = {}
         for k, i in enumerate(idx):
-            opts = dict(options)
-            if task_ids is not None:
-                opts["task_id"] = task_ids[k]
+            opts = options if task_ids is None else {**options, "task_id": task_ids[k]}
             obs[i], info = self.envs[i].reset(seed=seeds[k], options=opts)
-            self._done[i] = False
+            self._started[i] = True
+            self._terminated[i] = self._truncated[i] = False
             infos = self._add_info(infos, info, i)
         return tuple(obs), infos
 
     def step(self, actions: Actions) -> tuple[tuple[str, ...], np.ndarray, np.ndarray,
                                               np.ndarray, dict[str, Any]]:
-        """Step the envs given an action (a mapping, or None for an idle env)."""
+        """Step the envs given an action: a mapping ``{i: text}``, or a sequence of
+        ``num_envs`` entries with ``None`` for idle envs (``None`` in a mapping is idle
+        too). Envs that are idle, ended or never reset are not stepped: their
+        observation is ``"[]"``, their reward 0, and ``terminated``/``truncated`` give
+        their episode's state."""
         if isinstance(actions, Mapping):
-            todo = {int(i): a for i, a in actions.items()}
+            todo = {int(i): a for i, a in actions.items() if a is not None}
+            self._indices(list(todo))
         else:
             if len(actions) != self.num_envs:
                 raise ValueError(f"expected {self.num_envs} actions (None for idle envs)")
             todo = {i: a for i, a in enumerate(actions) if a is not None}
-        self._indices(list(todo))
         obs = ["[]"] * self.num_envs
         rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        truncated = np.zeros(self.num_envs, dtype=bool)
         infos: dict[str, Any] = {}
-        for i in range(self.num_envs):
-            ep = self.envs[i].unwrapped.episode
-            terminated[i] = bool(ep and ep.ended)
-            truncated[i] = bool(ep and ep.truncated)
         for i, action in todo.items():
-            if self._done[i]:
+            if not self._started[i] or self._terminated[i] or self._truncated[i]:
                 continue
-            obs[i], rewards[i], terminated[i], truncated[i], info = self.envs[i].step(action)
-            self._done[i] = bool(terminated[i] or truncated[i])
+            obs[i], rewards[i], te, tr, info = self.envs[i].step(action)
+            self._terminated[i], self._truncated[i] = te, tr
             infos = self._add_info(infos, info, i)
-        return tuple(obs), rewards, terminated, truncated, infos
+        return tuple(obs), rewards, self._terminated.copy(), self._truncated.copy(), infos
 
     # -- for batched generation ------------------------------------------------------------
 
     def messages(self, i: int) -> list[dict[str, Any]]:
-        return self.envs[i].unwrapped.messages
+        """Env ``i``'s full transcript (OpenAI chat format)."""
+        return self._bases[i].messages
 
     def tools(self, i: int) -> list[dict[str, Any]]:
-        return self.envs[i].unwrapped.tools
+        """Env ``i``'s tool schemas (OpenAI format)."""
+        return self._bases[i].tools
 
     def batch(self) -> list[tuple[int, list[dict[str, Any]], list[dict[str, Any]]]]:
         """(index, messages, tools) for every live env: one generate call's inputs."""
-        return [(i, self.messages(i), self.tools(i)) for i in self.live]
+        return [(i, self._bases[i].messages, self._bases[i].tools) for i in self.live]
 
     def record(self, i: int, agent: str = "") -> dict[str, Any]:
-        return self.envs[i].unwrapped.record(agent)
+        """Env ``i``'s trajectory record (graded)."""
+        return self._bases[i].record(agent)
 
     def render(self) -> tuple[str | None, ...]:
         return tuple(e.render() for e in self.envs)

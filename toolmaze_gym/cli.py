@@ -145,7 +145,7 @@ def cmd_build_suite(ns: argparse.Namespace) -> int:
         raise UsageError(f"{out} exists and is not a directory")
     bar = tqdm(total=4 * ns.per_level, desc="building suite", unit="task", disable=ns.quiet)
     manifest = build_reference(out, ns.seed if ns.seed is not None else SUITE_SEED,
-                               ns.per_level, on_task=lambda t: bar.update())
+                               ns.per_level, on_task=lambda t: bar.update(), jobs=ns.jobs)
     bar.close()
     print(json.dumps(manifest, indent=2))
     return 0
@@ -171,6 +171,7 @@ def _add_task_commands(sub) -> None:
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--seed", type=int, default=None, help="default: the toolmaze-v1 seed")
     p.add_argument("--per-level", type=int, default=100)
+    p.add_argument("--jobs", type=int, default=1, help="levels built in parallel processes")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_build_suite)
 
@@ -205,7 +206,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # Sub-command groups beyond the corpus, in the order they appear in --help.
-_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [_add_task_commands]
+def _add_grade_commands(sub) -> None:
+    from toolmaze_gym import cli_grade
+
+    cli_grade.add_commands(sub)
+
+
+_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_task_commands, _add_grade_commands]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

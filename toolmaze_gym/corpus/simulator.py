@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import fastjsonschema
@@ -22,6 +23,7 @@ from toolmaze_gym.corpus.state import EpisodeState
 from toolmaze_gym.values import CheckContext
 from toolmaze_gym.world import World, get_world
 
+MEMO_LIMIT = 200_000
 _REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
             410: "Gone", 422: "Unprocessable Entity", 429: "Too Many Requests",
             500: "Internal Server Error", 501: "Not Implemented", 503: "Service Unavailable",
@@ -30,6 +32,8 @@ _REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Confli
 
 @dataclass(frozen=True)
 class Response:
+    """A status and a body; treat the body as read-only (responses are shared)."""
+
     status: int
     body: dict[str, Any]
 
@@ -37,8 +41,33 @@ class Response:
     def ok(self) -> bool:
         return self.status < 400
 
-    def to_json(self) -> str:
+    @cached_property
+    def _json(self) -> str:
         return json.dumps(self.body, ensure_ascii=False)
+
+    def to_json(self) -> str:
+        return self._json
+
+
+class _Tracked:
+    """Episode state as a behaviour sees it, noting whether the call used it."""
+
+    __slots__ = ("_state", "touched")
+
+    def __init__(self, state: EpisodeState) -> None:
+        self._state = state
+        self.touched = False
+
+    def __getattr__(self, name: str) -> Any:
+        self.touched = True
+        return getattr(self._state, name)
+
+
+def _memo_key(name: str, arguments: Mapping[str, Any]) -> tuple | None:
+    try:
+        return (name, frozenset(arguments.items()))
+    except TypeError:  # unhashable argument values (lists, dicts): not memoised
+        return None
 
 
 def error_response(status: int, code: str, message: str, field: str = "",
@@ -85,6 +114,9 @@ class Simulator:
         self.corpus = corpus or load_corpus()
         self.world = world or get_world(0)
         self._compiled: dict[str, _Compiled] = {}
+        # Responses of calls that never read or wrote episode state: a pure function
+        # of (tool, arguments) over an immutable world, so they are computed once.
+        self._memo: dict[tuple, Response] = {}
 
     def _prepared(self, spec: ToolSpec) -> _Compiled:
         c = self._compiled.get(spec.name)
@@ -93,6 +125,18 @@ class Simulator:
         return c
 
     def call(self, name: str, arguments: Any, state: EpisodeState) -> Response:
+        key = _memo_key(name, arguments) if isinstance(arguments, Mapping) else None
+        if key is not None:
+            hit = self._memo.get(key)
+            if hit is not None:
+                return hit
+        tracked = _Tracked(state)
+        resp = self._call(name, arguments, tracked)
+        if key is not None and not tracked.touched and len(self._memo) < MEMO_LIMIT:
+            self._memo[key] = resp
+        return resp
+
+    def _call(self, name: str, arguments: Any, state: Any) -> Response:
         spec = self.corpus.tools.get(name)
         if spec is None:
             return error_response(404, "unknown_tool", f"no tool named {name!r}", "name")

@@ -40,9 +40,9 @@ def profile_lines(tasks: Iterable[Task], sim: Simulator) -> bytes:
 
 
 def build_reference(out_dir: Path, seed: int = SUITE_SEED, per_level: int = 100,
-                    on_task: Callable[[Task], None] | None = None) -> dict:
+                    on_task: Callable[[Task], None] | None = None, jobs: int = 1) -> dict:
     """Tasks, profiles and manifest of a reference suite, written to ``out_dir``."""
-    manifest = build_suite(out_dir, seed, per_level, on_task)
+    manifest = build_suite(out_dir, seed, per_level, on_task, jobs)
     tasks = [Task.from_json(line) for level in sorted(manifest["files"])
              for line in (out_dir / level).read_text().splitlines() if line]
     data = profile_lines(tasks, Simulator())

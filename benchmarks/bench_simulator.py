@@ -1,0 +1,76 @@
+"""A simulated tool call against a stdlib-JSON floor, measured in the same run.
+
+The call is what an env step pays for a tool: parse the request, validate the
+arguments against the schema, compute from the world, serialise the response.
+The floor does the least any JSON tool server could: parse the same request,
+look the response up in a dict, serialise it. Target: call speed ≥ 0.5× floor.
+
+Run: .venv/bin/python benchmarks/bench_simulator.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import best_of  # noqa: E402
+
+from toolmaze_gym.corpus import EpisodeState, Simulator  # noqa: E402
+from toolmaze_gym.tasks.suite import load_suite  # noqa: E402
+
+
+def main() -> None:
+    sim = Simulator()
+    requests = []
+    for task in load_suite():
+        for c in task.default_path.calls:
+            requests.append((json.dumps({"name": c.tool, "arguments": c.args}), c.response))
+    table = {req: resp for req, resp in requests}
+    for req, _ in requests:  # warm caches (compiled validators, world families)
+        d = json.loads(req)
+        sim.call(d["name"], d["arguments"], EpisodeState())
+
+    def floor() -> None:
+        for req, _ in requests:
+            json.loads(req)
+            json.dumps(table[req])
+
+    def calls() -> None:
+        state = EpisodeState()
+        for req, _ in requests:
+            d = json.loads(req)
+            sim.call(d["name"], d["arguments"], state).to_json()
+
+    n = len(requests)
+    t_floor, t_call = best_of(floor), best_of(calls)
+    fresh = Simulator()  # no memo: every call validates and computes
+    t_cold = best_of(lambda: [fresh._memo.clear(), calls_on(fresh, requests)], repeat=3)
+    pure = sum(1 for req, _ in requests if _is_memoised(sim, req))
+    print(f"tool calls measured: {n} (the s* calls of toolmaze-v1, all {len(sim.corpus)} tools); "
+          f"{pure} never touch episode state and are memoised after their first run")
+    print(f"floor  json.loads + dict lookup + json.dumps: {t_floor / n * 1e6:7.2f} µs/call")
+    print(f"simulator, warm (memoised pure calls):       {t_call / n * 1e6:7.2f} µs/call")
+    print(f"simulator, cold (every call computed):       {t_cold / n * 1e6:7.2f} µs/call")
+    print(f"ratio warm (floor time / call time): {t_floor / t_call:.2f}x   target >= 0.50x")
+    print(f"ratio cold (floor time / call time): {t_floor / t_cold:.2f}x")
+
+
+def calls_on(sim: Simulator, requests: list) -> None:
+    state = EpisodeState()
+    for req, _ in requests:
+        d = json.loads(req)
+        sim.call(d["name"], d["arguments"], state).to_json()
+
+
+def _is_memoised(sim: Simulator, req: str) -> bool:
+    from toolmaze_gym.corpus.simulator import _memo_key
+
+    d = json.loads(req)
+    return _memo_key(d["name"], d["arguments"]) in sim._memo
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The task commands of the ``toolmaze`` CLI, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+
+from toolmaze_gym.cli import main
+from toolmaze_gym.tasks.model import Task
+
+
+def test_generate_writes_tasks_disjoint_from_the_suite(tmp_path, capsys):
+    out = tmp_path / "train.jsonl"
+    assert main(["generate", "--split", "train", "--n", "6", "--out", str(out), "--quiet"]) == 0
+    tasks = [Task.from_json(line) for line in out.read_text().splitlines()]
+    assert len(tasks) == 6 and {t.level for t in tasks} == {"C1", "C2", "C3", "C4"}
+    assert "wrote 6 tasks" in capsys.readouterr().err
+
+
+def test_generate_rejects_bad_input_in_one_line(tmp_path, capsys):
+    assert main(["generate", "--n", "0", "--out", str(tmp_path / "x.jsonl")]) == 2
+    assert main(["generate", "--n", "3", "--out", str(tmp_path / "no" / "x.jsonl")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("toolmaze generate: error:") for line in err)
+
+
+def test_stats_prints_table1_with_the_paper_beside(capsys):
+    assert main(["stats", "--paper"]) == 0
+    out = capsys.readouterr().out
+    assert "mean_jaccard" in out and "(5.3)" in out and "valid_paths" in out
+
+
+def test_stats_json_is_computed_from_the_data(capsys):
+    assert main(["stats", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table["C1"]["valid_paths"] == 100 and table["C4"]["tasks"] == 100
+
+
+def test_stats_of_an_unknown_suite_fails_cleanly(capsys):
+    assert main(["stats", "no-such-suite"]) == 2
+    assert "unknown suite" in capsys.readouterr().err
+
+
+def test_show_prints_query_dag_and_paths(capsys):
+    assert main(["show", "tmz-v1-c3-0000"]) == 0
+    out = capsys.readouterr().out
+    assert "query:" in out and "slots:" in out and "solution paths: 2" in out
+
+
+def test_show_unknown_task(capsys):
+    assert main(["show", "tmz-v1-c9-9999"]) == 2
+    assert "no task" in capsys.readouterr().err
+
+
+def test_corpus_table4_and_show(capsys):
+    assert main(["corpus"]) == 0
+    out = capsys.readouterr().out
+    assert "Action" in out and "123" in out and "126" in out
+    assert main(["corpus", "--show", "send_email"]) == 0
+    assert json.loads(capsys.readouterr().out)["schema"]["function"]["name"] == "send_email"
+    assert main(["corpus", "--domain", "Nowhere"]) == 2
