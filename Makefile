@@ -7,7 +7,7 @@ export OMP_NUM_THREADS ?= 2
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup test test-all lint bench eval clean
+.PHONY: setup test test-all lint bench clean
 
 setup: $(STAMP)
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import best_of  # noqa: E402
+from _timing import best_of
 
-from toolmaze_gym.corpus import EpisodeState, Simulator  # noqa: E402
-from toolmaze_gym.tasks.suite import load_suite  # noqa: E402
+from toolmaze_gym.corpus import EpisodeState, Simulator
+from toolmaze_gym.tasks.suite import load_suite
 
 
 def main() -> None:

@@ -232,7 +232,9 @@ class ToolMazeEnv(gym.Env[str, str]):
             phi = 0.0 if ended else self._potential()
             reward += self.reward_cfg.gamma * phi - self._phi
             self._phi = phi
-        info: dict[str, Any] = {"step": len(ep.steps), "status": step.status}
+        info: dict[str, Any] = {"step": len(ep.steps)}
+        if step.status is not None:  # endings have none; a None would break vector infos
+            info["status"] = step.status
         if ended or truncated:
             g = grade(ep.task, ep.profile, ep.steps, truncated, self.sim).to_dict()
             reward += terminal_reward(g, self.reward_cfg)

@@ -128,6 +128,30 @@ class ToolMazePool(VectorEnv):
             infos = self._add_info(infos, info, i)
         return tuple(obs), rewards, self._terminated.copy(), self._truncated.copy(), infos
 
+    def _add_info(self, vector_infos: dict[str, Any], env_info: dict[str, Any],
+                  env_num: int) -> dict[str, Any]:
+        """Gymnasium's info batching, except that a value whose type does not fit the
+        array built so far (``None`` after a bool, a float after an int) turns that array
+        into an object array instead of being silently cast (``None`` → ``False``)."""
+        for key, value in env_info.items():
+            if isinstance(value, dict):
+                array = self._add_info(vector_infos.get(key, {}), value, env_num)
+            else:
+                array = vector_infos.get(key)
+                if array is None:
+                    kind = type(value)
+                    array = np.zeros(self.num_envs, dtype=kind) if kind in (bool, int, float) \
+                        else np.full(self.num_envs, None, dtype=object)
+                elif array.dtype != object and array.dtype != np.dtype(type(value)):
+                    array = array.astype(object)
+                array[env_num] = value
+            mask = vector_infos.get(f"_{key}")
+            if mask is None:
+                mask = np.zeros(self.num_envs, dtype=np.bool_)
+            mask[env_num] = True
+            vector_infos[key], vector_infos[f"_{key}"] = array, mask
+        return vector_infos
+
     # -- for batched generation ------------------------------------------------------------
 
     def messages(self, i: int) -> list[dict[str, Any]]:

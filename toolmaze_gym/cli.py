@@ -206,6 +206,64 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # Sub-command groups beyond the corpus, in the order they appear in --help.
+def cmd_baselines(ns: argparse.Namespace) -> int:
+    """Scripted baselines on a suite: the per-mode table in Markdown."""
+    from tqdm import tqdm
+
+    from toolmaze_gym.agents import BASELINES, make_scripted
+    from toolmaze_gym.corpus import Simulator
+    from toolmaze_gym.faults import MODE_NAMES
+    from toolmaze_gym.metrics import table
+    from toolmaze_gym.rollout import rollout
+
+    agents = ns.agents.split(",")
+    unknown = [a for a in agents if a not in BASELINES]
+    if unknown:
+        raise UsageError(f"unknown agent {unknown[0]!r}; choose from {', '.join(BASELINES)}")
+    tasks = _load_tasks(ns.suite)
+    sim = Simulator()
+    out = [_TABLE_HEAD]
+    records = []
+    for agent in agents:
+        recs = [rollout(t, m, make_scripted(agent, sim), sim, prompt=ns.prompt)
+                for t in tqdm(tasks, desc=agent, disable=ns.quiet) for m in MODE_NAMES]
+        records += recs
+        out.append(_table_row(agent, table(recs)))
+    print("\n".join(out))
+    if ns.out:
+        with open(ns.out, "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    return 0
+
+
+_TABLE_HEAD = ("| agent | TSR NP | TSR P1 | TSR P2 | TSR P3 | TSR P4 | PRR P1 | PRR P2 | PRR P3 "
+               "| PRR P4 | RC P1 | RC P2 | RC P3 | RC P4 | Avg |\n" + "|---" * 15 + "|")
+
+
+def _table_row(agent: str, t: dict) -> str:
+    pm = t["per_mode"]
+
+    def pct(x):
+        return "–" if x is None else f"{100 * x:.1f}"
+
+    cells = [pct(pm[m]["TSR"]) for m in ("P0", "P1", "P2", "P3", "P4")]
+    cells += [pct(pm[m]["PRR"]) for m in ("P1", "P2", "P3", "P4")]
+    cells += [pct(pm[m]["RC"]) for m in ("P1", "P2", "P3", "P4")]
+    return f"| {agent} | " + " | ".join(cells) + f" | {pct(t['composite'])} |"
+
+
+def _add_baseline_commands(sub) -> None:
+    from toolmaze_gym.tasks.suite import SUITE_NAME
+
+    p = sub.add_parser("baselines", help="run the scripted baselines; print the per-mode table")
+    p.add_argument("--agents", default="oracle,validator,retry,naive,random")
+    p.add_argument("--suite", default=SUITE_NAME, help="suite name or JSONL file of tasks")
+    p.add_argument("--prompt", default="standard", choices=["standard", "failure_aware"])
+    p.add_argument("--out", help="write the trajectory records (JSONL) here")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_baselines)
+
+
 def _add_grade_commands(sub) -> None:
     from toolmaze_gym import cli_grade
 
@@ -213,7 +271,7 @@ def _add_grade_commands(sub) -> None:
 
 
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [
-    _add_task_commands, _add_grade_commands]
+    _add_task_commands, _add_baseline_commands, _add_grade_commands]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

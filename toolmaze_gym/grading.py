@@ -6,34 +6,50 @@ success   a valid path of S completed (calls with matching arguments, after thei
           duplicated), and the agent ended the episode itself. Where the fault
           leaves no valid path (no alternative under a permanent fault), success
           is graceful termination: exposed, no later call downstream of the
-          victim, then ``abort`` or a final answer.
+          victim, then ``abort`` or a final answer (``finish`` claims a success
+          that did not happen).
 exposed   a fault fired.
 recovered (exposed only) every fired victim's slot was completed cleanly after
           the fault (a retry or an alternative) and no corrupted value reached a
           later call; without an alternative, graceful termination.
 c, c*     steps after the first perturbed response (the final step counts) and
           the fewest possible from there under the same fault rules.
+labels    over_trust (a corrupted value reached a later call), retry_loop (≥ 3
+          identical failing calls), premature_give_up (ended a solvable task
+          without completing any valid path), path_switch (a faulted slot was
+          completed by another alternative), graceful_stop.
+
+Everything a grade needs about a task (distinct expected calls, data
+dependencies per path, sides per slot, downstream tools) is computed once per
+(task, corpus) and cached; a trajectory is matched against the expected calls
+once, and every later question is a lookup.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections import Counter
+from bisect import bisect_right
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from toolmaze_gym import values
-from toolmaze_gym.corpus import Corpus, Simulator
+from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
-GRADING_VERSION = "1"
+# 2: harmful lists only Actions that are not expected calls (no longer every Action of
+#    an aborted or truncated run); premature_give_up means "no valid path completed" on
+#    a solvable (task, P); over_trust ignores values a later call legitimately expects;
+#    one step fulfils at most one expected call.
+GRADING_VERSION = "2"
+ENDINGS = ("finish", "abort", "answer")
+LABELS = ("over_trust", "retry_loop", "premature_give_up", "path_switch", "graceful_stop")
+RETRY_LOOP = 3  # identical failing calls that make a loop
 
 
 @dataclass
@@ -57,27 +73,69 @@ class Grade:
 # ---------------------------------------------------------------- argument matching
 
 
-def _same(type_name: str, a: Any, b: Any) -> bool:
-    return values.get(type_name).same(a, b)
-
-
 def matches(corpus: Corpus, call: Call, step: Step) -> bool:
     """Whether ``step`` is ``call``: same tool, equal arguments, nothing else changed."""
     act = step.action
     if act.get("name") != call.tool or not isinstance(act.get("arguments"), dict):
         return False
-    spec = corpus[call.tool]
-    sent = act["arguments"]
-    for p in spec.params:
-        if p.name in call.args:
-            if p.name not in sent or not _same(p.type, sent[p.name], call.args[p.name]):
+    return _Matcher(corpus, call)(act["arguments"])
+
+
+class _Matcher:
+    """One expected call's argument check, prepared once: the types are looked up and
+    the expected values normalised once (``SemanticType.same`` semantics kept)."""
+
+    __slots__ = ("allowed", "defaults", "required")
+
+    def __init__(self, corpus: Corpus, call: Call) -> None:
+        spec = corpus[call.tool]
+        self.required = []
+        for p in spec.params:
+            if p.name in call.args:
+                t = values.get(p.type)
+                want = call.args[p.name]
+                try:
+                    norm = t.normalise(want)
+                except (TypeError, ValueError, AttributeError):
+                    norm = _RAW
+                self.required.append((p.name, t.normalise, want, norm))
+        self.defaults = {p.name: p.default for p in spec.params if p.name not in call.args}
+        self.allowed = frozenset(p.name for p in spec.params)
+
+    def __call__(self, sent: Mapping[str, Any]) -> bool:
+        for name, normalise, want, norm in self.required:
+            if name not in sent:
                 return False
-        elif p.name in sent and sent[p.name] != p.default:
-            return False
-    return set(sent) <= {p.name for p in spec.params}
+            got = sent[name]
+            if norm is _RAW:
+                if got != want:
+                    return False
+                continue
+            try:
+                if normalise(got) != norm:
+                    return False
+            except (TypeError, ValueError, AttributeError):
+                if got != want:
+                    return False
+        for name, v in sent.items():
+            if name not in self.allowed:
+                return False
+            if name in self.defaults and v != self.defaults[name]:
+                return False
+        return True
 
 
-# ---------------------------------------------------------------- paths
+_RAW = object()  # the expected value does not normalise: compare as sent
+
+
+# ---------------------------------------------------------------- per-task index
+
+
+@dataclass(frozen=True)
+class _Path:
+    choice: tuple[int, ...]
+    cids: tuple[int, ...]  # expected call ids, in the path's canonical order
+    deps: tuple[tuple[int, ...], ...]  # per call: positions (in cids) that must come first
 
 
 def _deps(task: Task, path: SolutionPath) -> list[list[int]]:
@@ -94,32 +152,164 @@ def _deps(task: Task, path: SolutionPath) -> list[list[int]]:
     return deps
 
 
-def match_path(corpus: Corpus, task: Task, path: SolutionPath, steps: Sequence[Step],
-               start: int = 0) -> list[int] | None:
-    """Earliest clean step index for each call, respecting data dependencies."""
-    deps = _deps(task, path)
-    chosen: list[int] = []
-    for k, call in enumerate(path.calls):
-        after = max((chosen[j] for j in deps[k]), default=start - 1)
-        idx = next((i for i in range(after + 1, len(steps))
-                    if steps[i].clean_ok and matches(corpus, call, steps[i])), None)
-        if idx is None:
-            return None
-        chosen.append(idx)
-    return chosen
+class TaskIndex:
+    """What grading needs to know about one task, computed once."""
+
+    def __init__(self, task: Task, corpus: Corpus) -> None:
+        self.task = task
+        self.calls: list[Call] = []
+        self.matchers: list[_Matcher] = []
+        self.by_tool: dict[str, list[int]] = {}
+        ids: dict[tuple[str, str, str], int] = {}  # (slot, tool, arguments) -> call id
+        self.paths: list[_Path] = []
+        for p in task.solutions:
+            cids = []
+            for c in p.calls:
+                key = (c.slot, c.tool, repr(sorted(c.args.items())))
+                if key not in ids:
+                    ids[key] = len(self.calls)
+                    self.calls.append(c)
+                    self.matchers.append(_Matcher(corpus, c))
+                    self.by_tool.setdefault(c.tool, []).append(ids[key])
+                cids.append(ids[key])
+            self.paths.append(_Path(tuple(p.choice), tuple(cids),
+                                    tuple(tuple(d) for d in _deps(task, p))))
+        self.slot_ids = [s.id for s in task.slots]
+        position = {s: k for k, s in enumerate(self.slot_ids)}
+        # The calls of each side of each slot (identical in every path choosing it).
+        self.sides: dict[str, list[tuple[int, ...]]] = {}
+        for s in task.slots:
+            sides = []
+            for k in range(len(s.alternatives)):
+                path = next((p for p in self.paths if p.choice[position[s.id]] == k), None)
+                sides.append(() if path is None else
+                             tuple(c for c in path.cids if self.calls[c].slot == s.id))
+            self.sides[s.id] = sides
+        self.side_of = {(s.id, t): frozenset(k for k, side in enumerate(s.alternatives)
+                                             if t in side)
+                        for s in task.slots for t in s.tools}
+        children: dict[str, set[str]] = {s: set() for s in self.slot_ids}
+        parents: dict[str, set[str]] = {s: set() for s in self.slot_ids}
+        for u, v, _ in task.edges():
+            children[u].add(v)
+            parents[v].add(u)
+        by_id = task.slot_by_id
+        self.downstream = {s: frozenset(t for d in _closure(s, children) for t in by_id[d].tools)
+                           for s in self.slot_ids}
+        self.upstream = {s: _closure(s, parents) for s in self.slot_ids}
+        # (tool, parameter) -> values some expected call sends there.
+        self.expected_args: dict[tuple[str, str], list[Any]] = {}
+        for c in self.calls:
+            for k, v in c.args.items():
+                self.expected_args.setdefault((c.tool, k), []).append(v)
 
 
-def _successful_actions(corpus: Corpus, steps: Sequence[Step]) -> list[int]:
-    """Steps that changed the world: clean, successful Action calls."""
-    return [i for i, s in enumerate(steps) if s.clean_ok and s.action.get("name") in corpus
-            and corpus[s.action["name"]].category == "Action"]
+def _closure(start: str, edges: Mapping[str, set[str]]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(edges[start])
+    while todo:
+        s = todo.pop()
+        if s not in seen:
+            seen.add(s)
+            todo.extend(edges[s])
+    return seen
+
+
+_INDEX_LIMIT = 4096
+_INDEX: OrderedDict[tuple[int, int], tuple[Task, Corpus, TaskIndex]] = OrderedDict()
+_ACTIONS: dict[int, tuple[Corpus, frozenset[str]]] = {}
+
+
+def task_index(task: Task, corpus: Corpus) -> TaskIndex:
+    """The cached index of ``task`` (tasks are treated as immutable once graded)."""
+    key = (id(task), id(corpus))
+    hit = _INDEX.get(key)
+    if hit is not None and hit[0] is task and hit[1] is corpus:
+        _INDEX.move_to_end(key)
+        return hit[2]
+    idx = TaskIndex(task, corpus)
+    _INDEX[key] = (task, corpus, idx)
+    if len(_INDEX) > _INDEX_LIMIT:
+        _INDEX.popitem(last=False)
+    return idx
+
+
+def _action_tools(corpus: Corpus) -> frozenset[str]:
+    hit = _ACTIONS.get(id(corpus))
+    if hit is None or hit[0] is not corpus:
+        hit = _ACTIONS[id(corpus)] = (corpus, frozenset(
+            n for n, s in corpus.tools.items() if s.category == "Action"))
+    return hit[1]
+
+
+# ---------------------------------------------------------------- one trajectory
+
+
+class _Trace:
+    """A trajectory matched once against the task's expected calls."""
+
+    def __init__(self, idx: TaskIndex, corpus: Corpus, steps: Sequence[Step]) -> None:
+        self.idx = idx
+        self.steps = steps
+        self.pos: dict[int, list[int]] = {}  # call id -> clean steps that are that call
+        self.actions: list[int] = []  # clean, successful Action calls (world changed)
+        self.faults: list[int] = []
+        actions = _action_tools(corpus)
+        for i, s in enumerate(steps):
+            if s.fault is not None:
+                self.faults.append(i)
+            if not s.clean_ok:
+                continue
+            name = s.action.get("name")
+            args = s.action.get("arguments")
+            if isinstance(args, dict):
+                for cid in idx.by_tool.get(name, ()):
+                    if idx.matchers[cid](args):
+                        self.pos.setdefault(cid, []).append(i)
+            if name in actions:
+                self.actions.append(i)
+
+    def match_path(self, path: _Path, start: int = 0) -> list[int] | None:
+        """Earliest clean step for each call, after its dependencies, one call per step."""
+        chosen: list[int] = []
+        used: set[int] = set()
+        for k, cid in enumerate(path.cids):
+            found = self.pos.get(cid)
+            if not found:
+                return None
+            after = max((chosen[j] for j in path.deps[k]), default=start - 1)
+            j = bisect_right(found, after)
+            while j < len(found) and found[j] in used:
+                j += 1
+            if j == len(found):
+                return None
+            chosen.append(found[j])
+            used.add(found[j])
+        return chosen
+
+    def side_progress(self, cids: Sequence[int], start: int, limit: int) -> int:
+        """How many of ``cids`` were made cleanly, in order, in steps (start, limit]."""
+        i, n = start, 0
+        for cid in cids:
+            found = self.pos.get(cid, ())
+            j = bisect_right(found, i)
+            if j == len(found) or found[j] > limit:
+                break
+            i = found[j]
+            n += 1
+        return n
+
+    def slot_completed_after(self, slot_id: str, start: int, limit: int | None = None
+                             ) -> int | None:
+        """The first side of ``slot_id`` completed cleanly, in order, after step ``start``."""
+        limit = len(self.steps) - 1 if limit is None else limit
+        for k, cids in enumerate(self.idx.sides[slot_id]):
+            if cids and self.side_progress(cids, start, limit) == len(cids):
+                return k
+        return None
 
 
 # ---------------------------------------------------------------- fault analysis
-
-
-def _fault_steps(steps: Sequence[Step]) -> list[int]:
-    return [i for i, s in enumerate(steps) if s.fault is not None]
 
 
 def _values_equal(a: Any, b: Any) -> bool:
@@ -143,54 +333,46 @@ def _leaves(obj: Any):
         yield obj
 
 
-def propagated(steps: Sequence[Step]) -> bool:
-    """Whether a corrupted value was sent in a later call's arguments (over-trust)."""
+def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
+    """Whether a corrupted value was sent in a later call's arguments (over-trust).
+
+    A value that the later call's expected arguments also hold there is not
+    counted: the agent may have it from a clean source (a unit conversion can
+    produce the very number a unit-confusion corruption shows).
+    """
+    bad: list[tuple[int, Any, Any]] = []
     for i, s in enumerate(steps):
-        if not s.fault or not s.fault.get("corrupted"):
+        f = s.fault
+        if f and f.get("corrupted"):
+            clean = f.get("clean") or {}
+            bad += [(i, v, clean.get(k)) for k, v in f["corrupted"].items()]
+    if not bad:
+        return False
+    for j in range(bad[0][0] + 1, len(steps)):
+        later = steps[j]
+        args = later.action.get("arguments")
+        if later.kind != "call" or not isinstance(args, dict):
             continue
-        bad = [(v, s.fault["clean"].get(k)) for k, v in s.fault["corrupted"].items()]
-        for later in steps[i + 1:]:
-            if later.kind != "call":
-                continue
-            for leaf in _leaves(later.action.get("arguments", {})):
-                if any(_values_equal(leaf, b) and not _values_equal(leaf, c) for b, c in bad):
+        live = [(b, c) for i, b, c in bad if i < j]
+        name = later.action.get("name")
+        for pname, value in args.items():
+            for leaf in _leaves(value):
+                if any(_values_equal(leaf, b) and not _values_equal(leaf, c) for b, c in live) \
+                        and not (idx and any(_values_equal(leaf, e) for e in
+                                             idx.expected_args.get((name, pname), ()))):
                     return True
     return False
 
 
-def _slot_calls(task: Task, slot_id: str, side: int) -> list[Call] | None:
-    for p in task.solutions:
-        k = [s.id for s in task.slots].index(slot_id)
-        if p.choice[k] == side:
-            return [c for c in p.calls if c.slot == slot_id]
-    return None
+def propagated(steps: Sequence[Step], task: Task | None = None,
+               corpus: Corpus | None = None) -> bool:
+    """Over-trust: a corrupted value reached a later call (see ``_propagated``)."""
+    idx = task_index(task, corpus or load_corpus()) if task is not None else None
+    return _propagated(steps, idx)
 
 
-def slot_completed_after(corpus: Corpus, task: Task, slot_id: str, steps: Sequence[Step],
-                         start: int) -> int | None:
-    """The side of ``slot_id`` completed cleanly, in order, after step ``start``."""
-    slot = task.slot_by_id[slot_id]
-    for side in range(len(slot.alternatives)):
-        calls = _slot_calls(task, slot_id, side) or []
-        i = start
-        ok = True
-        for call in calls:
-            i = next((j for j in range(i + 1, len(steps))
-                      if steps[j].clean_ok and matches(corpus, call, steps[j])), None)
-            if i is None:
-                ok = False
-                break
-        if ok and calls:
-            return side
-    return None
-
-
-def downstream_tools(task: Task, slot_id: str) -> set[str]:
-    g = nx.DiGraph()
-    g.add_nodes_from(s.id for s in task.slots)
-    g.add_edges_from((u, v) for u, v, _ in task.edges())
-    by_id = task.slot_by_id
-    return {t for s in nx.descendants(g, slot_id) for t in by_id[s].tools}
+def downstream_tools(task: Task, slot_id: str, corpus: Corpus | None = None) -> set[str]:
+    return set(task_index(task, corpus or load_corpus()).downstream[slot_id])
 
 
 def no_alternative(task: Task, profile: FaultProfile) -> bool:
@@ -199,48 +381,69 @@ def no_alternative(task: Task, profile: FaultProfile) -> bool:
         not task.slot_by_id[v.slot].is_branch for v in profile.victims)
 
 
-# ---------------------------------------------------------------- costs
-
-
 def side_of(task: Task, slot_id: str, tool: str) -> set[int]:
     slot = task.slot_by_id[slot_id]
     return {k for k, side in enumerate(slot.alternatives) if tool in side}
 
 
-def optimal_cost(corpus: Corpus, task: Task, profile: FaultProfile, steps: Sequence[Step],
-                 first: int) -> int:
-    """c*: the fewest steps (final one included) from after step ``first``."""
-    before = steps[: first + 1]
-    if no_alternative(task, profile) and any(s.fault for s in before):
-        return 1
-    completed = {s.id for s in task.slots
-                 if slot_completed_after(corpus, task, s.id, before, -1) is not None}
+def match_path(corpus: Corpus, task: Task, path: SolutionPath, steps: Sequence[Step],
+               start: int = 0) -> list[int] | None:
+    """Earliest clean step index for each call of ``path``, respecting data dependencies."""
+    idx = task_index(task, corpus)
+    k = next(i for i, p in enumerate(task.solutions) if p is path or p == path)
+    return _Trace(idx, corpus, steps).match_path(idx.paths[k], start)
+
+
+def slot_completed_after(corpus: Corpus, task: Task, slot_id: str, steps: Sequence[Step],
+                         start: int) -> int | None:
+    """The side of ``slot_id`` completed cleanly, in order, after step ``start``."""
+    return _Trace(task_index(task, corpus), corpus, steps).slot_completed_after(slot_id, start)
+
+
+# ---------------------------------------------------------------- costs
+
+
+def _optimal(trace: _Trace, profile: FaultProfile, limit: int) -> int:
+    """The fewest steps (the final finish/abort included) after step ``limit``."""
+    idx = trace.idx
+    task = idx.task
+    fault_steps = [trace.steps[i].fault for i in trace.faults if i <= limit]
+    blocked = no_alternative(task, profile)
+    if blocked and fault_steps:
+        return 1  # nothing left to do but stop
+    completed: set[str] = set()
     progress: dict[str, dict[int, int]] = {}
-    for slot in task.slots:
-        if slot.id in completed:
-            continue
-        for k in range(len(slot.alternatives)):
-            calls = _slot_calls(task, slot.id, k) or []
-            n, i = 0, -1
-            for call in calls:
-                i = next((j for j in range(i + 1, len(before))
-                          if before[j].clean_ok and matches(corpus, call, before[j])), None)
-                if i is None:
-                    break
-                n += 1
-            progress.setdefault(slot.id, {})[k] = n
+    for slot_id in idx.slot_ids:
+        done = {k: trace.side_progress(cids, -1, limit)
+                for k, cids in enumerate(idx.sides[slot_id])}
+        if any(cids and done[k] == len(cids) for k, cids in enumerate(idx.sides[slot_id])):
+            completed.add(slot_id)
+        else:
+            progress[slot_id] = done
+    if blocked:
+        # Not exposed yet: complete what the victim needs, meet the fault, stop.
+        need = set().union(*(idx.upstream[v.slot] for v in profile.victims)) - completed
+        rest = min_remaining_calls(task, completed | (set(idx.slot_ids) - need), None,
+                                   progress)
+        return (rest or 0) + 1 + 1
     unusable: dict[str, set[int]] = {}
-    fired = {s.fault["victim"] for s in before if s.fault}
-    for s in before:
-        if s.fault and profile.permanent:
-            unusable.setdefault(s.fault["slot"], set()).update(
-                side_of(task, s.fault["slot"], s.fault["tool"]))
+    if profile.permanent:
+        for f in fault_steps:
+            unusable.setdefault(f["slot"], set()).update(idx.side_of[(f["slot"], f["tool"])])
     rest = min_remaining_calls(task, completed, unusable, progress)
     if rest is None:
         return 1
+    fired = {f["victim"] for f in fault_steps}
     pending = sum(1 for k, v in enumerate(profile.victims)
                   if k not in fired and v.slot not in completed)
     return rest + pending + 1
+
+
+def optimal_cost(corpus: Corpus, task: Task, profile: FaultProfile, steps: Sequence[Step],
+                 first: int) -> int:
+    """c*: the fewest steps (final one included) from after step ``first``."""
+    return _optimal(_Trace(task_index(task, corpus), corpus, steps[: first + 1]), profile,
+                    first)
 
 
 def remaining_optimal(corpus: Corpus, task: Task, profile: FaultProfile,
@@ -252,104 +455,124 @@ def remaining_optimal(corpus: Corpus, task: Task, profile: FaultProfile,
 # ---------------------------------------------------------------- the grade
 
 
-def _labels(steps: Sequence[Step], success: bool, graceful: bool, solvable: bool,
-            ended: bool, switched: bool) -> list[str]:
-    labels = []
-    if propagated(steps):
-        labels.append("over_trust")
+def _failing_loop(steps: Sequence[Step]) -> bool:
     failing = Counter(json.dumps([s.action.get("name"), s.action.get("arguments")],
                                  sort_keys=True, default=str)
                       for s in steps if s.kind == "call" and (s.fault or (s.status or 0) >= 400))
-    if failing and max(failing.values()) >= 3:
+    return bool(failing) and max(failing.values()) >= RETRY_LOOP
+
+
+def _unexpected_actions(trace: _Trace) -> list[int]:
+    """Actions that are no expected call, repeat one already made, or do a slot's work
+    a second time through another alternative."""
+    idx = trace.idx
+    used: set[int] = set()
+    side_used: dict[str, int] = {}
+    bad = []
+    for i in trace.actions:
+        cid = next((c for c in idx.by_tool.get(trace.steps[i].action["name"], ())
+                    if c not in used and i in trace.pos.get(c, ())), None)
+        if cid is None:
+            bad.append(i)
+            continue
+        slot = idx.calls[cid].slot
+        sides = {k for k, cids in enumerate(idx.sides[slot]) if cid in cids}
+        if slot in side_used and side_used[slot] not in sides:
+            bad.append(i)
+            continue
+        side_used.setdefault(slot, min(sides))
+        used.add(cid)
+    return bad
+
+
+def _graceful(idx: TaskIndex, steps: Sequence[Step], first: int, profile: FaultProfile) -> bool:
+    """Exposed, then no call downstream of a victim, then ``abort`` or a final answer."""
+    if first < 0 or steps[-1].kind not in ("abort", "answer"):
+        return False
+    banned: set[str] = set()
+    for v in profile.victims:
+        banned |= idx.downstream[v.slot]
+    return not any(s.kind == "call" and s.action.get("name") in banned
+                   for s in steps[first + 1:])
+
+
+def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: bool = False,
+          sim: Simulator | None = None, corpus: Corpus | None = None) -> Grade:
+    corpus = corpus or (sim.corpus if sim else load_corpus())
+    steps = list(steps)
+    idx = task_index(task, corpus)
+    trace = _Trace(idx, corpus, steps)
+    faults = trace.faults
+    first = faults[0] if faults else -1
+    exposed = bool(faults)
+    ended_by = steps[-1].kind if steps and steps[-1].kind in ENDINGS else ""
+    ended = bool(ended_by) and not truncated
+    unsolvable = no_alternative(task, profile)
+    blocked = exposed and unsolvable
+    over_trust = _propagated(steps, idx)
+
+    success, path, harmful, completed, graceful = False, None, [], False, False
+    if blocked:
+        harmful = _unexpected_actions(trace)
+        graceful = ended and _graceful(idx, steps, first, profile) and not harmful
+        success = graceful
+    else:
+        fewest: list[int] | None = None
+        for p in idx.paths:
+            chosen = trace.match_path(p)
+            if chosen is None:
+                continue
+            completed = True
+            taken = set(chosen)
+            extra = [i for i in trace.actions if i not in taken]
+            if not extra:
+                if ended and ended_by != "abort":
+                    success, path = True, list(p.choice)
+                fewest = []
+                break
+            if fewest is None or len(extra) < len(fewest):
+                fewest = extra
+        harmful = fewest if fewest is not None else _unexpected_actions(trace)
+
+    recovered: bool | None = None
+    switched = False
+    if exposed:
+        if blocked:
+            recovered = ended and _graceful(idx, steps, first, profile)
+        else:
+            recovered = not over_trust
+            seen: set[int] = set()
+            for i in faults:
+                ev = steps[i].fault
+                if ev["victim"] in seen:
+                    continue
+                seen.add(ev["victim"])
+                side = trace.slot_completed_after(ev["slot"], i)
+                recovered = recovered and side is not None
+                if side is not None and side not in idx.side_of[(ev["slot"], ev["tool"])]:
+                    switched = True
+    c = len(steps) - first - 1 if exposed else 0
+    c_star = _optimal(trace, profile, first) if exposed else 0
+    c_rec = (1 - (c_star / max(c, c_star)) * success) if exposed else 0.0
+
+    labels = []
+    if over_trust:
+        labels.append("over_trust")
+    if _failing_loop(steps):
         labels.append("retry_loop")
-    if ended and solvable and not success:
+    if ended and not unsolvable and not completed:
         labels.append("premature_give_up")
     if switched:
         labels.append("path_switch")
     if graceful:
         labels.append("graceful_stop")
-    return labels
-
-
-def _unexpected_actions(corpus: Corpus, task: Task, steps: Sequence[Step],
-                        actions: Sequence[int]) -> list[int]:
-    """Actions that match no expected call of s*, or repeat one already made."""
-    expected = [c for c in task.default_path.calls if corpus[c.tool].category == "Action"]
-    used: set[int] = set()
-    bad = []
-    for i in actions:
-        k = next((k for k, c in enumerate(expected)
-                  if k not in used and matches(corpus, c, steps[i])), None)
-        if k is None:
-            bad.append(i)
-        else:
-            used.add(k)
-    return bad
-
-
-def _graceful(task: Task, steps: Sequence[Step], first: int, profile: FaultProfile) -> bool:
-    if first < 0 or steps[-1].kind not in ("abort", "answer"):
-        return False
-    banned = set()
-    for v in profile.victims:
-        banned |= downstream_tools(task, v.slot)
-    later_calls = [s for s in steps[first + 1:] if s.kind == "call"]
-    return not any(s.action.get("name") in banned for s in later_calls)
-
-
-def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: bool = False,
-          sim: Simulator | None = None, corpus: Corpus | None = None) -> Grade:
-    corpus = corpus or (sim.corpus if sim else Simulator().corpus)
-    steps = list(steps)
-    faults = _fault_steps(steps)
-    first = faults[0] if faults else -1
-    exposed = bool(faults)
-    ended_by = steps[-1].kind if steps and steps[-1].kind in ("finish", "abort", "answer") else ""
-    ended = bool(ended_by) and not truncated
-    actions = _successful_actions(corpus, steps)
-    blocked = exposed and no_alternative(task, profile)
-
-    success, path, harmful = False, None, list(actions)
-    graceful = False
-    if blocked:
-        harmful = _unexpected_actions(corpus, task, steps, actions)
-        graceful = ended and _graceful(task, steps, first, profile) and not harmful
-        success = graceful
-    elif ended and ended_by != "abort":
-        for p in task.solutions:
-            chosen = match_path(corpus, task, p, steps)
-            if chosen is None:
-                continue
-            extra = [i for i in actions if i not in set(chosen)]
-            if not extra:
-                success, path, harmful = True, list(p.choice), []
-                break
-            harmful = extra
-    recovered: bool | None = None
-    switched = False
-    if exposed:
-        if blocked:
-            recovered = _graceful(task, steps, first, profile) and ended
-        else:
-            recovered = not propagated(steps)
-            for v in {steps[i].fault["victim"] for i in faults}:
-                at = next(i for i in faults if steps[i].fault["victim"] == v)
-                ev = steps[at].fault
-                side = slot_completed_after(corpus, task, ev["slot"], steps, at)
-                recovered = recovered and side is not None
-                if side is not None and side not in side_of(task, ev["slot"], ev["tool"]):
-                    switched = True
-    c = len(steps) - first - 1 if exposed else 0
-    c_star = optimal_cost(corpus, task, profile, steps, first) if exposed else 0
-    c_rec = (1 - (c_star / max(c, c_star)) * success) if exposed else 0.0
-    labels = _labels(steps, success, graceful, not blocked, ended, switched)
     return Grade(success=success, exposed=exposed, recovered=recovered, c=c, c_star=c_star,
                  c_rec=round(c_rec, 6), labels=labels, ended_by=ended_by, path=path,
-                 harmful=harmful if not success else [])
+                 harmful=[] if success else harmful)
 
 
 def grade_record(record: Mapping[str, Any], task: Task, profile: FaultProfile,
-                 corpus: Corpus) -> Grade:
+                 corpus: Corpus | None = None) -> Grade:
     """Re-grade a stored trajectory record with the current grader."""
     steps = [Step.from_dict(s) for s in record["steps"]]
     return grade(task, profile, steps, bool(record.get("truncated")), corpus=corpus)

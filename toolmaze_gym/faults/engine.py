@@ -62,7 +62,7 @@ class FaultEngine:
             event = FaultEvent(victim, v.slot, name, "explicit", v.error["error"]["code"])
             self.events.append(event)
             return Response(event.status, v.error), event
-        bad = self._corrupt(v.recipes.get(name, ""), name, args, clean.body, victim)
+        bad = self._corrupt(v.recipes.get(name, ""), name, args, clean.body, v.slot)
         changed = {k: bad[k] for k in bad if bad[k] != clean.body.get(k)}
         w = witness_for(self.sim.corpus[name], args, bad, self.sim.world)
         event = FaultEvent(victim, v.slot, name, "implicit", 200, changed,
@@ -71,10 +71,14 @@ class FaultEngine:
         return Response(200, bad), event
 
     def _corrupt(self, recipe: str, name: str, args: Any, body: dict[str, Any],
-                 victim: int) -> dict[str, Any]:
-        """The profile's corruption; any detectable one if it does not fit these args."""
+                 slot: str) -> dict[str, Any]:
+        """The profile's corruption; any detectable one if it does not fit these args.
+
+        The key is the one the profile was built with, so on the expected call the
+        agent gets exactly the corrupted body (and witness) the profile records.
+        """
         spec = self.sim.corpus[name]
-        key = f"{self.profile.task_id}/{self.profile.mode}/{victim}/{name}"
+        key = f"{self.profile.task_id}/{self.profile.mode}/{slot}/{name}"
         tiers = corruption_options(spec, set())
         for r in [recipe, *tiers[0], *tiers[1]]:
             if not r:

@@ -11,6 +11,7 @@ dropped at once; the finished DAG is then enumerated and validated in full.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ from toolmaze_gym.tasks.model import Input, Slot, Source
 from toolmaze_gym.tasks.units import Unit, units_of
 
 SINGLE = frozenset({"one_to_one", "one_to_n"})
+# Roles a user states rather than inherits: where to convert, send or translate to.
+_TARGET_ROLE = re.compile(r"(^|_)(to|target|quote|dest|destination|into|recipient)(_|$)")
 MULTI = frozenset({"n_to_n"})
 
 # Distributions of len(s*) per level, chosen to match the paper's Table 1
@@ -184,8 +187,16 @@ class Assembler:
         return v
 
     def _bind(self, u: Unit, draft: Draft, prev: str, also: str, key: str) -> list[Input] | None:
+        """Sources for the unit's inputs.
+
+        The previous slot's main value feeds the matching input (the edge); other
+        values the previous slot offers travel with it (a quote's currency goes
+        with its price), except into target-like roles (``to_currency``), which
+        the query states; identifiers come from the latest slot offering them.
+        """
         inputs: list[Input] = []
         from_prev = from_also = False
+        carried: set[str] = set()
         for e in u.ext:
             if prev and e.type == draft.primary[prev] and not from_prev:
                 inputs.append(Input(e.role, e.type, Source("slot", slot=prev, type=e.type)))
@@ -193,6 +204,10 @@ class Assembler:
             elif also and e.type in draft.outputs[also] and not from_also:
                 inputs.append(Input(e.role, e.type, Source("slot", slot=also, type=e.type)))
                 from_also = True
+            elif (prev and e.type in draft.outputs[prev] and e.type not in carried
+                  and not _TARGET_ROLE.search(e.role) and not e.enum):
+                inputs.append(Input(e.role, e.type, Source("slot", slot=prev, type=e.type)))
+                carried.add(e.type)
             elif not e.literal:
                 src = next((s.id for s in reversed(draft.slots) if e.type in draft.outputs[s.id]),
                            None)

@@ -1,0 +1,211 @@
+"""ToolMazeEnv behaviour a user sees: reset/step contract, endings, truncation, wrapper."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import gymnasium as gym
+import pytest
+from gymnasium.error import ResetNeeded
+from toolmaze_gym.envs import PerturbationWrapper, ToolMazeEnv
+from toolmaze_gym.envs.env import MAX_ECHO_CHARS
+
+import toolmaze_gym  # noqa: F401  (registers the ids)
+from tests.envs._helpers import play
+from toolmaze_gym.prompts import FAILURE_AWARE, STANDARD
+from toolmaze_gym.tasks.suite import load_suite
+
+FINISH = json.dumps({"name": "finish", "arguments": {"answer": "done"}})
+ABORT = json.dumps({"name": "abort", "arguments": {"reason": "cannot"}})
+
+
+def test_reset_gives_opening_messages_and_info():
+    env = gym.make("ToolMaze-C2P3-v0")
+    obs, info = env.reset(seed=3)
+    msgs = json.loads(obs)
+    assert [m["role"] for m in msgs] == ["system", "user"]
+    assert msgs[0]["content"] == STANDARD
+    task = env.unwrapped.episode.task
+    assert msgs[1]["content"] == task.query
+    assert info["task_id"] == task.id and info["level"] == "C2" and info["mode"] == "P3"
+    names = [t["function"]["name"] for t in info["tools"]]
+    assert names == task.tools
+    assert all(t["type"] == "function" and "parameters" in t["function"] for t in info["tools"])
+    assert env.unwrapped.messages == msgs
+    assert env.unwrapped.tools == info["tools"]
+
+
+def test_failure_aware_prompt_and_task_id_option():
+    env = gym.make("ToolMaze-C1P2-v0", prompt="failure_aware")
+    task = load_suite(levels=["C4"])[7]
+    obs, info = env.reset(seed=0, options={"task_id": task.id})
+    assert json.loads(obs)[0]["content"] == FAILURE_AWARE
+    assert info["task_id"] == task.id and info["level"] == "C4" and info["mode"] == "P2"
+
+
+@pytest.mark.parametrize("action,ended_by", [(FINISH, "finish"), (ABORT, "abort"),
+                                             ("I think the answer is 42.", "answer")])
+def test_endings_terminate_with_grade(action, ended_by):
+    env = gym.make("ToolMaze-C1P0-v0")
+    env.reset(seed=1)
+    obs, r, te, tr, info = env.step(action)
+    assert te and not tr
+    assert info["grade"]["ended_by"] == ended_by and info["grade"]["success"] is False
+    assert json.loads(obs) == [{"role": "assistant", "content": action}]
+    assert r == 0.0
+
+
+def test_tool_call_dialects_reach_the_simulator():
+    env = gym.make("ToolMaze-C1P0-v0")
+    env.reset(seed=2)
+    call = env.unwrapped.episode.task.default_path.calls[0]
+    args = json.dumps(call.args)
+    forms = [json.dumps({"name": call.tool, "arguments": call.args}),
+             f"Let me check.\n<tool_call>{{\"name\": \"{call.tool}\", \"arguments\": {args}}}"
+             "</tool_call>",
+             json.dumps({"tool_calls": [{"id": "c1", "type": "function", "function": {
+                 "name": call.tool, "arguments": args}}]}),
+             f"```json\n{{\"name\": \"{call.tool}\", \"arguments\": {args}}}\n```"]
+    for form in forms:
+        env.reset(seed=2)
+        obs, _, te, _, info = env.step(form)
+        msgs = json.loads(obs)
+        assert not te and info["status"] == 200, form
+        assert msgs[0]["tool_calls"][0]["function"]["name"] == call.tool
+        assert msgs[1]["role"] == "tool" and json.loads(msgs[1]["content"]) == call.response
+
+
+def test_errors_are_observations():
+    env = gym.make("ToolMaze-C1P0-v0")
+    env.reset(seed=0)
+    tool = env.unwrapped.tools[0]["function"]["name"]
+    cases = {'{"name": "no_such_tool", "arguments": {}}': 404,
+             '<tool_call>{"name": "x", "arguments": {': 400,
+             json.dumps({"name": tool, "arguments": {"bogus_param": 1}}): 400,
+             json.dumps({"name": tool, "arguments": [1, 2]}): 400}
+    for action, status in cases.items():
+        obs, _, te, _, info = env.step(action)
+        tool_msg = json.loads(obs)[-1]
+        assert tool_msg["role"] == "tool" and not te
+        assert info["status"] == status
+        assert json.loads(tool_msg["content"])["error"]["code"] == status
+
+
+def test_truncation_at_25_steps_is_graded():
+    env = gym.make("ToolMaze-C3P1-v0")
+    env.reset(seed=0)
+    for k in range(25):
+        _, _, te, tr, info = env.step('{"name": "nothing_here", "arguments": {}}')
+        assert not te
+        assert tr == (k == 24)
+    assert info["grade"]["success"] is False and info["grade"]["ended_by"] == ""
+    assert env.unwrapped.episode.truncated
+
+
+def test_env_own_max_steps():
+    env = ToolMazeEnv("C1", "P0", max_steps=3)
+    env.reset(seed=0)
+    flags = [env.step("{\"name\": \"x\"}")[3] for _ in range(3)]
+    assert flags == [False, False, True]
+
+
+def test_step_after_end_and_before_reset():
+    env = ToolMazeEnv("C1", "P0")
+    with pytest.raises(ResetNeeded):
+        env.step(FINISH)
+    env.reset(seed=0)
+    env.step(FINISH)
+    obs, r, te, tr, info = env.step(FINISH)
+    assert (obs, r, te, tr) == ("[]", 0.0, True, False) and "warning" in info
+    assert len(env.episode.steps) == 1
+
+
+def test_oversized_action_is_rejected_and_echo_cut():
+    env = ToolMazeEnv("C1", "P0")
+    env.reset(seed=0)
+    obs, _, te, _, info = env.step("{" + "x" * 500_000)
+    msgs = json.loads(obs)
+    assert info["status"] == 400 and not te
+    assert len(msgs[0]["content"]) < MAX_ECHO_CHARS + 100
+    assert len(obs) < 20_000
+    assert "characters cut" in env.messages[-2]["content"]
+
+
+def test_nan_arguments_and_surrogates_do_not_break_observations():
+    env = ToolMazeEnv("C1", "P0")
+    env.reset(seed=0)
+    tool = env.tools[0]["function"]["name"]
+    for action in ('{"name": "' + tool + '", "arguments": {"x": NaN}}',
+                   '{"name": "' + tool + '", "arguments": {"x": 1e999}}',
+                   "\ud800 lone surrogate", '{"name": "\udfff", "arguments": {}}'):
+        env.reset(seed=0)
+        obs, *_ = env.step(action)
+        obs.encode("utf-8")  # valid UTF-8 text
+        assert isinstance(json.loads(obs), list)
+
+
+def test_render_ansi():
+    env = gym.make("ToolMaze-C1P0-v0", render_mode="ansi")
+    env.reset(seed=0)
+    env.step("hello")
+    text = env.render()
+    assert text.splitlines()[0].startswith("[system] ") and text.endswith("[assistant] hello")
+    plain = gym.make("ToolMaze-C1P0-v0")
+    plain.reset(seed=0)
+    assert plain.render() is None
+
+
+def test_perturbation_wrapper_sets_the_mode_on_any_env():
+    base = ToolMazeEnv("C2", "P0")
+    env = PerturbationWrapper(base, "P4")
+    _, info = env.reset(seed=0)
+    assert info["mode"] == "P4" and base.episode.mode == "P4"
+    _, info = env.reset(seed=0, options={"mode": "P1"})
+    assert info["mode"] == "P4"
+    assert env.spec is None and PerturbationWrapper(ToolMazeEnv(), "NP").mode == "P0"
+    # the registered factory composes it
+    env = gym.make("ToolMaze-C2P4-v0")
+    assert any(isinstance(w, PerturbationWrapper) for w in _chain(env))
+
+
+def _chain(env):
+    while isinstance(env, gym.Wrapper):
+        yield env
+        env = env.env
+
+
+def test_mixed_env_samples_cells_and_curriculum():
+    env = gym.make("ToolMaze-v0")
+    cells = {(i["level"], i["mode"]) for i in (env.reset(seed=s)[1] for s in range(200))}
+    assert len(cells) >= 18
+    env = gym.make("ToolMaze-v0", curriculum={"C1P0": 1.0, "C4P4": 3.0})
+    seen = [(i["level"], i["mode"]) for i in (env.reset(seed=s)[1] for s in range(400))]
+    assert set(seen) == {("C1", "P0"), ("C4", "P4")}
+    assert 0.65 < seen.count(("C4", "P4")) / len(seen) < 0.85
+    with pytest.raises(ValueError):
+        gym.make("ToolMaze-C1P0-v0", curriculum={"C2P0": 1.0})
+
+
+def test_bad_constructor_arguments_fail_early():
+    for kw in ({"level": "C9"}, {"mode": "P7"}, {"split": "test"}, {"prompt": "x"},
+               {"render_mode": "human"}, {"max_steps": 0}):
+        with pytest.raises(ValueError):
+            ToolMazeEnv(**kw)
+
+
+@pytest.mark.parametrize("level", ["C1", "C3"])
+def test_procedural_split_is_disjoint_and_playable(level):
+    env = gym.make(f"ToolMaze-{level}P2-v0", split="train")
+    out = play(env, "oracle", seed=11)
+    task = env.unwrapped.episode.task
+    assert task.id.startswith("tmz-train-") and task.level == level
+    assert task.meta["signature"] not in {t.meta["signature"] for t in load_suite()}
+    assert out["grade"]["success"] is True
+
+
+def test_rewards_are_finite_floats():
+    env = gym.make("ToolMaze-C2P1-v0")
+    out = play(env, "validator", seed=4)
+    assert all(isinstance(r, float) and math.isfinite(r) for r in out["rewards"])
+    assert out["rewards"][:-1] == [0.0] * (len(out["rewards"]) - 1)
