@@ -1,0 +1,43 @@
+"""The seeded world: deterministic per seed, different across seeds, realistic in size."""
+
+from __future__ import annotations
+
+from toolmaze_gym.world import FAMILIES, World
+
+
+def test_same_seed_same_facts():
+    a, b = World(7).build_all(), World(7).build_all()
+    assert a.now == b.now
+    assert a.geo.fx_rate("EUR", "JPY") == b.geo.fx_rate("EUR", "JPY")
+    paris = a.geo.city("Paris")
+    assert a.geo.weather(paris, a.today) == b.geo.weather(b.geo.city("Paris"), b.today)
+    assert a.people.names == b.people.names
+
+
+def test_other_seed_other_facts():
+    a, b = World(1), World(2)
+    assert (a.now, a.geo.fx_rate("EUR", "USD")) != (b.now, b.geo.fx_rate("EUR", "USD"))
+
+
+def test_every_family_builds_and_is_big_enough():
+    w = World(0).build_all()
+    assert set(FAMILIES) <= set(vars(w))
+    assert len(w.geo.cities) >= 40 and len(w.geo.currency_codes) >= 20
+    assert len(w.people.names) >= 100
+
+
+def test_fx_rates_are_consistent_across_the_triangle():
+    w = World(3)
+    direct = w.geo.fx_rate("GBP", "JPY")
+    via = w.geo.fx_rate("GBP", "USD") * w.geo.fx_rate("USD", "JPY")
+    assert abs(direct - via) / direct < 1e-4
+
+
+def test_weather_stays_in_each_citys_climate_band():
+    w = World(0)
+    for c in w.geo.cities:
+        for offset in range(0, 60, 7):
+            day = w.geo.date_offset(offset)
+            wx = w.geo.weather(c, day)
+            assert c.temp_min <= wx.low_c <= wx.high_c <= c.temp_max
+            assert 0 <= wx.humidity_pct <= 100
