@@ -11,6 +11,8 @@ tools and oversized payloads all come back as realistic error observations.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 from collections.abc import Mapping
 from functools import cache
@@ -29,7 +31,7 @@ from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.grading import grade
 from toolmaze_gym.prompts import PROMPTS, opening_messages
-from toolmaze_gym.rollout import append_step
+from toolmaze_gym.rollout import append_step, tool_schemas
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, get_task, load_suite, suite_signatures
 from toolmaze_gym.world import get_world
@@ -49,29 +51,18 @@ def shared_simulator(world_seed: int = 0) -> Simulator:
     return Simulator(load_corpus(), get_world(world_seed))
 
 
-_SCHEMAS: dict[tuple[int, str], dict[str, Any]] = {}
-
-
-def tool_schemas(task: Task, sim: Simulator) -> list[dict[str, Any]]:
-    """The OpenAI schemas of the task's tools (built once per tool; treat as read-only)."""
-    out = []
-    for name in task.tools:
-        key = (id(sim.corpus), name)
-        s = _SCHEMAS.get(key)
-        if s is None:
-            s = _SCHEMAS[key] = sim.corpus[name].openai_schema()
-        out.append(s)
-    return out
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_ENCODE_ASCII = json.JSONEncoder().encode
 
 
 def _dumps(obj: Any) -> str:
     """JSON text that is also valid UTF-8 (lone surrogates escaped, not emitted raw)."""
-    text = json.dumps(obj, ensure_ascii=False)
+    text = _ENCODE(obj)
     if not text.isascii():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            text = json.dumps(obj, ensure_ascii=True)
+            text = _ENCODE_ASCII(obj)
     return text
 
 
@@ -129,6 +120,7 @@ class ToolMazeEnv(gym.Env[str, str]):
         self._messages: list[dict[str, Any]] = []
         self._tools: list[dict[str, Any]] = []
         self._phi = 0.0  # potential of the current state (shaping)
+        self._cum = list(itertools.accumulate(self.curriculum[1].tolist()))
 
     # -- task choice ------------------------------------------------------------------
 
@@ -149,10 +141,12 @@ class ToolMazeEnv(gym.Env[str, str]):
         return cells, p / p.sum()
 
     def _cell(self) -> tuple[str, str]:
-        cells, p = self.curriculum
+        cells = self.curriculum[0]
         if len(cells) == 1:
             return cells[0][:2], cells[0][2:]
-        cell = cells[int(self.np_random.choice(len(cells), p=p))]
+        # one uniform draw and a bisection: ~20x cheaper than Generator.choice(p=...)
+        k = bisect.bisect_right(self._cum, float(self.np_random.random()) * self._cum[-1])
+        cell = cells[min(k, len(cells) - 1)]
         return cell[:2], cell[2:]
 
     def _task(self, level: str, options: Mapping[str, Any]) -> Task:
@@ -216,15 +210,9 @@ class ToolMazeEnv(gym.Env[str, str]):
         except Exception:
             del self._messages[before:]
             self._messages.extend(_fallback_messages(step, k))
-        new = self._messages[before:]
-        for i, m in enumerate(new):
-            content = m.get("content")
-            if m["role"] == "assistant" and isinstance(content, str) \
-                    and len(content) > MAX_ECHO_CHARS:
-                new[i] = self._messages[before + i] = {
-                    **m, "content": content[:MAX_ECHO_CHARS]
-                    + f"…[{len(content) - MAX_ECHO_CHARS} characters cut]"}
-        obs = _dumps(new)
+        if len(step.raw) > MAX_ECHO_CHARS:
+            self._cut_echo(before)
+        obs = _dumps(self._messages[before:])
         ended = step.kind in ENDINGS
         truncated = not ended and len(ep.steps) >= ep.max_steps
         reward = 0.0
@@ -240,6 +228,16 @@ class ToolMazeEnv(gym.Env[str, str]):
             reward += terminal_reward(g, self.reward_cfg)
             info["grade"] = g
         return obs, float(reward), ended, truncated, info
+
+    def _cut_echo(self, start: int) -> None:
+        """Shorten over-long assistant text from ``start`` on (a rejected huge action)."""
+        for i in range(start, len(self._messages)):
+            m = self._messages[i]
+            content = m.get("content")
+            if m["role"] == "assistant" and isinstance(content, str) \
+                    and len(content) > MAX_ECHO_CHARS:
+                self._messages[i] = {**m, "content": content[:MAX_ECHO_CHARS]
+                                     + f"…[{len(content) - MAX_ECHO_CHARS} characters cut]"}
 
     def _potential(self) -> float:
         ep = self._episode

@@ -25,6 +25,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from toolmaze_gym.envs.registration import make_env
 
 Actions = Mapping[int, str | None] | Sequence[str | None]
+_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64)}
 
 
 class ToolMazePool(VectorEnv):
@@ -94,14 +95,14 @@ class ToolMazePool(VectorEnv):
         if len(seeds) != len(idx) or (task_ids is not None and len(task_ids) != len(idx)):
             raise ValueError("need one seed (and task id) per reset env")
         obs = [""] * self.num_envs
-        infos: dict[str, Any] = {}
+        items = []
         for k, i in enumerate(idx):
             opts = options if task_ids is None else {**options, "task_id": task_ids[k]}
             obs[i], info = self.envs[i].reset(seed=seeds[k], options=opts)
             self._started[i] = True
             self._terminated[i] = self._truncated[i] = False
-            infos = self._add_info(infos, info, i)
-        return tuple(obs), infos
+            items.append((i, info))
+        return tuple(obs), self._batch_infos(items)
 
     def step(self, actions: Actions) -> tuple[tuple[str, ...], np.ndarray, np.ndarray,
                                               np.ndarray, dict[str, Any]]:
@@ -119,38 +120,49 @@ class ToolMazePool(VectorEnv):
             todo = {i: a for i, a in enumerate(actions) if a is not None}
         obs = ["[]"] * self.num_envs
         rewards = np.zeros(self.num_envs, dtype=np.float64)
-        infos: dict[str, Any] = {}
+        items = []
+        started, term, trunc, envs = self._started, self._terminated, self._truncated, self.envs
         for i, action in todo.items():
-            if not self._started[i] or self._terminated[i] or self._truncated[i]:
+            if not started[i] or term[i] or trunc[i]:
                 continue
-            obs[i], rewards[i], te, tr, info = self.envs[i].step(action)
-            self._terminated[i], self._truncated[i] = te, tr
-            infos = self._add_info(infos, info, i)
-        return tuple(obs), rewards, self._terminated.copy(), self._truncated.copy(), infos
+            obs[i], rewards[i], term[i], trunc[i], info = envs[i].step(action)
+            items.append((i, info))
+        return tuple(obs), rewards, term.copy(), trunc.copy(), self._batch_infos(items)
 
-    def _add_info(self, vector_infos: dict[str, Any], env_info: dict[str, Any],
-                  env_num: int) -> dict[str, Any]:
-        """Gymnasium's info batching, except that a value whose type does not fit the
-        array built so far (``None`` after a bool, a float after an int) turns that array
-        into an object array instead of being silently cast (``None`` → ``False``)."""
-        for key, value in env_info.items():
-            if isinstance(value, dict):
-                array = self._add_info(vector_infos.get(key, {}), value, env_num)
+    def _batch_infos(self, items: list[tuple[int, dict[str, Any]]],
+                     masks: dict[tuple[int, ...], np.ndarray] | None = None) -> dict[str, Any]:
+        """Gymnasium's vector-info layout (``infos[key][i]`` with a ``_key`` mask, dicts
+        nested), built once per call rather than env by env. A key whose values are not
+        all of one of bool/int/float gets an object array, so nothing is cast silently
+        (Gymnasium's own batching turns a ``None`` after a bool into ``False``)."""
+        n = self.num_envs
+        masks = {} if masks is None else masks
+        keys: dict[str, None] = {}
+        for _, info in items:
+            keys.update(dict.fromkeys(info))
+        out: dict[str, Any] = {}
+        for key in keys:
+            present = [(i, info[key]) for i, info in items if key in info]
+            first = present[0][1]
+            kind = type(first)
+            if kind is dict and all(type(v) is dict for _, v in present):
+                out[key] = self._batch_infos(present, masks)
             else:
-                array = vector_infos.get(key)
-                if array is None:
-                    kind = type(value)
-                    array = np.zeros(self.num_envs, dtype=kind) if kind in (bool, int, float) \
-                        else np.full(self.num_envs, None, dtype=object)
-                elif array.dtype != object and array.dtype != np.dtype(type(value)):
-                    array = array.astype(object)
-                array[env_num] = value
-            mask = vector_infos.get(f"_{key}")
+                dtype = _DTYPES.get(kind)
+                if dtype is not None and all(type(v) is kind for _, v in present):
+                    array = np.zeros(n, dtype=dtype)
+                else:
+                    array = np.empty(n, dtype=object)
+                for i, v in present:
+                    array[i] = v
+                out[key] = array
+            idx = tuple(i for i, _ in present)
+            mask = masks.get(idx)
             if mask is None:
-                mask = np.zeros(self.num_envs, dtype=np.bool_)
-            mask[env_num] = True
-            vector_infos[key], vector_infos[f"_{key}"] = array, mask
-        return vector_infos
+                mask = masks[idx] = np.zeros(n, dtype=np.bool_)
+                mask[list(idx)] = True
+            out[f"_{key}"] = mask.copy()
+        return out
 
     # -- for batched generation ------------------------------------------------------------
 

@@ -71,16 +71,36 @@ def _from_obj(obj: Any) -> Action | None:
     return Action("call", name=name, arguments=args)
 
 
+class NonFinite(ValueError):
+    """NaN or an infinity in a call: not JSON, and no API would accept it."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise NonFinite(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise NonFinite(f"number {text} is out of range")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+
+
 def _decode(text: str) -> Any:
     text = text.strip()
     try:
-        return json.loads(text)
+        return _DECODER.decode(text)
+    except NonFinite:
+        raise
     except (json.JSONDecodeError, RecursionError):
         pass
     start = text.find("{")
     if start < 0:
         raise ValueError("no JSON object")
-    obj, _ = json.JSONDecoder().raw_decode(text[start:])
+    obj, _ = _DECODER.raw_decode(text[start:])
     return obj
 
 
@@ -96,6 +116,8 @@ def parse_action(raw: Any) -> Action:
     for chunk in candidates:
         try:
             action = _from_obj(_decode(chunk))
+        except NonFinite as exc:
+            return Action("invalid", text=f"{exc}; send finite numbers")
         except (ValueError, RecursionError, TypeError):
             continue
         if action is not None:

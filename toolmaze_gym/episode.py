@@ -8,7 +8,8 @@ Gymnasium env and the direct runner share it, so both grade identically.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+import math
+from dataclasses import dataclass
 from typing import Any
 
 from toolmaze_gym.actions import parse_action
@@ -39,11 +40,16 @@ class Step:
             and self.fault is None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Built by hand: dataclasses.asdict deep-copies every value and was the
+        # largest single cost of a rollout. The action and fault are JSON-shaped
+        # already; their top level is copied, treat nested values as read-only.
+        return {"raw": self.raw, "action": dict(self.action), "status": self.status,
+                "observation": self.observation,
+                "fault": None if self.fault is None else dict(self.fault)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Step:
-        return cls(**d)
+        return cls(d["raw"], d["action"], d["status"], d["observation"], d.get("fault"))
 
 
 class Episode:
@@ -100,12 +106,37 @@ class Episode:
         g = grade(self.task, self.profile, self.steps, self.truncated, self.sim)
         return {"task_id": self.task.id, "level": self.task.level, "mode": self.mode,
                 "agent": agent, "prompt": prompt, "steps": [s.to_dict() for s in self.steps],
-                "truncated": self.truncated, "grade": g.to_dict()}
+                "truncated": self.truncated, "grade": g.to_dict(),
+                "grading_version": g.version, "profile_version": self.profile.version}
+
+
+def _plain(obj: Any) -> bool:
+    """Whether ``obj`` is already exactly what a JSON round trip would give back
+    (iterative: arbitrarily deep agent input must not hit the recursion limit)."""
+    todo = [obj]
+    while todo:
+        x = todo.pop()
+        if x is None or isinstance(x, str | bool | int):
+            continue
+        if isinstance(x, float):
+            if not math.isfinite(x):
+                return False
+        elif type(x) is dict:
+            if not all(type(k) is str for k in x):
+                return False
+            todo.extend(x.values())
+        elif type(x) is list:
+            todo.extend(x)
+        else:
+            return False
+    return True
 
 
 def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
     """Arguments as JSON would carry them (tuples, NaN and the like normalised)."""
+    if _plain(d):  # parsed from JSON text already: skip the round trip
+        return d
     try:
         return json.loads(json.dumps(d, allow_nan=False, default=str))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return {"kind": d.get("kind", "invalid"), "text": "unserialisable arguments"}

@@ -32,7 +32,7 @@ import math
 from bisect import bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolmaze_gym import values
@@ -67,7 +67,11 @@ class Grade:
     version: str = GRADING_VERSION
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"success": self.success, "exposed": self.exposed, "recovered": self.recovered,
+                "c": self.c, "c_star": self.c_star, "c_rec": self.c_rec,
+                "labels": list(self.labels), "ended_by": self.ended_by,
+                "path": None if self.path is None else list(self.path),
+                "harmful": list(self.harmful), "version": self.version}
 
 
 # ---------------------------------------------------------------- argument matching
@@ -138,17 +142,18 @@ class _Path:
     deps: tuple[tuple[int, ...], ...]  # per call: positions (in cids) that must come first
 
 
-def _deps(task: Task, path: SolutionPath) -> list[list[int]]:
+def _deps(task: Task, path: SolutionPath,
+          upstream: Mapping[str, Sequence[str]] | None = None) -> list[list[int]]:
     """For each call of ``path``: indices of calls that must come before it."""
+    if upstream is None:
+        upstream = {s.id: s.upstream() for s in task.slots}
     by_slot: dict[str, list[int]] = {}
     for k, c in enumerate(path.calls):
         by_slot.setdefault(c.slot, []).append(k)
-    slots = task.slot_by_id
     deps = []
     for k, c in enumerate(path.calls):
         earlier_in_side = [j for j in by_slot[c.slot] if j < k]
-        upstream = [j for u in slots[c.slot].upstream() for j in by_slot[u]]
-        deps.append(earlier_in_side + upstream)
+        deps.append(earlier_in_side + [j for u in upstream[c.slot] for j in by_slot[u]])
     return deps
 
 
@@ -162,6 +167,7 @@ class TaskIndex:
         self.by_tool: dict[str, list[int]] = {}
         ids: dict[tuple[str, str, str], int] = {}  # (slot, tool, arguments) -> call id
         self.paths: list[_Path] = []
+        upstream = {s.id: s.upstream() for s in task.slots}
         for p in task.solutions:
             cids = []
             for c in p.calls:
@@ -173,7 +179,7 @@ class TaskIndex:
                     self.by_tool.setdefault(c.tool, []).append(ids[key])
                 cids.append(ids[key])
             self.paths.append(_Path(tuple(p.choice), tuple(cids),
-                                    tuple(tuple(d) for d in _deps(task, p))))
+                                    tuple(tuple(d) for d in _deps(task, p, upstream))))
         self.slot_ids = [s.id for s in task.slots]
         position = {s: k for k, s in enumerate(self.slot_ids)}
         # The calls of each side of each slot (identical in every path choosing it).

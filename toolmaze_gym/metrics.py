@@ -8,6 +8,7 @@ with per-mode values macro-averaged over the C levels.
 
 from __future__ import annotations
 
+import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from math import comb
@@ -83,11 +84,13 @@ def composite(per_mode: Mapping[str, Mapping[str, float | None]]) -> float | Non
 
 
 def composite_from_rows(tsr: Sequence[float], prr: Sequence[float], rc: Sequence[float]) -> float:
-    """The composite from per-mode values (TSR for NP,P1–P4; PRR, RC for P1–P4), in %."""
-    per_mode = {m: {"TSR": t, "PRR": None, "RC": None} for m, t in zip(MODES, tsr, strict=True)}
-    for m, p, r in zip(FAULT_MODES, prr, rc, strict=True):
-        per_mode[m]["PRR"], per_mode[m]["RC"] = p, r
-    return ((_mean(tsr) or 0) + (_mean(prr) or 0) + (100 - (_mean(rc) or 0))) / 3
+    """The composite from one row of per-mode values in % (the paper's Table 2).
+
+    ``tsr`` holds NP, P1–P4 (five values); ``prr`` and ``rc`` hold P1–P4 (four each).
+    """
+    if (len(tsr), len(prr), len(rc)) != (len(MODES), len(FAULT_MODES), len(FAULT_MODES)):
+        raise ValueError("need TSR for NP,P1-P4 and PRR, RC for P1-P4")
+    return (sum(tsr) / len(tsr) + sum(prr) / len(prr) + (100 - sum(rc) / len(rc))) / 3
 
 
 def bootstrap_ci(grades: Sequence[Mapping[str, Any]], metric: str, n: int = 1000,
@@ -122,3 +125,90 @@ def pass_hat_k(successes_per_task: Mapping[str, Sequence[bool]], k: int) -> floa
         if n >= k:
             vals.append(comb(c, k) / comb(n, k))
     return sum(vals) / len(vals) if vals else None
+
+
+def pass_hat_k_records(records: Iterable[Mapping[str, Any]], k: int) -> float | None:
+    """pass^k over trajectory records, grouping repeated runs by (task, mode)."""
+    runs: dict[str, list[bool]] = defaultdict(list)
+    for rec in records:
+        runs[f"{rec['task_id']}/{rec['mode']}"].append(bool(rec["grade"]["success"]))
+    return pass_hat_k(runs, k)
+
+
+def bootstrap_table(records: Iterable[Mapping[str, Any]], n: int = 1000, seed: int = 0,
+                    alpha: float = 0.05) -> dict[str, Any]:
+    """Percentile bootstrap CIs of the per-mode TSR/PRR/RC and of the composite.
+
+    Trajectories are resampled within each (C, P) cell, and every replicate is
+    aggregated exactly like ``table`` (cells → per-mode macro-average → composite).
+    """
+    rng = np.random.default_rng(seed)
+    reps: dict[tuple[str, str], dict[str, np.ndarray]] = {}
+    for key, grades in sorted(by_cell(records).items()):
+        s, e, r, c = _arrays(grades)
+        idx = rng.integers(0, len(grades), size=(n, len(grades)))
+        ex = e[idx].sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            prr = np.where(ex > 0, (r * e)[idx].sum(axis=1) / np.maximum(ex, 1), np.nan)
+        reps[key] = {"TSR": s[idx].mean(axis=1), "PRR": prr, "RC": (e * c)[idx].mean(axis=1)}
+    modes = [m for m in MODES if any(k[1] == m for k in reps)]
+    per_mode: dict[str, dict[str, np.ndarray]] = {}
+    for m in modes:
+        per_mode[m] = {}
+        for x in ("TSR", "PRR", "RC"):
+            stack = np.stack([v[x] for k, v in reps.items() if k[1] == m])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN: no exposure
+                per_mode[m][x] = np.nanmean(stack, axis=0)
+
+    def ci(a: np.ndarray) -> tuple[float, float] | None:
+        a = a[~np.isnan(a)]
+        if not a.size:
+            return None
+        lo, hi = np.quantile(a, [alpha / 2, 1 - alpha / 2])
+        return float(lo), float(hi)
+
+    out: dict[str, Any] = {"per_mode": {m: {x: ci(v) for x, v in per_mode[m].items()}
+                                        for m in modes}, "composite": None}
+    faulty = [m for m in FAULT_MODES if m in per_mode]
+    if faulty:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            tsr = np.nanmean(np.stack([per_mode[m]["TSR"] for m in modes]), axis=0)
+            prr = np.nanmean(np.stack([per_mode[m]["PRR"] for m in faulty]), axis=0)
+            rc = np.nanmean(np.stack([per_mode[m]["RC"] for m in faulty]), axis=0)
+        out["composite"] = ci((tsr + prr + (1 - rc)) / 3)
+    return out
+
+
+def _pct(x: float | None, width: int = 7) -> str:
+    return f"{'-':>{width}}" if x is None else f"{100 * x:>{width}.2f}"
+
+
+def format_table(tbl: Mapping[str, Any]) -> str:
+    """The C×P table in the paper's layout (Appendix D), values in %."""
+    cells = tbl["cells"]
+    levels = list(tbl["per_level"])
+    modes = list(tbl["per_mode"])
+    faulty = [m for m in modes if m in FAULT_MODES]
+    label = {"P0": "NP"}
+    sep = "  |"
+    head = (f"{'':6}" + "".join(f"{label.get(m, m):>7}" for m in modes) + sep
+            + "".join(f"{m:>7}" for m in faulty) + sep + "".join(f"{m:>7}" for m in faulty))
+    title = (f"{'':6}{'TSR (%)':>{7 * len(modes)}}{sep}{'PRR (%)':>{7 * len(faulty)}}{sep}"
+             f"{'RC (%)':>{7 * len(faulty)}}")
+    rows = [title.rstrip(), head, "-" * len(head)]
+
+    def row(name: str, get) -> str:
+        return (f"{name:<6}" + "".join(_pct(get(m, "TSR")) for m in modes) + sep
+                + "".join(_pct(get(m, "PRR")) for m in faulty) + sep
+                + "".join(_pct(get(m, "RC")) for m in faulty))
+
+    for lv in levels:
+        rows.append(row(lv, lambda m, x, lv=lv: cells.get(f"{lv}/{m}", {}).get(x)))
+    rows.append(row("Avg", lambda m, x: tbl["per_mode"][m][x]))
+    rows.append("-" * len(head))
+    tail = [f"composite Avg: {_pct(tbl['composite'], 0).strip()}"]
+    tail += [f"{k}: {_pct(v, 0).strip()}" for k, v in tbl["gaps"].items()]
+    rows.append("   ".join(tail))
+    return "\n".join(rows)

@@ -16,9 +16,27 @@ from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.prompts import opening_messages
 from toolmaze_gym.tasks.model import Task
 
+_SCHEMAS: dict[int, tuple[Any, dict[str, dict[str, Any]]]] = {}
+
 
 def tool_schemas(task: Task, sim: Simulator) -> list[dict[str, Any]]:
-    return [sim.corpus[t].openai_schema() for t in task.tools]
+    """The OpenAI schemas of the tools shown for ``task``.
+
+    Built once per tool and corpus (rendering the documentation was a tenth of a
+    scripted rollout); the dicts are shared, so treat them as read-only.
+    """
+    corpus = sim.corpus
+    hit = _SCHEMAS.get(id(corpus))
+    if hit is None or hit[0] is not corpus:
+        hit = _SCHEMAS[id(corpus)] = (corpus, {})
+    cache = hit[1]
+    out = []
+    for name in task.tools:
+        schema = cache.get(name)
+        if schema is None:
+            schema = cache[name] = corpus[name].openai_schema()
+        out.append(schema)
+    return out
 
 
 def append_step(messages: list[dict[str, Any]], episode: Episode, k: int) -> None:

@@ -209,3 +209,20 @@ def test_rewards_are_finite_floats():
     out = play(env, "validator", seed=4)
     assert all(isinstance(r, float) and math.isfinite(r) for r in out["rewards"])
     assert out["rewards"][:-1] == [0.0] * (len(out["rewards"]) - 1)
+
+
+def test_shorter_limits():
+    # max_steps: the env itself truncates and grades
+    env = gym.make("ToolMaze-C2P0-v0", max_steps=4)
+    env.reset(seed=0)
+    infos = [env.step('{"name": "x"}')[4] for _ in range(4)]
+    assert "grade" in infos[-1] and "grade" not in infos[-2]
+    # Gymnasium's max_episode_steps cuts in TimeLimit, outside the env: no grade in info,
+    # but the env's record() grades the episode as it stands
+    env = gym.make("ToolMaze-C2P0-v0", max_episode_steps=3)
+    env.reset(seed=0)
+    for _ in range(3):
+        _, _, te, tr, info = env.step('{"name": "x"}')
+    assert tr and not te and "grade" not in info
+    rec = env.unwrapped.record()
+    assert rec["grade"]["success"] is False and len(rec["steps"]) == 3

@@ -17,11 +17,11 @@ from collections import Counter
 import gymnasium as gym
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toolmaze_gym.envs import env_ids
+from toolmaze_gym.envs.env import MAX_OBSERVATION_CHARS
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from toolmaze_gym.corpus import load_corpus
-from toolmaze_gym.envs import env_ids
-from toolmaze_gym.envs.env import MAX_OBSERVATION_CHARS
 
 IDS = env_ids()
 TOOLS = sorted(load_corpus().tools)
@@ -39,8 +39,10 @@ json_values = st.recursive(scalars, lambda c: st.lists(c, max_size=4)
 # "@@T@@" / "@@Pk@@" stand for a tool shown in the episode and its k-th parameter; they
 # are filled in at step time, so many calls reach the simulator and the fault engine.
 SHOWN, PARAM = "@@T@@", "@@P{}@@"
-names = (st.just(SHOWN) | st.just(SHOWN) | st.sampled_from(TOOLS) | st.sampled_from(["finish", "abort", "", " finish "])
-         | texts | st.integers() | st.none() | st.lists(texts, max_size=2))
+CALL = "@@CALL@@"  # a call of the task's solutions, with the right arguments
+names = (st.just(SHOWN) | st.just(SHOWN) | st.sampled_from(TOOLS)
+         | st.sampled_from(["finish", "abort", "", " finish "]) | texts | st.integers()
+         | st.none() | st.lists(texts, max_size=2))
 
 
 @st.composite
@@ -105,8 +107,11 @@ def huge_or_deep(draw):
 
 
 wrong_types = st.none() | st.integers() | st.binary(max_size=10) | json_values | st.just(...)
-actions = st.one_of(texts, st.text(max_size=300), call_payloads(), call_payloads(),
-                    call_payloads(), huge_or_deep(), wrong_types)
+real_calls = st.sampled_from([CALL, CALL, f"<tool_call>{CALL}</tool_call>",
+                              f"```json\n{CALL}\n```", f"{CALL} {CALL}", f"[{CALL}]"])
+actions = st.one_of(real_calls, real_calls, real_calls, texts, st.text(max_size=300),
+                    call_payloads(), call_payloads(), call_payloads(), huge_or_deep(),
+                    wrong_types)
 
 # -- the property -----------------------------------------------------------------------
 
@@ -123,6 +128,9 @@ def _fill(action, base, k: int):
     """Put a shown tool (and its parameter names) where the markers are."""
     if not isinstance(action, str) or "@@" not in action:
         return action
+    calls = [c for p in base.episode.task.solutions for c in p.calls]
+    c = calls[k % len(calls)]
+    action = action.replace(CALL, json.dumps({"name": c.tool, "arguments": c.args}))
     tool = base.tools[k % len(base.tools)]["function"]
     params = list(tool["parameters"].get("properties", {})) or ["x"]
     action = action.replace(SHOWN, tool["name"])
@@ -131,15 +139,21 @@ def _fill(action, base, k: int):
     return action
 
 
+def _reject(token: str):
+    raise AssertionError(f"non-standard JSON constant {token} in an observation")
+
+
 def _check_obs(obs: str, space) -> None:
     assert isinstance(obs, str) and space.contains(obs)
     assert len(obs) <= MAX_OBS
     obs.encode("utf-8")  # no lone surrogates
-    msgs = json.loads(obs)
+    msgs = json.loads(obs, parse_constant=_reject)  # strict JSON: no NaN / Infinity
     assert isinstance(msgs, list)
     for m in msgs:
         assert isinstance(m, dict) and isinstance(m.get("role"), str)
         assert isinstance(m.get("content"), str)
+        if m["role"] == "tool":  # a tool's reply is itself a strict JSON object
+            assert isinstance(json.loads(m["content"], parse_constant=_reject), dict)
 
 
 def test_arbitrary_actions_never_break_the_env():
@@ -177,6 +191,7 @@ def test_arbitrary_actions_never_break_the_env():
     assert stats["steps"] >= 10_000
     # the actions reach every layer: parser errors, unknown tools, argument checks,
     # successful tool calls, injected faults, and episode endings
-    assert {None, 200, 400, 404} <= set(statuses) and statuses[200] >= 100
+    assert {None, 200, 400, 404, 422} <= set(statuses) and statuses[200] >= 1000
+    assert {429, 503, 504} & set(statuses)
     assert MAX_OBS <= MAX_OBSERVATION_CHARS
     assert stats["max_step_s"] < 2.0, stats  # very loose: typical steps take ~0.1 ms

@@ -8,9 +8,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from toolmaze_gym.envs import ToolMazePool
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
-from toolmaze_gym.envs import ToolMazePool
 from toolmaze_gym.tasks.suite import load_suite
 
 FINISH = '{"name": "finish", "arguments": {"answer": "ok"}}'
@@ -91,7 +91,7 @@ def test_bad_pool_calls_raise():
 
 def test_step_before_reset_is_idle():
     pool = ToolMazePool(2, "C1", "P0")
-    obs, rew, te, tr, _ = pool.step({0: FINISH})
+    obs, _, te, _, _ = pool.step({0: FINISH})
     assert obs == ("[]", "[]") and not te.any() and pool.live == []
 
 

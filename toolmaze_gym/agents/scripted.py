@@ -14,6 +14,7 @@ oracle     also knows the fault profile and takes the cheapest recovery.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
 from toolmaze_gym.corpus import Simulator
@@ -26,6 +27,30 @@ from toolmaze_gym.tasks.model import Slot, Task
 
 def call_text(name: str, arguments: dict[str, Any]) -> str:
     return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+
+
+class _Plan:
+    """What a plan follower derives from a task before acting: the slot order and how
+    each side binds its inputs. Computed once per task (cached) — every rollout of
+    the same task would otherwise redo a topological sort and the bindings."""
+
+    def __init__(self, task: Task, corpus: Any) -> None:
+        self.order = topological_order(task.slots)
+        self.sides = {(s.id, k): plan_side(corpus, side, [(i.role, i.type) for i in s.inputs])
+                      for s in task.slots for k, side in enumerate(s.alternatives)}
+
+
+_PLANS: OrderedDict[tuple[int, int], tuple[Task, Any, _Plan]] = OrderedDict()
+
+
+def _plan(task: Task, corpus: Any) -> _Plan:
+    key = (id(task), id(corpus))
+    hit = _PLANS.get(key)
+    if hit is None or hit[0] is not task or hit[1] is not corpus:
+        hit = _PLANS[key] = (task, corpus, _Plan(task, corpus))
+        if len(_PLANS) > 4096:
+            _PLANS.popitem(last=False)
+    return hit[2]
 
 
 FINISH = call_text("finish", {"answer": "All requested steps are done."})
@@ -46,7 +71,8 @@ class PlanFollower:
               mode: str = "P0") -> None:
         self.task = task
         self.mode = get_mode(mode)
-        self.order: list[Slot] = topological_order(task.slots)
+        self.plan = _plan(task, self.sim.corpus)
+        self.order: list[Slot] = self.plan.order
         index = {s.id: k for k, s in enumerate(task.slots)}
         self.side = {s.id: task.default_path.choice[index[s.id]] for s in task.slots}
         self.tried: dict[str, set[int]] = {s.id: set() for s in task.slots}
@@ -139,7 +165,7 @@ class PlanFollower:
             return FINISH
         slot = self.slot
         side = slot.alternatives[self.side[slot.id]]
-        plan = plan_side(self.sim.corpus, side, [(i.role, i.type) for i in slot.inputs])
+        plan = self.plan.sides[(slot.id, self.side[slot.id])]
         if plan is None:
             return ABORT
         args: dict[str, Any] = {}

@@ -9,7 +9,7 @@ agent makes, and every firing is recorded as an exposure.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolmaze_gym.corpus import EpisodeState, Response, Simulator
@@ -29,7 +29,10 @@ class FaultEvent:
     witness: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"victim": self.victim, "slot": self.slot, "tool": self.tool, "kind": self.kind,
+                "status": self.status, "corrupted": dict(self.corrupted),
+                "clean": dict(self.clean),
+                "witness": None if self.witness is None else dict(self.witness)}
 
 
 class FaultEngine:

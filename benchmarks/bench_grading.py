@@ -1,0 +1,89 @@
+"""Grading 2,000 trajectories against a json.loads baseline, measured in the same run.
+
+The trajectories are the whole reference suite (400 tasks × P0–P4) played by the
+scripted baselines in turn (oracle, naive, retry, validator: task k gets agent
+k mod 4), so clean runs, recoveries, loops, give-ups and over-trust all appear.
+Grading re-reads each record's steps and grades them against the task and its
+fault profile, exactly as ``toolmaze grade`` does. The baseline is json.loads of
+the same records (what merely reading a run file costs). "cold" clears the
+per-task indices first (a fresh process); "warm" reuses them.
+Target: grading 2,000 trajectories ≤ 0.5 s.
+
+Also reported: rollout throughput of the oracle (episodes/s, grading included).
+
+Run: .venv/bin/python benchmarks/bench_grading.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import best_of
+
+from toolmaze_gym import grading
+from toolmaze_gym.agents import make_scripted
+from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.faults import MODE_NAMES
+from toolmaze_gym.faults.store import suite_with_profiles
+from toolmaze_gym.rollout import rollout
+
+AGENTS = ("oracle", "naive", "retry", "validator")
+TARGET_S = 0.5
+
+
+def main() -> None:
+    sim = Simulator()
+    suite = suite_with_profiles()
+    instances = [(task, mode, ps[mode]) for task, ps in suite for mode in MODE_NAMES]
+
+    def oracle_rollouts() -> list[dict]:
+        return [rollout(t, m, make_scripted("oracle", sim), sim, p) for t, m, p in instances]
+
+    oracle_rollouts()  # warm caches (simulator memo, schemas, plans)
+    t_roll = best_of(oracle_rollouts, repeat=2)
+
+    records = [rollout(t, m, make_scripted(AGENTS[k // len(MODE_NAMES) % len(AGENTS)], sim),
+                       sim, p) for k, (t, m, p) in enumerate(instances)]
+    lines = [json.dumps(r) for r in records]
+    tasks = {t.id: t for t, _ in suite}
+    profiles = {(t.id, m): p for t, m, p in instances}
+    corpus = sim.corpus
+    steps = sum(len(r["steps"]) for r in records)
+
+    def baseline() -> None:
+        for line in lines:
+            json.loads(line)
+
+    def grade_all() -> list:
+        return [grading.grade_record(r, tasks[r["task_id"]], profiles[(r["task_id"], r["mode"])],
+                                     corpus) for r in records]
+
+    def grade_cold() -> list:
+        grading._INDEX.clear()
+        return grade_all()
+
+    fresh = grade_cold()
+    assert [g.to_dict() for g in fresh] == [r["grade"] for r in records], "grades differ"
+    t_base = best_of(baseline)
+    t_cold = best_of(grade_cold)
+    t_warm = best_of(grade_all)
+    n = len(records)
+    print(f"trajectories: {n} ({steps} steps; agents {', '.join(AGENTS)} in turn over "
+          f"400 tasks x P0-P4)")
+    print(f"baseline json.loads of the records:   {t_base:6.3f} s")
+    print(f"grading, cold (per-task indices built): {t_cold:6.3f} s   "
+          f"({n / t_cold:,.0f} trajectories/s)   target <= {TARGET_S} s: "
+          f"{'met' if t_cold <= TARGET_S else 'MISSED'}")
+    print(f"grading, warm:                         {t_warm:6.3f} s   "
+          f"({n / t_warm:,.0f} trajectories/s)")
+    print(f"ratio grading / json.loads: cold {t_cold / t_base:.2f}x, warm {t_warm / t_base:.2f}x")
+    print(f"oracle rollout (step, simulate, fault, grade, record): {t_roll:6.3f} s for {n} "
+          f"episodes = {n / t_roll:,.0f} episodes/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""The scripted baselines on the whole reference suite (400 tasks × P0–P4 = 2,000
+instances): each scores what the grading semantics say it must, cell by cell."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolmaze_gym.corpus.invariants import violations
+from toolmaze_gym.metrics import LEVELS, MODES, table
+
+CELLS = [f"{lv}/{m}" for lv in LEVELS for m in MODES]
+
+
+def _cells(records):
+    tbl = table(records)
+    assert sorted(tbl["cells"]) == sorted(CELLS)
+    assert all(c["n"] == 100 for c in tbl["cells"].values())
+    return tbl["cells"]
+
+
+def _in(records, mode):
+    return [r for r in records if r["mode"] == mode]
+
+
+def test_suite_has_2000_instances(suite):
+    assert len(suite) == 400 and sum(len(ps) for _, ps in suite) == 2000
+
+
+def test_oracle_is_perfect_in_every_cell(suite_run):
+    """The benchmark's proof of solvability: TSR = PRR = 100 %, RC = 0 everywhere,
+    and every fault instance really met its fault."""
+    records = suite_run("oracle")
+    for name, cell in _cells(records).items():
+        assert cell["TSR"] == 1.0, name
+        assert cell["RC"] == 0.0, name
+        if name.endswith("/P0"):
+            assert cell["exposed"] == 0 and cell["PRR"] is None, name
+        else:
+            assert cell["exposed"] == 100 and cell["PRR"] == 1.0, name
+    for r in records:
+        g = r["grade"]
+        assert g["c"] == g["c_star"] and not g["harmful"], (r["task_id"], r["mode"])
+        assert "over_trust" not in g["labels"] and "retry_loop" not in g["labels"]
+    assert table(records)["composite"] == 1.0
+
+
+def test_naive_solves_np_and_fails_every_fault(suite_run):
+    records = suite_run("naive")
+    for name, cell in _cells(records).items():
+        if name.endswith("/P0"):
+            assert cell["TSR"] == 1.0 and cell["RC"] == 0.0, name
+        else:  # follows s* into the fault and never recovers
+            assert cell["exposed"] == 100, name
+            assert (cell["TSR"], cell["PRR"], cell["RC"]) == (0.0, 0.0, 1.0), name
+    p3 = _in(records, "P3")
+    # It trusts the corrupted value: over-trust wherever that value is read on.
+    assert sum("over_trust" in r["grade"]["labels"] for r in p3) > len(p3) / 2
+    assert all("premature_give_up" in r["grade"]["labels"] for r in _in(records, "P1"))
+
+
+def test_retry_recovers_explicit_transient_but_not_implicit(suite_run):
+    records = suite_run("retry")
+    cells = _cells(records)
+    for lv in LEVELS:
+        assert (cells[f"{lv}/P0"]["TSR"], cells[f"{lv}/P0"]["RC"]) == (1.0, 0.0), lv
+        p1, p3 = cells[f"{lv}/P1"], cells[f"{lv}/P3"]
+        assert (p1["TSR"], p1["PRR"], p1["RC"]) == (1.0, 1.0, 0.0), lv  # one retry = optimal
+        assert p3["exposed"] == 100 and p3["PRR"] == 0.0, lv
+        assert p3["TSR"] <= 0.1 and p3["RC"] >= 0.9, lv
+    # C1 under P2: retries three times, then stops gracefully (recovered, but costly).
+    c1p2 = [r["grade"] for r in records if r["level"] == "C1" and r["mode"] == "P2"]
+    assert all(g["success"] and g["recovered"] and g["c"] == 4 and g["c_star"] == 1
+               and g["labels"] == ["retry_loop", "graceful_stop"] for g in c1p2)
+    assert cells["C1/P2"]["RC"] == pytest.approx(0.75)
+    # C2/C3 under P2: retries, then switches to the alternative.
+    for lv in ("C2", "C3"):
+        assert cells[f"{lv}/P2"]["TSR"] == cells[f"{lv}/P2"]["PRR"] == 1.0, lv
+    assert all("path_switch" in r["grade"]["labels"] for r in records
+               if r["mode"] == "P2" and r["level"] != "C1")
+
+
+def test_validator_recovers_implicit_faults_its_docs_reveal(suite_run, sim):
+    """Wherever the corrupted response breaks a documented invariant (the witness,
+    re-derived here from the body the agent saw), the validator recovers."""
+    records = suite_run("validator")
+    checkable = 0
+    for r in _in(records, "P3"):
+        first = next(s for s in r["steps"] if s["fault"])
+        body = json.loads(first["observation"])
+        spec = sim.corpus[first["action"]["name"]]
+        found = [w.to_dict() for w in violations(spec, first["action"]["arguments"], body,
+                                                 sim.world)]
+        assert first["fault"]["witness"] in found, (r["task_id"], r["mode"])
+        checkable += 1
+        g = r["grade"]
+        assert g["success"] and g["recovered"], r["task_id"]
+        assert "over_trust" not in g["labels"]
+    assert checkable == 400
+    cells = _cells(records)
+    for lv in LEVELS:
+        assert (cells[f"{lv}/P3"]["TSR"], cells[f"{lv}/P3"]["PRR"]) == (1.0, 1.0), lv
+        assert cells[f"{lv}/P1"]["PRR"] == 1.0, lv
+    # Implicit-permanent behaves like explicit-permanent once detected.
+    for lv in ("C1", "C2", "C3"):
+        assert cells[f"{lv}/P4"]["TSR"] == cells[f"{lv}/P4"]["PRR"] == 1.0, lv
+
+
+def test_implicit_explicit_gap_separates_retry_from_validator(suite_run):
+    retry, validator = table(suite_run("retry"))["gaps"], table(suite_run("validator"))["gaps"]
+    assert retry["PRR(P1)-PRR(P3)"] == 1.0
+    assert validator["PRR(P1)-PRR(P3)"] == 0.0
+    assert retry["PRR(P2)-PRR(P4)"] > 0.9 and abs(validator["PRR(P2)-PRR(P4)"]) < 1e-9
+
+
+def test_composite_orders_the_baselines(suite_run):
+    score = {a: table(suite_run(a))["composite"] for a in ("oracle", "validator", "retry",
+                                                           "naive")}
+    assert score["oracle"] == 1.0
+    assert score["oracle"] > score["validator"] > score["retry"] > score["naive"]
+
+
+def test_records_carry_what_the_issue_lists(suite_run):
+    r = next(r for r in suite_run("validator") if r["mode"] == "P3")
+    assert {"task_id", "level", "mode", "agent", "prompt", "steps", "truncated", "grade",
+            "grading_version"} <= set(r)
+    assert r["agent"] == "validator" and r["prompt"] == "standard"
+    step = next(s for s in r["steps"] if s["fault"])
+    assert {"raw", "action", "status", "observation", "fault"} == set(step)
+    assert step["fault"]["kind"] == "implicit" and step["fault"]["witness"]
+    assert r["grade"]["version"] == r["grading_version"]

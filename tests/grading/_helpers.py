@@ -1,0 +1,75 @@
+"""Building hand-written trajectories against real suite tasks.
+
+A trajectory is made by sending raw actions through an ``Episode`` (the engine
+fires the shipped faults exactly as for any agent), so every step carries the
+observation and fault record a real run would; some tests then edit a Step by
+hand. Tasks are picked by level and by the structure a rule needs, not by id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from typing import Any
+
+from toolmaze_gym.agents.scripted import call_text
+from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.episode import Episode, Step
+from toolmaze_gym.faults.store import shipped_profiles
+from toolmaze_gym.grading import Grade, grade
+from toolmaze_gym.tasks.model import Call, SolutionPath, Task
+from toolmaze_gym.tasks.suite import load_suite
+
+FINISH = json.dumps({"name": "finish", "arguments": {"answer": "Done: every step succeeded."}})
+ABORT = json.dumps({"name": "abort", "arguments": {"reason": "The tool is gone for good."}})
+
+
+@cache
+def simulator() -> Simulator:
+    return Simulator()
+
+
+@cache
+def suite() -> tuple[Task, ...]:
+    return tuple(load_suite())
+
+
+def profile(task: Task, mode: str):
+    return shipped_profiles()[(task.id, mode)]
+
+
+def call(c: Call, **override: Any) -> str:
+    return call_text(c.tool, {**c.args, **override})
+
+
+def tasks(level: str, where: Callable[[Task], bool] = lambda t: True) -> Iterable[Task]:
+    return (t for t in suite() if t.level == level and where(t))
+
+
+def victim_index(task: Task, mode: str, path: SolutionPath | None = None) -> int:
+    """Position in ``path`` (default s*) of the first call the fault lands on."""
+    path = path or task.default_path
+    tools = {t for v in profile(task, mode).victims for t in v.tools}
+    return next(k for k, c in enumerate(path.calls) if c.tool in tools)
+
+
+def play(task: Task, mode: str, actions: Sequence[str], max_steps: int = 25) -> Episode:
+    ep = Episode(task, mode, simulator(), profile(task, mode), max_steps)
+    for a in actions:
+        if ep.done:
+            raise AssertionError("the episode ended before the script did")
+        ep.step(a)
+    return ep
+
+
+def graded(ep: Episode) -> Grade:
+    return grade(ep.task, ep.profile, ep.steps, ep.truncated, simulator())
+
+
+def regrade(task: Task, mode: str, steps: Sequence[Step], truncated: bool = False) -> Grade:
+    return grade(task, profile(task, mode), steps, truncated, simulator())
+
+
+def statuses(ep: Episode) -> list[int | None]:
+    return [s.status for s in ep.steps]

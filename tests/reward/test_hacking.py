@@ -1,0 +1,181 @@
+"""Reward hacking must not pay, and shaping must not change that.
+
+Hack policies (they read the task's plan, as the scripted baselines do, but not the
+tool responses, or only to loop): abort at once, call every shown tool, retry forever,
+and replay the default path's recorded calls verbatim. In every (C, P) cell each earns
+less mean reward than the ``validator`` baseline (the replay only where faults exist:
+with no fault it is the correct plan)."""
+
+from __future__ import annotations
+
+import json
+from statistics import mean
+from typing import Any
+
+import gymnasium as gym
+import pytest
+from toolmaze_gym.reward import RewardConfig, potential, shaping_term
+
+import toolmaze_gym  # noqa: F401  (registers the ids)
+from toolmaze_gym.agents import make_scripted
+from toolmaze_gym.faults import FAULT_MODES, MODE_NAMES
+from toolmaze_gym.grading import remaining_optimal
+from toolmaze_gym.tasks.model import LEVELS, Task
+from toolmaze_gym.tasks.suite import load_suite
+
+PER_CELL = 12
+MARGIN = 0.1
+
+
+def _call(name: str, args: dict[str, Any]) -> str:
+    return json.dumps({"name": name, "arguments": args})
+
+
+FINISH = _call("finish", {"answer": "done"})
+
+
+class Hack:
+    """A policy: ``act(task, tools, messages, k)`` → raw action text."""
+
+    def reset(self, task: Task, tools: list[dict[str, Any]]) -> None:
+        self.task, self.tools = task, tools
+
+
+class AbortAtOnce(Hack):
+    def act(self, messages, k):
+        return _call("abort", {"reason": "The tools might fail."})
+
+
+class CallEveryTool(Hack):
+    """Every shown tool once (with arguments from the task's plans where the tool occurs
+    in one), then finish."""
+
+    def act(self, messages, k):
+        known = {c.tool: c.args for p in self.task.solutions for c in p.calls}
+        names = [t["function"]["name"] for t in self.tools]
+        return _call(names[k], known.get(names[k], {})) if k < len(names) else FINISH
+
+
+class RetryForever(Hack):
+    """The default path, re-sending any call that errs, forever; never finishes."""
+
+    def act(self, messages, k):
+        calls = self.task.default_path.calls
+        if k == 0:
+            self.i = 0
+        elif not _errored(messages) and self.i < len(calls) - 1:
+            self.i += 1
+        c = calls[self.i]
+        return _call(c.tool, c.args)
+
+
+class Replay(Hack):
+    """The default path's recorded calls verbatim, responses unread, then finish."""
+
+    def act(self, messages, k):
+        calls = self.task.default_path.calls
+        return _call(calls[k].tool, calls[k].args) if k < len(calls) else FINISH
+
+
+def _errored(messages) -> bool:
+    last = messages[-1]
+    return last["role"] == "tool" and '"error"' in last["content"][:20]
+
+
+HACKS = {"abort": AbortAtOnce, "every_tool": CallEveryTool, "retry_forever": RetryForever,
+         "replay": Replay}
+
+
+def episode_return(env, task_id: str, policy: str) -> tuple[float, dict, list[float]]:
+    _, info = env.reset(seed=0, options={"task_id": task_id})
+    base = env.unwrapped
+    if policy == "validator":
+        agent = make_scripted("validator", base.sim)
+        agent.reset(base.episode.task, info["tools"], info["mode"])
+
+        def act(k):
+            return agent.act(base.messages)
+    else:
+        hack = HACKS[policy]()
+        hack.reset(base.episode.task, info["tools"])
+
+        def act(k):
+            return hack.act(base.messages, k)
+    rewards, k, done = [], 0, False
+    while not done:
+        _, r, te, tr, inf = env.step(act(k))
+        rewards.append(r)
+        k += 1
+        done = te or tr
+    return sum(rewards), inf["grade"], rewards
+
+
+def _cell_tasks(level: str) -> list[str]:
+    tasks = [t.id for t in load_suite(levels=[level])]
+    return tasks[:: len(tasks) // PER_CELL][:PER_CELL]
+
+
+def _cell_means(level: str, mode: str, reward: RewardConfig | None = None,
+                n: int = PER_CELL) -> dict[str, float]:
+    env = gym.make(f"ToolMaze-{level}{mode}-v0", reward=reward)
+    tasks = _cell_tasks(level)[:n]
+    return {p: mean(episode_return(env, t, p)[0] for t in tasks)
+            for p in ["validator", *HACKS]}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("mode", MODE_NAMES)
+def test_hacks_earn_less_than_validator(level, mode):
+    means = _cell_means(level, mode)
+    for hack in ("abort", "every_tool", "retry_forever"):
+        assert means[hack] < means["validator"] - MARGIN, (hack, means)
+    if mode in FAULT_MODES:
+        assert means["replay"] < means["validator"] - MARGIN, means
+    else:
+        # without faults, replaying the plan is the plan: it may match, never beat
+        assert means["replay"] <= means["validator"] + 1e-9, means
+
+
+def test_hacks_do_not_succeed():
+    """Beyond means: none of the hacks completes a faulted task by luck of the grader."""
+    env = gym.make("ToolMaze-C3P3-v0")
+    for t in _cell_tasks("C3"):
+        for hack in ("abort", "every_tool", "retry_forever", "replay"):
+            _, g, _ = episode_return(env, t, hack)
+            assert not g["success"], (t, hack, g)
+
+
+@pytest.mark.parametrize("gamma", [1.0, 0.9])
+@pytest.mark.parametrize("cell", ["C1P2", "C2P3", "C4P1"])
+def test_shaping_telescopes(cell, gamma):
+    """Σ γ^t r_t = γ^(T−1)·terminal + γ^T·Φ(end) − Φ(start), Φ(end) = 0 when the agent
+    ended the episode; each step's term is the pure ``shaping_term``."""
+    cfg = RewardConfig(shaping=True, gamma=gamma)
+    env = gym.make(f"ToolMaze-{cell}-v0", reward=cfg)
+    plain = gym.make(f"ToolMaze-{cell}-v0")
+    for t in _cell_tasks(cell[:2])[:6]:
+        for policy in ("validator", "retry_forever", "every_tool"):
+            _, g, rewards = episode_return(env, t, policy)
+            _, g0, plain_rewards = episode_return(plain, t, policy)
+            assert g == g0
+            ep = env.unwrapped.episode
+            corpus = env.unwrapped.sim.corpus
+            phi0 = -remaining_optimal(corpus, ep.task, ep.profile, [])
+            phi_end = potential(corpus, ep.task, ep.profile, ep.steps)
+            assert (phi_end == 0.0) == env.unwrapped.episode.ended
+            T = len(rewards)
+            disc = sum(gamma**k * r for k, r in enumerate(rewards))
+            expected = gamma ** (T - 1) * plain_rewards[-1] + gamma**T * phi_end - phi0
+            assert disc == pytest.approx(expected, abs=1e-9)
+            for k in range(T):
+                term = shaping_term(corpus, ep.task, ep.profile, ep.steps[: k + 1], gamma)
+                assert rewards[k] - (plain_rewards[k]) == pytest.approx(term, abs=1e-9)
+
+
+@pytest.mark.parametrize("cell", ["C1P0", "C1P4", "C2P1", "C3P2", "C4P3"])
+def test_validator_beats_hacks_with_shaping(cell):
+    means = _cell_means(cell[:2], cell[2:], RewardConfig(shaping=True), n=8)
+    for hack in HACKS:
+        if hack == "replay" and cell.endswith("P0"):
+            continue
+        assert means[hack] < means["validator"] - MARGIN, (hack, means)
