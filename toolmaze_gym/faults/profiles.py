@@ -62,20 +62,32 @@ class ProfileError(Exception):
     """No admissible victim: the task cannot carry this mode's fault."""
 
 
-def _consumed(task: Task, slot_id: str) -> set[str]:
-    return {i.type for s in task.slots for i in s.inputs
-            if not i.source.is_literal and i.source.slot == slot_id}
+def _consumed(task: Task, slot_id: str, tool: str, sim: Simulator) -> set[str]:
+    """Types of ``tool``'s output that a later call reads, so a corruption there
+    travels: the next tools of its side read what they take from it; the side's
+    last tool feeds the slots downstream."""
+    slot = task.slot_by_id[slot_id]
+    side = next(s for s in slot.alternatives if tool in s)
+    later = side[side.index(tool) + 1:]
+    if not later:
+        return {i.type for s in task.slots for i in s.inputs
+                if not i.source.is_literal and i.source.slot == slot_id}
+    calls = {c.tool: c for p in task.solutions for c in p.calls if c.slot == slot_id}
+    sent = [v for t in later for v in calls[t].args.values()]
+    body = calls[tool].response
+    return {f.type for f in sim.corpus[tool].returns if f.name in body and body[f.name] in sent}
 
 
 def _expected_call(task: Task, tool: str):
     return next(c for p in task.solutions for c in p.calls if c.tool == tool)
 
 
-def _recipe(sim: Simulator, task: Task, slot_id: str, tool: str,
-            key: str) -> tuple[str, dict[str, str]] | None:
+def _recipe(sim: Simulator, task: Task, slot_id: str, tool: str, key: str,
+            tiers: int = 2) -> tuple[str, dict[str, str]] | None:
+    """The corruption for ``tool``: preferably of a value a later call reads."""
     spec = sim.corpus[tool]
     call = _expected_call(task, tool)
-    for tier in corruption_options(spec, _consumed(task, slot_id)):
+    for tier in corruption_options(spec, _consumed(task, slot_id, tool, sim))[:tiers]:
         for recipe in hashing.shuffled(tier, "recipe", key):
             bad = apply_recipe(spec, recipe, call.args, call.response, sim.world, key)
             w = None if bad is None else witness_for(spec, call.args, bad, sim.world)
@@ -89,11 +101,14 @@ def victim_slots(task: Task, sim: Simulator) -> list[str]:
     if task.level != "C1":
         return [s.id for s in task.branch_slots()]
     final = task.default_path.calls[-1].slot
-    candidates = [s.id for s in task.slots if s.id != final and _consumed(task, s.id)
-                  and all(_recipe(sim, task, s.id, t, f"{task.id}/probe") for t in s.tools)]
-    if not candidates:
-        raise ProfileError(f"{task.id}: no node on s* can carry an implicit fault")
-    return [hashing.choice(candidates, "victim", task.id)]
+    read = {u for u, _, _ in task.edges()}
+    for tiers in (1, 2):  # prefer a node whose corrupted value a later call would read
+        candidates = [s.id for s in task.slots if s.id != final and s.id in read
+                      and all(_recipe(sim, task, s.id, t, f"{task.id}/probe", tiers)
+                              for t in s.tools)]
+        if candidates:
+            return [hashing.choice(candidates, "victim", task.id)]
+    raise ProfileError(f"{task.id}: no node on s* can carry an implicit fault")
 
 
 def build_profile(task: Task, mode: str, sim: Simulator) -> FaultProfile:
