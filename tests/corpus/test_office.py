@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from tests.corpus.helpers import call, status_of
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Simulator, load_corpus
-from toolmaze_gym.corpus.invariants import violations
 from toolmaze_gym.corpus.state import EpisodeState
 from toolmaze_gym.world import World
 
@@ -25,17 +25,6 @@ def world() -> World:
 @pytest.fixture(scope="module")
 def sim(world: World) -> Simulator:
     return Simulator(world=world)
-
-
-def call(sim: Simulator, state: EpisodeState, name: str, /, **args: Any) -> dict[str, Any]:
-    r = sim.call(name, args, state)
-    assert r.ok, (name, args, r.body)
-    assert not violations(sim.corpus[name], args, r.body, sim.world), (name, r.body)
-    return r.body
-
-
-def status_of(sim: Simulator, state: EpisodeState, name: str, /, **args: Any) -> int:
-    return sim.call(name, args, state).status
 
 
 def sample(world: World, type_name: str, key: str) -> Any:

@@ -12,6 +12,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from toolmaze_gym.corpus.state import EpisodeState
@@ -68,6 +69,19 @@ def load_all() -> None:
     _loaded = True
     for mod in sorted(m.name for m in pkgutil.iter_modules(__path__)):
         importlib.import_module(f"{__name__}.{mod}")
+
+
+def parse_utc(value: str, field: str) -> datetime:
+    """A naive UTC datetime from ISO 8601; offsets are folded in ('10:00+02:00' is
+    '08:00'); a malformed value is the 422 an API would send."""
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not ISO 8601",
+                        field) from None
+    if dt.tzinfo is not None:
+        dt = (dt - dt.utcoffset()).replace(tzinfo=None)
+    return dt
 
 
 def not_found(kind: str, value: Any, field: str) -> ToolError:

@@ -11,8 +11,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found
-from toolmaze_gym.values.catalog import parse_datetime
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found, parse_utc
 from toolmaze_gym.world.office import ISO
 from toolmaze_gym.world.people import Person
 
@@ -41,15 +40,8 @@ def iso(dt: datetime) -> str:
 
 
 def when(value: str, field: str) -> datetime:
-    """A naive UTC datetime; offsets are folded in so '10:00+02:00' equals '08:00Z'."""
-    try:
-        dt = parse_datetime(value.strip())
-    except ValueError:
-        raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not ISO 8601",
-                        field) from None
-    if dt.tzinfo is not None:
-        dt = (dt - dt.utcoffset()).replace(tzinfo=None)
-    return dt.replace(second=0, microsecond=0)
+    """A naive UTC datetime on the minute; offsets are folded in."""
+    return parse_utc(value, field).replace(second=0, microsecond=0)
 
 
 def future(ctx: CallContext, value: str, field: str) -> datetime:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found
-from toolmaze_gym.values.catalog import parse_datetime
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found, parse_utc
 from toolmaze_gym.world.travel import Place, iso_utc
 
 MAX_STAY_NIGHTS = 30
@@ -72,14 +71,7 @@ def person(ctx: CallContext, name: str) -> str:
 
 
 def utc(value: str, field: str) -> datetime:
-    try:
-        dt = parse_datetime(value.strip())
-    except ValueError:
-        raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not ISO 8601",
-                        field) from None
-    if dt.tzinfo is not None:
-        dt = (dt - dt.utcoffset()).replace(tzinfo=None)
-    return dt
+    return parse_utc(value, field)
 
 
 def stamp(dt: datetime) -> str:
