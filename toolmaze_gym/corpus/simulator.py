@@ -91,6 +91,10 @@ class _Compiled:
                                if values.get(p.type).literal and values.get(p.type).input_check
                                and not p.enum]
         self.names = frozenset(p.name for p in spec.params)
+        self.inbound = [(p.name, p.canonical, adapters.ADAPTERS[p.adapt] if p.adapt else None)
+                        for p in spec.params]
+        self.outbound = [(f.name, f.canonical, adapters.ADAPTERS[f.adapt] if f.adapt else None)
+                         for f in spec.returns]
         self.defaults = {p.name: p.default for p in spec.params
                          if not p.required and p.default is not None}
 
@@ -143,25 +147,28 @@ class Simulator:
         c = self._prepared(spec)
         if not isinstance(arguments, Mapping):
             return error_response(400, "invalid_request", "arguments must be a JSON object")
-        extra = sorted(set(arguments) - c.names)
-        if extra:
+        if not c.names.issuperset(arguments):
+            extra = sorted(set(arguments) - c.names)
             return error_response(400, "unknown_parameter",
                                   f"{name} has no parameter '{extra[0]}'", str(extra[0]))
         try:
-            c.validate(dict(arguments))
+            c.validate(arguments)
         except fastjsonschema.JsonSchemaValueException as exc:
             return _schema_error(exc, spec)
-        args = {**c.defaults, **arguments}
-        for pname, t in c.literal_checks:
-            if pname in args:
-                msg = t.violation(args[pname], CheckContext(self.world, args))
-                if msg:
-                    return error_response(422, "invalid_parameter", msg, pname)
+        args = {**c.defaults, **arguments} if c.defaults else arguments
+        if c.literal_checks:
+            ctx = CheckContext(self.world, args)
+            for pname, t in c.literal_checks:
+                if pname in args:
+                    msg = t.violation(args[pname], ctx)
+                    if msg:
+                        return error_response(422, "invalid_parameter", msg, pname)
         try:
-            canonical = {p.canonical: adapters.apply(p.adapt, args[p.name])
-                         for p in spec.params if p.name in args}
+            canonical = {arg: (adapt(args[pname]) if adapt else args[pname])
+                         for pname, arg, adapt in c.inbound if pname in args}
             result = c.behaviour(CallContext(self.world, state, name), **canonical)
         except ToolError as exc:
             return error_response(exc.status, exc.code, exc.message, exc.field)
-        body = {f.name: adapters.apply(f.adapt, result[f.canonical]) for f in spec.returns}
+        body = {fname: (adapt(result[key]) if adapt else result[key])
+                for fname, key, adapt in c.outbound}
         return Response(200, body)
