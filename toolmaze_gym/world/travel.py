@@ -285,6 +285,10 @@ class Travel(Facts):
 
     # -- hotels -------------------------------------------------------------
 
+    @cached_property
+    def _rates(self) -> dict[tuple[str, str], float]:
+        return {}
+
     def hotels(self, place: Place) -> list[Hotel]:
         code = place.city_code
         if code not in self._hotels:
@@ -315,6 +319,13 @@ class Travel(Facts):
 
     def nightly_rate(self, hotel: Hotel, check_in: str) -> float:
         """The stay's nightly rate: set by the arrival night (a flat rate plan)."""
+        key = (hotel.hotel_id, check_in)
+        rate = self._rates.get(key)
+        if rate is None:
+            rate = self._rates[key] = self._nightly_rate(hotel, check_in)
+        return rate
+
+    def _nightly_rate(self, hotel: Hotel, check_in: str) -> float:
         d = date.fromisoformat(check_in)
         weekend = 1.12 if d.weekday() >= 4 else 1.0
         usd = (hotel.base_usd * hotel.place.cost_index * weekend

@@ -8,6 +8,7 @@ same seats, rooms and bookings.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found, parse_utc
@@ -54,7 +55,9 @@ def travel_day(ctx: CallContext, value: str, field: str = "date") -> str:
     return d.isoformat()
 
 
+@cache
 def plus_days(day: str, n: int) -> str:
+    """Date arithmetic on ISO strings; cached because stays ask it per night per hotel."""
     return (date.fromisoformat(day) + timedelta(days=n)).isoformat()
 
 
