@@ -31,9 +31,9 @@ from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.grading import grade
 from toolmaze_gym.prompts import PROMPTS, opening_messages
-from toolmaze_gym.rollout import append_step, tool_schemas
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, get_task, load_suite, suite_signatures
+from toolmaze_gym.transcript import append_step, tool_schemas
 from toolmaze_gym.world import get_world
 
 MAX_OBSERVATION_CHARS = 1 << 20
