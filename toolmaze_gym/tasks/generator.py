@@ -85,7 +85,7 @@ class TaskGenerator:
         lb = max(2, round((target - 1) * 0.3))
         lt = max(1, target - la - lb)
         kinds = stream.shuffled([SINGLE, MULTI])
-        extra = (stream.choice([SINGLE, MULTI]),) if stream.unit() < 0.35 else ()
+        extra = (stream.choice([SINGLE, MULTI]),) if stream.unit() < 0.45 else ()
         da, db = frozenset({primary, "General"}), frozenset({other, "General"})
         a_spec = ChainSpec(la, (kinds[0],), da, da, end_action=False, subject=primary,
                            mid_actions=0)
