@@ -18,11 +18,11 @@ enum_type("coupon_code", lambda w: w.commerce.coupon_codes,
 
 pattern_type("product_id", r"^PRD-[0-9]{6}$", "storefront product id, e.g. 'PRD-107919'",
              lambda world, key: hashing.choice(world.commerce.products, "pid", key).product_id,
-             normalise=str.upper)
+             normalise=str.upper, literal=True)  # shoppers paste ids from product pages
 pattern_type("sku", r"^[A-Z]{3}-[A-Z]{3}-[0-9]{4}$",
              "warehouse stock-keeping unit: brand, product type, number, e.g. 'NRD-BLN-1042'",
              lambda world, key: hashing.choice(world.commerce.products, "sku", key).sku,
-             normalise=str.upper)
+             normalise=str.upper, literal=True)
 pattern_type("tracking_number", r"^(1Z[0-9A-Z]{16}|[0-9]{12}|[0-9]{10})$",
              "carrier tracking number: UPS 1Z…, FedEx 12 digits or DHL 10 digits",
              lambda world, key: world.commerce.sample_tracking_number(key), normalise=str.upper)
