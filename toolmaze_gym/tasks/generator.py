@@ -23,6 +23,7 @@ GENERATOR_VERSION = "1.0"
 MAX_ATTEMPTS = 30
 MAX_INDEX_MISSES = 40
 TAIL_BUDGET = 250
+B_TRIES = 4
 MAX_USE: dict[str, int] = {}
 
 
@@ -93,19 +94,23 @@ class TaskGenerator:
         if a is None:
             return None
         a_last = a.slots[-1].id
-        b = self.assembler.grow(a, ChainSpec(lb, extra, db, db, end_action=False,
-                                             subject=other, mid_actions=0), stream.fork("B"))
-        if b is None:
-            return None
         tail_dom = da | db | {"Office"}
-        b_last = b.slots[-1].id
-        for prev, also in stream.shuffled([(a_last, b_last), (b_last, a_last)]):
-            done = self.assembler.grow(b, ChainSpec(lt, (kinds[1],), tail_dom, tail_dom,
-                                                    prev=prev, also_from=also,
-                                                    mid_actions=0),
-                                       stream.fork("T", prev), budget=TAIL_BUDGET)
-            if done is not None:
-                return done
+        # The first branch is the costly search; the join fails most often, so a
+        # few second branches are tried against it before starting over.
+        for b_try in range(B_TRIES):
+            b = self.assembler.grow(a, ChainSpec(lb, extra, db, db, end_action=False,
+                                                 subject=other, mid_actions=0),
+                                    stream.fork("B", b_try))
+            if b is None:
+                continue
+            b_last = b.slots[-1].id
+            for prev, also in stream.shuffled([(a_last, b_last), (b_last, a_last)]):
+                done = self.assembler.grow(b, ChainSpec(lt, (kinds[1],), tail_dom, tail_dom,
+                                                        prev=prev, also_from=also,
+                                                        mid_actions=0),
+                                           stream.fork("T", b_try, prev), budget=TAIL_BUDGET)
+                if done is not None:
+                    return done
         return None
 
     # -- finalisation ----------------------------------------------------------------
