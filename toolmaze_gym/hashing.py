@@ -13,12 +13,12 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-_SEP = "\x1f"
+SEP = "\x1f"  # joins the string forms of a key's parts
 
 
 def digest(*parts: object) -> int:
     """A 64-bit integer determined only by the string forms of ``parts``."""
-    key = _SEP.join(str(p) for p in parts).encode()
+    key = SEP.join(str(p) for p in parts).encode()
     return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
 
 

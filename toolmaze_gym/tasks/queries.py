@@ -28,8 +28,20 @@ _VERBS = {
     "share": "share", "upload": "upload", "append": "append", "reserve": "reserve",
     "check": "check", "adjust": "adjust", "turn": "turn", "lock": "lock", "unlock": "unlock",
     "notify": "notify", "publish": "publish", "log": "log", "pay": "pay", "transfer": "transfer",
+    "assign": "assign", "close": "close", "buy": "buy", "delete": "delete",
+    "generate": "generate", "compose": "compose", "draft": "draft", "email": "e-mail",
+    "grant": "grant", "issue": "issue", "initiate": "start", "mark": "mark",
+    "multiply": "multiply", "open": "open", "order": "order", "purchase": "purchase",
+    "recommend": "recommend", "render": "render", "reply": "reply to", "request": "request",
+    "reschedule": "reschedule", "shorten": "shorten", "split": "split",
+    "submit": "submit", "switch": "switch", "void": "void", "write": "write",
+    "activate": "activate", "detect": "detect", "forward": "forward", "calc": "calculate",
+    "verify": "verify", "refund": "refund", "rate": "rate",
+    "tag": "tag", "move": "move", "rename": "rename", "remove": "remove", "review": "review",
 }
-_PROVIDERS = {"weatherapi", "finance", "yahoo", "stripe", "graph", "slack", "teams", "amadeus",
+_PREPOSITIONS = {"to", "in", "by", "of", "for", "from", "on", "with"}
+_ADVERBS = {"now", "online", "later", "instantly"}
+_PROVIDERS = {"finance", "yahoo", "stripe", "graph", "slack", "teams", "amadeus",
               "shopify", "openweather", "google", "deepl", "v2", "v3", "api"}
 
 _TYPE_PHRASE: dict[str, str] = {
@@ -57,10 +69,19 @@ def capability(name: str) -> str:
     if verb_at is None:
         if "to" in words[1:-1]:
             return "convert " + " ".join(words)
+        if words[-1].endswith(("er", "or")):  # an agent noun: a converter, a translator
+            return "run the " + " ".join(words)
         return "get the " + " ".join(words)
     verb = _VERBS[words[verb_at]]
     rest = words[verb_at + 1:] or words[:verb_at]
-    return f"{verb} the {' '.join(rest)}" if rest else f"{verb} it"
+    if not rest:
+        return f"{verb} it"
+    if set(rest[-1:]) <= _ADVERBS and set(rest[:-1]) <= _PREPOSITIONS:  # check_in_online
+        return f"{verb} {' '.join(rest)}"
+    if rest[0] in _PREPOSITIONS:  # add_to_cart -> "add to the cart"
+        tail = " ".join(rest[1:])
+        return f"{verb} {rest[0]} the {tail}" if tail else f"{verb} {rest[0]}"
+    return f"{verb} the {' '.join(rest)}"
 
 
 def literal_text(value: Any) -> str:

@@ -147,9 +147,25 @@ def id_type(name: str, prefix: str, length: int = 8, description: str = "") -> S
         lambda world, key: f"{prefix}-" + hashing.token(alphabet, length, name, key))
 
 
+_ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+_IDS: dict[tuple[str, int, str], str] = {}
+
+
 def make_id(prefix: str, length: int, *parts: object) -> str:
-    """The id an Action returns; stable for its inputs."""
-    return f"{prefix}-" + hashing.token("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", length, *parts)
+    """The id an Action returns; stable for its inputs.
+
+    Memoised on the joined string forms of ``parts`` — all the hash ever sees, so
+    the key is exact (0.0 and -0.0 stay apart) — because episodes replay the same
+    actions and the same ids recur constantly.
+    """
+    joined = hashing.SEP.join(str(p) for p in parts)
+    key = (prefix, length, joined)
+    out = _IDS.get(key)
+    if out is None:
+        if len(_IDS) >= 200_000:
+            _IDS.clear()
+        out = _IDS[key] = f"{prefix}-" + hashing.token(_ID_ALPHABET, length, joined)
+    return out
 
 
 # ---------------------------------------------------------------- text

@@ -24,6 +24,7 @@ SAVED_CARTS = 60
 ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 TRACKING_RE = re.compile(r"^(1Z[0-9A-Z]{16}|[0-9]{12}|[0-9]{10})$")
 SHIPMENT_STATES = ("label created", "in transit", "in transit", "out for delivery", "delivered")
+MEMO_LIMIT = 100_000  # entries per look-up memo; cleared when full (agents can send any id)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,18 @@ class Commerce(Facts):
         self.product_names = [p.name for p in self.products]
         self.coupons = {code: float(pct) for code, pct in self.data["coupons"]}
         self.coupon_codes = list(self.coupons)
+        self._shipments: dict[str, Shipment | None] = {}
+        self._eta_dates: dict[int, str] = {}
+        self._suffix_counts: dict[str, int] = {}
+        # Scratch memo for pure facts the behaviours derive; values are read-only.
+        self.memo: dict[tuple, object] = {}
+
+    def remember(self, key: tuple, value: object) -> object:
+        """Store a pure derived fact in ``memo`` (bounded: cleared when full)."""
+        if len(self.memo) >= MEMO_LIMIT:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
 
     def _build_catalogue(self) -> list[Product]:
         d = self.data
@@ -138,6 +151,16 @@ class Commerce(Facts):
 
     def by_name(self, name: str) -> Product | None:
         return self._by_name.get(" ".join(name.split()).lower())
+
+    def count_named_like(self, suffix: str) -> int:
+        """How many catalogue products have a name ending in ``suffix``."""
+        n = self._suffix_counts.get(suffix)
+        if n is None:
+            n = sum(1 for q in self.products if q.name.endswith(suffix))
+            if len(self._suffix_counts) >= MEMO_LIMIT:
+                self._suffix_counts.clear()
+            self._suffix_counts[suffix] = n
+        return n
 
     def coupon_pct(self, code: str) -> float | None:
         return self.coupons.get(code.strip().upper())
@@ -216,6 +239,16 @@ class Commerce(Facts):
 
     def shipment(self, tracking_number: str) -> Shipment | None:
         """Public tracking facts for a parcel the store did not ship in this episode."""
+        try:
+            return self._shipments[tracking_number]
+        except KeyError:
+            s = self._shipment(tracking_number)
+            if len(self._shipments) >= MEMO_LIMIT:
+                self._shipments.clear()
+            self._shipments[tracking_number] = s
+            return s
+
+    def _shipment(self, tracking_number: str) -> Shipment | None:
         tn = tracking_number.strip().upper()
         if not TRACKING_RE.fullmatch(tn):
             return None
@@ -247,4 +280,9 @@ class Commerce(Facts):
         return str(hashing.randint(10 ** (digits - 1), 10 ** digits - 1, "tn", key))
 
     def eta_date(self, days: int) -> str:
-        return (self.world.now.date() + timedelta(days=days)).isoformat()
+        out = self._eta_dates.get(days)
+        if out is None:
+            out = (self.world.now.date() + timedelta(days=days)).isoformat()
+            if type(days) is int and len(self._eta_dates) < MEMO_LIMIT:
+                self._eta_dates[days] = out
+        return out

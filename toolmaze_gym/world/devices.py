@@ -18,6 +18,8 @@ from typing import Any
 from toolmaze_gym import hashing
 from toolmaze_gym.world.base import Facts, load_data
 
+# Upper bound on entries of each per-world memo table (keys can come from agent input).
+_MEMO_CAP = 50_000
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
@@ -54,6 +56,16 @@ class Devices(Facts):
         self.scene_names: tuple[str, ...] = tuple(self.scenes)
         self.periods: dict[str, int] = data["energy_periods"]
         self.firmware: tuple[str, ...] = tuple(data["firmware"])
+        # Memo tables for pure facts (the world is immutable and long-lived); mutable
+        # results are rebuilt from cached immutable values on every call.
+        self._make_memo: dict[tuple[str, str, str], Device] = {}
+        self._climate_memo: dict[tuple[str, str], RoomClimate] = {}
+        self._light_memo: dict[str, tuple[bool, int]] = {}
+        self._thermo_memo: dict[tuple[str, str], tuple[float, str]] = {}
+        self._locked_memo: dict[str, bool] = {}
+        self._battery_memo: dict[tuple[str, str], int] = {}
+        self._seen_memo: dict[str, str] = {}
+        self._household_memo: dict[str, int] = {}
 
     # -- registry ------------------------------------------------------------
 
@@ -64,6 +76,15 @@ class Devices(Facts):
         return self.data["lock"]["models"] if kind == "lock" else self.data["kinds"][kind]["models"]
 
     def make(self, site: str, place: str, kind: str) -> Device:
+        k = (site, place, kind)
+        d = self._make_memo.get(k)
+        if d is None:
+            d = self._make(site, place, kind)
+            if len(self._make_memo) < _MEMO_CAP:
+                self._make_memo[k] = d
+        return d
+
+    def _make(self, site: str, place: str, kind: str) -> Device:
         token = hashing.token(_ALPHABET, 8, *self.key("id", site, place, kind))
         model = hashing.choice(self._models(kind), *self.key("model", site, place, kind))
         return Device(f"{self._prefix(kind)}-{token}", kind, site, place, model)
@@ -106,6 +127,15 @@ class Devices(Facts):
     # -- readings --------------------------------------------------------------
 
     def room_climate(self, site: str, room: str) -> RoomClimate:
+        mk = (site, room)
+        c = self._climate_memo.get(mk)
+        if c is None:
+            c = self._room_climate(site, room)
+            if len(self._climate_memo) < _MEMO_CAP:
+                self._climate_memo[mk] = c
+        return c
+
+    def _room_climate(self, site: str, room: str) -> RoomClimate:
         band = self.data["room_climate"].get(room, self.data["room_climate"]["default"])
         k = self.key("climate", site, room, self.world.now_iso)
         return RoomClimate(
@@ -115,34 +145,67 @@ class Devices(Facts):
             co2_ppm=hashing.randint(*band["co2"], *k, "co2"))
 
     def light_default(self, d: Device) -> dict[str, Any]:
-        on = hashing.unit(*self.key("light-on", d.id)) < 0.35
-        level = 10 * hashing.randint(3, 10, *self.key("light-bri", d.id))
+        v = self._light_memo.get(d.id)
+        if v is None:
+            on = hashing.unit(*self.key("light-on", d.id)) < 0.35
+            level = 10 * hashing.randint(3, 10, *self.key("light-bri", d.id))
+            v = (on, level)
+            if len(self._light_memo) < _MEMO_CAP:
+                self._light_memo[d.id] = v
+        on, level = v
         return {"on": on, "brightness": level if on else 0, "last_level": level}
 
     def thermostat_default(self, d: Device) -> dict[str, Any]:
-        outdoor = self.world.geo.current_temp(self.world.geo.city(d.site))
-        mode = "cool" if outdoor > 24 else "heat"
-        base = 24.0 if mode == "cool" else 20.0
-        setpoint = base + 0.5 * hashing.randint(-3, 3, *self.key("setpoint", d.id))
-        return {"setpoint_c": setpoint, "mode": mode}
+        mk = (d.id, d.site)
+        v = self._thermo_memo.get(mk)
+        if v is None:
+            outdoor = self.world.geo.current_temp(self.world.geo.city(d.site))
+            mode = "cool" if outdoor > 24 else "heat"
+            base = 24.0 if mode == "cool" else 20.0
+            setpoint = base + 0.5 * hashing.randint(-3, 3, *self.key("setpoint", d.id))
+            v = (setpoint, mode)
+            if len(self._thermo_memo) < _MEMO_CAP:
+                self._thermo_memo[mk] = v
+        return {"setpoint_c": v[0], "mode": v[1]}
 
     def lock_default(self, d: Device) -> bool:
-        return hashing.unit(*self.key("locked", d.id)) < 0.8
+        v = self._locked_memo.get(d.id)
+        if v is None:
+            v = hashing.unit(*self.key("locked", d.id)) < 0.8
+            if len(self._locked_memo) < _MEMO_CAP:
+                self._locked_memo[d.id] = v
+        return v
 
     def battery_pct(self, d: Device) -> int:
         if d.kind in ("light", "thermostat"):
             return 100  # mains powered
-        return hashing.randint(12, 100, *self.key("battery", d.id))
+        mk = (d.id, d.kind)
+        v = self._battery_memo.get(mk)
+        if v is None:
+            v = hashing.randint(12, 100, *self.key("battery", d.id))
+            if len(self._battery_memo) < _MEMO_CAP:
+                self._battery_memo[mk] = v
+        return v
 
     def firmware_of(self, d: Device) -> str:
         return hashing.choice(self.firmware, *self.key("fw", d.id))
 
     def last_seen(self, d: Device) -> str:
-        ago = timedelta(seconds=hashing.randint(5, 900, *self.key("seen", d.id)))
-        return (self.world.now - ago).strftime("%Y-%m-%dT%H:%M:%SZ")
+        v = self._seen_memo.get(d.id)
+        if v is None:
+            ago = timedelta(seconds=hashing.randint(5, 900, *self.key("seen", d.id)))
+            v = (self.world.now - ago).strftime("%Y-%m-%dT%H:%M:%SZ")
+            if len(self._seen_memo) < _MEMO_CAP:
+                self._seen_memo[d.id] = v
+        return v
 
     def household_size(self, site: str) -> int:
-        return hashing.randint(*self.data["household_size"], *self.key("household", site))
+        v = self._household_memo.get(site)
+        if v is None:
+            v = hashing.randint(*self.data["household_size"], *self.key("household", site))
+            if len(self._household_memo) < _MEMO_CAP:
+                self._household_memo[site] = v
+        return v
 
     def energy_kwh(self, site: str, period: str) -> float:
         """Consumption over the trailing period; longer periods sum daily figures."""

@@ -9,6 +9,9 @@ from datetime import date, timedelta
 from toolmaze_gym import hashing
 from toolmaze_gym.world.base import Facts, load_data
 
+# Upper bound on entries of each per-world memo table (keys can come from agent input).
+_MEMO_CAP = 50_000
+
 CONDITIONS = ("clear", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm",
               "snow", "fog", "windy")
 
@@ -52,6 +55,12 @@ class Geo(Facts):
         self.languages = load_data("languages.json")
         self.language_codes = sorted(self.languages)
         self.timezones = sorted(load_data("timezones.json"))
+        # Memo tables for pure facts (the world is immutable and long-lived).
+        self._city_memo: dict[str, City | None] = {}
+        self._usd_memo: dict[str, float] = {}
+        self._fx_memo: dict[tuple[str, str], float] = {}
+        self._wx_memo: dict[tuple[City, str], DailyWeather] = {}
+        self._temp_memo: dict[City, float] = {}
 
     # -- lookups -----------------------------------------------------------
 
@@ -59,7 +68,14 @@ class Geo(Facts):
         return name.strip().lower() in self._by_name
 
     def city(self, name: str) -> City | None:
-        return self._by_name.get(" ".join(name.split()).lower())
+        try:
+            return self._city_memo[name]
+        except KeyError:
+            pass
+        c = self._by_name.get(" ".join(name.split()).lower())
+        if len(self._city_memo) < _MEMO_CAP:
+            self._city_memo[name] = c
+        return c
 
     def nearest_city(self, lat: float, lon: float) -> City:
         return min(self.cities, key=lambda c: (c.lat - lat) ** 2 + (c.lon - lon) ** 2)
@@ -84,18 +100,40 @@ class Geo(Facts):
 
     def usd_value(self, currency: str) -> float:
         """USD per unit, drifting a little with the world seed."""
-        base = self.currencies[currency.upper()][1]
-        if currency.upper() == "USD":
-            return 1.0
-        return base * (1 + hashing.uniform(-0.03, 0.03, *self.key("fx", currency.upper())))
+        v = self._usd_memo.get(currency)
+        if v is None:
+            code = currency.upper()
+            base = self.currencies[code][1]
+            if code == "USD":
+                v = 1.0
+            else:
+                v = base * (1 + hashing.uniform(-0.03, 0.03, *self.key("fx", code)))
+            if len(self._usd_memo) < _MEMO_CAP:
+                self._usd_memo[currency] = v
+        return v
 
     def fx_rate(self, base: str, quote: str) -> float:
         """Units of ``quote`` per unit of ``base``; consistent across every FX tool."""
-        return round(self.usd_value(base) / self.usd_value(quote), 6)
+        k = (base, quote)
+        r = self._fx_memo.get(k)
+        if r is None:
+            r = round(self.usd_value(base) / self.usd_value(quote), 6)
+            if len(self._fx_memo) < _MEMO_CAP:
+                self._fx_memo[k] = r
+        return r
 
     # -- weather ----------------------------------------------------------
 
     def weather(self, city: City, day: str) -> DailyWeather:
+        k = (city, day)
+        w = self._wx_memo.get(k)
+        if w is None:
+            w = self._weather(city, day)
+            if len(self._wx_memo) < _MEMO_CAP:
+                self._wx_memo[k] = w
+        return w
+
+    def _weather(self, city: City, day: str) -> DailyWeather:
         d = date.fromisoformat(day)
         season = math.cos(2 * math.pi * (d.timetuple().tm_yday - 196) / 365.25)
         if city.lat < 0:
@@ -118,8 +156,11 @@ class Geo(Facts):
             wind_kph=round(hashing.uniform(2, 45, *k, "w"), 1))
 
     def current_temp(self, city: City) -> float:
-        w = self.weather(city, self.world.today)
-        return round(w.low_c + (w.high_c - w.low_c) * 0.6, 1)
+        t = self._temp_memo.get(city)
+        if t is None:
+            w = self.weather(city, self.world.today)
+            t = self._temp_memo[city] = round(w.low_c + (w.high_c - w.low_c) * 0.6, 1)
+        return t
 
     def date_offset(self, days: int) -> str:
         return (self.world.now.date() + timedelta(days=days)).isoformat()

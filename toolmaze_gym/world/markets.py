@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from toolmaze_gym import hashing
@@ -238,6 +238,7 @@ def iban_check_digits(country: str, bban: str) -> str:
     return f"{98 - int(digits) % 97:02d}"
 
 
+@lru_cache(maxsize=8192)
 def iban_valid(iban: str) -> bool:
     s = iban.replace(" ", "").upper()
     if len(s) < 15 or len(s) > 34 or not s.isalnum():
@@ -292,6 +293,7 @@ class Markets(Facts):
         self.fund_symbols = [f.symbol for f in self.funds]
         self.budget_categories = sorted(self.data["budget_categories"])
         self._quotes: dict[str, Quote] = {}
+        self._budget_memo: dict[str, tuple[float, float]] = {}
         self._country_ccy = {c.country_code: c.currency for c in world.geo.cities}
         self.accounts = self._make_accounts()
         self._account = {a.id: a for a in self.accounts}
@@ -468,6 +470,12 @@ class Markets(Facts):
 
     def default_budget(self, category: str) -> tuple[float, float]:
         """(monthly limit, spent so far this month) in the home currency."""
+        v = self._budget_memo.get(category)
+        if v is None:
+            v = self._budget_memo[category] = self._default_budget(category)
+        return v
+
+    def _default_budget(self, category: str) -> tuple[float, float]:
         usd = self.data["budget_categories"][category]
         limit = round(usd / self.world.geo.usd_value(self.home_currency) / 10) * 10.0
         spent = round(limit * hashing.uniform(0.1, 0.8, *self.key("spent", category)), 2)

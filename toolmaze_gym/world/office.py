@@ -8,9 +8,11 @@ what Actions create or change lives in the episode state, layered on top.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cached_property
+from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.values.catalog import make_id
@@ -21,6 +23,7 @@ DAY_START = 8 * 60  # working day in minutes from midnight, UTC
 DAY_END = 18 * 60
 GRID = 15  # calendar slots start on quarter hours
 ISO = "%Y-%m-%dT%H:%M:%SZ"
+CACHE_LIMIT = 65_536  # entries per fact cache; cleared when full (keys come from agents)
 
 
 @dataclass(frozen=True)
@@ -65,11 +68,29 @@ class Office(Facts):
         self.channels: list[str] = list(self.data["channels"])
         self.file_names: list[str] = list(self.data["file_names"])
         self.me: Person = hashing.choice(world.people.people, *self.key("me"))
+        # Pure facts are recomputed by hashing on every call otherwise; every cached
+        # value is immutable (tuples, frozen dataclasses, strings), so sharing is safe.
+        self._caches: dict[str, dict[Any, Any]] = {}
+
+    def _cached(self, name: str, key: Any, make: Callable[[], Any]) -> Any:
+        cache = self._caches.get(name)
+        if cache is None:
+            cache = self._caches[name] = {}
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        value = make()
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[key] = value
+        return value
 
     # -- people --------------------------------------------------------------
 
     def contact_id(self, person: Person) -> str:
-        return make_id("CT", 8, *self.key("contact", person.email))
+        return self._cached("contact", person.email,
+                            lambda: make_id("CT", 8, *self.key("contact", person.email)))
 
     def person(self, name: str) -> Person | None:
         return self.world.people.by_name(name)
@@ -103,12 +124,34 @@ class Office(Facts):
 
     def rooms_in(self, city: str) -> list[Room]:
         """Rooms of a city, smallest first (the finder proposes the tightest fit)."""
-        return [r for r in self.rooms if r.city.lower() == city.strip().lower()]
+        return list(self._rooms_in(city.strip().lower()))
+
+    def _rooms_in(self, city: str) -> tuple[Room, ...]:
+        return self._cached("rooms_in", city,
+                            lambda: tuple(r for r in self.rooms if r.city.lower() == city))
 
     # -- calendar ------------------------------------------------------------
 
     def busy_blocks(self, day: date) -> list[tuple[int, int]]:
         """The owner's pre-existing meetings on ``day`` as (start, end) minutes; weekends free."""
+        return list(self._busy_blocks(day))
+
+    def _busy_blocks(self, day: date) -> tuple[tuple[int, int], ...]:
+        return self._cached("busy", day, lambda: tuple(self._make_busy_blocks(day)))
+
+    def free_minutes(self, day: date, minutes: int) -> tuple[int, ...]:
+        """Grid starts (minutes from midnight) of ``day`` free of pre-existing meetings and
+        not before now, for a meeting of ``minutes``; episode meetings are not considered."""
+        def make() -> tuple[int, ...]:
+            busy = self._busy_blocks(day)
+            midnight = datetime(day.year, day.month, day.day)
+            earliest = (self.world.now - midnight).total_seconds() / 60
+            return tuple(m for m in range(DAY_START, DAY_END - minutes + 1, GRID)
+                         if m >= earliest
+                         and not any(m < e and s < m + minutes for s, e in busy))
+        return self._cached("free", (day, minutes), make)
+
+    def _make_busy_blocks(self, day: date) -> list[tuple[int, int]]:
         if day.weekday() >= 5:
             return []
         k = self.key("busy", day.isoformat())
@@ -121,6 +164,9 @@ class Office(Facts):
 
     def meeting(self, meeting_id: str) -> Meeting:
         """An event already on the calendar, for any well-formed event id."""
+        return self._cached("meeting", meeting_id, lambda: self._make_meeting(meeting_id))
+
+    def _make_meeting(self, meeting_id: str) -> Meeting:
         k = self.key("meeting", meeting_id)
         day = self.world.now.date() + timedelta(days=hashing.randint(1, 20, *k, "d"))
         start = datetime(day.year, day.month, day.day) + timedelta(
@@ -135,6 +181,9 @@ class Office(Facts):
         return (self.world.now - timedelta(minutes=minutes)).strftime(ISO)
 
     def latest_mail_from(self, sender: str) -> Mail:
+        return self._cached("inbox", sender, lambda: self._make_latest_mail_from(sender))
+
+    def _make_latest_mail_from(self, sender: str) -> Mail:
         k = self.key("inbox", sender.strip().lower())
         return Mail(make_id("MSG", 10, *k), sender.strip().lower(),
                     hashing.choice(self.data["email_subjects"], *k, "subj"),
@@ -146,6 +195,9 @@ class Office(Facts):
 
     def mail(self, message_id: str) -> Mail:
         """A received message; ids not from the inbox listing get a deterministic sender."""
+        return self._cached("mail", message_id, lambda: self._make_mail(message_id))
+
+    def _make_mail(self, message_id: str) -> Mail:
         sender = self._inbox_ids.get(message_id)
         if sender is None:
             sender = hashing.choice(self.world.people.emails, *self.key("mail", message_id))
@@ -156,6 +208,9 @@ class Office(Facts):
 
     def draft(self, draft_id: str) -> tuple[str, str, str]:
         """(to, subject, body) of a draft already in the Drafts folder."""
+        return self._cached("draft", draft_id, lambda: self._make_draft(draft_id))
+
+    def _make_draft(self, draft_id: str) -> tuple[str, str, str]:
         k = self.key("draft", draft_id)
         return (hashing.choice(self.world.people.emails, *k, "to"),
                 hashing.choice(self.data["email_subjects"], *k, "s"),
@@ -165,6 +220,9 @@ class Office(Facts):
 
     def channel_latest(self, channel: str) -> tuple[str, str, str, int]:
         """(text, author name, posted_at, message count) before the episode."""
+        return self._cached("chan", channel, lambda: self._make_channel_latest(channel))
+
+    def _make_channel_latest(self, channel: str) -> tuple[str, str, str, int]:
         k = self.key("chan", channel.strip().lower())
         return (hashing.choice(self.data["chat_messages"], *k, "txt"),
                 hashing.choice(self.world.people.names, *k, "who"),
@@ -175,14 +233,21 @@ class Office(Facts):
 
     def document(self, doc_id: str) -> tuple[str, int]:
         """(title, word count) of a document already in the drive."""
+        return self._cached("doc", doc_id, lambda: self._make_document(doc_id))
+
+    def _make_document(self, doc_id: str) -> tuple[str, int]:
         k = self.key("doc", doc_id)
         return (hashing.choice(self.data["document_titles"], *k, "t"),
                 hashing.randint(80, 4000, *k, "w"))
 
     def sheet_rows(self, sheet_id: str) -> int:
-        return hashing.randint(0, 400, *self.key("sheet", sheet_id))
+        return self._cached("sheet", sheet_id,
+                            lambda: hashing.randint(0, 400, *self.key("sheet", sheet_id)))
 
     def ticket(self, ticket_id: str) -> Ticket:
+        return self._cached("ticket", ticket_id, lambda: self._make_ticket(ticket_id))
+
+    def _make_ticket(self, ticket_id: str) -> Ticket:
         k = self.key("ticket", ticket_id)
         return Ticket(hashing.choice(self.data["ticket_summaries"], *k, "s"),
                       hashing.choice(("open", "assigned", "in_progress"), *k, "st"),
@@ -191,6 +256,9 @@ class Office(Facts):
 
     def file(self, file_id: str) -> tuple[str, int]:
         """(name, size in bytes) of a file already in storage."""
+        return self._cached("file", file_id, lambda: self._make_file(file_id))
+
+    def _make_file(self, file_id: str) -> tuple[str, int]:
         k = self.key("file", file_id)
         return hashing.choice(self.file_names, *k, "n"), hashing.randint(200, 8_000_000, *k, "b")
 

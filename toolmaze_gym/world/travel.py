@@ -29,6 +29,13 @@ ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 TRIP_PURPOSES = ("Sales kickoff", "Client visit", "Team offsite", "Conference trip",
                  "Partner workshop", "Board meeting", "Site visit", "Customer summit")
 HIGH_SPEED = frozenset({"FR", "DE", "ES", "IT", "JP", "CN"})
+MEMO_LIMIT = 100_000  # entries per look-up memo; cleared when full (agents can send any id)
+
+
+def _remember(memo: dict, key: object, value: object) -> None:
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
 
 
 @dataclass(frozen=True)
@@ -163,6 +170,15 @@ class Travel(Facts):
         self._flights: dict[tuple[str, str, str], list[Flight]] = {}
         self._trains: dict[tuple[str, str, str], list[Train]] = {}
         self._hotels: dict[str, list[Hotel]] = {}
+        self._valid_days: dict[str, bool] = {}
+        self._by_flight_id: dict[str, Flight | None] = {}
+        self._by_hotel_id: dict[str, Hotel | None] = {}
+        self._by_train_id: dict[str, Train | None] = {}
+        self._cheapest: dict[tuple, Flight] = {}
+        self._ranked_hotels: dict[tuple[str, str], tuple[Hotel, ...]] = {}
+        # Scratch memo for pure facts the behaviours derive (parsed days, response
+        # fragments); keys are tuples led by a tag; values must be treated as read-only.
+        self.memo: dict[tuple, object] = {}
 
     # -- places -------------------------------------------------------------
 
@@ -186,6 +202,13 @@ class Travel(Facts):
 
     def valid_day(self, day: str) -> bool:
         """Bookable: from today up to the airline booking window."""
+        ok = self._valid_days.get(day)
+        if ok is None:
+            ok = self._valid_day(day)
+            _remember(self._valid_days, day, ok)
+        return ok
+
+    def _valid_day(self, day: str) -> bool:
         d = date.fromisoformat(day)
         today = self.world.now.date()
         return today <= d <= today + timedelta(days=BOOKING_WINDOW_DAYS)
@@ -243,9 +266,22 @@ class Travel(Facts):
         return sorted(out.values(), key=lambda f: (f.departure, f.flight_id))
 
     def cheapest_flight(self, a: Place, b: Place, day: str) -> Flight:
-        return min(self.flights(a, b, day), key=lambda f: (f.fare, f.departure))
+        k = (a.airport_code, b.airport_code, day)
+        f = self._cheapest.get(k)
+        if f is None:
+            f = self._cheapest[k] = min(self.flights(a, b, day),
+                                        key=lambda f: (f.fare, f.departure))
+        return f
 
     def flight(self, flight_id: str) -> Flight | None:
+        try:
+            return self._by_flight_id[flight_id]
+        except KeyError:
+            f = self._flight(flight_id)
+            _remember(self._by_flight_id, flight_id, f)
+            return f
+
+    def _flight(self, flight_id: str) -> Flight | None:
         m = FLIGHT_ID_RE.fullmatch(flight_id.strip().upper())
         if not m:
             return None
@@ -310,7 +346,25 @@ class Travel(Facts):
                 rooms=hashing.randint(2, 5, *k, "rooms")))
         return out
 
+    def hotels_by_rate(self, place: Place, check_in: str) -> tuple[Hotel, ...]:
+        """The city's hotels, cheapest nightly rate for the arrival night first."""
+        k = (place.city_code, check_in)
+        ranked = self._ranked_hotels.get(k)
+        if ranked is None:
+            ranked = tuple(sorted(self.hotels(place),
+                                  key=lambda h: (self.nightly_rate(h, check_in), h.hotel_id)))
+            _remember(self._ranked_hotels, k, ranked)
+        return ranked
+
     def hotel(self, hotel_id: str) -> Hotel | None:
+        try:
+            return self._by_hotel_id[hotel_id]
+        except KeyError:
+            h = self._hotel(hotel_id)
+            _remember(self._by_hotel_id, hotel_id, h)
+            return h
+
+    def _hotel(self, hotel_id: str) -> Hotel | None:
         m = HOTEL_ID_RE.fullmatch(hotel_id.strip().upper())
         place = self._by_city_code.get(m.group(1)) if m else None
         if place is None:
@@ -380,6 +434,14 @@ class Travel(Facts):
         return min(self.trains(a, b, day), key=lambda t: (t.fare, t.departure))
 
     def train(self, train_id: str) -> Train | None:
+        try:
+            return self._by_train_id[train_id]
+        except KeyError:
+            t = self._train(train_id)
+            _remember(self._by_train_id, train_id, t)
+            return t
+
+    def _train(self, train_id: str) -> Train | None:
         m = TRAIN_ID_RE.fullmatch(train_id.strip().upper())
         if not m:
             return None

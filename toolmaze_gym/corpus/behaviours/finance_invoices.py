@@ -8,7 +8,8 @@ subtotal + tax and the subtotal equals the sum of the lines.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus.behaviours import CallContext, behaviour, not_found
@@ -26,6 +27,11 @@ from toolmaze_gym.corpus.behaviours.finance_common import (
 from toolmaze_gym.values.catalog import make_id
 
 PAYMENT_TERMS_DAYS = 30
+
+
+@lru_cache(maxsize=64)
+def _due_date(now: datetime) -> str:
+    return (now.date() + timedelta(days=PAYMENT_TERMS_DAYS)).isoformat()
 
 
 def _tax_rate(ctx: CallContext, email: str) -> float:
@@ -61,13 +67,13 @@ def create_invoice(ctx: CallContext, email: str, description: str, amount: float
                    currency: str) -> dict:
     positive(ctx, "amount", amount)
     to = email.strip().lower()
-    iid = make_id("INV", 10, to, text(description), money(amount), currency.upper(),
-                  counter(ctx, "invoice"))
-    inv = {"id": iid, "email": to, "currency": currency.upper(), "status": "draft",
-           "purpose": text(description), "tax_rate": _tax_rate(ctx, to),
-           "due_date": (ctx.world.now.date() + timedelta(days=PAYMENT_TERMS_DAYS)).isoformat(),
-           "lines": [{"description": text(description), "quantity": 1,
-                      "unit_price": money(amount), "total": money(amount)}]}
+    purpose, amt, ccy = text(description), money(amount), currency.upper()
+    iid = make_id("INV", 10, to, purpose, amt, ccy, counter(ctx, "invoice"))
+    inv = {"id": iid, "email": to, "currency": ccy, "status": "draft",
+           "purpose": purpose, "tax_rate": _tax_rate(ctx, to),
+           "due_date": _due_date(ctx.world.now),
+           "lines": [{"description": purpose, "quantity": 1,
+                      "unit_price": amt, "total": amt}]}
     table(ctx, "invoices")[iid] = inv
     ctx.state.record(ctx.tool, {"action": "invoice.create", "invoice_id": iid, "to": to})
     return _totals(inv)

@@ -49,15 +49,14 @@ def send_payment(ctx: CallContext, account_id: str, email: str, amount: float,
     positive(ctx, "amount", amount)
     to = email.strip().lower()
     cost, _ = debit(ctx, a, amount, currency)
-    pid = make_id("PAY", 10, a.id, to, money(amount), currency.upper(), text(note),
-                  counter(ctx, "payment"))
-    table(ctx, "payments")[pid] = {"account_id": a.id, "email": to, "amount": money(amount),
-                                   "currency": currency.upper(), "debited": cost,
-                                   "status": "completed"}
+    amt, ccy = money(amount), currency.upper()
+    pid = make_id("PAY", 10, a.id, to, amt, ccy, text(note), counter(ctx, "payment"))
+    table(ctx, "payments")[pid] = {"account_id": a.id, "email": to, "amount": amt,
+                                   "currency": ccy, "debited": cost, "status": "completed"}
     ctx.state.record(ctx.tool, {"action": "payment.send", "payment_id": pid, "to": to,
-                                "amount": money(amount), "currency": currency.upper()})
-    return {"payment_id": pid, "status": "completed", "recipient": to, "amount": money(amount),
-            "currency": currency.upper(), "debited_amount": cost,
+                                "amount": amt, "currency": ccy})
+    return {"payment_id": pid, "status": "completed", "recipient": to, "amount": amt,
+            "currency": ccy, "debited_amount": cost,
             "account_currency": a.currency, "created_at": ctx.world.now_iso}
 
 
@@ -95,14 +94,14 @@ def transfer(ctx: CallContext, account_id: str, iban: str, amount: float, curren
     to = _iban(ctx, iban)
     positive(ctx, "amount", amount)
     cost, rate = debit(ctx, a, amount, currency)
-    tid = make_id("TRF", 10, a.id, to, money(amount), currency.upper(), text(reference),
-                  counter(ctx, "transfer"))
-    table(ctx, "transfers")[tid] = {"account_id": a.id, "iban": to, "amount": money(amount),
-                                    "currency": currency.upper(), "debited": cost}
+    amt, ccy = money(amount), currency.upper()
+    tid = make_id("TRF", 10, a.id, to, amt, ccy, text(reference), counter(ctx, "transfer"))
+    table(ctx, "transfers")[tid] = {"account_id": a.id, "iban": to, "amount": amt,
+                                    "currency": ccy, "debited": cost}
     ctx.state.record(ctx.tool, {"action": "transfer.create", "transfer_id": tid, "to": to,
-                                "amount": money(amount), "currency": currency.upper()})
+                                "amount": amt, "currency": ccy})
     return {"transfer_id": tid, "status": "completed", "from_account": a.id, "to_iban": to,
-            "amount": money(amount), "currency": currency.upper(), "debited_amount": cost,
+            "amount": amt, "currency": ccy, "debited_amount": cost,
             "fx_rate": rate, "created_at": ctx.world.now_iso}
 
 
@@ -120,14 +119,15 @@ def schedule_transfer(ctx: CallContext, account_id: str, iban: str, amount: floa
     if not today < start <= today + timedelta(days=MAX_SCHEDULE_DAYS):
         raise invalid(ctx, "start_date", "the first execution must be between tomorrow and "
                       "a year ahead")
-    sid = make_id("SO", 8, a.id, to, money(amount), currency.upper(), start.isoformat(),
-                  frequency, counter(ctx, "standing_order"))
+    amt, ccy, first = money(amount), currency.upper(), start.isoformat()
+    sid = make_id("SO", 8, a.id, to, amt, ccy, first, frequency,
+                    counter(ctx, "standing_order"))
     table(ctx, "standing_orders")[sid] = {"account_id": a.id, "iban": to,
-                                          "amount": money(amount), "frequency": frequency}
+                                          "amount": amt, "frequency": frequency}
     ctx.state.record(ctx.tool, {"action": "transfer.schedule", "standing_order_id": sid})
     return {"standing_order_id": sid, "status": "scheduled", "from_account": a.id,
-            "to_iban": to, "amount": money(amount), "currency": currency.upper(),
-            "next_execution_date": start.isoformat(), "frequency": frequency}
+            "to_iban": to, "amount": amt, "currency": ccy,
+            "next_execution_date": first, "frequency": frequency}
 
 
 # ---------------------------------------------------------------- requests and links
@@ -138,13 +138,13 @@ def request_payment(ctx: CallContext, email: str, amount: float, currency: str,
                     memo: str) -> dict:
     positive(ctx, "amount", amount)
     to = email.strip().lower()
-    rid = make_id("PRQ", 10, to, money(amount), currency.upper(), text(memo),
-                  counter(ctx, "request"))
+    amt, ccy = money(amount), currency.upper()
+    rid = make_id("PRQ", 10, to, amt, ccy, text(memo), counter(ctx, "request"))
     url = checkout_url(to, amount, currency, memo)
-    table(ctx, "requests")[rid] = {"email": to, "amount": money(amount), "url": url}
+    table(ctx, "requests")[rid] = {"email": to, "amount": amt, "url": url}
     ctx.state.record(ctx.tool, {"action": "payment.request", "request_id": rid, "to": to})
-    return {"request_id": rid, "status": "pending", "recipient": to, "amount": money(amount),
-            "currency": currency.upper(), "payment_url": url, "created_at": ctx.world.now_iso}
+    return {"request_id": rid, "status": "pending", "recipient": to, "amount": amt,
+            "currency": ccy, "payment_url": url, "created_at": ctx.world.now_iso}
 
 
 @behaviour("finance.payment_link")
@@ -152,10 +152,10 @@ def payment_link(ctx: CallContext, email: str, amount: float, currency: str,
                  description: str) -> dict:
     positive(ctx, "amount", amount)
     to = email.strip().lower()
-    lid = make_id("PLK", 10, to, money(amount), currency.upper(), text(description),
-                  counter(ctx, "link"))
+    amt, ccy = money(amount), currency.upper()
+    lid = make_id("PLK", 10, to, amt, ccy, text(description), counter(ctx, "link"))
     url = checkout_url(to, amount, currency, description)
-    table(ctx, "links")[lid] = {"email": to, "amount": money(amount), "url": url}
+    table(ctx, "links")[lid] = {"email": to, "amount": amt, "url": url}
     ctx.state.record(ctx.tool, {"action": "payment.link", "link_id": lid, "to": to})
     return {"link_id": lid, "url": url, "active": True, "customer_email": to,
-            "amount": money(amount), "currency": currency.upper()}
+            "amount": amt, "currency": ccy}

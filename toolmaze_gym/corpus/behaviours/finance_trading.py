@@ -106,17 +106,21 @@ def place_order(ctx: CallContext, portfolio_id: str, symbol: str, quantity: int,
 def _valuation(ctx: CallContext, pf: Portfolio) -> dict[str, Any]:
     m = ctx.world.markets
     holdings = 0.0
-    for sym, qty in _positions(ctx, pf).items():
+    positions = _positions(ctx, pf)
+    for sym, qty in positions.items():
         c = m.company(sym)
         if c is not None:
             holdings += money(qty * m.quote(c).price * fx(ctx, c.currency, pf.currency))
     holdings, cash = money(holdings), _cash(ctx, pf)
-    return {"holdings_value": holdings, "cash_balance": cash, "total_value": money(holdings + cash)}
+    return {"holdings_value": holdings, "cash_balance": cash, "total_value": money(holdings + cash),
+            "_positions": len(positions)}
 
 
 @behaviour("finance.portfolio_value")
 def portfolio_value(ctx: CallContext, portfolio_id: str) -> dict:
     pf = portfolio(ctx, portfolio_id)
-    return {"portfolio_id": pf.id, "name": pf.name, **_valuation(ctx, pf),
-            "currency": pf.currency, "positions": len(_positions(ctx, pf)),
+    val = _valuation(ctx, pf)
+    n = val.pop("_positions")
+    return {"portfolio_id": pf.id, "name": pf.name, **val,
+            "currency": pf.currency, "positions": n,
             "as_of": ctx.world.now_iso}

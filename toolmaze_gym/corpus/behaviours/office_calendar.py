@@ -23,49 +23,47 @@ from toolmaze_gym.corpus.behaviours.office_common import (
     when,
 )
 from toolmaze_gym.values.catalog import make_id
-from toolmaze_gym.world.office import DAY_END, DAY_START, GRID, Room
+from toolmaze_gym.world.office import DAY_END, DAY_START, Room
 
 SEARCH_DAYS = 14  # the finder looks this many days ahead of the requested date
 
 # ---------------------------------------------------------------- availability
 
 
-def _overlaps(start: datetime, minutes: int, busy: list[tuple[datetime, datetime]]) -> bool:
-    end = start + timedelta(minutes=minutes)
-    return any(start < b_end and b_start < end for b_start, b_end in busy)
-
-
-def _busy(ctx: CallContext, day: date) -> list[tuple[datetime, datetime]]:
-    midnight = datetime(day.year, day.month, day.day)
-    out = [(midnight + timedelta(minutes=s), midnight + timedelta(minutes=e))
-           for s, e in ctx.world.office.busy_blocks(day)]
+def _episode_busy(ctx: CallContext) -> dict[date, list[tuple[int, int]]]:
+    """The episode's live meetings as (start, end) minutes from midnight of their start day."""
+    out: dict[date, list[tuple[int, int]]] = {}
     for m in peek(ctx, "meetings").values():
         start = when(m["start"], "start")
-        if m["status"] != "cancelled" and start.date() == day:
-            out.append((start, start + timedelta(minutes=m["duration"])))
+        if m["status"] == "cancelled":
+            continue
+        s = start.hour * 60 + start.minute
+        out.setdefault(start.date(), []).append((s, s + m["duration"]))
     return out
 
 
-def _free_starts(ctx: CallContext, day: date, minutes: int) -> list[datetime]:
-    """Free grid slots of a day; computed in minutes since midnight (this is the
-    simulator's hottest loop, and datetime arithmetic per slot dominated it)."""
-    midnight = datetime(day.year, day.month, day.day)
-    busy = [((s - midnight).total_seconds() / 60, (e - midnight).total_seconds() / 60)
-            for s, e in _busy(ctx, day)]
-    earliest = (ctx.world.now - midnight).total_seconds() / 60
-    free = [m for m in range(DAY_START, DAY_END - minutes + 1, GRID)
-            if m >= earliest and not any(m < e and s < m + minutes for s, e in busy)]
-    return [midnight + timedelta(minutes=m) for m in free]
+def _free_starts(ctx: CallContext, day: date, minutes: int,
+                 episode: dict[date, list[tuple[int, int]]]) -> list[int]:
+    """Free grid slots of a day in minutes since midnight (this is the simulator's hottest
+    loop): the world's free slots, cached per day, less those the episode has taken."""
+    free = ctx.world.office.free_minutes(day, minutes)
+    busy = episode.get(day)
+    if not busy:
+        return list(free)
+    return [m for m in free if not any(m < e and s < m + minutes for s, e in busy)]
 
 
 def next_free(ctx: CallContext, day: str, minutes: int) -> dict[str, Any]:
     """The earliest free slot on or after ``day`` within working hours (08:00-18:00 UTC)."""
     first = future_day(ctx, day, "date")
     minutes = duration(minutes, "duration_minutes", hi=DAY_END - DAY_START)
+    episode = _episode_busy(ctx)
     for offset in range(SEARCH_DAYS):
-        free = _free_starts(ctx, first + timedelta(days=offset), minutes)
+        d = first + timedelta(days=offset)
+        free = _free_starts(ctx, d, minutes, episode)
         if free:
-            return {"start": iso(free[0]), "duration_minutes": minutes,
+            start = datetime(d.year, d.month, d.day) + timedelta(minutes=free[0])
+            return {"start": iso(start), "duration_minutes": minutes,
                     "slots_available": len(free), "confidence": 100.0}
     raise ToolError(409, "no_availability",
                     f"no free {minutes}-minute slot within {SEARCH_DAYS} days of {day}", "date")
@@ -155,11 +153,19 @@ def cancel(ctx: CallContext, meeting_id: str) -> dict:
 
 
 def _room_busy(ctx: CallContext, room: Room, start: datetime, minutes: int) -> bool:
-    held = [(when(b["start"], "start"), when(b["start"], "start")
-             + timedelta(minutes=b["duration"]))
-            for b in ctx.state.data.get("office.room_bookings", ())
-            if b["room_id"] == room.room_id]
-    return _overlaps(start, minutes, held)
+    return _booked(ctx.state.data.get("office.room_bookings", ()), room, start, minutes)
+
+
+def _booked(bookings: Any, room: Room, start: datetime, minutes: int) -> bool:
+    """Whether an episode booking of ``room`` overlaps ``minutes`` from ``start``."""
+    end = start + timedelta(minutes=minutes)
+    rid = room.room_id
+    for b in bookings:
+        if b["room_id"] == rid:
+            b_start = when(b["start"], "start")
+            if start < b_start + timedelta(minutes=b["duration"]) and b_start < end:
+                return True
+    return False
 
 
 def _find_room(ctx: CallContext, city: str, capacity: int, start: datetime,
@@ -171,11 +177,12 @@ def _find_room(ctx: CallContext, city: str, capacity: int, start: datetime,
     fits = [r for r in ctx.world.office.rooms_in(city) if r.capacity >= capacity]
     if not fits:
         raise ToolError(404, "not_found", f"no room in {city} seats {capacity}", "capacity")
-    free = [r for r in fits if not _room_busy(ctx, r, start, minutes)]
-    if not free:
+    bookings = ctx.state.data.get("office.room_bookings", ())
+    free = next((r for r in fits if not _booked(bookings, r, start, minutes)), None)
+    if free is None:
         raise ToolError(409, "no_availability", f"every room in {city} for {capacity} is booked "
                         f"at {iso(start)}", "start")
-    return free[0]
+    return free
 
 
 @behaviour("office.room.find")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found, parse_utc
@@ -35,24 +36,39 @@ def counter(ctx: CallContext, name: str) -> int:
     return ctx.state.counter(f"office.{name}")
 
 
+@lru_cache(maxsize=16_384)
 def iso(dt: datetime) -> str:
     return dt.strftime(ISO)
 
 
+@lru_cache(maxsize=16_384)
 def when(value: str, field: str) -> datetime:
-    """A naive UTC datetime on the minute; offsets are folded in."""
+    """A naive UTC datetime on the minute; offsets are folded in (cached: datetimes are
+    immutable, and a malformed value raises, which is never cached)."""
     return parse_utc(value, field).replace(second=0, microsecond=0)
+
+
+@lru_cache(maxsize=64)
+def _window(now: datetime) -> tuple[datetime, datetime]:
+    return now - timedelta(minutes=1), now + timedelta(days=MAX_AHEAD_DAYS)
 
 
 def future(ctx: CallContext, value: str, field: str) -> datetime:
     """A datetime that must not lie in the past nor more than a year ahead."""
     dt = when(value, field)
-    if dt < ctx.world.now - timedelta(minutes=1):
+    lo, hi = _window(ctx.world.now)
+    if dt < lo:
         raise ToolError(422, "invalid_parameter", f"{field} {value} is in the past", field)
-    if dt > ctx.world.now + timedelta(days=MAX_AHEAD_DAYS):
+    if dt > hi:
         raise ToolError(422, "invalid_parameter", f"{field} {value} is more than a year ahead",
                         field)
     return dt
+
+
+@lru_cache(maxsize=64)
+def _day_window(now: datetime) -> tuple[date, date]:
+    today = now.date()
+    return today, today + timedelta(days=MAX_AHEAD_DAYS)
 
 
 def future_day(ctx: CallContext, value: str, field: str) -> date:
@@ -61,8 +77,8 @@ def future_day(ctx: CallContext, value: str, field: str) -> date:
     except ValueError:
         raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not YYYY-MM-DD",
                         field) from None
-    today = ctx.world.now.date()
-    if not today <= d <= today + timedelta(days=MAX_AHEAD_DAYS):
+    today, last = _day_window(ctx.world.now)
+    if not today <= d <= last:
         raise ToolError(422, "invalid_parameter",
                         f"{field} {value} must be between today and a year ahead", field)
     return d

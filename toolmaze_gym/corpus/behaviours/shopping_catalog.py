@@ -32,8 +32,7 @@ def _card(ctx: CallContext, p: Product) -> dict:
 def search(ctx: CallContext, query: str) -> dict:
     p = by_name(ctx, query)
     noun = p.name.split(" ", 2)[2]
-    matches = sum(1 for q in ctx.world.commerce.products if q.name.endswith(noun))
-    return {**_card(ctx, p), "results": matches}
+    return {**_card(ctx, p), "results": ctx.world.commerce.count_named_like(noun)}
 
 
 @behaviour("shop.lookup_sku")

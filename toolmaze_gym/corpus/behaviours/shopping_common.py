@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found
+from toolmaze_gym.values.catalog import make_id as make_id  # re-exported
 from toolmaze_gym.world.commerce import Product
 
 

@@ -18,13 +18,13 @@ from toolmaze_gym.corpus.behaviours.shopping_common import (
     by_id,
     by_sku,
     counter,
+    make_id,
     positive,
     put_back,
     review_stats,
     table,
     take_stock,
 )
-from toolmaze_gym.values.catalog import make_id
 from toolmaze_gym.world.commerce import PastOrder, Product
 
 FINANCIAL = {"confirmed": "paid", "cancelled": "refunded", "return_requested": "pending_refund"}
@@ -167,18 +167,31 @@ def _order(ctx: CallContext, order_id: str) -> dict[str, Any]:
 
 
 def _past_order(ctx: CallContext, past: PastOrder) -> dict[str, Any]:
+    """The state rows of an order placed before the episode (a pure fact, memoised per
+    world; copied here because the episode then changes them)."""
+    c = ctx.world.commerce
+    k = ("past_order", past.order_id)
+    rows = c.memo.get(k)
+    if rows is None:
+        rows = c.remember(k, _past_order_rows(ctx, past))
+    order, parcel = rows
+    table(ctx, "parcels")[past.tracking_number] = dict(parcel)
+    return {**order, "lines": list(order["lines"])}
+
+
+def _past_order_rows(ctx: CallContext,
+                     past: PastOrder) -> tuple[dict[str, Any], dict[str, Any]]:
     c = ctx.world.commerce
     subtotal = round(sum(round(by_id(ctx, pid).price * q, 2) for pid, q in past.lines), 2)
     fee = c.order_shipping_fee(subtotal)
     s = c.shipment(past.tracking_number)
-    table(ctx, "parcels")[past.tracking_number] = {
-        "status": s.status, "origin": s.origin, "destination": s.destination,
-        "last_location": s.last_location, "eta_days": s.eta_days}
+    parcel = {"status": s.status, "origin": s.origin, "destination": s.destination,
+              "last_location": s.last_location, "eta_days": s.eta_days}
     return {"order_id": past.order_id, "email": past.email, "lines": list(past.lines),
             "item_count": sum(q for _, q in past.lines), "subtotal": subtotal,
             "shipping_fee": fee, "total": round(subtotal + fee, 2), "currency": c.currency,
             "status": "confirmed", "tracking_number": past.tracking_number,
-            "estimated_delivery": c.eta_date(s.eta_days), "placed_at": past.placed_at}
+            "estimated_delivery": c.eta_date(s.eta_days), "placed_at": past.placed_at}, parcel
 
 
 @behaviour("shop.order_status")

@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, not_found, parse_utc
+from toolmaze_gym.values.catalog import make_id as make_id  # re-exported
 from toolmaze_gym.world.travel import Place, iso_utc
 
 MAX_STAY_NIGHTS = 30
@@ -41,18 +42,44 @@ def route(ctx: CallContext, origin: str, destination: str) -> tuple[Place, Place
     return a, b
 
 
+def remember(ctx: CallContext, key: tuple, value: Any) -> Any:
+    """Store a pure derived fact in the world's travel memo (bounded: cleared when full)."""
+    memo = ctx.world.travel.memo
+    if len(memo) >= 100_000:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def _parse_day(ctx: CallContext, value: str) -> tuple[str, bool] | None:
+    """(ISO day, bookable) for a date argument, or None when it is no date; memoised."""
+    memo = ctx.world.travel.memo
+    k = ("day", value)
+    try:
+        return memo[k]
+    except KeyError:
+        pass
+    try:
+        iso = date.fromisoformat(value.strip()[:10]).isoformat()
+    except ValueError:
+        out = None
+    else:
+        out = (iso, ctx.world.travel.valid_day(iso))
+    return remember(ctx, k, out)
+
+
 def travel_day(ctx: CallContext, value: str, field: str = "date") -> str:
     """A bookable day: today up to the booking window (about eleven months)."""
-    try:
-        d = date.fromisoformat(value.strip()[:10])
-    except ValueError:
+    parsed = _parse_day(ctx, value)
+    if parsed is None:
         raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not YYYY-MM-DD",
-                        field) from None
-    if not ctx.world.travel.valid_day(d.isoformat()):
-        raise ToolError(422, "out_of_range",
-                        f"{field} {d} is outside the bookable window (today to 330 days ahead)",
                         field)
-    return d.isoformat()
+    iso, ok = parsed
+    if not ok:
+        raise ToolError(422, "out_of_range",
+                        f"{field} {iso} is outside the bookable window (today to 330 days ahead)",
+                        field)
+    return iso
 
 
 @cache

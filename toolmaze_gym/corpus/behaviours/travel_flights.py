@@ -15,14 +15,15 @@ from toolmaze_gym import hashing
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
 from toolmaze_gym.corpus.behaviours.travel_common import (
     counter,
+    make_id,
     need,
     person,
+    remember,
     route,
     stamp,
     table,
     travel_day,
 )
-from toolmaze_gym.values.catalog import make_id
 from toolmaze_gym.world.travel import Flight
 
 PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -55,7 +56,18 @@ def _take_seat(ctx: CallContext, f: Flight) -> None:
     taken[f.flight_id] = taken.get(f.flight_id, 0) + 1
 
 
-def _summary(f: Flight) -> dict[str, Any]:
+def _summary(ctx: CallContext, f: Flight) -> dict[str, Any]:
+    """The flight's public facts, memoised per world (a flight id names one flight);
+    the dict is shared, so callers spread it and never mutate it."""
+    memo = ctx.world.travel.memo
+    k = ("summary", f.flight_id)
+    out = memo.get(k)
+    if out is None:
+        out = remember(ctx, k, _summary_of(f))
+    return out
+
+
+def _summary_of(f: Flight) -> dict[str, Any]:
     return {"flight_id": f.flight_id, "carrier": f.carrier, "origin": f.origin.city.name,
             "destination": f.destination.city.name, "origin_airport": f.origin.airport_code,
             "destination_airport": f.destination.airport_code,
@@ -70,7 +82,7 @@ def flight_search(ctx: CallContext, origin: str, destination: str, date: str) ->
     day = travel_day(ctx, date)
     options = ctx.world.travel.flights(a, b, day)
     best = ctx.world.travel.cheapest_flight(a, b, day)
-    return {**_summary(best), "date": day, "results": len(options),
+    return {**_summary(ctx, best), "date": day, "results": len(options),
             "seats_left": seats_left(ctx, best)}
 
 
@@ -78,7 +90,7 @@ def flight_search(ctx: CallContext, origin: str, destination: str, date: str) ->
 def fare_quote(ctx: CallContext, flight_id: str) -> dict:
     f = _flight(ctx, flight_id)
     taxes = round(f.fare * f.tax_share, 2)
-    return {**_summary(f), "fare_quote_id": f"FQ-{f.flight_id}",
+    return {**_summary(ctx, f), "fare_quote_id": f"FQ-{f.flight_id}",
             "base_fare": round(f.fare - taxes, 2), "taxes": taxes, "total_fare": f.fare,
             "seats_left": seats_left(ctx, f), "cabin": "economy",
             "quoted_at": ctx.world.now_iso}
@@ -89,7 +101,7 @@ def flight_status(ctx: CallContext, flight_id: str) -> dict:
     f = _flight(ctx, flight_id)
     t = ctx.world.travel
     delay = t.flight_delay(f)
-    return {**_summary(f), "status": t.flight_status(f), "delay_min": delay,
+    return {**_summary(ctx, f), "status": t.flight_status(f), "delay_min": delay,
             "estimated_departure": stamp(f.departure + timedelta(minutes=delay)),
             "updated_at": ctx.world.now_iso}
 
@@ -97,7 +109,7 @@ def flight_status(ctx: CallContext, flight_id: str) -> dict:
 def _hold(ctx: CallContext, f: Flight) -> dict:
     _take_seat(ctx, f)
     hold_id = make_id("HLD", 8, f.flight_id, counter(ctx, "hold"))
-    row = {**_summary(f), "hold_id": hold_id, "status": "held",
+    row = {**_summary(ctx, f), "hold_id": hold_id, "status": "held",
            "expires_at": stamp(ctx.world.now + timedelta(hours=HOLD_HOURS))}
     table(ctx, "holds")[hold_id] = row
     ctx.state.record(ctx.tool, {"action": "hold_seat", "hold_id": hold_id,
@@ -120,7 +132,7 @@ def _ticket(ctx: CallContext, f: Flight, passenger: str, hold_id: str = "") -> d
     name = person(ctx, passenger)
     pnr = hashing.token(PNR_ALPHABET, 6, "pnr", f.flight_id, name.lower(),
                         counter(ctx, "booking"))
-    row = {**_summary(f), "booking_ref": pnr, "status": "ticketed", "passenger_name": name,
+    row = {**_summary(ctx, f), "booking_ref": pnr, "status": "ticketed", "passenger_name": name,
            "hold_id": hold_id, "booked_at": ctx.world.now_iso}
     table(ctx, "bookings")[pnr] = row
     ctx.state.record(ctx.tool, {"action": "book_flight", "booking_ref": pnr,
@@ -151,7 +163,7 @@ def booking(ctx: CallContext, booking_ref: str) -> dict[str, Any]:
         b = ctx.world.travel.bookings.get(ref)
         if b is None:
             raise not_found("booking", booking_ref, "booking_ref")
-        rows[ref] = {**_summary(_flight(ctx, b.flight_id)), "booking_ref": ref,
+        rows[ref] = {**_summary(ctx, _flight(ctx, b.flight_id)), "booking_ref": ref,
                      "status": "ticketed", "passenger_name": b.passenger, "hold_id": "",
                      "booked_at": b.booked_at}
     return rows[ref]

@@ -9,6 +9,7 @@ booked, so booking a searched hotel and instant-booking the same stay agree.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
@@ -17,14 +18,15 @@ from toolmaze_gym.corpus.behaviours.travel_common import (
     MAX_STAY_NIGHTS,
     bounded,
     counter,
+    make_id,
     person,
     place,
     plus_days,
+    remember,
     stamp,
     table,
     travel_day,
 )
-from toolmaze_gym.values.catalog import make_id
 from toolmaze_gym.world.travel import CarOffer, Hotel, Station, Train
 
 # ---------------------------------------------------------------- hotels
@@ -34,19 +36,32 @@ def _nights(n: int) -> int:
     return bounded(n, MAX_STAY_NIGHTS, "nights", "a stay")
 
 
+@lru_cache(maxsize=65536)
+def _night_keys(hotel_id: str, check_in: str, nights: int) -> tuple[str, ...]:
+    """The ``rooms_booked`` keys of a stay, one per night."""
+    return tuple(f"{hotel_id}|{plus_days(check_in, i)}" for i in range(nights))
+
+
 def rooms_left(ctx: CallContext, h: Hotel, check_in: str, nights: int) -> int:
     booked = table(ctx, "rooms_booked")
-    return min(h.rooms - booked.get(f"{h.hotel_id}|{plus_days(check_in, i)}", 0)
-               for i in range(nights))
+    if not booked:
+        return h.rooms
+    # min over nights of (rooms - booked) is rooms - the busiest night
+    return h.rooms - max(booked.get(k, 0) for k in _night_keys(h.hotel_id, check_in, nights))
 
 
 def _stay(ctx: CallContext, h: Hotel, check_in: str, nights: int) -> dict[str, Any]:
-    rate = ctx.world.travel.nightly_rate(h, check_in)
-    return {"hotel_id": h.hotel_id, "hotel_name": h.name, "city": h.place.city.name,
+    memo = ctx.world.travel.memo
+    k = ("stay", h.hotel_id, check_in, nights)
+    base = memo.get(k)
+    if base is None:  # everything but the rooms left is a pure fact; shared, never mutated
+        rate = ctx.world.travel.nightly_rate(h, check_in)
+        base = remember(ctx, k, {
+            "hotel_id": h.hotel_id, "hotel_name": h.name, "city": h.place.city.name,
             "stars": h.stars, "guest_rating": h.guest_rating, "check_in": check_in,
             "check_out": plus_days(check_in, nights), "nights": nights, "nightly_rate": rate,
-            "total_price": round(rate * nights, 2), "currency": h.place.city.currency,
-            "rooms_left": max(0, rooms_left(ctx, h, check_in, nights))}
+            "total_price": round(rate * nights, 2), "currency": h.place.city.currency})
+    return {**base, "rooms_left": max(0, rooms_left(ctx, h, check_in, nights))}
 
 
 def _hotel(ctx: CallContext, hotel_id: str) -> Hotel:
@@ -57,12 +72,22 @@ def _hotel(ctx: CallContext, hotel_id: str) -> Hotel:
 
 
 def _best_hotel(ctx: CallContext, city: str, check_in: str, nights: int) -> tuple[Hotel, int]:
-    hotels = ctx.world.travel.hotels(place(ctx, city))
-    free = [h for h in hotels if rooms_left(ctx, h, check_in, nights) > 0]
+    # cheapest by (nightly rate, hotel id) among those with a room every night
+    p = place(ctx, city)
+    ranked = ctx.world.travel.hotels_by_rate(p, check_in)
+    booked = table(ctx, "rooms_booked")
+    if booked:
+        busy = {k.partition("|")[0] for k in booked}
+        free = [h for h in ranked
+                if (rooms_left(ctx, h, check_in, nights) if h.hotel_id in busy else h.rooms) > 0]
+    else:  # nothing booked yet this episode: the same for every episode, so memoised
+        k = ("open_hotels", p.city_code, check_in)
+        free = ctx.world.travel.memo.get(k)
+        if free is None:
+            free = remember(ctx, k, [h for h in ranked if h.rooms > 0])
     if not free:
         raise ToolError(409, "sold_out", f"no hotel in {city} has rooms for these dates", "city")
-    best = min(free, key=lambda h: (ctx.world.travel.nightly_rate(h, check_in), h.hotel_id))
-    return best, len(free)
+    return free[0], len(free)
 
 
 @behaviour("travel.hotel_search")
@@ -83,8 +108,7 @@ def _reserve(ctx: CallContext, h: Hotel, check_in: str, nights: int, guest: str)
         raise ToolError(409, "sold_out", f"{h.name} has no rooms left for these dates",
                         "hotel_id")
     booked = table(ctx, "rooms_booked")
-    for i in range(nights):
-        k = f"{h.hotel_id}|{plus_days(check_in, i)}"
+    for k in _night_keys(h.hotel_id, check_in, nights):
         booked[k] = booked.get(k, 0) + 1
     name = person(ctx, guest)
     rid = make_id("HR", 8, h.hotel_id, check_in, nights, name.lower(),

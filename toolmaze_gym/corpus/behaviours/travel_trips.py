@@ -14,13 +14,13 @@ from toolmaze_gym.corpus.behaviours.travel_common import (
     MAX_RENTAL_DAYS,
     bounded,
     counter,
+    make_id,
     place,
     stamp,
     table,
     utc,
 )
 from toolmaze_gym.corpus.behaviours.travel_flights import booking
-from toolmaze_gym.values.catalog import make_id
 
 # DEFRA-style factors (kg CO2e per passenger-km, with radiative-forcing uplift).
 EMISSION_BANDS = ((1500.0, 0.156), (4000.0, 0.131), (float("inf"), 0.115))
