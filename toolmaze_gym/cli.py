@@ -63,7 +63,7 @@ def cmd_corpus(ns: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- tasks
 
 
-def _load_tasks(source: str):
+def load_tasks(source: str):
     """A shipped suite by name, or a JSONL file of tasks."""
     from pathlib import Path
 
@@ -114,7 +114,7 @@ def cmd_generate(ns: argparse.Namespace) -> int:
 def cmd_stats(ns: argparse.Namespace) -> int:
     from toolmaze_gym.tasks.stats import PAPER_TABLE1, format_table1, table1
 
-    table = table1(_load_tasks(ns.suite))
+    table = table1(load_tasks(ns.suite))
     if ns.json:
         print(json.dumps(table, indent=2))
     else:
@@ -125,7 +125,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
 def cmd_show(ns: argparse.Namespace) -> int:
     from toolmaze_gym.tasks.render import describe
 
-    tasks = {t.id: t for t in _load_tasks(ns.suite)}
+    tasks = {t.id: t for t in load_tasks(ns.suite)}
     if ns.task_id not in tasks:
         raise UsageError(f"no task {ns.task_id!r} in {ns.suite}")
     print(describe(tasks[ns.task_id]))
@@ -220,7 +220,7 @@ def cmd_baselines(ns: argparse.Namespace) -> int:
     unknown = [a for a in agents if a not in BASELINES]
     if unknown:
         raise UsageError(f"unknown agent {unknown[0]!r}; choose from {', '.join(BASELINES)}")
-    tasks = _load_tasks(ns.suite)
+    tasks = load_tasks(ns.suite)
     sim = Simulator()
     out = [_TABLE_HEAD]
     records = []

@@ -45,22 +45,9 @@ def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
 
 def _task_source(source: str):
     """A lookup ``task id -> Task`` over a shipped suite or a JSONL file of tasks."""
-    from toolmaze_gym.tasks.model import Task
-    from toolmaze_gym.tasks.suite import SuiteError, task_index
+    from toolmaze_gym.cli import load_tasks
 
-    path = Path(source)
-    if path.suffix == ".jsonl" or path.exists():
-        if not path.is_file():
-            raise UsageError(f"no such task file: {source}")
-        try:
-            return {t.id: t for t in (Task.from_json(line) for line in
-                                      path.read_text(encoding="utf-8").splitlines() if line)}
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{source} is not a JSONL file of tasks ({exc})") from None
-    try:
-        return task_index(source)
-    except SuiteError as exc:
-        raise UsageError(str(exc)) from None
+    return {t.id: t for t in load_tasks(source)}
 
 
 def regrade(records: list[tuple[int, dict[str, Any]]], tasks, where: str, source: str,
