@@ -42,6 +42,7 @@ def test_text_without_a_call_is_the_final_answer():
     '{"name": "get_x", "arguments": {"a": NaN}}',
     '{"name": "get_x", "arguments": {"a": 1e999}}',
     '{"tool_calls": []}',
+    '{"tool_calls": [{"function": {"name": "get_x", "arguments": "{\\"a\\": NaN}"}}]}',
     "x" * (MAX_ACTION_CHARS + 1),
 ])
 def test_broken_call_attempts_are_invalid_with_a_reason(raw):

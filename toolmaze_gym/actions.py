@@ -57,8 +57,10 @@ def _from_obj(obj: Any) -> Action | None:
     args = obj.get("arguments", obj.get("parameters", obj.get("args", {})))
     if isinstance(args, str):
         try:
-            args = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError:
+            args = _DECODER.decode(args) if args.strip() else {}
+        except NonFinite as exc:
+            return Action("invalid", name=name.strip(), text=f"{exc}; send finite numbers")
+        except (json.JSONDecodeError, RecursionError):
             return Action("invalid", name=name.strip(), text="arguments are not valid JSON")
     if args is None:
         args = {}

@@ -7,8 +7,6 @@ Gymnasium env and the direct runner share it, so both grade identically.
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,7 +93,9 @@ class Episode:
         elif action.kind == "invalid":
             resp = error_response(400, "invalid_tool_call", action.text)
             status, obs = resp.status, resp.to_json()
-        step = Step(text, _jsonable(action.to_dict()), status, obs, fault)
+        # Arguments come straight from JSON text (non-finite numbers are refused by
+        # the parser), so the recorded action is already what JSON would carry.
+        step = Step(text, action.to_dict(), status, obs, fault)
         self.steps.append(step)
         return step
 
@@ -109,34 +109,3 @@ class Episode:
                 "truncated": self.truncated, "grade": g.to_dict(),
                 "grading_version": g.version, "profile_version": self.profile.version}
 
-
-def _plain(obj: Any) -> bool:
-    """Whether ``obj`` is already exactly what a JSON round trip would give back
-    (iterative: arbitrarily deep agent input must not hit the recursion limit)."""
-    todo = [obj]
-    while todo:
-        x = todo.pop()
-        if x is None or isinstance(x, str | bool | int):
-            continue
-        if isinstance(x, float):
-            if not math.isfinite(x):
-                return False
-        elif type(x) is dict:
-            if not all(type(k) is str for k in x):
-                return False
-            todo.extend(x.values())
-        elif type(x) is list:
-            todo.extend(x)
-        else:
-            return False
-    return True
-
-
-def _jsonable(d: dict[str, Any]) -> dict[str, Any]:
-    """Arguments as JSON would carry them (tuples, NaN and the like normalised)."""
-    if _plain(d):  # parsed from JSON text already: skip the round trip
-        return d
-    try:
-        return json.loads(json.dumps(d, allow_nan=False, default=str))
-    except (ValueError, TypeError, RecursionError):
-        return {"kind": d.get("kind", "invalid"), "text": "unserialisable arguments"}

@@ -43,22 +43,21 @@ class FaultEngine:
         self.assigned: dict[int, str] = {}
         self.events: list[FaultEvent] = []
 
-    def _fires(self, victim: int, tool: str) -> bool:
+    def _would_fire(self, victim: int, tool: str) -> bool:
         taken = self.assigned.get(victim)
-        if taken is None:
-            self.assigned[victim] = tool
-            return True
-        return taken == tool and self.profile.permanent
+        return taken is None or (taken == tool and self.profile.permanent)
 
     def call(self, name: str, args: Any, state: EpisodeState) -> tuple[Response, FaultEvent | None]:
         victim = self.scope.get(name)
-        if victim is None:
+        if victim is None or not self._would_fire(victim, name):
             return self.sim.call(name, args, state), None
-        trial = state.copy()
-        clean = self.sim.call(name, args, trial)
-        if not clean.ok or not self._fires(victim, name):
-            state.data, state.effects = trial.data, trial.effects
+        # The fault fires only on a call that would succeed, and a faulted call has
+        # no side effect: run it on a copy of the state and keep that copy only if
+        # the call failed cleanly (a failed call changes nothing anyway).
+        clean = self.sim.call(name, args, state.copy())
+        if not clean.ok:
             return clean, None
+        self.assigned.setdefault(victim, name)
         v = self.profile.victims[victim]
         if self.profile.explicit:
             assert v.error is not None
