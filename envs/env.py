@@ -26,7 +26,7 @@ from toolmaze_gym.reward import DEFAULT, RewardConfig, potential, terminal_rewar
 
 from toolmaze_gym.actions import MAX_ACTION_CHARS
 from toolmaze_gym.corpus import Simulator, load_corpus
-from toolmaze_gym.episode import MAX_STEPS, Episode, Step
+from toolmaze_gym.episode import MAX_STEPS, Episode
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.grading import grade
@@ -64,16 +64,6 @@ def _dumps(obj: Any) -> str:
         except UnicodeEncodeError:
             text = _ENCODE_ASCII(obj)
     return text
-
-
-def _fallback_messages(step: Step, k: int) -> list[dict[str, Any]]:
-    """Messages for a step ``append_step`` cannot render (a core bug; never raise)."""
-    msgs: list[dict[str, Any]] = [{"role": "assistant", "content": step.raw}]
-    if step.observation:
-        msgs.append({"role": "tool", "tool_call_id": f"call_{k}",
-                     "name": str(step.action.get("name") or "error"),
-                     "content": step.observation})
-    return msgs
 
 
 class ToolMazeEnv(gym.Env[str, str]):
@@ -205,11 +195,7 @@ class ToolMazeEnv(gym.Env[str, str]):
         step = ep.step(action)
         k = len(ep.steps) - 1
         before = len(self._messages)
-        try:
-            append_step(self._messages, ep, k)
-        except Exception:
-            del self._messages[before:]
-            self._messages.extend(_fallback_messages(step, k))
+        append_step(self._messages, ep, k)
         if len(step.raw) > MAX_ECHO_CHARS:
             self._cut_echo(before)
         obs = _dumps(self._messages[before:])
