@@ -167,7 +167,7 @@ class TaskGenerator:
         raise GenerationError(f"no {level} task found for index {index} (seed {seed})")
 
     def generate_level(self, level: str, n: int, seed: int | str, id_prefix: str,
-                       skip: frozenset[str] = frozenset()) -> Iterator[Task]:
+                       skip: frozenset[str] = frozenset(), start: int = 0) -> Iterator[Task]:
         """``n`` tasks of one level; tool usage steers later tasks towards diversity.
 
         Primary domains rotate with the number of tasks produced, so an index for
@@ -183,7 +183,8 @@ class TaskGenerator:
             for _ in range(MAX_INDEX_MISSES):
                 index += 1
                 try:
-                    task = self.generate(level, index, seed, f"{id_prefix}-{level.lower()}-{k:04d}",
+                    task_id = f"{id_prefix}-{level.lower()}-{start + k:04d}"
+                    task = self.generate(level, index, seed, task_id,
                                          primary, frozenset(seen), attempts=MAX_ATTEMPTS)
                 except GenerationError:
                     continue

@@ -36,43 +36,60 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def level_tasks(level: str, per_level: int = PER_LEVEL, seed: int = SUITE_SEED,
-                on_task: Callable[[Task], None] | None = None) -> list[Task]:
-    """One level of the suite; a fresh generator per level keeps levels independent."""
+# C4 DAGs are slow to assemble; the level is built in independently steered parts
+# (each with its own seed key), so parts can run in parallel with the same bytes.
+PARTS = {"C4": 4}
+
+Job = tuple[str, int, int | str, int]  # level, tasks, seed key, first task number
+
+
+def _jobs(level: str, per_level: int, seed: int) -> list[Job]:
+    parts = PARTS.get(level, 1)
+    size = -(-per_level // parts)
+    return [(level, min(size, per_level - first), seed if parts == 1 else f"{seed}/q{i}",
+             first) for i, first in enumerate(range(0, per_level, size))]
+
+
+def _run_job(job: Job, on_task: Callable[[Task], None] | None = None) -> list[Task]:
+    level, n, seed, first = job
     tasks = []
-    for task in TaskGenerator().generate_level(level, per_level, seed, "tmz-v1"):
+    for task in TaskGenerator().generate_level(level, n, seed, "tmz-v1", start=first):
         tasks.append(task)
         if on_task:
             on_task(task)
     return tasks
 
 
-def _level_bytes(args: tuple[str, int, int]) -> bytes:
-    level, per_level, seed = args
-    return _dump(level_tasks(level, per_level, seed))
+def level_tasks(level: str, per_level: int = PER_LEVEL, seed: int = SUITE_SEED,
+                on_task: Callable[[Task], None] | None = None) -> list[Task]:
+    """One level of the suite: its parts in order, each from a fresh generator."""
+    return [t for job in _jobs(level, per_level, seed) for t in _run_job(job, on_task)]
 
 
 def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVEL,
                 on_task: Callable[[Task], None] | None = None, jobs: int = 1) -> dict:
     """Generate the suite into ``out_dir``; returns the manifest written beside it.
 
-    Levels are independent, so ``jobs`` > 1 builds them in parallel processes with
-    byte-identical results.
+    ``jobs`` > 1 builds the levels' parts in parallel processes; the bytes are the
+    same as a serial build.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        order = sorted(LEVELS, key=lambda lv: lv != "C4")  # the slowest level first
+        todo = [j for lv in LEVELS for j in _jobs(lv, per_level, seed)]
+        todo.sort(key=lambda j: (j[0] != "C4", j[0], j[3]))  # the slowest parts first
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            built = dict(zip(order, pool.map(_level_bytes,
-                                             [(lv, per_level, seed) for lv in order]),
-                             strict=True))
+            done = dict(zip(todo, pool.map(_run_job, todo), strict=True))
+        built = {lv: [t for j in _jobs(lv, per_level, seed) for t in done[j]] for lv in LEVELS}
     else:
-        built = {lv: _dump(level_tasks(lv, per_level, seed, on_task)) for lv in LEVELS}
+        built = {lv: level_tasks(lv, per_level, seed, on_task) for lv in LEVELS}
+    sigs = [t.meta["signature"] for tasks in built.values() for t in tasks]
+    if len(set(sigs)) != len(sigs):
+        raise SuiteError("two parts of the suite produced the same task; change the seed")
     files = {}
     for level in LEVELS:
-        data = built[level]
+        data = _dump(built[level])
         (out_dir / f"{level}.jsonl").write_bytes(data)
         files[f"{level}.jsonl"] = sha256(data)
     manifest = {"name": out_dir.name, "seed": seed, "per_level": per_level,
