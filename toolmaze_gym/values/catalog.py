@@ -301,15 +301,18 @@ def parse_datetime(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
+def parse_utc_naive(value: str) -> datetime:
+    """A naive UTC datetime: offsets folded in, so '10:00+02:00' is '08:00'."""
+    dt = parse_datetime(value.strip())
+    return (dt - dt.utcoffset()).replace(tzinfo=None) if dt.tzinfo is not None else dt
+
+
 def _date_norm(v: Any) -> str:
     return str(v).strip()[:10]
 
 
 def _datetime_norm(v: Any) -> str:
-    dt = parse_datetime(str(v).strip())
-    if dt.tzinfo is not None:
-        dt = (dt - dt.utcoffset()).replace(tzinfo=None)
-    return dt.strftime("%Y-%m-%dT%H:%M")
+    return parse_utc_naive(str(v)).strftime("%Y-%m-%dT%H:%M")
 
 
 def _date_sample(world, key: str) -> str:
@@ -331,7 +334,7 @@ def _fresh_check(value: Any, ctx: CheckContext) -> str | None:
     if not isinstance(value, str):
         return "timestamp must be a string"
     try:
-        age = ctx.world.now - parse_datetime(value).replace(tzinfo=None)
+        age = ctx.world.now - parse_utc_naive(value)
     except ValueError:
         return f"timestamp {value!r} is not ISO 8601"
     if abs(age) > timedelta(hours=24):

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from toolmaze_gym.corpus.state import EpisodeState
+from toolmaze_gym.values.catalog import parse_utc_naive
 from toolmaze_gym.world import World
 
 
@@ -75,13 +76,10 @@ def parse_utc(value: str, field: str) -> datetime:
     """A naive UTC datetime from ISO 8601; offsets are folded in ('10:00+02:00' is
     '08:00'); a malformed value is the 422 an API would send."""
     try:
-        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        return parse_utc_naive(value)
     except ValueError:
         raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not ISO 8601",
                         field) from None
-    if dt.tzinfo is not None:
-        dt = (dt - dt.utcoffset()).replace(tzinfo=None)
-    return dt
 
 
 def not_found(kind: str, value: Any, field: str) -> ToolError:
