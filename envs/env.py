@@ -26,7 +26,7 @@ from toolmaze_gym.reward import DEFAULT, RewardConfig, potential, terminal_rewar
 
 from toolmaze_gym.actions import MAX_ACTION_CHARS
 from toolmaze_gym.corpus import Simulator, load_corpus
-from toolmaze_gym.episode import MAX_STEPS, Episode
+from toolmaze_gym.episode import ENDINGS, MAX_STEPS, Episode
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.grading import grade
@@ -38,7 +38,6 @@ from toolmaze_gym.world import get_world
 
 MAX_OBSERVATION_CHARS = 1 << 20
 CELLS = tuple(f"{lv}{m}" for lv in LEVELS for m in MODE_NAMES)
-ENDINGS = ("finish", "abort", "answer")
 # An assistant message longer than this (only a rejected, over-long action can be)
 # is echoed cut, so one huge action cannot blow up the observation or the prompt.
 MAX_ECHO_CHARS = MAX_ACTION_CHARS

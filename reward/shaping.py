@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.episode import Step
+from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading import remaining_optimal
 from toolmaze_gym.tasks.model import Task
 
 
 def potential(corpus: Corpus, task: Task, profile: FaultProfile, steps: Sequence[Step]) -> float:
-    if steps and steps[-1].kind in ("finish", "abort", "answer"):
+    if steps and steps[-1].kind in ENDINGS:
         return 0.0
     return -float(remaining_optimal(corpus, task, profile, steps))
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
-from toolmaze_gym.episode import Step
+from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
@@ -47,7 +47,6 @@ from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 #    a solvable (task, P); over_trust ignores values a later call legitimately expects;
 #    one step fulfils at most one expected call.
 GRADING_VERSION = "2"
-ENDINGS = ("finish", "abort", "answer")
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "path_switch", "graceful_stop")
 RETRY_LOOP = 3  # identical failing calls that make a loop
 
@@ -375,10 +374,6 @@ def propagated(steps: Sequence[Step], task: Task | None = None,
     """Over-trust: a corrupted value reached a later call (see ``_propagated``)."""
     idx = task_index(task, corpus or load_corpus()) if task is not None else None
     return _propagated(steps, idx)
-
-
-def downstream_tools(task: Task, slot_id: str, corpus: Corpus | None = None) -> set[str]:
-    return set(task_index(task, corpus or load_corpus()).downstream[slot_id])
 
 
 def no_alternative(task: Task, profile: FaultProfile) -> bool:

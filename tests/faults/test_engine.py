@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from toolmaze_gym.corpus import EpisodeState
+from toolmaze_gym.corpus.corruption import apply_recipe
 from toolmaze_gym.faults import FaultEngine
-from toolmaze_gym.faults.responses import apply_recipe
 from toolmaze_gym.faults.store import shipped_profiles, suite_with_profiles
 from toolmaze_gym.tasks.suite import load_suite
 

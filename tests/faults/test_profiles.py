@@ -8,9 +8,10 @@ from importlib import resources
 
 import pytest
 
+from toolmaze_gym.corpus.corruption import apply_recipe
 from toolmaze_gym.corpus.invariants import violations
 from toolmaze_gym.faults import FAULT_MODES, MODE_NAMES, build_profile, get_mode
-from toolmaze_gym.faults.responses import PERMANENT_ERRORS, TRANSIENT_ERRORS, apply_recipe
+from toolmaze_gym.faults.responses import PERMANENT_ERRORS, TRANSIENT_ERRORS
 from toolmaze_gym.faults.store import (
     PROFILES_FILE,
     profile_for,

@@ -83,37 +83,3 @@ def valid_arguments(sim: Simulator, spec: ToolSpec, state: EpisodeState, key: st
                 return None
             args[p.name] = value
     return args
-
-
-def run_side(sim: Simulator, side: tuple[str, ...], external: Mapping[str, Any],
-             state: EpisodeState, key: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """Run a chain of tools, feeding each the latest value of every type it needs.
-
-    Returns [(tool, args, body)]; raises AssertionError if a step fails, because a
-    group side that cannot run on valid inputs is a corpus defect.
-    """
-    at_hand: dict[str, Any] = dict(external)
-    trace = []
-    for name in side:
-        spec = sim.corpus[name]
-        args = valid_arguments(sim, spec, state, key, bound=at_hand)
-        assert args is not None, f"{name}: cannot bind arguments"
-        resp = sim.call(name, args, state)
-        assert resp.ok, f"{name}({args}) -> {resp.status} {resp.body}"
-        for f in spec.returns:
-            at_hand[f.type] = resp.body[f.name]
-        trace.append((name, args, resp.body))
-    return trace
-
-
-def external_inputs(sim: Simulator, side: tuple[str, ...]) -> list[str]:
-    """Types a side needs from outside: required params not produced earlier in it."""
-    produced: set[str] = set()
-    need: list[str] = []
-    for name in side:
-        spec = sim.corpus[name]
-        for p in spec.params:
-            if p.required and p.type not in produced and p.type not in need and not p.enum:
-                need.append(p.type)
-        produced |= {f.type for f in spec.returns}
-    return need

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolmaze_gym.corpus import EpisodeState, Response, Simulator
+from toolmaze_gym.corpus.corruption import apply_recipe, corruption_options, witness_for
 from toolmaze_gym.faults.profiles import FaultProfile
-from toolmaze_gym.faults.responses import apply_recipe, corruption_options, witness_for
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.corpus.corruption import apply_recipe, corruption_options, witness_for
 from toolmaze_gym.faults.modes import get_mode
-from toolmaze_gym.faults.responses import apply_recipe, corruption_options, error_body, witness_for
+from toolmaze_gym.faults.responses import error_body
 from toolmaze_gym.tasks.model import Task
 
 PROFILE_VERSION = "1"

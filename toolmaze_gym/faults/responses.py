@@ -5,10 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from toolmaze_gym import hashing
-from toolmaze_gym.corpus.corruption import apply_recipe, corruption_options, witness_for
-
-__all__ = ["PERMANENT_ERRORS", "TRANSIENT_ERRORS", "apply_recipe", "corruption_options",
-           "error_body", "witness_for"]
 
 TRANSIENT_ERRORS: tuple[dict[str, Any], ...] = (
     {"code": 429, "status": "Too Many Requests", "type": "rate_limit_exceeded",

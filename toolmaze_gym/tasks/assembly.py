@@ -47,7 +47,6 @@ class Draft:
     """A partial DAG: slots so far, what they offer, and the clean state after them."""
 
     slots: list[Slot] = field(default_factory=list)
-    units: list[Unit] = field(default_factory=list)
     tools: frozenset[str] = frozenset()
     blocked: frozenset[str] = frozenset()  # shown tools and their alternatives
     available: frozenset[str] = frozenset()  # types some slot offers
@@ -236,7 +235,7 @@ class Assembler:
         blocked = draft.blocked | u.tools
         for t in u.tools:
             blocked |= self._peers[t]
-        return Draft(slots=[*draft.slots, slot], units=[*draft.units, u],
+        return Draft(slots=[*draft.slots, slot],
                      tools=draft.tools | u.tools, blocked=blocked,
                      available=draft.available | set(out),
                      mid_actions=draft.mid_actions + int(u.has_inner_action or u.ends_with_action),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 from datetime import datetime, timedelta
-from functools import cached_property
 from typing import Any
 
 from toolmaze_gym import hashing
@@ -52,10 +51,6 @@ class World:
             getattr(self, name)
         return self
 
-    @cached_property
-    def fingerprint(self) -> str:
-        """A digest of representative facts, to compare worlds across processes."""
-        return str(hashing.digest(self.now_iso, self.seed))
 
 
 _DEFAULT: dict[int, World] = {}
