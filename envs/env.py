@@ -1,12 +1,24 @@
 """``ToolMazeEnv``: a ToolMaze task as a Gymnasium environment.
 
 Observation and action are strings: the observation is the JSON list of the new
-chat messages (OpenAI format), the action is the raw model text. The env owns an
+chat messages (OpenAI format), the action is the raw model text (a dict or list in
+OpenAI ``tool_calls`` shape, as chat clients return it, is accepted too). The env owns an
 ``Episode`` (simulator state, fault engine, trajectory) and grades it at the end;
 the reward is a pure function of the grade (plus optional potential-based shaping).
 
 Nothing an agent sends makes ``step`` raise: malformed text, wrong types, unknown
 tools and oversized payloads all come back as realistic error observations.
+
+The episode length has one knob, ``max_steps`` (default 25): the env truncates and
+grades the last step itself, so every episode that ends carries ``info["grade"]``.
+The ids are registered without Gymnasium's ``max_episode_steps``, whose outer
+``TimeLimit`` would cut episodes without a grade. A runner can also end an episode
+from outside with ``cut(reason)`` (context overflow, loop guard), graded like a
+truncation and recorded with its reason.
+
+On the reference suite, ``reset(seed=k)`` plays task ``k`` (mod the level's task
+count) in suite order, and ``reset()`` without a seed plays the next one, so seeds
+0..99 (or one seed and 99 plain resets) walk a level exactly once.
 """
 
 from __future__ import annotations
@@ -29,11 +41,11 @@ from toolmaze_gym.corpus import Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, MAX_STEPS, Episode
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.faults.store import profile_for
-from toolmaze_gym.grading import grade
+from toolmaze_gym.grading import grade, remaining_optimal
 from toolmaze_gym.prompts import PROMPTS, opening_messages
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, get_task, load_suite, suite_signatures
-from toolmaze_gym.transcript import append_step, tool_schemas
+from toolmaze_gym.transcript import append_step, episode_tools, template_messages
 from toolmaze_gym.world import get_world
 
 MAX_OBSERVATION_CHARS = 1 << 20
@@ -66,7 +78,7 @@ def _dumps(obj: Any) -> str:
 
 
 class ToolMazeEnv(gym.Env[str, str]):
-    """One ToolMaze episode per ``reset``; see DESIGN.md §7.
+    """One ToolMaze episode per ``reset``; see the module docstring.
 
     Args:
         level: ``C1``–``C4``, or None to sample it per episode (with ``curriculum``).
@@ -75,7 +87,7 @@ class ToolMazeEnv(gym.Env[str, str]):
             ``"dev"``) disjoint from it.
         prompt: ``"standard"`` or ``"failure_aware"`` system prompt.
         reward: reward weights and shaping (``toolmaze_gym.reward.RewardConfig``).
-        max_steps: the env truncates (and grades) after this many steps.
+        max_steps: the env truncates (and grades) after this many steps (default 25).
         curriculum: weights per cell, e.g. ``{"C1P0": 3, "C3P4": 1}``.
     """
 
@@ -96,8 +108,9 @@ class ToolMazeEnv(gym.Env[str, str]):
             raise ValueError(f"unknown prompt {prompt!r}; choose from {', '.join(PROMPTS)}")
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or 'ansi'")
-        if int(max_steps) < 1:
-            raise ValueError("max_steps must be at least 1")
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int | np.integer) \
+                or max_steps < 1:
+            raise ValueError(f"max_steps must be a positive integer, got {max_steps!r}")
         self.level, self.mode, self.split, self.suite = level, mode, split, suite
         self.prompt, self.reward_cfg, self.max_steps = prompt, reward or DEFAULT, int(max_steps)
         self.render_mode = render_mode
@@ -109,6 +122,8 @@ class ToolMazeEnv(gym.Env[str, str]):
         self._messages: list[dict[str, Any]] = []
         self._tools: list[dict[str, Any]] = []
         self._phi = 0.0  # potential of the current state (shaping)
+        self._start_cost = 0  # fewest steps needed at the start (shaping)
+        self._next_index: int | None = None  # suite position of the next seedless reset
         self._cum = list(itertools.accumulate(self.curriculum[1].tolist()))
 
     # -- task choice ------------------------------------------------------------------
@@ -145,8 +160,7 @@ class ToolMazeEnv(gym.Env[str, str]):
         if "task_id" in options:
             return get_task(str(options["task_id"]), self.suite)
         if self.split == "suite":
-            tasks = load_suite(self.suite, [level])
-            return tasks[int(self.np_random.integers(len(tasks)))]
+            return self._suite_task(level)
         from toolmaze_gym.tasks.generator import GenerationError, TaskGenerator
 
         index = int(self.np_random.integers(1 << 30))
@@ -162,30 +176,46 @@ class ToolMazeEnv(gym.Env[str, str]):
                 continue
         raise RuntimeError(f"no {level} task generated near index {index} (split {self.split})")
 
+    def _suite_task(self, level: str) -> Task:
+        """The task at the env's suite position, then step the position on by one."""
+        tasks = load_suite(self.suite, [level])
+        k = self._next_index
+        if k is None:  # never seeded: start somewhere drawn from np_random
+            k = int(self.np_random.integers(len(tasks)))
+        self._next_index = k + 1
+        return tasks[k % len(tasks)]
+
     # -- Gymnasium API ------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         """Start an episode.
 
+        ``seed``: on the reference suite, task ``seed`` (mod the level's task count) in
+        suite order; a later reset without a seed takes the next task.
         ``options``: ``task_id`` (a suite task), ``task`` (a ``Task`` or its dict),
         ``level`` / ``mode`` (override this episode's cell).
         """
         super().reset(seed=seed)
         options = options or {}
+        if seed is not None:
+            self._next_index = int(seed)
         level, mode = self._cell()
         mode = get_mode(options.get("mode", mode)).name
         task = self._task(options.get("level", level), options)
         profile = profile_for(task, mode, self.sim, self.suite)
         self._episode = Episode(task, mode, self.sim, profile, max_steps=self.max_steps)
-        self._messages = opening_messages(task, self.prompt)
-        self._tools = tool_schemas(task, self.sim)
-        self._phi = self._potential() if self.reward_cfg.shaping else 0.0
+        self._messages = opening_messages(task, self.prompt, self.sim.world.now)
+        self._tools = episode_tools(task, self.sim)
+        self._phi = 0.0  # shaping measures progress from here
+        if self.reward_cfg.shaping:
+            self._start_cost = remaining_optimal(self.sim.corpus, task, profile, [])
         info = {"task_id": task.id, "level": task.level, "mode": mode, "prompt": self.prompt,
                 "tools": self._tools}
         return _dumps(self._messages), info
 
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+    def step(self, action: str | dict[str, Any] | list[Any]
+             ) -> tuple[str, float, bool, bool, dict[str, Any]]:
         ep = self._episode
         if ep is None:
             raise ResetNeeded("call reset() before step()")
@@ -200,19 +230,53 @@ class ToolMazeEnv(gym.Env[str, str]):
         obs = _dumps(self._messages[before:])
         ended = step.kind in ENDINGS
         truncated = not ended and len(ep.steps) >= ep.max_steps
-        reward = 0.0
-        if self.reward_cfg.shaping:
-            phi = 0.0 if ended else self._potential()
-            reward += self.reward_cfg.gamma * phi - self._phi
-            self._phi = phi
+        reward = self._shaping(ended or truncated)
         info: dict[str, Any] = {"step": len(ep.steps)}
         if step.status is not None:  # endings have none; a None would break vector infos
             info["status"] = step.status
         if ended or truncated:
-            g = grade(ep.task, ep.profile, ep.steps, truncated, self.sim).to_dict()
-            reward += terminal_reward(g, self.reward_cfg)
-            info["grade"] = g
+            reward += self._close(info)
         return obs, float(reward), ended, truncated, info
+
+    def cut(self, reason: str) -> dict[str, Any]:
+        """End the running episode from outside, without an agent action.
+
+        For a runner whose model ran out of context, looped, or failed: the episode is
+        graded like a truncation (never like the agent's own ending) and its record
+        carries ``"cut": reason``. Returns the final info: ``step``, ``grade``,
+        ``cut``, and ``reward`` (what the last ``step`` would have added).
+
+        Raises:
+            ResetNeeded: no episode has started.
+            ValueError: ``reason`` is empty, or the episode has already ended.
+        """
+        ep = self._episode
+        if ep is None:
+            raise ResetNeeded("call reset() before cut()")
+        ep.cut(reason)
+        info: dict[str, Any] = {"step": len(ep.steps), "cut": reason}
+        info["reward"] = float(self._shaping(True) + self._close(info))
+        return info
+
+    def _shaping(self, over: bool) -> float:
+        """The shaping term of the step just taken (0 without shaping): γΦ(s') − Φ(s),
+        Φ measured from the start and 0 once the episode is ``over``."""
+        if not self.reward_cfg.shaping:
+            return 0.0
+        ep = self._episode
+        assert ep is not None
+        phi = potential(self.sim.corpus, ep.task, ep.profile, ep.steps, over, self._start_cost)
+        term = self.reward_cfg.gamma * phi - self._phi
+        self._phi = phi
+        return term
+
+    def _close(self, info: dict[str, Any]) -> float:
+        """Grade the ended episode into ``info``; returns the terminal reward."""
+        ep = self._episode
+        assert ep is not None
+        g = grade(ep.task, ep.profile, ep.steps, ep.truncated, self.sim).to_dict()
+        info["grade"] = g
+        return terminal_reward(g, self.reward_cfg)
 
     def _cut_echo(self, start: int) -> None:
         """Shorten over-long assistant text from ``start`` on (a rejected huge action)."""
@@ -223,11 +287,6 @@ class ToolMazeEnv(gym.Env[str, str]):
                     and len(content) > MAX_ECHO_CHARS:
                 self._messages[i] = {**m, "content": content[:MAX_ECHO_CHARS]
                                      + f"…[{len(content) - MAX_ECHO_CHARS} characters cut]"}
-
-    def _potential(self) -> float:
-        ep = self._episode
-        assert ep is not None
-        return potential(self.sim.corpus, ep.task, ep.profile, ep.steps)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -246,8 +305,16 @@ class ToolMazeEnv(gym.Env[str, str]):
         return self._messages
 
     @property
+    def template_messages(self) -> list[dict[str, Any]]:
+        """The transcript with tool-call arguments as dicts, ready for a Hugging Face
+        chat template (``tokenizer.apply_chat_template(env.template_messages,
+        tools=env.tools)``); ``messages`` is the OpenAI wire format."""
+        return template_messages(self._messages)
+
+    @property
     def tools(self) -> list[dict[str, Any]]:
-        """The OpenAI tool schemas shown in this episode (shared objects: read-only)."""
+        """The OpenAI tool schemas offered in this episode: the task's tools, then the
+        reserved ``finish`` and ``abort`` (shared objects: read-only)."""
         return self._tools
 
     @property
@@ -255,8 +322,9 @@ class ToolMazeEnv(gym.Env[str, str]):
         return self._episode
 
     def record(self, agent: str = "") -> dict[str, Any]:
-        """The trajectory record of the current episode, graded as it stands (also after
-        an outer ``TimeLimit`` cut the episode short)."""
+        """The trajectory record of the current episode, graded as it stands: the
+        usable form of the grade (``record()["grade"]``), also after an outer
+        ``TimeLimit`` cut the episode short; ``"cut"`` holds a ``cut`` reason."""
         if self._episode is None:
             raise ResetNeeded("no episode yet")
         return self._episode.record(agent=agent, prompt=self.prompt)

@@ -3,15 +3,18 @@
 Unlike Gymnasium's Sync/Async vector envs it never autoresets and steps only the
 envs given an action, because LLM episodes end at different times and one
 batched ``generate`` call should serve exactly the live episodes. Per-env
-``messages`` and ``tools`` are exposed for ``apply_chat_template``.
+``messages`` (OpenAI wire format), ``template_messages`` (arguments as dicts, for
+``apply_chat_template``) and ``tools`` are exposed; ``cut`` ends an episode from
+outside and ``record`` gives its grade as one plain dict.
 
-    pool = gym.make_vec("ToolMaze-C3P4-v0", 8)
-    obs, infos = pool.reset(seed=0)
+    pool = gym.make_vec("ToolMaze-C3P4-v0", 8, max_steps=20)
+    obs, infos = pool.reset(seed=0)               # env i plays suite task i of C3
     while pool.live:
-        batch = pool.batch()                      # [(i, messages, tools), ...]
+        batch = pool.batch(template=True)         # [(i, messages, tools), ...]
         texts = generate(batch)                   # one batched model call
         obs, rewards, term, trunc, infos = pool.step({i: t for (i, _, _), t in
                                                       zip(batch, texts)})
+    grades = [pool.record(i)["grade"] for i in range(pool.num_envs)]
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ _DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np
 class ToolMazePool(VectorEnv):
     """``num_envs`` independent ToolMaze envs; see the module docstring.
 
-    Extra keyword arguments go to every env (``split``, ``prompt``, ``reward``, …);
-    ``max_episode_steps`` (what ``gym.make_vec`` passes) sets each env's ``max_steps``.
+    Extra keyword arguments go to every env (``split``, ``prompt``, ``reward``,
+    ``max_steps``, …). ``max_episode_steps`` (Gymnasium's name, which ``gym.make_vec``
+    passes on) is accepted as another name for ``max_steps``; giving both with
+    different values is refused, so the episode length is never chosen silently.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.DISABLED, "render_modes": ["ansi"]}
@@ -42,7 +47,10 @@ class ToolMazePool(VectorEnv):
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
         if max_episode_steps is not None:
-            kwargs["max_steps"] = max_episode_steps
+            given = kwargs.setdefault("max_steps", max_episode_steps)
+            if given != max_episode_steps:
+                raise ValueError(f"max_steps={given} and max_episode_steps="
+                                 f"{max_episode_steps} disagree; pass only max_steps")
         self.envs = [make_env(level, mode, **kwargs) for _ in range(num_envs)]
         self._bases = [e.unwrapped for e in self.envs]
         self.num_envs = num_envs
@@ -80,8 +88,9 @@ class ToolMazePool(VectorEnv):
         (their observation is ``""`` and their info entries are masked out).
 
         ``seed`` may be an int (env ``i`` gets ``seed + i``, as in Gymnasium) or one seed
-        per reset env; ``options["task_ids"]`` may give one task id per reset env. Other
-        options go to every reset env.
+        per reset env; on the reference suite seed ``k`` is task ``k`` of the level, so
+        ``reset(seed=0)`` on ``n`` envs plays tasks 0..n-1. ``options["task_ids"]`` may
+        give one task id per reset env. Other options go to every reset env.
         """
         options = dict(options or {})
         idx = self._indices(options.pop("indices", None))
@@ -170,17 +179,40 @@ class ToolMazePool(VectorEnv):
         """Env ``i``'s full transcript (OpenAI chat format)."""
         return self._bases[i].messages
 
+    def template_messages(self, i: int) -> list[dict[str, Any]]:
+        """Env ``i``'s transcript with tool-call arguments as dicts (for HF chat templates)."""
+        return self._bases[i].template_messages
+
     def tools(self, i: int) -> list[dict[str, Any]]:
         """Env ``i``'s tool schemas (OpenAI format)."""
         return self._bases[i].tools
 
-    def batch(self) -> list[tuple[int, list[dict[str, Any]], list[dict[str, Any]]]]:
-        """(index, messages, tools) for every live env: one generate call's inputs."""
-        return [(i, self._bases[i].messages, self._bases[i].tools) for i in self.live]
+    def batch(self, template: bool = False
+              ) -> list[tuple[int, list[dict[str, Any]], list[dict[str, Any]]]]:
+        """(index, messages, tools) for every live env: one generate call's inputs.
+
+        ``template=True`` gives the messages with tool-call arguments as dicts, the shape
+        Hugging Face chat templates take; the default is the OpenAI wire format.
+        """
+        bases = self._bases
+        if template:
+            return [(i, bases[i].template_messages, bases[i].tools) for i in self.live]
+        return [(i, bases[i].messages, bases[i].tools) for i in self.live]
 
     def record(self, i: int, agent: str = "") -> dict[str, Any]:
-        """Env ``i``'s trajectory record (graded)."""
+        """Env ``i``'s trajectory record, graded: ``record(i)["grade"]`` is the grade as
+        one plain dict (the vector infos spread it over masked arrays)."""
         return self._bases[i].record(agent)
+
+    def cut(self, i: int, reason: str) -> dict[str, Any]:
+        """End env ``i``'s running episode from outside (``ToolMazeEnv.cut``): it counts
+        as truncated, leaves ``live``, and its final info (with ``grade``) is returned."""
+        (i,) = self._indices([i])
+        if not self._started[i]:
+            raise ValueError(f"env {i} has no episode to cut; reset it first")
+        info = self._bases[i].cut(reason)
+        self._truncated[i] = True
+        return info
 
     def render(self) -> tuple[str | None, ...]:
         return tuple(e.render() for e in self.envs)

@@ -8,7 +8,6 @@ import gymnasium as gym
 
 LEVELS = ("C1", "C2", "C3", "C4")
 MODES = ("P0", "P1", "P2", "P3", "P4")
-MAX_EPISODE_STEPS = 25
 ENV_ENTRY = "toolmaze_gym.envs.registration:make_env"
 VECTOR_ENTRY = "toolmaze_gym.envs.pool:ToolMazePool"
 
@@ -36,7 +35,10 @@ def register_envs() -> None:
 
 
 def _register(env_id: str, kwargs: dict[str, Any]) -> None:
+    """No ``max_episode_steps``: the env's own ``max_steps`` (default 25) is the one
+    length knob, and it grades the last step; Gymnasium's outer ``TimeLimit`` would
+    override ``max_steps`` and cut episodes without a grade."""
     if env_id in gym.registry:
         return
     gym.register(id=env_id, entry_point=ENV_ENTRY, vector_entry_point=VECTOR_ENTRY,
-                 max_episode_steps=MAX_EPISODE_STEPS, kwargs=kwargs)
+                 kwargs=kwargs)

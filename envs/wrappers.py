@@ -10,7 +10,13 @@ from toolmaze_gym.faults import get_mode
 
 
 class PerturbationWrapper(gym.Wrapper[str, str, str, str], gym.utils.RecordConstructorArgs):
-    """Every episode of the wrapped env runs under ``mode`` (P0–P4, or NP)."""
+    """Every episode of the wrapped env runs under ``mode`` (P0–P4, or NP).
+
+    The outermost choice wins: a ``reset(options={"mode": ...})`` overrides this
+    wrapper, and this wrapper overrides any mode set further in (the registered ids
+    already carry one), so ``PerturbationWrapper(gym.make("ToolMaze-C1P0-v0"), "P2")``
+    runs P2.
+    """
 
     def __init__(self, env: gym.Env[str, str], mode: str) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, mode=mode)
@@ -19,4 +25,4 @@ class PerturbationWrapper(gym.Wrapper[str, str, str, str], gym.utils.RecordConst
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
-        return self.env.reset(seed=seed, options={**(options or {}), "mode": self.mode})
+        return self.env.reset(seed=seed, options={"mode": self.mode, **(options or {})})

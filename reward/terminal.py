@@ -1,9 +1,11 @@
-"""Rewards as pure functions of the grade (DESIGN.md §8).
+"""Rewards as pure functions of the grade: the env and TRL reward functions share them.
 
 No reward is earned without the behaviour it names: success pays only for a
 completed valid path (or a graceful stop where none remains), recovery only
 after an exposure, and the recovery-cost penalty grows with wasted calls.
-Aborting at once earns 0; calling everything or looping fails and pays less.
+Aborting or finishing at once earns 0; calling everything or looping fails and
+pays less. The optional shaping term (``toolmaze_gym.reward.shaping``) sums to 0
+over every episode, so it cannot change this ranking.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ class RewardConfig:
     success: float = 1.0
     recovery: float = 0.5
     cost: float = 0.5
-    shaping: bool = False  # add the potential-based term at every step
+    shaping: bool = False  # add the potential-based term at every step (sums to 0)
     gamma: float = 1.0
 
 

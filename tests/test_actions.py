@@ -51,5 +51,53 @@ def test_broken_call_attempts_are_invalid_with_a_reason(raw):
 
 
 def test_non_strings_never_raise():
-    for raw in (None, 3, {"name": "x"}, b"bytes"):
-        assert parse_action(raw).kind == "invalid"
+    for raw in (None, 3, b"bytes", 2.5, object()):
+        a = parse_action(raw)
+        assert a.kind == "invalid" and "dict/list in OpenAI tool_calls shape" in a.text
+
+
+WIRE_CALL = {"id": "call_1", "type": "function",
+             "function": {"name": CALL["name"], "arguments": json.dumps(CALL["arguments"])}}
+
+
+@pytest.mark.parametrize("raw", [
+    {"role": "assistant", "content": None, "tool_calls": [WIRE_CALL]},
+    {"role": "assistant", "content": "", "tool_calls": [
+        {**WIRE_CALL, "function": {**WIRE_CALL["function"], "arguments": CALL["arguments"]}}]},
+    [WIRE_CALL],
+    {"tool_calls": [WIRE_CALL]},
+    WIRE_CALL,
+    CALL,
+])
+def test_openai_shaped_python_objects_are_calls(raw):
+    a = parse_action(raw)
+    assert (a.kind, a.name, a.arguments) == ("call", CALL["name"], CALL["arguments"])
+
+
+def test_python_objects_end_and_answer_like_text():
+    finish = {"type": "function", "function": {"name": "finish",
+                                               "arguments": '{"answer": "12 EUR"}'}}
+    assert (parse_action([finish]).kind, parse_action([finish]).text) == ("finish", "12 EUR")
+    a = parse_action({"role": "assistant", "content": " The price is 12 EUR. "})
+    assert (a.kind, a.text) == ("answer", "The price is 12 EUR.")
+    a = parse_action({"role": "assistant", "content": "Checking.", "tool_calls": []})
+    assert (a.kind, a.text) == ("answer", "Checking.")
+    a = parse_action({"role": "assistant", "content": [{"type": "text", "text": "12 "},
+                                                       {"type": "text", "text": "EUR"}]})
+    assert (a.kind, a.text) == ("answer", "12 EUR")
+
+
+@pytest.mark.parametrize("raw,why", [
+    ({"name": "get_x", "arguments": {"a": float("nan")}}, "finite"),
+    ({"name": "get_x", "arguments": {"a": {1, 2}}}, "JSON-serialisable"),
+    ({"name": "get_x", "arguments": "{broken"}, "not valid JSON"),
+    ({"name": "get_x", "arguments": [1]}, "JSON object"),
+    ({"role": "assistant", "content": ["part"]}, "content must be a string"),
+    ({"role": "assistant", "content": 3}, "content must be a string"),
+    ({"foo": 1}, "not a tool call"),
+    ([], "not a tool call"),
+    ({"name": "get_x", "arguments": {"a": "x" * MAX_ACTION_CHARS}}, "longer than"),
+])
+def test_broken_python_objects_are_invalid_with_a_reason(raw, why):
+    a = parse_action(raw)
+    assert a.kind == "invalid" and why in a.text

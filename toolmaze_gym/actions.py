@@ -2,9 +2,11 @@
 
 Models emit calls in several dialects: a bare JSON object, Hermes/Qwen
 ``<tool_call>…</tool_call>`` blocks, OpenAI ``tool_calls`` payloads, often in a
-code fence. ``finish`` and ``abort`` are reserved calls. Text with no call intent
-is the final answer; text that tries to call but is broken is ``invalid`` and
-gets a 400 observation. Parsing never raises.
+code fence. A Python dict or list in the OpenAI shape (an assistant message with
+``tool_calls``, a ``tool_calls`` list, one call) is accepted as well, because
+that is what chat-completion clients hand back. ``finish`` and ``abort`` are
+reserved calls. Text with no call intent is the final answer; text that tries to
+call but is broken is ``invalid`` and gets a 400 observation. Parsing never raises.
 """
 
 from __future__ import annotations
@@ -106,10 +108,65 @@ def _decode(text: str) -> Any:
     return obj
 
 
+def action_text(raw: Any) -> str:
+    """The text recorded for ``raw``: itself for a string, JSON for a dict or list (so
+    the trajectory stays JSON), ``repr`` for anything else."""
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, dict | list):
+        try:
+            return json.dumps(raw, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            pass
+    return repr(raw)
+
+
+def _parse_structured(raw: dict[str, Any] | list[Any]) -> Action:
+    """A dict or list in OpenAI shape: re-read as JSON, so it passes the same checks as
+    text; an assistant message without calls is the final answer (its content)."""
+    try:
+        text = json.dumps(raw, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        return Action("invalid", text="arguments contain NaN or an infinity; send finite numbers")
+    except (TypeError, RecursionError):
+        return Action("invalid", text="action is not JSON-serialisable; send strings, numbers, "
+                      "booleans, lists and objects only")
+    if len(text) > MAX_ACTION_CHARS:
+        return Action("invalid", text=f"action longer than {MAX_ACTION_CHARS} characters")
+    obj = json.loads(text)
+    if isinstance(obj, dict) and not obj.get("tool_calls") and "content" in obj \
+            and "name" not in obj and "function" not in obj:
+        content = _content_text(obj["content"])
+        if content is None:
+            return Action("invalid", text="message content must be a string or a list of "
+                          '{"type": "text", "text": ...} parts')
+        return Action("answer", text=content.strip())
+    action = _from_obj(obj)
+    if action is None:
+        return Action("invalid", text="not a tool call: send {\"name\": TOOL, \"arguments\": "
+                      "{...}}, a tool_calls list, or an assistant message")
+    return action
+
+
+def _content_text(content: Any) -> str | None:
+    """The text of an OpenAI message ``content`` (a string, None, or text parts)."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    if isinstance(content, list) and all(
+            isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+            for p in content):
+        return "".join(p["text"] for p in content)
+    return None
+
+
 def parse_action(raw: Any) -> Action:
-    """The action a raw model output expresses; never raises."""
+    """The action a raw model output (text, or a dict/list in OpenAI shape) expresses;
+    never raises."""
+    if isinstance(raw, dict | list):
+        return _parse_structured(raw)
     if not isinstance(raw, str):
-        return Action("invalid", text="action must be a string")
+        return Action("invalid", text="action must be a string, or a dict/list in OpenAI "
+                      "tool_calls shape")
     if len(raw) > MAX_ACTION_CHARS:
         return Action("invalid", text=f"action longer than {MAX_ACTION_CHARS} characters")
     candidates = [m.group(1) for m in _TOOL_CALL.finditer(raw)]

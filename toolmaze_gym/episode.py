@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolmaze_gym.actions import parse_action
+from toolmaze_gym.actions import action_text, parse_action
 from toolmaze_gym.corpus import EpisodeState, Simulator, error_response
 from toolmaze_gym.faults import FaultEngine, FaultProfile, get_mode
 from toolmaze_gym.faults.store import profile_for
@@ -62,14 +62,33 @@ class Episode:
         self.max_steps = max_steps
         self.steps: list[Step] = []
         self.shown = frozenset(task.tools)
+        self.cut_reason: str | None = None
 
     @property
     def ended(self) -> bool:
+        """The agent ended the episode itself (finish, abort, or a plain answer)."""
         return bool(self.steps) and self.steps[-1].kind in ENDINGS
 
     @property
     def truncated(self) -> bool:
-        return not self.ended and len(self.steps) >= self.max_steps
+        """The episode was ended for the agent: the step limit, or a ``cut``."""
+        return not self.ended and (self.cut_reason is not None
+                                   or len(self.steps) >= self.max_steps)
+
+    def cut(self, reason: str) -> None:
+        """End the running episode from outside (the runner's context or loop guard).
+
+        It is graded like a truncation, never like the agent's own ending, and the
+        record keeps ``reason``.
+
+        Raises:
+            ValueError: ``reason`` is empty, or the episode has already ended.
+        """
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError("cut needs a reason, e.g. 'context', 'loop' or 'error'")
+        if self.done:
+            raise ValueError("the episode has already ended; there is nothing to cut")
+        self.cut_reason = reason
 
     @property
     def done(self) -> bool:
@@ -77,7 +96,7 @@ class Episode:
 
     def step(self, raw: Any) -> Step:
         """Apply one raw action; returns the recorded step (never raises)."""
-        text = raw if isinstance(raw, str) else repr(raw)
+        text = action_text(raw)
         action = parse_action(raw)
         status: int | None = None
         fault = None
@@ -104,8 +123,11 @@ class Episode:
         from toolmaze_gym.grading import grade
 
         g = grade(self.task, self.profile, self.steps, self.truncated, self.sim)
-        return {"task_id": self.task.id, "level": self.task.level, "mode": self.mode,
-                "agent": agent, "prompt": prompt, "steps": [s.to_dict() for s in self.steps],
-                "truncated": self.truncated, "grade": g.to_dict(),
-                "grading_version": g.version, "profile_version": self.profile.version}
+        rec = {"task_id": self.task.id, "level": self.task.level, "mode": self.mode,
+               "agent": agent, "prompt": prompt, "steps": [s.to_dict() for s in self.steps],
+               "truncated": self.truncated, "grade": g.to_dict(),
+               "grading_version": g.version, "profile_version": self.profile.version}
+        if self.cut_reason is not None:
+            rec["cut"] = self.cut_reason
+        return rec
 

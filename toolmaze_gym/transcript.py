@@ -36,6 +36,33 @@ def tool_schemas(task: Task, sim: Simulator) -> list[dict[str, Any]]:
     return out
 
 
+RESERVED_SCHEMAS: tuple[dict[str, Any], ...] = (
+    {"type": "function", "function": {
+        "name": "finish",
+        "description": "End the episode: the request is complete. Give the final answer "
+                       "for the user, with the values they asked for.",
+        "parameters": {"type": "object", "properties": {"answer": {
+            "type": "string", "description": "The final answer for the user."}},
+            "required": ["answer"], "additionalProperties": False}}},
+    {"type": "function", "function": {
+        "name": "abort",
+        "description": "End the episode without completing the request, because it cannot "
+                       "be completed with the available tools (say why).",
+        "parameters": {"type": "object", "properties": {"reason": {
+            "type": "string", "description": "Why the request cannot be completed."}},
+            "required": ["reason"], "additionalProperties": False}}},
+)
+
+
+def episode_tools(task: Task, sim: Simulator) -> list[dict[str, Any]]:
+    """Every schema an agent is offered: the task's tools, then ``finish`` and ``abort``.
+
+    The reserved calls are schemas too, so a model that only emits calls through its
+    chat template's tool format can still end the episode.
+    """
+    return [*tool_schemas(task, sim), *RESERVED_SCHEMAS]
+
+
 def append_step(messages: list[dict[str, Any]], episode: Episode, k: int) -> None:
     """Add step ``k`` of ``episode`` to ``messages`` as assistant + tool messages."""
     step = episode.steps[k]
@@ -53,3 +80,43 @@ def append_step(messages: list[dict[str, Any]], episode: Episode, k: int) -> Non
         if step.kind == "invalid":
             messages.append({"role": "tool", "tool_call_id": call_id, "name": "error",
                              "content": step.observation})
+
+
+def template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of ``messages`` whose tool-call arguments are dicts, not JSON text.
+
+    The transcript keeps OpenAI wire format (``function.arguments`` is a JSON
+    string), but Hugging Face chat templates (Qwen2.5, Hermes, TRL's
+    ``qwen2_5.jinja``) serialise ``arguments`` themselves, so handing them the
+    wire format renders every call double-encoded. Arguments that are already
+    a mapping are copied as they are.
+
+    Raises:
+        ValueError: a tool call's ``arguments`` is not a JSON object, naming
+            the message and call, since a template cannot render it faithfully.
+    """
+    out = []
+    for i, message in enumerate(messages):
+        copy = dict(message)
+        calls = message.get("tool_calls")
+        if calls:
+            copy["tool_calls"] = [_decoded_call(call, i, j) for j, call in enumerate(calls)]
+        out.append(copy)
+    return out
+
+
+def _decoded_call(call: dict[str, Any], i: int, j: int) -> dict[str, Any]:
+    """``call`` with ``function.arguments`` as a dict (message ``i``, call ``j``)."""
+    function = dict(call.get("function") or {})
+    arguments = function.get("arguments", {})
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"messages[{i}].tool_calls[{j}]: arguments are not valid "
+                             f"JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(arguments, dict):
+        raise ValueError(f"messages[{i}].tool_calls[{j}]: arguments must be a JSON "
+                         f"object, got {type(arguments).__name__}")
+    function["arguments"] = dict(arguments)
+    return {**call, "function": function}

@@ -13,7 +13,7 @@ from toolmaze_gym.envs.env import MAX_ECHO_CHARS
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from tests.envs._helpers import play
-from toolmaze_gym.prompts import FAILURE_AWARE, STANDARD
+from toolmaze_gym.prompts import FAILURE_AWARE, STANDARD, clock_line
 from toolmaze_gym.tasks.suite import load_suite
 
 FINISH = json.dumps({"name": "finish", "arguments": {"answer": "done"}})
@@ -25,12 +25,12 @@ def test_reset_gives_opening_messages_and_info():
     obs, info = env.reset(seed=3)
     msgs = json.loads(obs)
     assert [m["role"] for m in msgs] == ["system", "user"]
-    assert msgs[0]["content"] == STANDARD
+    assert msgs[0]["content"] == f"{STANDARD}\n\n{clock_line(env.unwrapped.sim.world.now)}"
     task = env.unwrapped.episode.task
     assert msgs[1]["content"] == task.query
     assert info["task_id"] == task.id and info["level"] == "C2" and info["mode"] == "P3"
     names = [t["function"]["name"] for t in info["tools"]]
-    assert names == task.tools
+    assert names == [*task.tools, "finish", "abort"]
     assert all(t["type"] == "function" and "parameters" in t["function"] for t in info["tools"])
     assert env.unwrapped.messages == msgs
     assert env.unwrapped.tools == info["tools"]
@@ -40,7 +40,7 @@ def test_failure_aware_prompt_and_task_id_option():
     env = gym.make("ToolMaze-C1P2-v0", prompt="failure_aware")
     task = load_suite(levels=["C4"])[7]
     obs, info = env.reset(seed=0, options={"task_id": task.id})
-    assert json.loads(obs)[0]["content"] == FAILURE_AWARE
+    assert json.loads(obs)[0]["content"].startswith(FAILURE_AWARE)
     assert info["task_id"] == task.id and info["level"] == "C4" and info["mode"] == "P2"
 
 
@@ -161,8 +161,8 @@ def test_perturbation_wrapper_sets_the_mode_on_any_env():
     env = PerturbationWrapper(base, "P4")
     _, info = env.reset(seed=0)
     assert info["mode"] == "P4" and base.episode.mode == "P4"
-    _, info = env.reset(seed=0, options={"mode": "P1"})
-    assert info["mode"] == "P4"
+    _, info = env.reset(seed=0, options={"mode": "P1"})  # the outermost choice wins
+    assert info["mode"] == "P1" and base.episode.mode == "P1"
     assert env.spec is None and PerturbationWrapper(ToolMazeEnv(), "NP").mode == "P0"
     # the registered factory composes it
     env = gym.make("ToolMaze-C2P4-v0")
@@ -211,12 +211,23 @@ def test_rewards_are_finite_floats():
     assert out["rewards"][:-1] == [0.0] * (len(out["rewards"]) - 1)
 
 
-def test_shorter_limits():
-    # max_steps: the env itself truncates and grades
-    env = gym.make("ToolMaze-C2P0-v0", max_steps=4)
+@pytest.mark.parametrize("env_id,max_steps", [("ToolMaze-C2P0-v0", 4),
+                                               ("ToolMaze-C2P0-v0", 40),
+                                               ("ToolMaze-v0", 30)])
+def test_max_steps_sets_the_length_and_the_last_step_is_graded(env_id, max_steps):
+    env = gym.make(env_id, max_steps=max_steps)
     env.reset(seed=0)
-    infos = [env.step('{"name": "x"}')[4] for _ in range(4)]
+    flags, infos = [], []
+    for _ in range(max_steps):
+        _, _, te, tr, info = env.step('{"name": "x"}')
+        flags.append((te, tr))
+        infos.append(info)
+    assert flags == [(False, False)] * (max_steps - 1) + [(False, True)]
     assert "grade" in infos[-1] and "grade" not in infos[-2]
+    assert env.unwrapped.episode.truncated
+
+
+def test_shorter_limits():
     # Gymnasium's max_episode_steps cuts in TimeLimit, outside the env: no grade in info,
     # but the env's record() grades the episode as it stands
     env = gym.make("ToolMaze-C2P0-v0", max_episode_steps=3)
@@ -226,3 +237,53 @@ def test_shorter_limits():
     assert tr and not te and "grade" not in info
     rec = env.unwrapped.record()
     assert rec["grade"]["success"] is False and len(rec["steps"]) == 3
+
+
+def _walk_default_path(env) -> list:
+    """Send the task's default-path calls in order; the steps taken."""
+    base = env.unwrapped
+    for c in base.episode.task.default_path.calls:
+        env.step(json.dumps({"name": c.tool, "arguments": c.args}))
+    return base.episode.steps
+
+
+@pytest.mark.parametrize("mode,explicit", [("P2", True), ("P4", False)])
+def test_perturbation_wrapper_on_a_registered_id_wins(mode, explicit):
+    env = PerturbationWrapper(gym.make("ToolMaze-C1P0-v0"), mode)
+    _, info = env.reset(seed=5)
+    assert info["mode"] == mode and env.unwrapped.episode.mode == mode
+    fired = [s for s in _walk_default_path(env) if s.fault]
+    assert fired and (fired[0].status >= 400) == explicit
+
+
+def test_reset_mode_option_on_a_registered_id():
+    env = gym.make("ToolMaze-C1P0-v0")
+    _, info = env.reset(seed=5, options={"mode": "P3"})
+    assert info["mode"] == "P3"
+    assert any(s.fault for s in _walk_default_path(env))
+    _, info = env.reset(seed=5)  # the option holds for that episode only
+    assert info["mode"] == "P0"
+    assert not any(s.fault for s in _walk_default_path(env))
+
+
+def test_actions_may_be_openai_dicts():
+    env = gym.make("ToolMaze-C1P0-v0")
+    env.reset(seed=2)
+    call = env.unwrapped.episode.task.default_path.calls[0]
+    message = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function",
+         "function": {"name": call.tool, "arguments": json.dumps(call.args)}}]}
+    for action in (message, message["tool_calls"], {"name": call.tool, "arguments": call.args}):
+        env.reset(seed=2)
+        obs, _, te, _, info = env.step(action)
+        assert not te and info["status"] == 200
+        assert json.loads(json.loads(obs)[1]["content"]) == call.response
+    _, _, te, _, info = env.step({"role": "assistant", "content": "All done."})
+    assert te and info["grade"]["ended_by"] == "answer"
+    env.reset(seed=2)
+    _, _, te, _, info = env.step({"role": "assistant", "content": None, "tool_calls": [
+        {"type": "function", "function": {"name": "abort", "arguments": '{"reason": "x"}'}}]})
+    assert te and info["grade"]["ended_by"] == "abort"
+    env.reset(seed=2)
+    obs, _, te, _, info = env.step({"name": call.tool, "arguments": {"x": float("nan")}})
+    assert not te and info["status"] == 400 and "finite" in json.loads(obs)[-1]["content"]

@@ -3,8 +3,9 @@
 Over 10k arbitrary actions across the ids: random text, control characters, lone
 surrogates, malformed / huge / deeply nested JSON, wrong types, unknown tools, real
 tools with arbitrary arguments, ``<tool_call>`` fragments, OpenAI ``tool_calls``
-payloads and code fences. Every observation must be a JSON list of chat messages that
-is also valid UTF-8 and stays small; every step must be quick.
+payloads (as text and as Python dicts/lists) and code fences. Every observation must
+be a JSON list of chat messages that is also valid UTF-8 and stays small; every step
+must be quick.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def call_payloads(draw):
         obj = {"function": {"name": name, "parameters": args}}
     else:
         obj = [{"name": name, "args": args}]
+    if draw(st.integers(0, 5)) == 0:  # the Python object a chat client hands back
+        return obj
     text = json.dumps(obj, ensure_ascii=draw(st.booleans()))
     wrap = draw(st.integers(0, 4))
     if wrap == 1:
@@ -126,6 +129,9 @@ def _env(env_id: str) -> gym.Env:
 
 def _fill(action, base, k: int):
     """Put a shown tool (and its parameter names) where the markers are."""
+    if isinstance(action, dict | list):  # a Python-object action: fill its JSON text
+        text = json.dumps(action)
+        return json.loads(_fill(text, base, k)) if "@@" in text else action
     if not isinstance(action, str) or "@@" not in action:
         return action
     calls = [c for p in base.episode.task.solutions for c in p.calls]

@@ -71,7 +71,7 @@ def test_task_ids_option_and_batch_view():
     assert [i for i, _, _ in batch] == [0, 2]
     for i, messages, tools in batch:
         assert messages is pool.envs[i].unwrapped.messages
-        assert [t["function"]["name"] for t in tools] == tasks[i].tools
+        assert [t["function"]["name"] for t in tools] == [*tasks[i].tools, "finish", "abort"]
         assert "Tools can fail" in messages[0]["content"]
     assert pool.record(1)["grade"]["ended_by"] == "finish"
 

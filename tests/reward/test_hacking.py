@@ -19,7 +19,6 @@ from toolmaze_gym.reward import RewardConfig, potential, shaping_term
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from toolmaze_gym.agents import make_scripted
 from toolmaze_gym.faults import FAULT_MODES, MODE_NAMES
-from toolmaze_gym.grading import remaining_optimal
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import load_suite
 
@@ -147,9 +146,10 @@ def test_hacks_do_not_succeed():
 
 @pytest.mark.parametrize("gamma", [1.0, 0.9])
 @pytest.mark.parametrize("cell", ["C1P2", "C2P3", "C4P1"])
-def test_shaping_telescopes(cell, gamma):
-    """Σ γ^t r_t = γ^(T−1)·terminal + γ^T·Φ(end) − Φ(start), Φ(end) = 0 when the agent
-    ended the episode; each step's term is the pure ``shaping_term``."""
+def test_shaping_telescopes_to_nothing(cell, gamma):
+    """Σ γ^t r_t = γ^(T−1)·terminal: Φ is measured from the start (Φ(start) = 0) and is 0
+    once the episode is over, however it ended, so shaping never changes a return; each
+    step's term is the pure ``shaping_term``."""
     cfg = RewardConfig(shaping=True, gamma=gamma)
     env = gym.make(f"ToolMaze-{cell}-v0", reward=cfg)
     plain = gym.make(f"ToolMaze-{cell}-v0")
@@ -160,16 +160,44 @@ def test_shaping_telescopes(cell, gamma):
             assert g == g0
             ep = env.unwrapped.episode
             corpus = env.unwrapped.sim.corpus
-            phi0 = -remaining_optimal(corpus, ep.task, ep.profile, [])
-            phi_end = potential(corpus, ep.task, ep.profile, ep.steps)
-            assert (phi_end == 0.0) == env.unwrapped.episode.ended
+            assert potential(corpus, ep.task, ep.profile, []) == 0.0
+            assert potential(corpus, ep.task, ep.profile, ep.steps, over=ep.truncated) == 0.0
             T = len(rewards)
             disc = sum(gamma**k * r for k, r in enumerate(rewards))
-            expected = gamma ** (T - 1) * plain_rewards[-1] + gamma**T * phi_end - phi0
-            assert disc == pytest.approx(expected, abs=1e-9)
+            assert disc == pytest.approx(gamma ** (T - 1) * plain_rewards[-1], abs=1e-9)
             for k in range(T):
-                term = shaping_term(corpus, ep.task, ep.profile, ep.steps[: k + 1], gamma)
+                over = k == T - 1 and ep.truncated
+                term = shaping_term(corpus, ep.task, ep.profile, ep.steps[: k + 1], gamma, over)
                 assert rewards[k] - (plain_rewards[k]) == pytest.approx(term, abs=1e-9)
+
+
+@pytest.mark.parametrize("cell", ["C1P0", "C2P2", "C3P4", "C4P1"])
+@pytest.mark.parametrize("action", [FINISH, _call("abort", {"reason": "x"}), "Done."])
+def test_quitting_at_once_earns_nothing_with_shaping(cell, action):
+    env = gym.make(f"ToolMaze-{cell}-v0", reward=RewardConfig(shaping=True))
+    for seed in range(4):
+        env.reset(seed=seed)
+        _, r, te, _, _ = env.step(action)
+        assert te and r == 0.0, (seed, r)
+
+
+def test_shaping_pays_progress_step_by_step():
+    """+1 for each call that brings the goal closer, paid back when the episode ends."""
+    env = gym.make("ToolMaze-C1P0-v0", reward=RewardConfig(shaping=True))
+    env.reset(seed=0)
+    calls = env.unwrapped.episode.task.default_path.calls
+    rewards = [env.step(_call(c.tool, c.args))[1] for c in calls]
+    assert rewards == [1.0] * len(calls)
+    assert env.step(FINISH)[1] == 1.0 - len(calls)  # success (1.0) minus the progress paid
+
+
+def test_a_cut_closes_the_shaping_too():
+    env = gym.make("ToolMaze-C1P0-v0", reward=RewardConfig(shaping=True))
+    env.reset(seed=0)
+    calls = env.unwrapped.episode.task.default_path.calls
+    paid = sum(env.step(_call(c.tool, c.args))[1] for c in calls[:2])
+    assert paid == 2.0
+    assert env.unwrapped.cut("context")["reward"] == -2.0
 
 
 @pytest.mark.parametrize("cell", ["C1P0", "C1P4", "C2P1", "C3P2", "C4P3"])
