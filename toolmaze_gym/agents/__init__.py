@@ -1,6 +1,13 @@
 """Agents: scripted baselines and language models behind one interface."""
 
 from toolmaze_gym.agents.base import Agent
+from toolmaze_gym.agents.policy import (
+    POLICY_NAMES,
+    ContextOverflow,
+    Policy,
+    ScriptedPolicy,
+    make_policy,
+)
 from toolmaze_gym.agents.random_policy import RandomAgent
 from toolmaze_gym.agents.scripted import (
     SCRIPTED,
@@ -22,5 +29,6 @@ def make_scripted(name: str, sim=None):
     return SCRIPTED[name](sim)
 
 
-__all__ = ["BASELINES", "SCRIPTED", "Agent", "NaiveAgent", "OracleAgent", "PlanFollower",
-           "RandomAgent", "RetryAgent", "ValidatorAgent", "make_scripted"]
+__all__ = ["BASELINES", "POLICY_NAMES", "SCRIPTED", "Agent", "ContextOverflow", "NaiveAgent",
+           "OracleAgent", "PlanFollower", "Policy", "RandomAgent", "RetryAgent",
+           "ScriptedPolicy", "ValidatorAgent", "make_policy", "make_scripted"]

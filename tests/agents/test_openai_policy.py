@@ -1,0 +1,292 @@
+"""The ``openai`` policy against a real chat-completions server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+pytest.importorskip("openai")
+
+import toolmaze_gym  # noqa: F401  (registers the ids)
+from toolmaze_gym.actions import parse_action
+from toolmaze_gym.agents import ContextOverflow, make_policy
+from toolmaze_gym.agents.openai_policy import MALFORMED_REPLY, EndpointError
+from toolmaze_gym.agents.scripted import OracleAgent
+
+Reply = tuple[int, Any, dict[str, str]]  # status, body (dict = JSON, str = raw), headers
+
+
+class Endpoint:
+    """A chat-completions server whose replies a test scripts: ``queue`` first (one
+    reply per request), then ``answer(request)``."""
+
+    def __init__(self) -> None:
+        self.queue: list[Reply] = []
+        self.answer: Callable[[dict[str, Any]], Reply] = lambda req: (200, completion("ok"), {})
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.lock = threading.Lock()
+        self.in_flight = self.peak = 0
+        self.delay = threading.Event()
+
+    def reply(self, request: dict[str, Any], headers: dict[str, str]) -> Reply:
+        with self.lock:
+            self.requests.append(request)
+            self.headers.append(headers)
+            if self.queue:
+                return self.queue.pop(0)
+        return self.answer(request)
+
+
+def completion(content: str | None = None, calls: list[tuple[str, dict]] | None = None,
+               usage: tuple[int, int] = (100, 10)) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [
+            {"id": f"c{k}", "type": "function",
+             "function": {"name": name, "arguments": json.dumps(args)}}
+            for k, (name, args) in enumerate(calls)]
+    return {"id": "cmpl-1", "object": "chat.completion", "created": 0, "model": "tiny",
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if calls else "stop"}],
+            "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
+                      "total_tokens": sum(usage)}}
+
+
+FAST = {"retry-after-ms": "5"}  # the client honours it: retries stay quick in tests
+
+
+@pytest.fixture
+def endpoint() -> Iterator[tuple[Endpoint, str]]:
+    ep = Endpoint()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self._send(200, {"object": "list", "data": [{"id": "tiny", "object": "model"}]},
+                       {})
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            with ep.lock:
+                ep.in_flight += 1
+                ep.peak = max(ep.peak, ep.in_flight)
+            try:
+                ep.delay.wait(0.05)
+                self._send(*ep.reply(body, {k.lower(): v for k, v in self.headers.items()}))
+            finally:
+                with ep.lock:
+                    ep.in_flight -= 1
+
+        def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
+            data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield ep, f"http://127.0.0.1:{server.server_port}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _policy(url: str, **options: Any):
+    return make_policy("openai", base_url=url, api_key_env="TOOLMAZE_TEST_KEY",
+                       **{"model": "tiny", "max_retries": 3, **options})
+
+
+def _env(env_id: str = "ToolMaze-C2P1-v0", seed: int = 0):
+    env = gym.make(env_id).unwrapped
+    _, info = env.reset(seed=seed)
+    return env, info
+
+
+def _direct(sim, seed: int) -> dict[str, Any]:
+    """The oracle's episode played straight into the env (no endpoint)."""
+    env, info = _env(seed=seed)
+    oracle = OracleAgent(sim)
+    oracle.reset(env.episode.task, info["tools"], "P1")
+    while not env.episode.done:
+        env.step(oracle.act(env.messages))
+    return env.record()
+
+
+def test_an_oracle_behind_the_endpoint_plays_as_it_does_directly(endpoint, sim, monkeypatch):
+    """Tool calls come back from the endpoint as OpenAI ``tool_calls``, the env plays
+    them, and the tool results reach the endpoint as wire-format messages: an oracle
+    reading only what the endpoint receives makes the same calls, meets the same
+    fault and gets the same grade as when it plays the env directly."""
+    ep, url = endpoint
+    monkeypatch.setenv("TOOLMAZE_TEST_KEY", "sk-test-123")
+    env, info = _env()
+    oracle = OracleAgent(sim)
+    oracle.reset(env.episode.task, info["tools"], "P1")
+
+    def answer(request: dict[str, Any]) -> Reply:
+        action = json.loads(oracle.act(request["messages"]))
+        return 200, completion(calls=[(action["name"], action["arguments"])]), {}
+
+    ep.answer = answer
+    policy = _policy(url, temperature=0.3, max_tokens=77)
+    policy.start("k", env.episode.task, info["tools"], "P1")
+    done, result = False, {}
+    while not done:
+        [text] = policy.act_many([("k", env.messages)])
+        _, _, term, trunc, result = env.step(text)
+        done = term or trunc
+    direct = _direct(sim, 0)
+    assert result["grade"] == direct["grade"]
+    assert [s["action"] for s in env.record()["steps"]] == [s["action"] for s in direct["steps"]]
+    assert len(env.episode.steps) >= 3  # calls, tool results and an ending
+    usage = policy.finish("k")
+    assert usage["turns"] == len(env.episode.steps) == len(ep.requests)
+    assert usage["prompt_tokens"] == 100 * usage["turns"]
+    assert usage["completion_tokens"] == 10 * usage["turns"]
+    first, last = ep.requests[0], ep.requests[-1]
+    assert first["model"] == "tiny" and first["temperature"] == 0.3
+    assert first["max_tokens"] == 77 and first["tools"] == info["tools"]
+    assert any(m["role"] == "tool" for m in last["messages"])
+    assert all(isinstance(c["function"]["arguments"], str)  # wire format, not dicts
+               for m in last["messages"] for c in m.get("tool_calls") or ())
+    assert ep.headers[0]["authorization"] == "Bearer sk-test-123"
+
+
+def test_the_endpoints_429_and_5xx_are_retried_not_played(endpoint):
+    ep, url = endpoint
+    ep.queue = [(429, {"error": {"message": "rate limited"}}, FAST),
+                (503, {"error": {"message": "overloaded"}}, FAST),
+                (500, "Internal Server Error", FAST)]
+    ep.answer = lambda req: (200, completion(calls=[("finish", {"answer": "done"})]), {})
+    policy = _policy(url)
+    env, info = _env()
+    policy.start("k", env.episode.task, info["tools"], "P1")
+    [text] = policy.act_many([("k", env.messages)])
+    assert parse_action(text).kind == "finish"
+    assert len(ep.requests) == 4
+    usage = policy.finish("k")
+    assert usage["turns"] == 1 and usage["endpoint_errors"] == 0
+
+
+def test_an_endpoint_that_stays_down_raises_endpoint_error(endpoint):
+    ep, url = endpoint
+    ep.answer = lambda req: (503, {"error": {"message": "down"}}, FAST)
+    policy = _policy(url, max_retries=2)
+    env, info = _env()
+    policy.start("k", env.episode.task, info["tools"], "P1")
+    with pytest.raises(EndpointError, match="failed for 1 turn") as err:
+        policy.act_many([("k", env.messages)])
+    assert err.value.keys == ["k"] and len(ep.requests) == 3
+
+
+def test_authentication_errors_are_not_retried(endpoint):
+    ep, url = endpoint
+    ep.answer = lambda req: (401, {"error": {"message": "bad key"}}, {})
+    policy = _policy(url)
+    env, info = _env()
+    policy.start("k", env.episode.task, info["tools"], "P1")
+    with pytest.raises(EndpointError, match="bad key"):
+        policy.act_many([("k", env.messages)])
+    assert len(ep.requests) == 1
+
+
+def test_malformed_replies_are_retried_then_played_as_an_invalid_action(endpoint):
+    ep, url = endpoint
+    ep.queue = [(200, "this is not json", {}), (200, {"id": "x", "choices": []}, {})]
+    ep.answer = lambda req: (200, completion("The price is 12 EUR."), {})
+    policy = _policy(url)
+    env, info = _env()
+    policy.start("k", env.episode.task, info["tools"], "P1")
+    [text] = policy.act_many([("k", env.messages)])
+    assert text == "The price is 12 EUR."
+    assert policy.finish("k")["endpoint_errors"] == 2
+
+    ep.answer = lambda req: (200, {"choices": None}, {})
+    policy = _policy(url, max_retries=1)
+    policy.start("k", env.episode.task, info["tools"], "P1")
+    [text] = policy.act_many([("k", env.messages)])
+    assert text.startswith(MALFORMED_REPLY)
+    _, _, term, trunc, step = env.step(text)
+    assert not (term or trunc) and step["status"] == 400  # the episode goes on
+    # OpenAI refuses a tool result without its call: the env's answer to the broken
+    # action reaches the endpoint as a user message
+    ep.answer = lambda req: (200, completion("fine"), {})
+    policy.act_many([("k", env.messages)])
+    sent = ep.requests[-1]["messages"]
+    assert env.messages[-1]["role"] == "tool" and sent[-1]["role"] == "user"
+    assert env.messages[-1]["content"] in sent[-1]["content"]
+    assert [m["role"] for m in sent[:-1]] == [m["role"] for m in env.messages[:-1]]
+
+
+def test_a_context_error_raises_context_overflow_for_that_episode(endpoint):
+    ep, url = endpoint
+
+    def answer(request: dict[str, Any]) -> Reply:
+        if "second" in request["messages"][1]["content"]:
+            return 400, {"error": {"message": "This model's maximum context length is "
+                                              "8192 tokens. However, you requested 9000."}}, {}
+        return 200, completion("first answer"), {}
+
+    ep.answer = answer
+    policy = _policy(url)
+    env, info = _env()
+    for key in ("first", "second"):
+        policy.start(key, env.episode.task, info["tools"], "P1")
+    turns = [(key, [env.messages[0], {"role": "user", "content": f"{key} query"}])
+             for key in ("first", "second")]
+    with pytest.raises(ContextOverflow) as err:
+        policy.act_many(turns)
+    assert err.value.keys == ["second"]
+    assert policy.finish("second")["turns"] == 0
+    # the runner asks again for the rest: the reply already received is handed out,
+    # not requested (or counted) twice
+    assert policy.act_many(turns[:1]) == ["first answer"]
+    assert len([r for r in ep.requests if "first" in r["messages"][1]["content"]]) == 1
+    assert policy.finish("first")["turns"] == 1
+
+
+def test_concurrency_is_bounded_and_replies_keep_their_episode(endpoint):
+    ep, url = endpoint
+    ep.answer = lambda req: (200, completion(f"answer to {req['messages'][1]['content']}"), {})
+    policy = _policy(url, concurrency=2)
+    env, info = _env()
+    turns = []
+    for k in range(6):
+        policy.start(f"e{k}", env.episode.task, info["tools"], "P1")
+        turns.append((f"e{k}", [env.messages[0], {"role": "user", "content": f"q{k}"}]))
+    assert policy.act_many(turns) == [f"answer to q{k}" for k in range(6)]
+    assert ep.peak <= 2
+
+
+def test_model_is_read_from_the_endpoint_when_omitted(endpoint):
+    _, url = endpoint
+    policy = make_policy("openai", base_url=url, api_key_env="TOOLMAZE_TEST_KEY")
+    assert policy.model == "tiny"
+
+
+def test_bad_openai_options_are_refused(monkeypatch):
+    monkeypatch.delenv("TOOLMAZE_TEST_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ValueError, match=r"set \$TOOLMAZE_TEST_KEY"):
+        make_policy("openai", model="gpt", api_key_env="TOOLMAZE_TEST_KEY")
+    with pytest.raises(ValueError, match=r"temperature must be a number in \[0, 2\]"):
+        make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", temperature=3)
+    with pytest.raises(ValueError, match="concurrency must be a positive integer"):
+        make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", concurrency=0)
+    with pytest.raises(ValueError, match=r"takes no option.*compact_tools"):
+        make_policy("openai", model="m", compact_tools=True)
