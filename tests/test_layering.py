@@ -1,4 +1,4 @@
-"""Dependencies point one way (DESIGN.md §2): checked in fresh interpreters."""
+"""Dependencies point one way (docs/architecture.md): checked in fresh interpreters."""
 
 from __future__ import annotations
 

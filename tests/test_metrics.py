@@ -81,6 +81,28 @@ def test_cell_metrics_follow_eq_1_to_4():
     assert cell_metrics([])["TSR"] is None
 
 
+def test_prr_counts_recovery_independently_of_success():
+    """A recovered trajectory that failed the task (collateral damage, a cut) still
+    counts for PRR; a successful one that did not recover does not."""
+    m = cell_metrics([_g(False, True, True, 1.0), _g(True, True, False, 0.0),
+                      _g(False, True, False, 1.0)])
+    assert m["TSR"] == pytest.approx(1 / 3)
+    assert m["PRR"] == pytest.approx(1 / 3)
+
+
+def test_composite_without_exposure_is_undefined_not_a_tsr_mean():
+    """One formula always: where PRR is undefined in every fault mode, so is the
+    composite (None, printed n/a)."""
+    per_mode = {m: {"TSR": 0.8, "PRR": None, "RC": 0.0 if m != "P0" else None}
+                for m in MODES}
+    assert composite(per_mode) is None
+    assert composite({"P0": {"TSR": 1.0, "PRR": None, "RC": None}}) is None
+    tbl = table(_records({("C1", "P0"): [_g(True, False)] * 3,
+                          ("C1", "P1"): [_g(True, False)] * 3}))  # the fault never met
+    assert tbl["per_mode"]["P1"]["PRR"] is None and tbl["composite"] is None
+    assert "composite Avg: n/a" in format_table(tbl)
+
+
 def _records(spec):
     """spec: {(level, mode): [grade, ...]} -> records."""
     return [{"task_id": f"{lv}-{k}", "level": lv, "mode": m, "grade": g}

@@ -1,277 +1,175 @@
 """The ``toolmaze`` command line.
 
 Each sub-command is a thin shell over the library; errors a user can cause end
-in one line on stderr and a non-zero exit, never a traceback.
+in one line on stderr and a non-zero exit, never a traceback. Sub-commands live
+in modules (``cli_tasks``, ``cli_baselines``, ``cli_grade``, ...), each with an
+``add_commands(sub)`` function; ``COMMAND_MODULES`` lists them in ``--help`` order,
+so adding a group of commands is one line there. This module keeps what they
+share: the error type, the help layout, reading tasks, and checking output paths.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-Handler = Callable[[argparse.Namespace], int]
+# Sub-command modules, in the order ``--help`` lists them.
+COMMAND_MODULES = (
+    "toolmaze_gym.cli_corpus",
+    "toolmaze_gym.cli_tasks",
+    "toolmaze_gym.cli_baselines",
+    "toolmaze_gym.cli_grade",
+)
 
 
 class UsageError(Exception):
     """A mistake in the command line or its inputs; printed as one line."""
 
 
-# ---------------------------------------------------------------- corpus
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that states each flag's default (where it has a meaningful one)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if "%(default)" in text or default is None or default is False \
+                or default is argparse.SUPPRESS or default == []:
+            return text
+        return f"{text} (default: %(default)s)"
 
 
-def _table4(stats: dict) -> str:
-    cats, doms, grps = (list(stats[k].items()) for k in ("category", "domain", "groups"))
-    rows = ["Functional categories | Domain breakdown   | Alternative groups",
-            "----------------------+--------------------+-------------------"]
-    for i in range(max(len(cats), len(doms), len(grps))):
-        c = f"{cats[i][0]:<12}{cats[i][1]:>9}" if i < len(cats) else " " * 21
-        d = f"{doms[i][0]:<10}{doms[i][1]:>8}" if i < len(doms) else " " * 18
-        g = f"{grps[i][0]:<12}{grps[i][1]:>6}" if i < len(grps) else ""
-        rows.append(f"{c} | {d} | {g}")
-    rows.append(f"{'Total tools':<12}{stats['total']['tools']:>9} | {'':18} | "
-                f"{'Total groups':<12}{stats['total']['groups']:>6}")
-    return "\n".join(rows)
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are one line: ``toolmaze CMD: error: ...``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
-def cmd_corpus(ns: argparse.Namespace) -> int:
-    from toolmaze_gym.corpus import load_corpus
-    from toolmaze_gym.corpus.spec import DOMAINS
-
-    corpus = load_corpus()
-    if ns.show:
-        if ns.show not in corpus:
-            raise UsageError(f"no tool named {ns.show!r} (try `toolmaze corpus --list`)")
-        spec = corpus[ns.show]
-        groups = [g.id for g in corpus.groups_of[spec.name]]
-        print(json.dumps({"name": spec.name, "domain": spec.domain, "category": spec.category,
-                          "stateful": spec.stateful, "groups": groups,
-                          "schema": spec.openai_schema()}, indent=2, ensure_ascii=False))
-        return 0
-    if ns.domain and ns.domain not in DOMAINS:
-        raise UsageError(f"unknown domain {ns.domain!r}; choose from {', '.join(DOMAINS)}")
-    if ns.list or ns.domain:
-        for spec in sorted(corpus.tools.values(), key=lambda t: (t.domain, t.category, t.name)):
-            if ns.domain in (None, spec.domain):
-                print(f"{spec.domain:<10} {spec.category:<10} {spec.name}")
-        return 0
-    print(_table4(corpus.stats()))
-    return 0
+# ---------------------------------------------------------------- shared helpers
 
 
-# ---------------------------------------------------------------- tasks
+def output_file(value: str | None, flag: str = "--out") -> Path | None:
+    """The path of a file to write, checked before any work is done."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        raise UsageError(f"{flag} {value} is a directory; give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"{flag} {value}: directory {path.parent} does not exist")
+    return path
 
 
-def load_tasks(source: str):
-    """A shipped suite by name, or a JSONL file of tasks."""
-    from pathlib import Path
+def output_dir(value: str, flag: str = "--out") -> Path:
+    """The path of a directory to write into (created if its parent exists)."""
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{flag} {value} exists and is not a directory")
+    if not path.parent.is_dir():
+        raise UsageError(f"{flag} {value}: directory {path.parent} does not exist")
+    return path
 
+
+def positive(value: int, flag: str) -> int:
+    if value <= 0:
+        raise UsageError(f"{flag} must be a positive number (got {value})")
+    return value
+
+
+def _task_lines(path: Path) -> list:
+    """Tasks from a JSONL file; a broken line is reported with its line and column."""
     from toolmaze_gym.tasks.model import Task
+
+    tasks = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise UsageError(f"{path}:{lineno}:{exc.colno}: not valid JSON ({exc.msg})") \
+                    from None
+            if not isinstance(data, dict):
+                raise UsageError(f"{path}:{lineno}: a task must be a JSON object")
+            try:
+                tasks.append(Task.from_dict(data))
+            except KeyError as exc:
+                raise UsageError(f"{path}:{lineno}: not a task (the field {exc.args[0]} "
+                                 "is missing)") from None
+            except (ValueError, TypeError, AttributeError):
+                raise UsageError(f"{path}:{lineno}: not a task (a field has the wrong "
+                                 "shape)") from None
+    if not tasks:
+        raise UsageError(f"{path} holds no tasks")
+    return tasks
+
+
+def _suite_dir(path: Path) -> list:
+    """Tasks of a suite directory (``build-suite --out``), checked against its manifest."""
+    from toolmaze_gym.tasks.model import LEVELS
+    from toolmaze_gym.tasks.suite import sha256
+
+    try:
+        files = json.loads((path / "manifest.json").read_text(encoding="utf-8"))["files"]
+    except (json.JSONDecodeError, KeyError, TypeError):
+        raise UsageError(f"{path}/manifest.json is not a suite manifest") from None
+    tasks = []
+    for level in LEVELS:
+        name = f"{level}.jsonl"
+        if name not in files:
+            continue
+        data = (path / name).read_bytes() if (path / name).is_file() else None
+        if data is None:
+            raise UsageError(f"{path}/{name} is listed in the manifest but missing")
+        if sha256(data) != files[name]:
+            raise UsageError(f"{path}/{name} does not match its manifest checksum")
+        tasks += _task_lines(path / name)
+    if not tasks:
+        raise UsageError(f"{path} holds no tasks")
+    return tasks
+
+
+def load_tasks(source: str) -> list:
+    """A shipped suite by name, a suite directory, or a JSONL file of tasks."""
     from toolmaze_gym.tasks.suite import SuiteError, load_suite
 
     path = Path(source)
+    if path.is_dir():
+        if not (path / "manifest.json").is_file():
+            raise UsageError(f"{source} is a directory without a manifest.json (not a suite)")
+        return _suite_dir(path)
     if path.suffix == ".jsonl" or path.exists():
         if not path.is_file():
             raise UsageError(f"no such file: {source}")
-        try:
-            return [Task.from_json(line) for line in path.read_text().splitlines() if line]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{source} is not a JSONL file of tasks ({exc})") from None
+        return _task_lines(path)
     try:
         return load_suite(source)
     except SuiteError as exc:
         raise UsageError(str(exc)) from None
 
 
-def cmd_generate(ns: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from tqdm import tqdm
-
-    from toolmaze_gym.tasks.model import LEVELS
-    from toolmaze_gym.tasks.suite import SuiteError, generate_split
-
-    if ns.n <= 0:
-        raise UsageError("--n must be a positive number of tasks")
-    levels = ns.level or list(LEVELS)
-    out = Path(ns.out)
-    if not out.parent.is_dir():
-        raise UsageError(f"directory {out.parent} does not exist")
-    try:
-        tasks = generate_split(ns.split, ns.n, ns.seed, levels, ns.exclude_tool,
-                               ns.exclude_domain)
-        with out.open("w", encoding="utf-8") as fh:
-            for task in tqdm(tasks, total=ns.n, desc=f"generating {ns.split}", unit="task",
-                             disable=ns.quiet):
-                fh.write(task.to_json() + "\n")
-    except SuiteError as exc:
-        raise UsageError(str(exc)) from None
-    print(f"wrote {ns.n} tasks to {out}", file=sys.stderr)
-    return 0
-
-
-def cmd_stats(ns: argparse.Namespace) -> int:
-    from toolmaze_gym.tasks.stats import PAPER_TABLE1, format_table1, table1
-
-    table = table1(load_tasks(ns.suite))
-    if ns.json:
-        print(json.dumps(table, indent=2))
-    else:
-        print(format_table1(table, PAPER_TABLE1 if ns.paper else None))
-    return 0
-
-
-def cmd_show(ns: argparse.Namespace) -> int:
-    from toolmaze_gym.tasks.render import describe
-
-    tasks = {t.id: t for t in load_tasks(ns.suite)}
-    if ns.task_id not in tasks:
-        raise UsageError(f"no task {ns.task_id!r} in {ns.suite}")
-    print(describe(tasks[ns.task_id]))
-    return 0
-
-
-def cmd_build_suite(ns: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from tqdm import tqdm
-
-    from toolmaze_gym.faults.store import build_reference
-    from toolmaze_gym.tasks.suite import SUITE_SEED
-
-    out = Path(ns.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} exists and is not a directory")
-    bar = tqdm(total=4 * ns.per_level, desc="building suite", unit="task", disable=ns.quiet)
-    manifest = build_reference(out, ns.seed if ns.seed is not None else SUITE_SEED,
-                               ns.per_level, on_task=lambda t: bar.update(), jobs=ns.jobs)
-    bar.close()
-    print(json.dumps(manifest, indent=2))
-    return 0
-
-
-def _add_task_commands(sub) -> None:
-    from toolmaze_gym.corpus.spec import DOMAINS
-    from toolmaze_gym.tasks.model import LEVELS
-    from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME
-
-    p = sub.add_parser("generate", help="generate procedural tasks (disjoint from the suite)")
-    p.add_argument("--split", choices=SPLITS, default="train")
-    p.add_argument("--n", type=int, default=100, help="number of tasks")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--level", action="append", choices=LEVELS, help="restrict to levels")
-    p.add_argument("--exclude-tool", action="append", default=[], metavar="NAME")
-    p.add_argument("--exclude-domain", action="append", default=[], choices=DOMAINS)
-    p.add_argument("--out", required=True, help="output JSONL file")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=cmd_generate)
-
-    p = sub.add_parser("build-suite", help="(maintainers) regenerate a reference suite")
-    p.add_argument("--out", required=True, help="output directory")
-    p.add_argument("--seed", type=int, default=None, help="default: the toolmaze-v1 seed")
-    p.add_argument("--per-level", type=int, default=100)
-    p.add_argument("--jobs", type=int, default=1, help="levels built in parallel processes")
-    p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=cmd_build_suite)
-
-    p = sub.add_parser("stats", help="Table 1 statistics of a suite or task file")
-    p.add_argument("suite", nargs="?", default=SUITE_NAME, help="suite name or JSONL file")
-    p.add_argument("--paper", action="store_true", help="show the paper's values beside")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_stats)
-
-    p = sub.add_parser("show", help="a task's query, DAG and solution paths")
-    p.add_argument("task_id")
-    p.add_argument("--suite", default=SUITE_NAME, help="suite name or JSONL file")
-    p.set_defaults(func=cmd_show)
-
-
 # ---------------------------------------------------------------- entry point
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="toolmaze", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("corpus", help="corpus statistics (Table 4), list or show tools")
-    p.add_argument("--domain", help="list the tools of one domain")
-    p.add_argument("--list", action="store_true", help="list every tool")
-    p.add_argument("--show", metavar="NAME", help="print one tool's schema and groups")
-    p.set_defaults(func=cmd_corpus)
-
-    for extra in _EXTENSIONS:
-        extra(sub)
+    parser = Parser(prog="toolmaze", description="ToolMaze-Gym: a benchmark and Gymnasium "
+                    "environment for how LLM agents recover when tools fail. Run "
+                    "`toolmaze COMMAND --help` for a command's flags and defaults.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_commands(sub)
     return parser
-
-
-# Sub-command groups beyond the corpus, in the order they appear in --help.
-def cmd_baselines(ns: argparse.Namespace) -> int:
-    """Scripted baselines on a suite: the per-mode table in Markdown."""
-    from tqdm import tqdm
-
-    from toolmaze_gym.agents import BASELINES, make_scripted
-    from toolmaze_gym.corpus import Simulator
-    from toolmaze_gym.faults import MODE_NAMES
-    from toolmaze_gym.metrics import table
-    from toolmaze_gym.rollout import rollout
-
-    agents = ns.agents.split(",")
-    unknown = [a for a in agents if a not in BASELINES]
-    if unknown:
-        raise UsageError(f"unknown agent {unknown[0]!r}; choose from {', '.join(BASELINES)}")
-    tasks = load_tasks(ns.suite)
-    sim = Simulator()
-    out = [_TABLE_HEAD]
-    records = []
-    for agent in agents:
-        recs = [rollout(t, m, make_scripted(agent, sim), sim, prompt=ns.prompt)
-                for t in tqdm(tasks, desc=agent, disable=ns.quiet) for m in MODE_NAMES]
-        records += recs
-        out.append(_table_row(agent, table(recs)))
-    print("\n".join(out))
-    if ns.out:
-        with open(ns.out, "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    return 0
-
-
-_TABLE_HEAD = ("| agent | TSR NP | TSR P1 | TSR P2 | TSR P3 | TSR P4 | PRR P1 | PRR P2 | PRR P3 "
-               "| PRR P4 | RC P1 | RC P2 | RC P3 | RC P4 | Avg |\n" + "|---" * 15 + "|")
-
-
-def _table_row(agent: str, t: dict) -> str:
-    pm = t["per_mode"]
-
-    def pct(x):
-        return "–" if x is None else f"{100 * x:.1f}"
-
-    cells = [pct(pm[m]["TSR"]) for m in ("P0", "P1", "P2", "P3", "P4")]
-    cells += [pct(pm[m]["PRR"]) for m in ("P1", "P2", "P3", "P4")]
-    cells += [pct(pm[m]["RC"]) for m in ("P1", "P2", "P3", "P4")]
-    return f"| {agent} | " + " | ".join(cells) + f" | {pct(t['composite'])} |"
-
-
-def _add_baseline_commands(sub) -> None:
-    from toolmaze_gym.tasks.suite import SUITE_NAME
-
-    p = sub.add_parser("baselines", help="run the scripted baselines; print the per-mode table")
-    p.add_argument("--agents", default="oracle,validator,retry,naive,random")
-    p.add_argument("--suite", default=SUITE_NAME, help="suite name or JSONL file of tasks")
-    p.add_argument("--prompt", default="standard", choices=["standard", "failure_aware"])
-    p.add_argument("--out", help="write the trajectory records (JSONL) here")
-    p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=cmd_baselines)
-
-
-def _add_grade_commands(sub) -> None:
-    from toolmaze_gym import cli_grade
-
-    cli_grade.add_commands(sub)
-
-
-_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = [
-    _add_task_commands, _add_baseline_commands, _add_grade_commands]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -284,6 +182,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print(f"toolmaze {ns.command}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:  # an unwritable output, a full disk: the OS's own words
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"toolmaze {ns.command}: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.cli import UsageError
+from toolmaze_gym.cli import UsageError, output_file
 
 
 def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
@@ -30,12 +30,14 @@ def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise UsageError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
+                raise UsageError(f"{path}:{lineno}:{exc.colno}: not valid JSON ({exc.msg})") \
+                    from None
             if not isinstance(rec, dict):
                 raise UsageError(f"{path}:{lineno}: a record must be a JSON object")
             missing = [k for k in ("task_id", "mode", "steps") if k not in rec]
             if missing or not isinstance(rec["steps"], list):
-                what = f"missing {', '.join(missing)}" if missing else "steps is not a list"
+                what = f"the field {missing[0]} is missing" if missing else \
+                    "its steps are not a list"
                 raise UsageError(f"{path}:{lineno}: not a trajectory record ({what})")
             out.append((lineno, rec))
     if not out:
@@ -71,7 +73,10 @@ def regrade(records: list[tuple[int, dict[str, Any]]], tasks, where: str, source
             steps = [Step.from_dict(s) for s in rec["steps"]]
             if any(not isinstance(s.action, dict) or "kind" not in s.action for s in steps):
                 raise ValueError("a step has no parsed action")
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except KeyError as exc:
+            raise UsageError(f"{where}:{lineno}: malformed record (a step lacks the field "
+                             f"{exc.args[0]})") from None
+        except (ValueError, TypeError, AttributeError) as exc:
             raise UsageError(f"{where}:{lineno}: malformed record ({exc})") from None
         g = grade(task, profile_for(task, mode, sim), steps, bool(rec.get("truncated")),
                   corpus=sim.corpus).to_dict()
@@ -92,11 +97,9 @@ def cmd_grade(ns: argparse.Namespace) -> int:
 
     if ns.resamples <= 0:
         raise UsageError("--resamples must be a positive number")
+    out_path = output_file(ns.out)
     run = Path(ns.run)
     records = _read_records(run)
-    out_path = Path(ns.out) if ns.out else None
-    if out_path is not None and not out_path.parent.is_dir():
-        raise UsageError(f"directory {out_path.parent} does not exist")
     tasks = _task_source(ns.tasks)
     graded, changed = regrade(records, tasks, str(run), ns.tasks)
 
@@ -143,7 +146,8 @@ def add_commands(sub) -> None:
                        "C×P table")
     p.add_argument("run", help="JSONL file of trajectory records (rollout/runner output)")
     p.add_argument("--tasks", default=SUITE_NAME,
-                   help="suite name or JSONL file of the tasks the records ran on")
+                   help="suite name, suite directory or JSONL file of the tasks the records "
+                   "ran on")
     p.add_argument("--out", help="write the re-graded records to this JSONL file")
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
     p.add_argument("--ci", action="store_true", help="add bootstrap 95%% confidence intervals")

@@ -1,23 +1,35 @@
-"""Trajectory → grade: the one code path for metrics and rewards (DESIGN.md §6).
+"""Trajectory → grade: the one code path for metrics and rewards.
+
+The rules are written for users in docs/grading.md; in short:
 
 success   a valid path of S completed (calls with matching arguments, after their
-          inputs existed, with clean responses), no harmful Action (one that is
-          not an expected call: wrong or corrupted arguments, unrequested,
-          duplicated), and the agent ended the episode itself. Where the fault
-          leaves no valid path (no alternative under a permanent fault), success
-          is graceful termination: exposed, no later call downstream of the
-          victim, then ``abort`` or a final answer (``finish`` claims a success
-          that did not happen).
+          inputs existed, with clean responses), no collateral damage (an Action
+          that is not an expected call: wrong or corrupted arguments, unrequested,
+          duplicated, or a slot done again through another alternative), and an
+          ending that the endings table (``toolmaze_gym.endings``) accepts:
+          ``finish`` or a plain answer after a completed path; where a permanent
+          fault left no valid path, an honest stop (``abort``, or an answer that
+          reports the failure) by an agent that never called a tool downstream
+          of the victim, before or after meeting the fault.
 exposed   a fault fired.
 recovered (exposed only) every fired victim's slot was completed cleanly after
           the fault (a retry or an alternative) and no corrupted value reached a
-          later call; without an alternative, graceful termination.
+          later call; where no path is left, the graceful stop. Judged
+          independently of success.
 c, c*     steps after the first perturbed response (the final step counts) and
           the fewest possible from there under the same fault rules.
-labels    over_trust (a corrupted value reached a later call), retry_loop (≥ 3
-          identical failing calls), premature_give_up (ended a solvable task
-          without completing any valid path), path_switch (a faulted slot was
-          completed by another alternative), graceful_stop.
+labels    over_trust (a corrupted value reached a later call, free text
+          included), retry_loop (≥ 3 identical failing calls), premature_give_up
+          (the agent stopped while a valid path was still open), false_claim (an
+          answer claiming success where none was achieved), aborted_after_completion,
+          collateral_damage, path_switch (a faulted slot was completed by another
+          alternative), graceful_stop.
+
+Arguments match through the semantic types' normalisers (ids keep their case,
+names and codes ignore it, amounts within the type's tolerance, dates to the day,
+datetimes to the minute); free-text arguments match on content
+(``toolmaze_gym.mentions``): they must mention the values the task requires
+(``Input.mentions``; for tasks without them, the text the slot's input is bound to).
 
 Everything a grade needs about a task (distinct expected calls, data
 dependencies per path, sides per slot, downstream tools) is computed once per
@@ -35,19 +47,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolmaze_gym import values
+from toolmaze_gym import endings, values
 from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.mentions import FREE_TEXT, mentions, mentions_all
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
+from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
+
+Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
 
 # 2: harmful lists only Actions that are not expected calls (no longer every Action of
 #    an aborted or truncated run); premature_give_up means "no valid path completed" on
 #    a solvable (task, P); over_trust ignores values a later call legitimately expects;
 #    one step fulfils at most one expected call.
-GRADING_VERSION = "2"
-LABELS = ("over_trust", "retry_loop", "premature_give_up", "path_switch", "graceful_stop")
+# 3: free text graded on content (required mentions, any wording); one endings table
+#    (a finish/answer that reports the failure is a graceful stop, abort after a
+#    completed path fails); collateral_damage, false_claim and aborted_after_completion
+#    labels; premature_give_up only while a valid path was open; a graceful stop also
+#    forbids downstream calls made before the fault; corrupted values mentioned in free
+#    text are over-trust.
+GRADING_VERSION = "3"
+LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
+          "aborted_after_completion", "collateral_damage", "path_switch", "graceful_stop")
 RETRY_LOOP = 3  # identical failing calls that make a loop
 
 
@@ -62,7 +85,7 @@ class Grade:
     labels: list[str] = field(default_factory=list)
     ended_by: str = ""
     path: list[int] | None = None  # the completed solution's choice
-    harmful: list[int] = field(default_factory=list)  # step indices
+    harmful: list[int] = field(default_factory=list)  # collateral damage: step indices
     version: str = GRADING_VERSION
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,33 +99,52 @@ class Grade:
 # ---------------------------------------------------------------- argument matching
 
 
-def matches(corpus: Corpus, call: Call, step: Step) -> bool:
-    """Whether ``step`` is ``call``: same tool, equal arguments, nothing else changed."""
+def matches(corpus: Corpus, call: Call, step: Step,
+            texts: Mapping[str, Mentions] | None = None) -> bool:
+    """Whether ``step`` is ``call``: same tool, equal arguments, nothing else changed.
+
+    ``texts`` gives, per free-text parameter, the values it must mention (an empty
+    tuple: any non-empty text); a free-text parameter it does not name must contain
+    the expected text.
+    """
     act = step.action
     if act.get("name") != call.tool or not isinstance(act.get("arguments"), dict):
         return False
-    return _Matcher(corpus, call)(act["arguments"])
+    return _Matcher(corpus, call, texts)(act["arguments"])
 
 
 class _Matcher:
     """One expected call's argument check, prepared once: the types are looked up and
-    the expected values normalised once (``SemanticType.same`` semantics kept)."""
+    the expected values normalised once (``SemanticType.same`` semantics kept).
 
-    __slots__ = ("allowed", "defaults", "required")
+    Typed arguments must normalise to the expected value; free-text arguments must
+    mention every required value; optional parameters the call does not set must be
+    absent or sent with their default; unknown parameters never match.
+    """
 
-    def __init__(self, corpus: Corpus, call: Call) -> None:
+    __slots__ = ("allowed", "defaults", "required", "texts")
+
+    def __init__(self, corpus: Corpus, call: Call,
+                 texts: Mapping[str, Mentions] | None = None) -> None:
         spec = corpus[call.tool]
         self.required = []
+        self.texts: list[tuple[str, Mentions]] = []
         for p in spec.params:
-            if p.name in call.args:
-                t = values.get(p.type)
-                want = call.args[p.name]
-                try:
-                    norm = t.normalise(want)
-                except (TypeError, ValueError, AttributeError):
-                    norm = _RAW
-                self.required.append((p.name, t.normalise, want, norm))
-        self.defaults = {p.name: p.default for p in spec.params if p.name not in call.args}
+            if p.name not in call.args:
+                continue
+            want = call.args[p.name]
+            if p.type == FREE_TEXT:
+                need = texts[p.name] if texts and p.name in texts else ((FREE_TEXT, want),)
+                self.texts.append((p.name, tuple(need)))
+                continue
+            t = values.get(p.type)
+            try:
+                norm = t.normalise(want)
+            except (TypeError, ValueError, AttributeError):
+                norm = _RAW
+            self.required.append((p.name, t.normalise, want, norm))
+        self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
+                         if p.name not in call.args}
         self.allowed = frozenset(p.name for p in spec.params)
 
     def __call__(self, sent: Mapping[str, Any]) -> bool:
@@ -120,11 +162,17 @@ class _Matcher:
             except (TypeError, ValueError, AttributeError):
                 if got != want:
                     return False
+        for name, need in self.texts:
+            got = sent.get(name)
+            if not isinstance(got, str) or not got.strip() or not mentions_all(got, need):
+                return False
         for name, v in sent.items():
             if name not in self.allowed:
                 return False
-            if name in self.defaults and v != self.defaults[name]:
-                return False
+            if name in self.defaults:
+                t, default = self.defaults[name]
+                if not (v is None if default is None else t.same(v, default)):
+                    return False
         return True
 
 
@@ -166,6 +214,7 @@ class TaskIndex:
         self.by_tool: dict[str, list[int]] = {}
         ids: dict[tuple[str, str, str], int] = {}  # (slot, tool, arguments) -> call id
         self.paths: list[_Path] = []
+        self.corpus = corpus
         upstream = {s.id: s.upstream() for s in task.slots}
         for p in task.solutions:
             cids = []
@@ -174,12 +223,13 @@ class TaskIndex:
                 if key not in ids:
                     ids[key] = len(self.calls)
                     self.calls.append(c)
-                    self.matchers.append(_Matcher(corpus, c))
+                    self.matchers.append(_Matcher(corpus, c, _text_mentions(corpus, task, c)))
                     self.by_tool.setdefault(c.tool, []).append(ids[key])
                 cids.append(ids[key])
             self.paths.append(_Path(tuple(p.choice), tuple(cids),
                                     tuple(tuple(d) for d in _deps(task, p, upstream))))
         self.slot_ids = [s.id for s in task.slots]
+        self.fixed = frozenset(s.id for s in task.slots if not s.is_branch)
         position = {s: k for k, s in enumerate(self.slot_ids)}
         # The calls of each side of each slot (identical in every path choosing it).
         self.sides: dict[str, list[tuple[int, ...]]] = {}
@@ -195,11 +245,13 @@ class TaskIndex:
                         for s in task.slots for t in s.tools}
         children: dict[str, set[str]] = {s: set() for s in self.slot_ids}
         parents: dict[str, set[str]] = {s: set() for s in self.slot_ids}
-        for u, v, _ in task.edges():
-            children[u].add(v)
-            parents[v].add(u)
+        for v, us in upstream.items():  # data edges, and values read through free text
+            for u in us:
+                children[u].add(v)
+                parents[v].add(u)
         by_id = task.slot_by_id
-        self.downstream = {s: frozenset(t for d in _closure(s, children) for t in by_id[d].tools)
+        self.down_slots = {s: frozenset(_closure(s, children)) for s in self.slot_ids}
+        self.downstream = {s: frozenset(t for d in self.down_slots[s] for t in by_id[d].tools)
                            for s in self.slot_ids}
         self.upstream = {s: _closure(s, parents) for s in self.slot_ids}
         # (tool, parameter) -> values some expected call sends there.
@@ -207,6 +259,38 @@ class TaskIndex:
         for c in self.calls:
             for k, v in c.args.items():
                 self.expected_args.setdefault((c.tool, k), []).append(v)
+
+
+    def unsolvable(self, profile: FaultProfile) -> bool:
+        """``no_alternative`` for this task: a permanent fault on a slot without
+        alternatives leaves no valid path."""
+        return profile.permanent and any(v.slot in self.fixed for v in profile.victims)
+
+
+def _text_mentions(corpus: Corpus, task: Task, call: Call) -> dict[str, Mentions]:
+    """The values each free-text parameter of ``call`` must mention, from the task data.
+
+    A slot input's ``mentions`` (what a subject or body must state) pass to the
+    parameter bound to it. A literal text the user did not write in the query (a
+    template the task generator filled in, with nothing to mention) requires
+    nothing but some text. Parameters absent from the result fall back, in the
+    matcher, to the text they are bound to (a sentence the query quotes, an
+    upstream tool's text): that text must appear in the argument.
+    """
+    slot = task.slot_by_id[call.slot]
+    own = [i for i in slot.inputs if i.type == FREE_TEXT and i.source.is_literal
+           and (i.mentions or not mentions(task.query, FREE_TEXT, i.source.value))]
+    if not own:
+        return {}
+    side = next((a for a in slot.alternatives if call.tool in a), ())
+    plan = plan_side(corpus, side, [(i.role, i.type) for i in slot.inputs]) if side else None
+    if plan is None:
+        return {}
+    out: dict[str, Mentions] = {}
+    for pname, (kind, ref) in plan[side.index(call.tool)]:
+        if kind == "input" and slot.inputs[ref] in own:
+            out[pname] = tuple((t, v) for t, v in slot.inputs[ref].mentions)
+    return out
 
 
 def _closure(start: str, edges: Mapping[str, set[str]]) -> set[str]:
@@ -338,19 +422,35 @@ def _leaves(obj: Any):
         yield obj
 
 
+def _field_type(corpus: Corpus | None, tool: str, name: str) -> str:
+    spec = corpus.tools.get(tool) if corpus is not None else None
+    out = spec.output(name) if spec is not None else None
+    return out.type if out is not None else ""
+
+
+def _is_free_text(corpus: Corpus | None, tool: str, pname: str) -> bool:
+    spec = corpus.tools.get(tool) if corpus is not None else None
+    p = spec.param(pname) if spec is not None else None
+    return p is not None and p.type == FREE_TEXT
+
+
 def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
     """Whether a corrupted value was sent in a later call's arguments (over-trust).
 
     A value that the later call's expected arguments also hold there is not
     counted: the agent may have it from a clean source (a unit conversion can
-    produce the very number a unit-confusion corruption shows).
+    produce the very number a unit-confusion corruption shows). In a free-text
+    argument the corrupted value counts when the text mentions it (an e-mail
+    quoting the wrong price) and not the clean one.
     """
-    bad: list[tuple[int, Any, Any]] = []
+    corpus = idx.corpus if idx is not None else None
+    bad: list[tuple[int, Any, Any, str]] = []
     for i, s in enumerate(steps):
         f = s.fault
         if f and f.get("corrupted"):
             clean = f.get("clean") or {}
-            bad += [(i, v, clean.get(k)) for k, v in f["corrupted"].items()]
+            bad += [(i, v, clean.get(k), _field_type(corpus, f.get("tool", ""), k))
+                    for k, v in f["corrupted"].items()]
     if not bad:
         return False
     for j in range(bad[0][0] + 1, len(steps)):
@@ -358,13 +458,19 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
         args = later.action.get("arguments")
         if later.kind != "call" or not isinstance(args, dict):
             continue
-        live = [(b, c) for i, b, c in bad if i < j]
+        live = [(b, c, t) for i, b, c, t in bad if i < j]
         name = later.action.get("name")
         for pname, value in args.items():
+            expected = idx.expected_args.get((name, pname), ()) if idx else ()
+            if isinstance(value, str) and _is_free_text(corpus, name, pname):
+                if any(mentions(value, t, b) and not mentions(value, t, c)
+                       and not any(mentions(e, t, b) for e in expected)
+                       for b, c, t in live if b is not None and not isinstance(b, dict | list)):
+                    return True
+                continue
             for leaf in _leaves(value):
-                if any(_values_equal(leaf, b) and not _values_equal(leaf, c) for b, c in live) \
-                        and not (idx and any(_values_equal(leaf, e) for e in
-                                             idx.expected_args.get((name, pname), ()))):
+                if any(_values_equal(leaf, b) and not _values_equal(leaf, c) for b, c, _ in live) \
+                        and not any(_values_equal(leaf, e) for e in expected):
                     return True
     return False
 
@@ -409,7 +515,7 @@ def _optimal(trace: _Trace, profile: FaultProfile, limit: int) -> int:
     idx = trace.idx
     task = idx.task
     fault_steps = [trace.steps[i].fault for i in trace.faults if i <= limit]
-    blocked = no_alternative(task, profile)
+    blocked = idx.unsolvable(profile)
     if blocked and fault_steps:
         return 1  # nothing left to do but stop
     completed: set[str] = set()
@@ -486,19 +592,85 @@ def _unexpected_actions(trace: _Trace) -> list[int]:
     return bad
 
 
-def _graceful(idx: TaskIndex, steps: Sequence[Step], first: int, profile: FaultProfile) -> bool:
-    """Exposed, then no call downstream of a victim, then ``abort`` or a final answer."""
-    if first < 0 or steps[-1].kind not in ("abort", "answer"):
-        return False
-    banned: set[str] = set()
+def _downstream_calls(idx: TaskIndex, trace: _Trace, profile: FaultProfile) -> list[int]:
+    """Steps, before or after the fault, that call a tool downstream of a victim.
+
+    A tool counts when only downstream slots use it, or when the step is one of a
+    downstream slot's expected calls (a tool can serve an upstream slot too).
+    """
+    down: set[str] = set()
     for v in profile.victims:
-        banned |= idx.downstream[v.slot]
-    return not any(s.kind == "call" and s.action.get("name") in banned
-                   for s in steps[first + 1:])
+        down |= idx.down_slots[v.slot]
+    elsewhere = {t for s in idx.slot_ids if s not in down
+                 for t in idx.task.slot_by_id[s].tools}
+    only_down = {t for s in down for t in idx.task.slot_by_id[s].tools} - elsewhere
+    down_steps = {i for cid, found in trace.pos.items() if idx.calls[cid].slot in down
+                  for i in found}
+    return [i for i, s in enumerate(trace.steps) if s.kind == "call"
+            and (s.action.get("name") in only_down or i in down_steps)]
+
+
+def _no_path_left(trace: _Trace, profile: FaultProfile) -> bool:
+    """Whether the faults met so far leave no valid path (the task is blocked)."""
+    if not trace.faults:
+        return False
+    if trace.idx.unsolvable(profile):
+        return True
+    if not profile.permanent:
+        return False
+    unusable: dict[str, set[int]] = {}
+    for i in trace.faults:
+        f = trace.steps[i].fault
+        unusable.setdefault(f["slot"], set()).update(trace.idx.side_of[(f["slot"], f["tool"])])
+    return min_remaining_calls(trace.idx.task, set(), unusable) is None
+
+
+def _situation(completed: bool, blocked: bool, unsolvable: bool) -> str:
+    if completed:
+        return endings.COMPLETED
+    if blocked:
+        return endings.BLOCKED
+    return endings.DOOMED if unsolvable else endings.OPEN
+
+
+def _completed_path(trace: _Trace) -> tuple[_Path | None, list[int] | None]:
+    """The completed path with the fewest extra Actions, and those extra Actions
+    (None when no path was completed)."""
+    best: tuple[_Path | None, list[int] | None] = (None, None)
+    for p in trace.idx.paths:
+        chosen = trace.match_path(p)
+        if chosen is None:
+            continue
+        taken = set(chosen)
+        extra = [i for i in trace.actions if i not in taken]
+        if best[1] is None or len(extra) < len(best[1]):
+            best = (p, extra)
+        if not extra:
+            break
+    return best
+
+
+def _recovered(trace: _Trace, over_trust: bool) -> tuple[bool, bool]:
+    """(recovered, switched): every fired victim's slot completed cleanly after its
+    fault and no corrupted value reached a later call; whether another side did it."""
+    idx, steps = trace.idx, trace.steps
+    recovered, switched = not over_trust, False
+    seen: set[int] = set()
+    for i in trace.faults:
+        ev = steps[i].fault
+        if ev["victim"] in seen:
+            continue
+        seen.add(ev["victim"])
+        side = trace.slot_completed_after(ev["slot"], i)
+        recovered = recovered and side is not None
+        if side is not None and side not in idx.side_of[(ev["slot"], ev["tool"])]:
+            switched = True
+    return recovered, switched
 
 
 def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: bool = False,
           sim: Simulator | None = None, corpus: Corpus | None = None) -> Grade:
+    """The grade of one trajectory (see the module docstring and docs/grading.md)."""
     corpus = corpus or (sim.corpus if sim else load_corpus())
     steps = list(steps)
     idx = task_index(task, corpus)
@@ -506,69 +678,42 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
     faults = trace.faults
     first = faults[0] if faults else -1
     exposed = bool(faults)
-    ended_by = steps[-1].kind if steps and steps[-1].kind in ENDINGS else ""
-    ended = bool(ended_by) and not truncated
-    unsolvable = no_alternative(task, profile)
-    blocked = exposed and unsolvable
+    last = steps[-1].kind if steps else ""
+    ended_by = last if last in ENDINGS else ""
+    ending = ended_by if not truncated else ""
     over_trust = _propagated(steps, idx)
 
-    success, path, harmful, completed, graceful = False, None, [], False, False
-    if blocked:
-        harmful = _unexpected_actions(trace)
-        graceful = ended and _graceful(idx, steps, first, profile) and not harmful
-        success = graceful
-    else:
-        fewest: list[int] | None = None
-        for p in idx.paths:
-            chosen = trace.match_path(p)
-            if chosen is None:
-                continue
-            completed = True
-            taken = set(chosen)
-            extra = [i for i in trace.actions if i not in taken]
-            if not extra:
-                if ended and ended_by != "abort":
-                    success, path = True, list(p.choice)
-                fewest = []
-                break
-            if fewest is None or len(extra) < len(fewest):
-                fewest = extra
-        harmful = fewest if fewest is not None else _unexpected_actions(trace)
+    path, extra = _completed_path(trace)
+    completed = path is not None
+    harmful = extra if completed else _unexpected_actions(trace)
+    blocked = not completed and _no_path_left(trace, profile)
+    situation = _situation(completed, blocked, idx.unsolvable(profile))
+    verdict = endings.judge(situation, ending, steps[-1].action.get("text", "") if ending
+                            else "")
+    probed = blocked and bool(_downstream_calls(idx, trace, profile))
+    graceful = blocked and verdict.ok and not probed
+    success = verdict.ok and not harmful and not probed
 
     recovered: bool | None = None
     switched = False
     if exposed:
         if blocked:
-            recovered = ended and _graceful(idx, steps, first, profile)
+            recovered = graceful
         else:
-            recovered = not over_trust
-            seen: set[int] = set()
-            for i in faults:
-                ev = steps[i].fault
-                if ev["victim"] in seen:
-                    continue
-                seen.add(ev["victim"])
-                side = trace.slot_completed_after(ev["slot"], i)
-                recovered = recovered and side is not None
-                if side is not None and side not in idx.side_of[(ev["slot"], ev["tool"])]:
-                    switched = True
+            recovered, switched = _recovered(trace, over_trust)
     c = len(steps) - first - 1 if exposed else 0
     c_star = _optimal(trace, profile, first) if exposed else 0
     c_rec = (1 - (c_star / max(c, c_star)) * success) if exposed else 0.0
 
-    labels = []
-    if over_trust:
-        labels.append("over_trust")
-    if _failing_loop(steps):
-        labels.append("retry_loop")
-    if ended and not unsolvable and not completed:
-        labels.append("premature_give_up")
-    if switched:
-        labels.append("path_switch")
-    if graceful:
-        labels.append("graceful_stop")
+    found = set(verdict.labels)
+    found |= {"over_trust"} if over_trust else set()
+    found |= {"retry_loop"} if _failing_loop(steps) else set()
+    found |= {"collateral_damage"} if harmful else set()
+    found |= {"path_switch"} if switched else set()
+    found |= {"graceful_stop"} if graceful else set()
     return Grade(success=success, exposed=exposed, recovered=recovered, c=c, c_star=c_star,
-                 c_rec=round(c_rec, 6), labels=labels, ended_by=ended_by, path=path,
+                 c_rec=round(c_rec, 6), labels=[x for x in LABELS if x in found],
+                 ended_by=ended_by, path=list(path.choice) if success and path else None,
                  harmful=[] if success else harmful)
 
 

@@ -1,9 +1,11 @@
 """Grades → tables: TSR, PRR, RC per (C, P) cell, averages, composite, CIs.
 
-TSR = mean(success); PRR = Σ recovered·exposed / Σ exposed; RC = mean(exposed ·
-C_rec) over all trajectories of a cell (the paper's Eq. 1–4). The composite is
-(mean TSR over NP,P1–P4 + mean PRR over P1–P4 + (1 − mean RC over P1–P4)) / 3,
-with per-mode values macro-averaged over the C levels.
+TSR = mean(success); PRR = Σ recovered·exposed / Σ exposed (recovery counts
+whether or not the task succeeded); RC = mean(exposed · C_rec) over all
+trajectories of a cell (the paper's Eq. 1–4). The composite is (mean TSR over
+NP,P1–P4 + mean PRR over P1–P4 + (1 − mean RC over P1–P4)) / 3, with per-mode
+values macro-averaged over the C levels; it is None where PRR is undefined.
+docs/grading.md explains the metrics for users.
 """
 
 from __future__ import annotations
@@ -74,12 +76,17 @@ def table(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def composite(per_mode: Mapping[str, Mapping[str, float | None]]) -> float | None:
-    """The paper's Avg.: (mean TSR over all modes + mean PRR + 1 − mean RC over P1–P4) / 3."""
+    """The paper's Avg.: (mean TSR over all modes + mean PRR + 1 − mean RC over P1–P4) / 3.
+
+    One formula, always: where PRR is undefined for every fault mode (no trajectory
+    met a fault, or no fault mode was run) the composite is undefined too (None,
+    printed "n/a"), never a TSR mean on another scale.
+    """
     tsr = _mean(per_mode[m]["TSR"] for m in MODES if m in per_mode)
     prr = _mean(per_mode[m]["PRR"] for m in FAULT_MODES if m in per_mode)
     rc = _mean(per_mode[m]["RC"] for m in FAULT_MODES if m in per_mode)
     if tsr is None or prr is None or rc is None:
-        return tsr
+        return None
     return (tsr + prr + (1 - rc)) / 3
 
 
@@ -208,7 +215,8 @@ def format_table(tbl: Mapping[str, Any]) -> str:
         rows.append(row(lv, lambda m, x, lv=lv: cells.get(f"{lv}/{m}", {}).get(x)))
     rows.append(row("Avg", lambda m, x: tbl["per_mode"][m][x]))
     rows.append("-" * len(head))
-    tail = [f"composite Avg: {_pct(tbl['composite'], 0).strip()}"]
+    avg = "n/a" if tbl["composite"] is None else _pct(tbl["composite"], 0).strip()
+    tail = [f"composite Avg: {avg}"]
     tail += [f"{k}: {_pct(v, 0).strip()}" for k, v in tbl["gaps"].items()]
     rows.append("   ".join(tail))
     return "\n".join(rows)

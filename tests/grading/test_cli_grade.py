@@ -85,10 +85,10 @@ def test_tasks_from_a_file(tmp_path, records, capsys):
 
 @pytest.mark.parametrize("content, message", [
     (None, "no such file"),
-    ('{"task_id": "x", "mode": "P0", "steps": []}\n{oops\n', ":2: not valid JSON"),
+    ('{"task_id": "x", "mode": "P0", "steps": []}\n{oops\n', ":2:2: not valid JSON"),
     ("[1, 2]\n", ":1: a record must be a JSON object"),
     ('{"task_id": "tmz-v1-c1-0000", "mode": "P0"}\n',
-     ":1: not a trajectory record (missing steps)"),
+     ":1: not a trajectory record (the field steps is missing)"),
     ('{"task_id": "nope", "mode": "P0", "steps": []}\n', ":1: task 'nope' is not in toolmaze-v1"),
     ('{"task_id": "tmz-v1-c1-0000", "mode": "P9", "steps": []}\n', ":1: malformed record"),
     ('{"task_id": "tmz-v1-c1-0000", "mode": "P0", "steps": [{"raw": 1}]}\n',

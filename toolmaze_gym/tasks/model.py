@@ -24,17 +24,34 @@ class Source:
     value: Any = None
     slot: str = ""
     type: str = ""
+    # The upstream field by its canonical key (``price`` of a quote), when the
+    # binding is at field level; empty: the slot's first value of ``type``.
+    field: str = ""
 
     @property
     def is_literal(self) -> bool:
         return self.kind == "literal"
 
+    @property
+    def ref(self) -> str:
+        """The key of this value in a slot's outputs (see ``execution.slot_outputs``)."""
+        return f"{self.type}@{self.field}" if self.field else self.type
+
 
 @dataclass(frozen=True)
 class Input:
+    """One argument of a slot, bound by role.
+
+    ``mentions`` is for free-text arguments (subjects, bodies, notes): the
+    (semantic type, value) pairs the text must mention, in any wording. A
+    generated sentence is never the only right answer, so the grader checks
+    content; an empty tuple means "derive it from the slot's bound inputs".
+    """
+
     role: str  # canonical argument name shared by the alternatives
     type: str  # semantic type
     source: Source
+    mentions: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,6 +60,9 @@ class Slot:
     alternatives: tuple[tuple[str, ...], ...]  # sides; exactly one for a fixed slot
     inputs: tuple[Input, ...]
     group: str = ""  # alternative group id for a branch slot
+    # Upstream values this slot reads only through free text (an e-mail body that
+    # mentions a price): (slot, type) pairs. They order the DAG like inputs do.
+    reads: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_branch(self) -> bool:
@@ -53,7 +73,8 @@ class Slot:
         return [t for side in self.alternatives for t in side]
 
     def upstream(self) -> list[str]:
-        return sorted({i.source.slot for i in self.inputs if not i.source.is_literal})
+        return sorted({i.source.slot for i in self.inputs if not i.source.is_literal}
+                      | {u for u, _ in self.reads})
 
 
 @dataclass(frozen=True)
@@ -103,7 +124,8 @@ class Task:
     def edges(self) -> list[tuple[str, str, str]]:
         """(upstream slot, downstream slot, semantic type) for every data-flow edge."""
         return sorted({(i.source.slot, s.id, i.type) for s in self.slots for i in s.inputs
-                       if not i.source.is_literal})
+                       if not i.source.is_literal} | {(u, s.id, t) for s in self.slots
+                                                      for u, t in s.reads})
 
     def branch_slots(self) -> list[Slot]:
         return [s for s in self.slots if s.is_branch]
@@ -111,7 +133,15 @@ class Task:
     # -- serialisation -------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Plain data; empty optional fields (``mentions``, ``field``, ``reads``) are
+        left out, so tasks without them serialise exactly as before they existed."""
+        d = asdict(self)
+        for slot in d["slots"]:
+            _drop_empty(slot, "reads")
+            for inp in slot["inputs"]:
+                _drop_empty(inp, "mentions")
+                _drop_empty(inp["source"], "field")
+        return d
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False,
@@ -120,9 +150,9 @@ class Task:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Task:
         slots = [Slot(id=s["id"], alternatives=tuple(tuple(a) for a in s["alternatives"]),
-                      inputs=tuple(Input(role=i["role"], type=i["type"],
-                                         source=Source(**i["source"])) for i in s["inputs"]),
-                      group=s.get("group", "")) for s in d["slots"]]
+                      inputs=tuple(_input_from_dict(i) for i in s["inputs"]),
+                      group=s.get("group", ""),
+                      reads=tuple((u, t) for u, t in s.get("reads", ()))) for s in d["slots"]]
         sols = [SolutionPath(choice=tuple(p["choice"]),
                              calls=tuple(Call(**c) for c in p["calls"]))
                 for p in d["solutions"]]
@@ -133,3 +163,17 @@ class Task:
     @classmethod
     def from_json(cls, text: str) -> Task:
         return cls.from_dict(json.loads(text))
+
+
+def _input_from_dict(d: dict[str, Any]) -> Input:
+    mentions = tuple((str(t), v) for t, v in d.get("mentions", ()))
+    return Input(role=d["role"], type=d["type"], source=Source(**d["source"]),
+                 mentions=mentions)
+
+
+def _drop_empty(d: dict[str, Any], key: str) -> None:
+    if d.get(key):
+        if isinstance(d[key], tuple):
+            d[key] = [list(x) if isinstance(x, tuple) else x for x in d[key]]
+    else:
+        d.pop(key, None)

@@ -157,16 +157,19 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
     """``n`` procedural tasks, levels round-robin, disjoint from the reference suite.
 
     ``exclude_tools`` / ``exclude_domains`` hold tools or domains out (for
-    generalisation splits).
+    generalisation splits). Each level comes from its own generator, so a level's
+    tasks do not depend on the other levels asked for: ``toolmaze generate --jobs``
+    builds the levels in parallel with the same bytes.
     """
     if split not in SPLITS:
         raise SuiteError(f"unknown split {split!r}; choose from {', '.join(SPLITS)}")
     levels = list(levels)
     if not levels:
         raise SuiteError("no levels to generate")
-    gen = TaskGenerator(exclude_tools=exclude_tools, exclude_domains=exclude_domains)
+    tools, domains = tuple(exclude_tools), tuple(exclude_domains)
     key = f"{split}:{seed}"
-    streams = {lv: gen.generate_level(lv, -(-n // len(levels)), key, f"tmz-{split}{seed}",
-                                      skip=suite_signatures()) for lv in levels}
+    streams = {lv: TaskGenerator(exclude_tools=tools, exclude_domains=domains).generate_level(
+        lv, -(-n // len(levels)), key, f"tmz-{split}{seed}", skip=suite_signatures())
+        for lv in levels}
     for i in range(n):
         yield next(streams[levels[i % len(levels)]])

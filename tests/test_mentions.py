@@ -1,0 +1,85 @@
+"""Free text mentions a value: numbers in any common formatting, dates and times as
+written by people, names in any case, ids as written, quoted text in any wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmaze_gym.mentions import dates_in, datetimes_in, mentions, mentions_all, numbers_in
+
+
+@pytest.mark.parametrize("text", ["It costs 1234.5 EUR", "It costs €1,234.50", "1 234,50 EUR",
+                                  "1.234,50 €", "total: 1234.50.", "(1,234.5)"])
+def test_numbers_in_common_formats(text):
+    assert mentions(text, "money_amount", 1234.5)
+
+
+@pytest.mark.parametrize("text", ["It costs 1243.50 EUR", "It costs 1,234 EUR", "12345.0",
+                                  "BK-1234", "about 1.2k"])
+def test_altered_or_absent_numbers(text):
+    assert not mentions(text, "money_amount", 1234.5)
+
+
+def test_number_tolerance_is_the_types():
+    assert mentions("725.284 CHF", "money_amount", 725.28)  # money: to the cent
+    assert not mentions("725.29 CHF", "money_amount", 725.28)
+    assert mentions("3 rooms", "quantity", 3)
+    assert not mentions("3.7 rooms", "quantity", 3)  # integers: exactly
+
+
+def test_numbers_in_reads_every_meaning():
+    assert {1234.5, 1.2345} <= numbers_in("1,2345 and 1,234.5")
+    assert 7.0 not in numbers_in("booking BK-7Q2X")
+
+
+@pytest.mark.parametrize("text", ["on 2026-08-29", "on 29 Aug 2026", "on August 29, 2026",
+                                  "on the 29th of August 2026", "2026/08/29"])
+def test_dates_as_people_write_them(text):
+    assert dates_in(text) == {"2026-08-29"}
+    assert mentions(text, "iso_date", "2026-08-29T10:00:00Z")  # to the day
+
+
+def test_dates_no_coarser_than_the_day():
+    assert not mentions("on 30 Aug 2026", "iso_date", "2026-08-29")
+    assert not mentions("in August 2026", "iso_date", "2026-08-29")
+
+
+@pytest.mark.parametrize("text", ["at 2026-08-29T08:00:00Z", "at 2026-08-29 08:00 UTC",
+                                  "at 2026-08-29T10:00+02:00", "Sat 29 Aug 2026, 08:00-09:30",
+                                  "29 Aug 2026 at 8:00 am", "2026-08-29T08:00:59Z"])
+def test_datetimes_to_the_minute(text):
+    assert mentions(text, "iso_datetime", "2026-08-29T08:00:00Z")
+
+
+@pytest.mark.parametrize("text", ["at 2026-08-29T08:01:00Z", "at 2026-08-29 09:00 UTC",
+                                  "at 2026-08-29T08:00+02:00", "29 Aug 2026 at 8:00 pm",
+                                  "on 29 Aug 2026"])
+def test_datetimes_no_coarser_than_the_minute(text):
+    assert not mentions(text, "iso_datetime", "2026-08-29T08:00:00Z")
+
+
+def test_offsets_fold_to_utc():
+    assert datetimes_in("2026-08-29T07:00-0100") == {"2026-08-29T08:00"}
+
+
+def test_names_ignore_case_ids_keep_it():
+    assert mentions("Dear freya SATO,", "person_name", "Freya Sato")
+    assert mentions("Freya Sato's booking", "person_name", "Freya Sato")
+    assert not mentions("Dear Freya,", "person_name", "Freya Sato")
+    assert mentions("ref (MSG-83DUZHP4N3).", "email_message_id", "MSG-83DUZHP4N3")
+    assert not mentions("ref msg-83duzhp4n3", "email_message_id", "MSG-83DUZHP4N3")
+    assert mentions("in eur please", "currency_code", "EUR")
+    assert mentions("write to <Ana.Souza@Example.com>", "email", "ana.souza@example.com")
+
+
+def test_quoted_text_in_any_wording():
+    assert mentions("Hi — please CONFIRM the booking!", "text", "Please confirm the booking.")
+    assert mentions("He said \u201cok\u201d and left", "text", 'He said "ok"')
+    assert not mentions("Please confirm the order.", "text", "Please confirm the booking.")
+
+
+def test_every_required_value():
+    need = [("money_amount", 99.5), ("city_name", "Paris")]
+    assert mentions_all("99.50 EUR for the Paris trip", need)
+    assert not mentions_all("99.50 EUR for the Lyon trip", need)
+    assert not mentions_all(None, need) and mentions_all("anything", [])

@@ -1,0 +1,255 @@
+"""Whether a free-text argument mentions a value: content, not wording.
+
+Subjects, bodies, messages and notes are graded on what they say. A text
+mentions a value when the value appears in it in a form a reader would accept:
+
+* numbers within the type's tolerance, in any common formatting (``1234.5``,
+  ``1,234.50``, ``1 234,50``, ``€1,234.50``); integer types need the exact integer;
+* dates in ISO form or written out (``29 Aug 2026``, ``August 29, 2026``),
+  compared to the day; datetimes in ISO form (any offset, folded to UTC) or as a
+  date plus an ``HH:MM`` time, compared to the minute;
+* free text (a quoted sentence, an upstream text) contained in it, ignoring case,
+  spacing, quote style and final punctuation;
+* every other value (names, codes, ids, e-mails) as a run of words the type's own
+  normaliser equates with it: names and codes ignore case, ids keep it.
+
+The grader (``toolmaze_gym.grading``) uses this for every free-text argument of an
+expected call; docs/grading.md states the rule for users.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import re
+from collections.abc import Iterable, Iterator
+from datetime import date
+from typing import Any
+
+from toolmaze_gym import values
+
+FREE_TEXT = "text"  # the semantic type of free-text parameters
+DATE_TYPES = frozenset({"iso_date"})
+DATETIME_TYPES = frozenset({"iso_datetime", "timestamp"})
+
+# ---------------------------------------------------------------- numbers
+
+_NUMBER = re.compile(
+    r"(?<![\w.,\-])[-+\u2212]?\d+(?:(?:[,.]|[ '\u2019\u00a0\u202f](?=\d{3}(?!\d)))\d+)*")
+
+
+def _readings(token: str) -> set[float]:
+    """Every value a written number can mean (``1,234`` is 1234 or, in Europe, 1.234)."""
+    sign = -1.0 if token[0] in "-\u2212" else 1.0
+    s = re.sub(r"[ '\u2019\u00a0\u202f]", "", token.lstrip("+-\u2212"))
+    out: set[float] = set()
+
+    def add(text: str) -> None:
+        with contextlib.suppress(ValueError):
+            out.add(sign * float(text))
+
+    if "," in s and "." in s:  # the later mark is the decimal point
+        dec, grp = (",", ".") if s.rfind(",") > s.rfind(".") else (".", ",")
+        add(s.replace(grp, "").replace(dec, "."))
+    elif "," in s or "." in s:
+        mark = "," if "," in s else "."
+        parts = s.split(mark)
+        if all(len(p) == 3 for p in parts[1:]):  # a thousands separator
+            add("".join(parts))
+        if len(parts) == 2:  # a decimal mark
+            add(".".join(parts))
+    else:
+        add(s)
+    return out
+
+
+def numbers_in(text: str) -> set[float]:
+    """The numbers ``text`` writes, every reading of each (spaced groups also apart)."""
+    found: set[float] = set()
+    for m in _NUMBER.finditer(text):
+        token = m.group(0)
+        found |= _readings(token)
+        if re.search(r"[ \u00a0\u202f]", token):
+            for part in re.split(r"[ \u00a0\u202f]", token):
+                found |= _readings(part)
+    return found
+
+
+def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    t = values.get(type_name) if type_name else None
+    integer = t is not None and t.schema.get("type") == "integer"
+    for x in numbers_in(text):
+        if integer:
+            same = x == value
+        else:
+            same = math.isclose(x, value, rel_tol=1e-9, abs_tol=1e-9) or \
+                (t is not None and t.same(x, value))
+        if same:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- dates and times
+
+_MONTHS = {m: k for k, names in enumerate(
+    (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+     ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+     ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+     ("dec", "december")), 1) for m in names}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORD = r"(?:st|nd|rd|th)?"
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})(?!\d)",
+                        re.I)
+_MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})(?!\d)", re.I)
+_ISO_DATETIME = re.compile(
+    r"(?<!\d)(\d{4}-\d{2}-\d{2})[T ](\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*"
+    r"(Z|UTC|GMT|[+-]\d{2}:?\d{2})?(?![\d:])", re.I)
+# A bare "-11:02" after a clock time is a range ("08:00-11:02"), not an offset: clock
+# times take a zone only from a word (Z, UTC, GMT, optionally with an offset).
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?"
+                    r"(?:\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
+
+
+def dates_in(text: str) -> set[str]:
+    """Every calendar date ``text`` writes, as YYYY-MM-DD."""
+    found: set[str] = set()
+
+    def add(y: str, m: int | str, d: str) -> None:
+        with contextlib.suppress(ValueError):
+            found.add(date(int(y), int(m), int(d)).isoformat())
+
+    for y, m, d in _ISO_DATE.findall(text):
+        add(y, m, d)
+    for d, mon, y in _DAY_MONTH.findall(text):
+        add(y, _MONTHS[mon.lower()], d)
+    for mon, d, y in _MONTH_DAY.findall(text):
+        add(y, _MONTHS[mon.lower()], d)
+    return found
+
+
+def _offset(zone: str | None) -> str | None:
+    """``+HH:MM`` for a written zone (Z, UTC, GMT, UTC+2, +0200, -05:00); None if unreadable."""
+    rest = re.sub(r"^(?:UTC|GMT|Z)", "", (zone or "").strip(), flags=re.I)
+    if not rest:
+        return "+00:00"
+    m = re.fullmatch(r"([+-])(\d{1,2})(?::?(\d{2}))?", rest)
+    return f"{m[1]}{int(m[2]):02d}:{m[3] or '00'}" if m else None
+
+
+def datetimes_in(text: str) -> set[str]:
+    """Every date-and-time ``text`` writes in ISO form, normalised to UTC minutes."""
+    norm = values.get("iso_datetime").normalise
+    found: set[str] = set()
+    for day, hm, _, zone in _ISO_DATETIME.findall(text):
+        offset = _offset(zone)
+        if offset is not None:
+            with contextlib.suppress(ValueError):
+                found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
+    return found
+
+
+def _clock_times(text: str) -> set[str]:
+    """``HH:MM`` times in UTC where the text gives no other zone."""
+    out: set[str] = set()
+    for h, m, ampm, zone in _CLOCK.findall(text):
+        hour = int(h)
+        if ampm:
+            hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)
+        if hour < 24 and int(m) < 60 and _offset(zone) == "+00:00":
+            out.add(f"{hour:02d}:{m}")
+    return out
+
+
+def _date_mentioned(text: str, type_name: str, value: Any) -> bool:
+    try:
+        want = values.get(type_name).normalise(value)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return want in dates_in(text)
+
+
+def _datetime_mentioned(text: str, type_name: str, value: Any) -> bool:
+    try:
+        want = values.get(type_name).normalise(value)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    if want in datetimes_in(text):
+        return True
+    # Else a date and a clock time written apart ("29 Aug 2026, 08:00 UTC"); the ISO
+    # datetimes already read above are not read again in pieces.
+    rest = _ISO_DATETIME.sub(" ", text)
+    day, clock = want.split("T")
+    return day in dates_in(rest) and clock in _clock_times(rest)
+
+
+# ---------------------------------------------------------------- text and names
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+_EDGE = " \t\n.,;:!?\"'()[]{}<>«»"
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.translate(_QUOTES).casefold().split())
+
+
+def _text_mentioned(text: str, value: Any) -> bool:
+    needle = _flat(str(value)).strip(_EDGE)
+    return bool(needle) and needle in _flat(text)
+
+
+def _windows(text: str, size: int) -> Iterator[str]:
+    words = text.split()
+    for k in range(len(words) - size + 1):
+        w = " ".join(words[k:k + size]).strip(_EDGE)
+        yield w
+        if w.endswith(("'s", "\u2019s")):
+            yield w[:-2]
+
+
+def _word_count(value: str) -> Iterable[int]:
+    n = len(str(value).split()) or 1
+    return range(max(1, n - 1), n + 2)
+
+
+def _named(text: str, type_name: str, value: Any) -> bool:
+    """A run of words that the type's normaliser equates with ``value``."""
+    t = values.get(type_name) if type_name else None
+    want = str(value)
+    # Windows lose edge punctuation, so a value ending in it ("Tesla Inc.") is
+    # compared without it too.
+    bare = want.strip(_EDGE) or want
+    for size in _word_count(want):
+        for w in _windows(text, size):
+            if any((t.same(w, v) if t is not None else w.casefold() == v.casefold())
+                   for v in {want, bare}):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------- the rule
+
+
+def mentions(text: Any, type_name: str, value: Any) -> bool:
+    """Whether free text ``text`` mentions ``value`` of semantic type ``type_name``."""
+    if not isinstance(text, str) or value is None:
+        return False
+    t = values.get(type_name) if type_name else None
+    kind = t.schema.get("type") if t is not None else None
+    if type_name == FREE_TEXT or (t is None and isinstance(value, str) and " " in value):
+        return _text_mentioned(text, value)
+    if type_name in DATE_TYPES:
+        return _date_mentioned(text, type_name, value)
+    if type_name in DATETIME_TYPES:
+        return _datetime_mentioned(text, type_name, value)
+    if kind in ("number", "integer") or (t is None and isinstance(value, int | float)
+                                         and not isinstance(value, bool)):
+        return _number_mentioned(text, type_name, value)
+    return _named(text, type_name, value)
+
+
+def mentions_all(text: Any, required: Iterable[tuple[str, Any]]) -> bool:
+    """Whether ``text`` mentions every (type, value) pair of ``required``."""
+    return all(mentions(text, t, v) for t, v in required)
