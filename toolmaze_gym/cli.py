@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "toolmaze_gym.cli_tasks",
     "toolmaze_gym.cli_baselines",
     "toolmaze_gym.cli_grade",
+    "toolmaze_gym.cli_eval",
 )
 
 

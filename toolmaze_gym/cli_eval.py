@@ -1,0 +1,195 @@
+"""``toolmaze eval`` and ``toolmaze report``: run an agent over a selection of the suite,
+and turn run directories into the paper's tables, figures and a trajectory viewer.
+
+    toolmaze eval --agent hf --limit 2 --prompt standard --prompt failure_aware --out runs/hf
+    toolmaze eval --agent openai --model Qwen/Qwen3-8B --base-url http://host:8000/v1 \\
+        --shard 0/4 --out runs/qwen          # one of four machines
+    toolmaze report runs/hf runs/qwen --out runs/report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from toolmaze_gym.cli import UsageError
+
+# flag → option name, per kind of agent (None: the flag does not apply)
+_FLAG_OPTIONS = {
+    "model": {"hf": "model", "openai": "model"},
+    "base_url": {"openai": "base_url"},
+    "api_key_env": {"openai": "api_key_env"},
+    "temperature": {"hf": "temperature", "openai": "temperature"},
+    "max_tokens": {"hf": "max_new_tokens", "openai": "max_tokens"},
+    "concurrency": {"openai": "concurrency"},
+    "timeout": {"openai": "timeout"},
+    "compact_tools": {"hf": "compact_tools"},
+    "device": {"hf": "device"},
+    "seed": {"hf": "seed", "random": "seed"},
+}
+
+
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def agent_options(ns: argparse.Namespace) -> dict[str, Any]:
+    """The policy options the flags give, with a clear error for a flag that does not
+    apply to the chosen agent."""
+    kind = ns.agent if ns.agent in ("hf", "openai", "random") else "scripted"
+    opts: dict[str, Any] = {}
+    for flag, names in _FLAG_OPTIONS.items():
+        value = getattr(ns, flag)
+        if value in (None, False):
+            continue
+        if kind not in names:
+            raise UsageError(f"--{flag.replace('_', '-')} does not apply to the "
+                             f"{ns.agent} agent")
+        opts[names[kind]] = value
+    for item in ns.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"bad --option {item!r}: use KEY=VALUE (VALUE as JSON or text)")
+        opts[name] = _option_value(value)
+    return opts
+
+
+def _split(values: list[str] | None) -> list[str]:
+    return [v.strip() for item in values or [] for v in item.split(",") if v.strip()]
+
+
+def cmd_eval(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.faults import MODE_NAMES
+    from toolmaze_gym.runner import RunConfig, RunError, Selection, parse_shard, run
+    from toolmaze_gym.tasks.model import LEVELS
+
+    opts = agent_options(ns)
+    if ns.agent == "hf":
+        from toolmaze_gym.agents.threads import configure_cpu_threads
+
+        configure_cpu_threads()  # before anything imports torch
+    label = ns.label or ns.agent
+    out = Path(ns.out or f"runs/{label}")
+    try:
+        sel = Selection(suite=ns.suite, levels=_split(ns.level) or list(LEVELS),
+                        modes=_split(ns.mode) or list(MODE_NAMES), task_ids=_split(ns.task_id),
+                        limit=ns.limit, sample_seed=ns.sample_seed,
+                        prompts=_split(ns.prompt) or ["standard"], repeats=ns.repeats)
+        batch = ns.batch
+        if batch is None and ns.agent == "openai":
+            batch = opts.get("concurrency", 8)
+        cfg = RunConfig(agent=ns.agent, agent_options=opts, label=label, selection=sel,
+                        max_steps=ns.max_steps, loop_guard=ns.loop_guard, batch=batch,
+                        shard=parse_shard(ns.shard), share_turns=not ns.no_share_turns)
+        if batch is not None and batch < 1:
+            raise RunError("--batch must be at least 1")
+        summary = run(cfg, out, resume=ns.resume, progress=not ns.quiet)
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
+    rate = summary.successes / summary.episodes if summary.episodes else 0.0
+    print(f"{summary.episodes} episodes run ({summary.skipped} already done) in "
+          f"{summary.wall_s:.1f} s; TSR {100 * rate:.1f}%; "
+          f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens; "
+          f"{100 * summary.outside_share:.1f}% of wall time outside the model"
+          + (f"; cut: {summary.cuts}" if summary.cuts else "")
+          + f"\nrecords: {summary.records_path}", file=sys.stderr)
+    if not ns.no_report:
+        _report([str(out)], out / "report", ns.quiet)
+    return 0
+
+
+def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, seed: int = 0,
+            max_pages: int | None = None, plots: bool = True, viewer: bool = True) -> None:
+    from toolmaze_gym.report import build_report
+    from toolmaze_gym.runner import RunError
+
+    try:
+        rep = build_report(sources, out, resamples=resamples, seed=seed, plots=plots,
+                           viewer=viewer, max_pages=max_pages)
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
+    if not quiet:
+        print(rep.markdown.read_text(encoding="utf-8").split("\n## ", 2)[1].join(["## ", ""]))
+    print(f"report: {rep.markdown}" + (f"\nviewer: {rep.viewer}" if rep.viewer else ""),
+          file=sys.stderr)
+
+
+def cmd_report(ns: argparse.Namespace) -> int:
+    if ns.resamples < 0:
+        raise UsageError("--resamples must be 0 (no CIs) or more")
+    if ns.max_pages is not None and ns.max_pages < 0:
+        raise UsageError("--max-pages must be 0 or more")
+    if ns.out is None and len(ns.runs) > 1:
+        raise UsageError("pass --out DIR for a report over several runs")
+    first = Path(ns.runs[0])
+    if not first.exists():
+        raise UsageError(f"no such run directory or records file: {first}")
+    default = first / "report" if first.is_dir() else first.with_name(f"{first.stem}-report")
+    out = Path(ns.out) if ns.out else default
+    _report(ns.runs, out, ns.quiet, ns.resamples, ns.seed, ns.max_pages, not ns.no_plots,
+            not ns.no_viewer)
+    return 0
+
+
+def add_commands(sub) -> None:
+    from toolmaze_gym.agents.policy import POLICY_NAMES
+    from toolmaze_gym.tasks.suite import SUITE_NAME
+
+    p = sub.add_parser("eval", help="run an agent over the suite (resumable, shardable) and "
+                       "write records and a report")
+    p.add_argument("--agent", required=True, choices=POLICY_NAMES)
+    p.add_argument("--out", help="run directory (default runs/LABEL)")
+    p.add_argument("--label", help="the agent's name in records and reports (default: --agent)")
+    p.add_argument("--suite", default=SUITE_NAME)
+    p.add_argument("--level", action="append", help="C1..C4 (repeat or comma list; default all)")
+    p.add_argument("--mode", action="append", help="NP/P0..P4 (repeat or comma list)")
+    p.add_argument("--task-id", action="append", help="only these tasks (repeat or comma list)")
+    p.add_argument("--limit", type=int, help="tasks per (C, P) cell, sampled with --sample-seed")
+    p.add_argument("--sample-seed", type=int, default=0)
+    p.add_argument("--prompt", action="append",
+                   help="standard and/or failure_aware (failure-aware applies to P1-P4; "
+                   "NP always runs with the standard prompt)")
+    p.add_argument("--repeats", type=int, default=1, help="runs per episode (pass^k)")
+    p.add_argument("--shard", default="0/1", help="i/n: run the i-th of n disjoint shards")
+    p.add_argument("--resume", action="store_true", help="continue a run; skip finished episodes")
+    p.add_argument("--batch", type=int, help="episodes in flight (default: the agent's choice)")
+    p.add_argument("--max-steps", type=int, default=25)
+    p.add_argument("--loop-guard", type=int, default=8,
+                   help="cut an episode after this many identical actions in a row (0: off)")
+    p.add_argument("--no-share-turns", action="store_true",
+                   help="ask a greedy model again for a conversation it has already answered "
+                   "(by default the reply is reused: every mode shares the opening turns)")
+    g = p.add_argument_group("agent options")
+    g.add_argument("--model", help="hf: local checkpoint dir; openai: model name")
+    g.add_argument("--base-url", help="openai: endpoint, e.g. http://host:8000/v1")
+    g.add_argument("--api-key-env", help="openai: environment variable holding the key")
+    g.add_argument("--temperature", type=float)
+    g.add_argument("--max-tokens", type=int, help="new tokens per turn")
+    g.add_argument("--concurrency", type=int, help="openai: requests in flight")
+    g.add_argument("--timeout", type=float, help="openai: seconds per request")
+    g.add_argument("--compact-tools", action="store_true", help="hf: compact tool rendering")
+    g.add_argument("--device", help="hf: cpu, cuda, cuda:1, ...")
+    g.add_argument("--seed", type=int, help="hf (sampling) or random agent seed")
+    g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other policy option (VALUE parsed as JSON when it is JSON)")
+    p.add_argument("--no-report", action="store_true", help="skip the report at the end")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or table")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("report", help="tables (results.md/csv), figures and the trajectory "
+                       "viewer for one or more run directories")
+    p.add_argument("runs", nargs="+", help="run directories (or JSONL record files)")
+    p.add_argument("--out", help="output directory (default RUN/report for one run)")
+    p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (0: no CIs)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--max-pages", type=int, help="viewer pages at most (default 200)")
+    p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--no-viewer", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="do not print the main table")
+    p.set_defaults(func=cmd_report)

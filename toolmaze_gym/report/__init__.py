@@ -1,0 +1,67 @@
+"""Reports over evaluation runs: the paper's tables, figures and a trajectory viewer.
+
+``build_report(["runs/a", "runs/b"], "runs/report")`` writes results.md and results.csv
+(``tables``), three PNG figures (``plots``) and viewer/index.html (``viewer``); one row
+per (agent, prompt) found in the runs (``runs``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolmaze_gym.report.runs import Row, load_rows
+from toolmaze_gym.report.tables import RowStats, compute, csv_text, markdown
+from toolmaze_gym.runner import RunError
+
+__all__ = ["Report", "Row", "RowStats", "build_report", "compute", "load_rows"]
+
+
+@dataclass
+class Report:
+    """Where a report was written."""
+
+    out: Path
+    markdown: Path
+    csv: Path
+    plots: list[Path] = field(default_factory=list)
+    viewer: Path | None = None
+    stats: list[RowStats] = field(default_factory=list)
+
+
+def _header(stats: list[RowStats], sources: Sequence[str | Path]) -> list[str]:
+    runs = ", ".join(f"`{s}`" for s in sources)
+    n = sum(st.n for st in stats)
+    return ["# ToolMaze-Gym results", "",
+            f"Runs: {runs}. {len(stats)} rows, {n} trajectories. "
+            f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
+            "Values in %; n/a: undefined (no exposure, or a cell that was not run)."]
+
+
+def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int = 1000,
+                 seed: int = 0, plots: bool = True, viewer: bool = True,
+                 max_pages: int | None = None) -> Report:
+    """Load the runs, compute every row's figures, and write the report to ``out``."""
+    from toolmaze_gym.report.viewer import MAX_PAGES
+
+    rows = load_rows(list(sources))
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    stats = [compute(r, resamples, seed) for r in rows]
+    rep = Report(out, out / "results.md", out / "results.csv", stats=stats)
+    rep.markdown.write_text(markdown(stats, _header(stats, sources)), encoding="utf-8")
+    rep.csv.write_text(csv_text(stats), encoding="utf-8")
+    if plots:
+        from toolmaze_gym.report.plots import write_plots
+
+        rep.plots = write_plots(stats, out)
+    if viewer:
+        from toolmaze_gym.report.viewer import write_viewer
+
+        rep.viewer = write_viewer(rows, out / "viewer",
+                                  MAX_PAGES if max_pages is None else max_pages)
+    return rep

@@ -1,0 +1,264 @@
+"""The paper's tables from report rows: results.md and results.csv.
+
+Layouts follow the paper: Table 2 (per P, macro-averaged over C, with the composite
+Avg.), Table 20 (per C) and Table 21 (full C×P). Every figure comes from
+``toolmaze_gym.metrics`` (the same code as ``toolmaze grade``); this module only lays
+it out. Two averages differ on purpose, as in the paper: Table 2's TSR "Avg" is over
+P1–P4, while per-C TSR and the composite use NP too. An undefined value (PRR without
+exposure, a cell with no run) prints "n/a".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolmaze_gym import metrics
+from toolmaze_gym.grading import LABELS
+from toolmaze_gym.report.runs import Row
+
+MODES, FAULT_MODES, LEVELS = metrics.MODES, metrics.FAULT_MODES, metrics.LEVELS
+MODE_LABEL = {"P0": "NP"}
+CUTS = ("context", "loop", "error")
+
+
+@dataclass
+class RowStats:
+    """Everything the tables show about one row."""
+
+    row: Row
+    table: dict[str, Any]
+    ci: dict[str, Any]
+    labels: Counter = field(default_factory=Counter)
+    cuts: Counter = field(default_factory=Counter)
+    truncated: int = 0
+    usage: dict[str, float] = field(default_factory=dict)
+    pass_k: dict[int, float | None] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.row.records)
+
+
+def mean(xs: Sequence[float | None]) -> float | None:
+    vals = [x for x in xs if x is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
+def compute(row: Row, resamples: int = 1000, seed: int = 0) -> RowStats:
+    recs = row.records
+    stats = RowStats(row, metrics.table(recs),
+                     metrics.bootstrap_table(recs, n=resamples, seed=seed) if resamples else {})
+    for r in recs:
+        stats.labels.update(r["grade"].get("labels", []))
+        if r.get("cut"):
+            stats.cuts[r["cut"]] += 1
+        stats.truncated += bool(r.get("truncated")) and not r.get("cut")
+    usage = [r.get("usage") or {} for r in recs]
+    stats.usage = {
+        "turns": mean([u.get("turns") for u in usage]) or 0.0,
+        "shared_turns": mean([u.get("shared_turns", 0) for u in usage]) or 0.0,
+        "prompt_tokens": mean([u.get("prompt_tokens") for u in usage]) or 0.0,
+        "completion_tokens": mean([u.get("completion_tokens") for u in usage]) or 0.0,
+        "wall_s": mean([r.get("wall_s") for r in recs]) or 0.0}
+    repeats = max(int(r.get("repeat", 0)) for r in recs) + 1
+    if repeats > 1:
+        stats.pass_k = {k: metrics.pass_hat_k_records(recs, k) for k in range(1, repeats + 1)}
+    return stats
+
+
+# ---------------------------------------------------------------- values
+
+
+def pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f}"
+
+
+def per_mode(st: RowStats, metric: str, mode: str) -> float | None:
+    return st.table["per_mode"].get(mode, {}).get(metric)
+
+
+def per_level(st: RowStats, metric: str, level: str) -> float | None:
+    return st.table["per_level"].get(level, {}).get(metric)
+
+
+def cell(st: RowStats, metric: str, level: str, mode: str) -> float | None:
+    return st.table["cells"].get(f"{level}/{mode}", {}).get(metric)
+
+
+def table2_values(st: RowStats) -> list[float | None]:
+    """TSR NP,P1–P4,Avg(P1–P4) | PRR P1–P4,Avg | RC P1–P4,Avg | composite."""
+    tsr = [per_mode(st, "TSR", m) for m in MODES]
+    prr = [per_mode(st, "PRR", m) for m in FAULT_MODES]
+    rc = [per_mode(st, "RC", m) for m in FAULT_MODES]
+    return [*tsr, mean(tsr[1:]), *prr, mean(prr), *rc, mean(rc), st.table["composite"]]
+
+
+def table20_values(st: RowStats) -> list[float | None]:
+    """TSR C1–C4,Avg | PRR C1–C4,Avg | RC C1–C4,Avg | composite."""
+    out: list[float | None] = []
+    for metric in ("TSR", "PRR", "RC"):
+        vals = [per_level(st, metric, lv) for lv in LEVELS]
+        out += [*vals, mean(vals)]
+    return [*out, st.table["composite"]]
+
+
+def table21_values(st: RowStats, level: str | None) -> list[float | None]:
+    """TSR NP,P1–P4 | PRR P1–P4 | RC P1–P4 for one level (None: the Avg row)."""
+    def get(metric: str, mode: str) -> float | None:
+        return per_mode(st, metric, mode) if level is None else cell(st, metric, level, mode)
+
+    return ([get("TSR", m) for m in MODES] + [get("PRR", m) for m in FAULT_MODES]
+            + [get("RC", m) for m in FAULT_MODES])
+
+
+# ---------------------------------------------------------------- markdown
+
+
+def _md_table(head: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head),
+            *("| " + " | ".join(r) + " |" for r in rows)]
+
+
+def _ci(lo_hi: Sequence[float] | None) -> str:
+    return "n/a" if not lo_hi else f"{100 * lo_hi[0]:.1f}–{100 * lo_hi[1]:.1f}"
+
+
+def table2_md(stats: list[RowStats]) -> list[str]:
+    head = (["Model"] + [f"TSR {MODE_LABEL.get(m, m)}" for m in MODES] + ["TSR Avg"]
+            + [f"PRR {m}" for m in FAULT_MODES] + ["PRR Avg"]
+            + [f"RC {m}" for m in FAULT_MODES] + ["RC Avg", "Avg.", "Avg. 95% CI"])
+    rows = [[st.row.name, *map(pct, table2_values(st)), _ci(st.ci.get("composite"))]
+            for st in stats]
+    return ["## Table 2: per perturbation mode (%, macro-averaged over C1–C4)", "",
+            "TSR Avg is over P1–P4; the composite Avg. = (mean TSR over NP,P1–P4 + mean PRR "
+            "+ (100 − mean RC)) / 3. TSR, PRR: higher is better; RC: lower is better.", "",
+            *_md_table(head, rows)]
+
+
+def table20_md(stats: list[RowStats]) -> list[str]:
+    head = ["Model"]
+    for metric in ("TSR", "PRR", "RC"):
+        head += [f"{metric} {lv}" for lv in LEVELS] + [f"{metric} Avg"]
+    head.append("Avg.")
+    rows = [[st.row.name, *map(pct, table20_values(st))] for st in stats]
+    return ["## Table 20: per complexity level (%)", "",
+            "TSR per C averages NP and P1–P4; PRR and RC average P1–P4.", "",
+            *_md_table(head, rows)]
+
+
+def table21_md(stats: list[RowStats]) -> list[str]:
+    head = (["Model", "C", "n"] + [f"TSR {MODE_LABEL.get(m, m)}" for m in MODES]
+            + [f"PRR {m}" for m in FAULT_MODES] + [f"RC {m}" for m in FAULT_MODES])
+    rows = []
+    for st in stats:
+        for k, level in enumerate([*LEVELS, None]):
+            n = sum(c["n"] for key, c in st.table["cells"].items()
+                    if level is None or key.startswith(f"{level}/"))
+            rows.append([st.row.name if k == 0 else "", level or "Avg", str(n),
+                         *map(pct, table21_values(st, level))])
+    return ["## Table 21: full C×P results (%)", "", *_md_table(head, rows)]
+
+
+def ci_md(stats: list[RowStats]) -> list[str]:
+    if not any(st.ci for st in stats):
+        return []
+    head = (["Model"] + [f"TSR {MODE_LABEL.get(m, m)}" for m in MODES]
+            + [f"PRR {m}" for m in FAULT_MODES] + [f"RC {m}" for m in FAULT_MODES])
+    rows = []
+    for st in stats:
+        pm = st.ci.get("per_mode", {})
+        rows.append([st.row.name] + [_ci(pm.get(m, {}).get("TSR")) for m in MODES]
+                    + [_ci(pm.get(m, {}).get(x)) for x in ("PRR", "RC") for m in FAULT_MODES])
+    return ["## Bootstrap 95% confidence intervals (%, per mode)", "",
+            "Percentile bootstrap, trajectories resampled within each (C, P) cell.", "",
+            *_md_table(head, rows)]
+
+
+def labels_md(stats: list[RowStats]) -> list[str]:
+    head = (["Model", "trajectories"] + [lb.replace("_", " ") for lb in LABELS]
+            + ["truncated"] + [f"cut: {c}" for c in CUTS])
+
+    def share(k: int, n: int) -> str:
+        return f"{k} ({100 * k / n:.0f}%)" if n else "0"
+
+    rows = [[st.row.name, str(st.n), *(share(st.labels[lb], st.n) for lb in LABELS),
+             share(st.truncated, st.n), *(str(st.cuts[c]) for c in CUTS)] for st in stats]
+    return ["## Behaviour labels (trajectories carrying each label)", "",
+            "Labels as the grader assigns them (docs/grading.md). Cuts: episodes ended by the "
+            "runner (context overflow, a loop of identical actions, a policy error), graded "
+            "as truncations.", "", *_md_table(head, rows)]
+
+
+def usage_md(stats: list[RowStats]) -> list[str]:
+    head = ["Model", "trajectories", "turns / ep.", "shared turns / ep.", "prompt tokens / ep.",
+            "completion tokens / ep.", "wall s / ep."]
+    u = [[st.row.name, str(st.n), f"{st.usage['turns']:.1f}", f"{st.usage['shared_turns']:.1f}",
+          f"{st.usage['prompt_tokens']:.0f}", f"{st.usage['completion_tokens']:.0f}",
+          f"{st.usage['wall_s']:.2f}"] for st in stats]
+    out = ["## Cost", "", "Tokens count what the model processed: a shared turn (a greedy "
+           "reply reused for an identical conversation in another mode) costs none.", "",
+           *_md_table(head, u)]
+    if any(st.pass_k for st in stats):
+        ks = sorted({k for st in stats for k in st.pass_k})
+        out += ["", "## pass^k (all k repeats of a (task, mode) succeed, %)", "",
+                *_md_table(["Model", *(f"k={k}" for k in ks)],
+                           [[st.row.name, *(pct(st.pass_k.get(k)) for k in ks)]
+                            for st in stats])]
+    return out
+
+
+def gaps_md(stats: list[RowStats]) -> list[str]:
+    head = ["Model", "PRR(P1) − PRR(P3)", "PRR(P2) − PRR(P4)"]
+    rows = [[st.row.name, pct(st.table["gaps"].get("PRR(P1)-PRR(P3)")),
+             pct(st.table["gaps"].get("PRR(P2)-PRR(P4)"))] for st in stats]
+    return ["## Implicit–explicit PRR gap (percentage points; > 0: implicit faults are "
+            "harder)", "", *_md_table(head, rows)]
+
+
+def markdown(stats: list[RowStats], header: list[str]) -> str:
+    parts = [header, table2_md(stats), table20_md(stats), table21_md(stats), gaps_md(stats),
+             ci_md(stats), labels_md(stats), usage_md(stats)]
+    return "\n\n".join("\n".join(p) for p in parts if p) + "\n"
+
+
+# ---------------------------------------------------------------- csv
+
+
+CSV_HEAD = (["agent", "prompt", "C", "n"] + [f"TSR_{MODE_LABEL.get(m, m)}" for m in MODES]
+            + [f"PRR_{m}" for m in FAULT_MODES] + [f"RC_{m}" for m in FAULT_MODES]
+            + ["TSR_mean_all", "TSR_mean_P1-P4", "PRR_mean", "RC_mean", "composite",
+               "composite_ci_lo", "composite_ci_hi"])
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{100 * x:.4f}"
+
+
+def csv_text(stats: list[RowStats]) -> str:
+    """Table 21's layout, one line per (row, C) plus an Avg line per row that carries
+    Table 2's averages and the composite; values in %, empty where undefined."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_HEAD)
+    for st in stats:
+        for level in [*LEVELS, None]:
+            n = sum(c["n"] for key, c in st.table["cells"].items()
+                    if level is None or key.startswith(f"{level}/"))
+            vals = table21_values(st, level)
+            if level is None:
+                t2 = table2_values(st)
+                means = [mean(vals[:5]), t2[5], t2[10], t2[15]]
+                comp = st.table["composite"]
+                lo_hi = st.ci.get("composite") or (None, None)
+            else:
+                means = [per_level(st, "TSR", level), mean(vals[1:5]),
+                         per_level(st, "PRR", level), per_level(st, "RC", level)]
+                comp, lo_hi = None, (None, None)
+            w.writerow([st.row.agent, st.row.prompt, level or "Avg", n, *map(_num, vals),
+                        *map(_num, means), _num(comp), _num(lo_hi[0]), _num(lo_hi[1])])
+    return buf.getvalue()

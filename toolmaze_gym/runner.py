@@ -1,0 +1,645 @@
+"""Evaluation runs: a selection of (task, mode, prompt, repeat) episodes driven through
+the Gymnasium pool by one policy, written as one JSONL record per finished trajectory.
+
+Why it is shaped this way:
+
+* Every record is flushed and fsync'd as soon as its episode ends, and every episode
+  has a key (task, mode, prompt, repeat), so ``resume`` skips exactly the keys already
+  on disk: an interrupted run loses at most the episodes in flight and never repeats
+  one. A line cut short by a kill is dropped when the file is reopened.
+* ``shard=(i, n)`` takes every n-th episode of the ordered selection, and each shard
+  writes its own file, so several machines can fill one run directory; ``report``
+  merges the files.
+* The runner never lets one bad episode stop the run: an episode whose prompt outgrows
+  the model (``ContextOverflow``), that repeats one action ``loop_guard`` times in a
+  row, or whose policy call raises is cut through the env (graded like a truncation)
+  with the reason in its record. Only a policy that fails ``MAX_CONSECUTIVE_ERRORS``
+  episodes in a row stops the run (a dead endpoint should not fill a run with cuts);
+  records cut for an error are run again on ``resume``.
+* The failure-aware prompt applies to P1–P4 only (as in the paper): NP episodes always
+  use the standard prompt, once, and reports share them between both prompt rows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from toolmaze_gym import hashing
+from toolmaze_gym.faults import MODE_NAMES, get_mode
+from toolmaze_gym.prompts import PROMPTS
+from toolmaze_gym.tasks.model import LEVELS, Task
+from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, task_index
+
+RUN_FILE = "run.json"
+RECORDS_GLOB = "records*.jsonl"
+MAX_CONSECUTIVE_ERRORS = 5
+STANDARD = "standard"
+# Fields of run.json that define what a run measures: every shard and every resume
+# must agree on them (batch size, shard and progress display may differ).
+IDENTITY = ("agent", "label", "agent_options", "suite", "levels", "modes", "task_ids",
+            "limit", "sample_seed", "prompts", "repeats", "max_steps", "loop_guard")
+
+
+class RunError(Exception):
+    """A run cannot start or go on (bad selection, conflicting run directory, a policy
+    that keeps failing); the message is one line for the user."""
+
+
+# ---------------------------------------------------------------- selection
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """One episode to run; ``key`` names it in records, resume and shards."""
+
+    task_id: str
+    level: str
+    mode: str
+    prompt: str
+    repeat: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.task_id}/{self.mode}/{self.prompt}/{self.repeat}"
+
+
+def record_key(rec: dict[str, Any]) -> str:
+    """The episode key of a trajectory record (the same as ``EpisodeSpec.key``)."""
+    return f"{rec['task_id']}/{rec['mode']}/{rec.get('prompt') or STANDARD}/" \
+           f"{int(rec.get('repeat', 0))}"
+
+
+def prompt_for(mode: str, prompt: str) -> str:
+    """The system prompt an episode uses: the failure-aware hint only under a fault."""
+    return STANDARD if mode == "P0" else prompt
+
+
+@dataclass
+class Selection:
+    """Which episodes a run plays. ``limit`` caps the tasks per (C, P) cell, drawn
+    per level with ``sample_seed`` and shared by every mode of that level (paired
+    comparisons across modes)."""
+
+    suite: str = SUITE_NAME
+    levels: Sequence[str] = LEVELS
+    modes: Sequence[str] = MODE_NAMES
+    task_ids: Sequence[str] = ()
+    limit: int | None = None
+    sample_seed: int = 0
+    prompts: Sequence[str] = (STANDARD,)
+    repeats: int = 1
+
+    def normalised(self) -> Selection:
+        """A copy with validated, canonical values; raises RunError naming the bad one."""
+        bad = [lv for lv in self.levels if lv not in LEVELS]
+        if bad or not self.levels:
+            raise RunError(f"unknown level {bad[0] if bad else '(none)'!r}; "
+                           f"choose from {', '.join(LEVELS)}")
+        try:
+            modes = [get_mode(m).name for m in self.modes]
+        except (ValueError, KeyError) as exc:
+            raise RunError(str(exc).strip("'\"")) from None
+        if not modes:
+            raise RunError("no mode selected")
+        bad = [p for p in self.prompts if p not in PROMPTS]
+        if bad or not self.prompts:
+            raise RunError(f"unknown prompt {bad[0] if bad else '(none)'!r}; "
+                           f"choose from {', '.join(PROMPTS)}")
+        if self.limit is not None and self.limit < 1:
+            raise RunError("--limit must be at least 1 task per cell")
+        if self.repeats < 1:
+            raise RunError("--repeats must be at least 1")
+        return Selection(self.suite, [lv for lv in LEVELS if lv in self.levels],
+                         [m for m in MODE_NAMES if m in modes], list(dict.fromkeys(self.task_ids)),
+                         self.limit, int(self.sample_seed),
+                         [p for p in PROMPTS if p in self.prompts], int(self.repeats))
+
+
+def _tasks(suite: str) -> dict[str, Task]:
+    try:
+        return task_index(suite)
+    except (SuiteError, FileNotFoundError) as exc:
+        raise RunError(str(exc)) from None
+
+
+def _chosen_tasks(sel: Selection, tasks: dict[str, Task]) -> list[Task]:
+    """The tasks per level, in suite order, after ``task_ids`` and ``limit``."""
+    if sel.task_ids:
+        missing = [t for t in sel.task_ids if t not in tasks]
+        if missing:
+            raise RunError(f"no task {missing[0]!r} in suite {sel.suite}")
+        pool = [tasks[t] for t in sel.task_ids]
+    else:
+        pool = list(tasks.values())
+    out: list[Task] = []
+    for level in sel.levels:
+        of_level = [t for t in pool if t.level == level]
+        if sel.limit is not None and len(of_level) > sel.limit:
+            rng = np.random.default_rng([sel.sample_seed, LEVELS.index(level)])
+            keep = set(rng.permutation(len(of_level))[: sel.limit].tolist())
+            of_level = [t for k, t in enumerate(of_level) if k in keep]
+        out += of_level
+    if not out:
+        raise RunError("the selection holds no task (check --level and --task-id)")
+    return out
+
+
+def select(sel: Selection) -> list[EpisodeSpec]:
+    """Every episode of a selection, in a fixed order (repeat, task, mode, prompt).
+
+    NP episodes appear once, with the standard prompt, whatever the prompts chosen.
+    """
+    sel = sel.normalised()
+    chosen = _chosen_tasks(sel, _tasks(sel.suite))
+    specs: dict[str, EpisodeSpec] = {}
+    for repeat in range(sel.repeats):
+        for task in chosen:
+            for mode in sel.modes:
+                for prompt in sel.prompts:
+                    spec = EpisodeSpec(task.id, task.level, mode, prompt_for(mode, prompt), repeat)
+                    specs.setdefault(spec.key, spec)
+    return list(specs.values())
+
+
+def shard(specs: Sequence[EpisodeSpec], index: int, count: int) -> list[EpisodeSpec]:
+    """Shard ``index`` of ``count`` (0-based): every ``count``-th episode, so shards are
+    disjoint, cover the selection, and mix cells evenly."""
+    if count < 1 or not 0 <= index < count:
+        raise RunError(f"bad shard {index}/{count}: use i/n with 0 <= i < n")
+    return list(specs[index::count])
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"i/n"`` → (i, n)."""
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise RunError(f"bad --shard {text!r}: use i/n, e.g. 0/4") from None
+    shard([], i, n)
+    return i, n
+
+
+# ---------------------------------------------------------------- run directory
+
+
+def records_name(shard_of: tuple[int, int]) -> str:
+    i, n = shard_of
+    return "records.jsonl" if n == 1 else f"records.shard-{i}-of-{n}.jsonl"
+
+
+def _repair(path: Path) -> None:
+    """Drop a last line cut short by a kill (no newline, or not JSON)."""
+    data = path.read_bytes()
+    good = data if data.endswith(b"\n") else data[: data.rfind(b"\n") + 1]
+    if good and not _parses(good.splitlines()[-1]):
+        good = good[: good[:-1].rfind(b"\n") + 1]
+    if len(good) != len(data):
+        with path.open("r+b") as fh:
+            fh.truncate(len(good))
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def _parses(line: bytes) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
+
+
+def read_records(run_dir: Path) -> list[dict[str, Any]]:
+    """Every record in a run directory (all shard files), one per episode key: a
+    record cut for a policy error gives way to a later run of the same episode."""
+    by_key: dict[str, dict[str, Any]] = {}
+    for path in sorted(run_dir.glob(RECORDS_GLOB)):
+        with path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                    key = record_key(rec)
+                except (ValueError, KeyError, TypeError):
+                    if not line.endswith("\n"):
+                        continue  # a line cut short by a kill: that episode reruns
+                    raise RunError(f"{path}:{lineno}: not a trajectory record") from None
+                old = by_key.get(key)
+                if old is None or old.get("cut") == "error":
+                    by_key[key] = rec
+    return list(by_key.values())
+
+
+def done_keys(run_dir: Path) -> set[str]:
+    """Keys of finished episodes (records cut for a policy error run again)."""
+    return {record_key(r) for r in read_records(run_dir) if r.get("cut") != "error"}
+
+
+def read_config(run_dir: Path) -> dict[str, Any] | None:
+    path = run_dir / RUN_FILE
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        raise RunError(f"{path} is not valid JSON") from None
+
+
+def _write_json_atomic(path: Path, obj: Any) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class RecordWriter:
+    """Appends records to one JSONL file, each flushed and fsync'd before returning."""
+
+    def __init__(self, path: Path) -> None:
+        if path.exists():
+            _repair(path)
+        self.path = path
+        self._fh = path.open("a", encoding="utf-8")
+
+    def write(self, rec: dict[str, Any]) -> None:
+        self._fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+# ---------------------------------------------------------------- configuration
+
+
+@dataclass
+class RunConfig:
+    """Everything a run needs besides its directory. ``agent_options`` must be JSON
+    values (they are written to run.json and every record)."""
+
+    agent: str
+    agent_options: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+    selection: Selection = field(default_factory=Selection)
+    max_steps: int = 25
+    loop_guard: int = 8  # cut after this many identical actions in a row (0: never)
+    batch: int | None = None  # episodes in flight; None: the policy's preference
+    share_turns: bool = True  # answer repeated turns of greedy policies from memory
+    shard: tuple[int, int] = (0, 1)
+
+    def identity(self) -> dict[str, Any]:
+        sel = self.selection.normalised()
+        return {"agent": self.agent, "label": self.label or self.agent,
+                "agent_options": self.agent_options, "suite": sel.suite,
+                "levels": list(sel.levels), "modes": list(sel.modes),
+                "task_ids": list(sel.task_ids), "limit": sel.limit,
+                "sample_seed": sel.sample_seed, "prompts": list(sel.prompts),
+                "repeats": sel.repeats, "max_steps": self.max_steps,
+                "loop_guard": self.loop_guard}
+
+
+def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool) -> Path:
+    """Refuse a run directory that cannot take this run; returns this shard's records
+    file. Writes nothing, so a refused run leaves no trace."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunError(f"{run_dir} exists and is not a directory")
+    ident = json.loads(json.dumps(cfg.identity()))  # tuples → lists, as on disk
+    old = read_config(run_dir) if run_dir.is_dir() else None
+    if old is not None:
+        diff = [k for k in IDENTITY if old.get(k) != ident[k]]
+        if diff:
+            raise RunError(f"{run_dir} holds a run with another {diff[0]} "
+                           f"({old.get(diff[0])!r} vs {ident[diff[0]]!r}); "
+                           "use a new --out or the same settings")
+    path = run_dir / records_name(cfg.shard)
+    if path.exists() and path.stat().st_size and not resume:
+        raise RunError(f"{path} already holds records; pass --resume to continue the run "
+                       "or choose a new --out")
+    return path
+
+
+def _init_dir(run_dir: Path, cfg: RunConfig, total: int) -> None:
+    """Create the run directory and its run.json (once: shards share it)."""
+    from toolmaze_gym import __version__
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if (run_dir / RUN_FILE).exists():
+        return
+    _write_json_atomic(run_dir / RUN_FILE, {
+        **json.loads(json.dumps(cfg.identity())), "episodes": total,
+        "toolmaze_version": __version__,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
+
+
+# ---------------------------------------------------------------- shared turns
+
+
+class SharedTurns:
+    """Greedy decoding is a pure function of the conversation, and an episode's
+    conversation is the same in every mode until a fault fires (the opening turn
+    always is): this wrapper answers a turn it has seen before from memory instead of
+    asking the model again. Usage counts only what the model processed; the record's
+    ``usage["shared_turns"]`` says how many turns came from memory. The runner wraps
+    only policies that decode greedily (``temperature == 0``)."""
+
+    def __init__(self, inner: Any, size: int = 4096) -> None:
+        self.inner, self.name, self.size = inner, inner.name, size
+        self.batch_size = getattr(inner, "batch_size", 1)
+        self.memo: OrderedDict[str, str] = OrderedDict()
+        self.tools: dict[str, str] = {}
+        self.shared: dict[str, dict[int, str]] = {}
+
+    def start(self, key: str, task: Task, tools: list[dict[str, Any]], mode: str) -> None:
+        self.inner.start(key, task, tools, mode)
+        self.tools[key] = json.dumps(tools, sort_keys=True, ensure_ascii=False)
+        self.shared[key] = {}
+
+    def _digest(self, key: str, messages: list[dict[str, Any]]) -> str:
+        text = json.dumps(messages, sort_keys=True, ensure_ascii=False)
+        return f"{hashing.digest(self.tools[key], text):016x}{len(text)}"
+
+    def act_many(self, turns: list[tuple[str, list[dict[str, Any]]]]) -> list[str]:
+        found: dict[str, str] = {}
+        todo, digests = [], {}
+        for key, messages in turns:
+            d = self._digest(key, messages)
+            if d in self.memo:
+                self.memo.move_to_end(d)
+                found[key] = self.memo[d]
+                turn = sum(m.get("role") == "assistant" for m in messages)
+                self.shared[key][turn] = found[key]
+            else:
+                todo.append((key, messages))
+                digests[key] = d
+        if todo:
+            for (key, _), text in zip(todo, self.inner.act_many(todo), strict=True):
+                found[key] = self.memo[digests[key]] = text
+            while len(self.memo) > self.size:
+                self.memo.popitem(last=False)
+        return [found[key] for key, _ in turns]
+
+    def finish(self, key: str) -> dict[str, Any]:
+        usage = dict(self.inner.finish(key))
+        shared = self.shared.pop(key)
+        self.tools.pop(key)
+        own = iter(usage.get("raw", []))
+        total = len(usage.get("raw", [])) + len(shared)
+        usage["raw"] = [shared[k] if k in shared else next(own) for k in range(total)]
+        usage["turns"] = int(usage.get("turns", 0)) + len(shared)
+        usage["shared_turns"] = len(shared)
+        return usage
+
+
+# ---------------------------------------------------------------- driving the pool
+
+
+@dataclass
+class _Live:
+    spec: EpisodeSpec
+    t0: float
+    raw: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RunSummary:
+    """What one call of ``run`` did (this shard, this session)."""
+
+    episodes: int = 0  # finished in this session
+    skipped: int = 0  # already on disk (resume)
+    successes: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    wall_s: float = 0.0
+    model_s: float = 0.0  # inside policy.act_many
+    cuts: dict[str, int] = field(default_factory=dict)
+    records_path: str = ""
+
+    @property
+    def outside_share(self) -> float:
+        """Share of wall time spent outside the model (env, grading, records)."""
+        return 1 - self.model_s / self.wall_s if self.wall_s else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "outside_share": self.outside_share}
+
+
+class _Driver:
+    """Keeps ``batch`` episodes in flight per prompt pool and turns their ends into records."""
+
+    def __init__(self, policy: Any, cfg: RunConfig, tasks: dict[str, Task],
+                 emit: Callable[[dict[str, Any]], None], summary: RunSummary) -> None:
+        self.policy, self.cfg, self.tasks, self.emit = policy, cfg, tasks, emit
+        self.summary = summary
+        self.batch = max(1, int(cfg.batch or getattr(policy, "batch_size", 1) or 1))
+        self.errors_in_a_row = 0
+        self.label = cfg.label or getattr(policy, "name", cfg.agent)
+
+    def run(self, specs: Iterable[EpisodeSpec]) -> None:
+        by_prompt: dict[str, list[EpisodeSpec]] = {}
+        for spec in specs:
+            by_prompt.setdefault(spec.prompt, []).append(spec)
+        for prompt, group in by_prompt.items():
+            pool = gym.make_vec("ToolMaze-v0", num_envs=min(self.batch, len(group)),
+                                vectorization_mode="vector_entry_point",
+                                suite=self.cfg.selection.suite, prompt=prompt,
+                                max_episode_steps=self.cfg.max_steps)
+            try:
+                self._drive(pool, deque(group))
+            finally:
+                pool.close()
+
+    def _drive(self, pool: Any, pending: deque[EpisodeSpec]) -> None:
+        live: dict[int, _Live] = {}
+        while pending or live:
+            for i in range(pool.num_envs):
+                if i not in live and pending:
+                    live[i] = self._start(pool, i, pending.popleft())
+            order = sorted(live)
+            texts, cuts = self._act([(live[i].spec.key, pool.messages(i)) for i in order])
+            actions = {}
+            for i in order:
+                key = live[i].spec.key
+                if key in cuts:
+                    self._end(pool, i, live.pop(i), cuts[key])
+                else:
+                    actions[i] = texts[key]
+                    live[i].raw.append(texts[key])
+            if not actions:
+                continue
+            _, _, term, trunc, _ = pool.step(actions)
+            for i in actions:
+                if term[i] or trunc[i]:
+                    self._end(pool, i, live.pop(i), None)
+                elif self._looping(live[i].raw):
+                    self._end(pool, i, live.pop(i), ("loop", None))
+
+    def _start(self, pool: Any, i: int, spec: EpisodeSpec) -> _Live:
+        pool.reset(seed=[hashing.digest("episode", spec.key) % 2**31],
+                   options={"indices": [i], "task_ids": [spec.task_id], "mode": spec.mode})
+        self.policy.start(spec.key, self.tasks[spec.task_id], pool.tools(i), spec.mode)
+        return _Live(spec, time.perf_counter())
+
+    def _looping(self, raw: list[str]) -> bool:
+        n = self.cfg.loop_guard
+        return n > 0 and len(raw) >= n and len(set(raw[-n:])) == 1
+
+    def _act(self, turns: list[tuple[str, list]]) -> tuple[dict[str, str],
+                                                           dict[str, tuple[str, str | None]]]:
+        """Texts per key, and (reason, detail) per key to cut."""
+        from toolmaze_gym.agents import ContextOverflow
+
+        texts: dict[str, str] = {}
+        cuts: dict[str, tuple[str, str | None]] = {}
+        todo = list(turns)
+        while todo:
+            t0 = time.perf_counter()
+            try:
+                out = self.policy.act_many(todo)
+                if len(out) != len(todo):
+                    raise RuntimeError(f"act_many returned {len(out)} texts for "
+                                       f"{len(todo)} turns")
+            except ContextOverflow as exc:
+                named = {k for k, _ in todo} & set(exc.keys)
+                for k in named or {k for k, _ in todo}:
+                    cuts[k] = ("context", str(exc))
+                todo = [t for t in todo if t[0] not in cuts]
+                continue
+            except Exception as exc:  # any policy failure cuts episodes, not the run
+                detail = f"{type(exc).__name__}: {exc}"
+                keys = getattr(exc, "keys", None)  # e.g. the openai policy's EndpointError
+                named = {k for k, _ in todo} & (set(keys) if isinstance(keys, list | tuple)
+                                                else set())
+                if named or len(todo) == 1:  # the policy says which turns failed
+                    for k in named or {todo[0][0]}:
+                        cuts[k] = ("error", detail)
+                    todo = [t for t in todo if t[0] not in cuts]
+                    continue
+                failed = todo
+            else:
+                texts.update(zip((k for k, _ in todo), out, strict=True))
+                break
+            finally:
+                self.summary.model_s += time.perf_counter() - t0
+            for turn in failed:  # find the culprit(s): each turn alone
+                more_texts, more_cuts = self._act([turn])
+                texts.update(more_texts)
+                cuts.update(more_cuts)
+            break
+        return texts, cuts
+
+    def _end(self, pool: Any, i: int, ep: _Live, cut: tuple[str, str | None] | None) -> None:
+        if cut is not None:
+            pool.cut(i, cut[0])
+        usage = self.policy.finish(ep.spec.key)
+        rec = pool.record(i, self.label)
+        rec.update(
+            prompt=ep.spec.prompt, repeat=ep.spec.repeat, key=ep.spec.key,
+            agent_options=self.cfg.agent_options, suite=self.cfg.selection.suite,
+            usage={k: int(usage.get(k, 0)) for k in ("prompt_tokens", "completion_tokens",
+                                                     "turns", "shared_turns")},
+            raw=list(usage.get("raw", ep.raw)), wall_s=round(time.perf_counter() - ep.t0, 4))
+        if cut is not None:
+            rec["cut"] = cut[0]
+            if cut[1]:
+                rec["cut_detail"] = cut[1][:2000]
+        self._count(rec, cut)
+        self.emit(rec)
+        self._check_errors(cut)
+
+    def _count(self, rec: dict[str, Any], cut: tuple[str, str | None] | None) -> None:
+        s = self.summary
+        s.episodes += 1
+        s.successes += bool(rec["grade"]["success"])
+        s.prompt_tokens += rec["usage"]["prompt_tokens"]
+        s.completion_tokens += rec["usage"]["completion_tokens"]
+        if cut is not None:
+            s.cuts[cut[0]] = s.cuts.get(cut[0], 0) + 1
+
+    def _check_errors(self, cut: tuple[str, str | None] | None) -> None:
+        self.errors_in_a_row = self.errors_in_a_row + 1 if cut and cut[0] == "error" else 0
+        if self.errors_in_a_row >= MAX_CONSECUTIVE_ERRORS:
+            raise RunError(f"the policy failed on {self.errors_in_a_row} episodes in a row "
+                           f"({cut[1] if cut else ''}); stopping (those episodes run again "
+                           "on --resume)")
+
+
+# ---------------------------------------------------------------- entry point
+
+
+class _Progress:
+    """tqdm bar: episodes done, live TSR, generated tokens/s, ETA."""
+
+    def __init__(self, total: int, initial: int, label: str, enabled: bool) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, initial=initial, desc=label, unit="ep",
+                        disable=not enabled, dynamic_ncols=True)
+        self.t0 = time.perf_counter()
+
+    def update(self, summary: RunSummary) -> None:
+        elapsed = max(time.perf_counter() - self.t0, 1e-9)
+        self.bar.set_postfix(TSR=f"{100 * summary.successes / max(summary.episodes, 1):.1f}%",
+                             tok_s=f"{summary.completion_tokens / elapsed:.1f}",
+                             refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: bool = True,
+        policy: Any = None) -> RunSummary:
+    """Run (or continue) shard ``cfg.shard`` of the selection into ``run_dir``.
+
+    ``policy`` may be given ready-made (tests, notebooks); otherwise it is built with
+    ``make_policy(cfg.agent, **cfg.agent_options)`` after the run directory is checked
+    (so a conflicting directory fails before a model loads) and before anything is
+    written (so bad options leave no run behind).
+    """
+    run_dir = Path(run_dir)
+    if cfg.max_steps < 1:
+        raise RunError("--max-steps must be at least 1")
+    if cfg.loop_guard < 0:
+        raise RunError("--loop-guard must be 0 (off) or a positive number of actions")
+    specs = select(cfg.selection)
+    mine = shard(specs, *cfg.shard)
+    path = _check_dir(run_dir, cfg, resume)
+    done = done_keys(run_dir) if resume and run_dir.is_dir() else set()
+    todo = [s for s in mine if s.key not in done]
+    summary = RunSummary(skipped=len(mine) - len(todo), records_path=str(path))
+    if policy is None:
+        from toolmaze_gym.agents import make_policy
+
+        try:
+            policy = make_policy(cfg.agent, **cfg.agent_options)
+        except (ValueError, TypeError, FileNotFoundError) as exc:
+            raise RunError(str(exc)) from None
+    if cfg.share_turns and getattr(policy, "temperature", None) == 0:
+        policy = SharedTurns(policy)
+    _init_dir(run_dir, cfg, len(specs))
+    writer = RecordWriter(path)
+    bar = _Progress(len(mine), summary.skipped, cfg.label or cfg.agent, progress)
+
+    def emit(rec: dict[str, Any]) -> None:
+        writer.write(rec)
+        bar.update(summary)
+
+    t0 = time.perf_counter()
+    try:
+        _Driver(policy, cfg, _tasks(cfg.selection.suite), emit, summary).run(todo)
+    finally:
+        summary.wall_s = time.perf_counter() - t0
+        writer.close()
+        bar.close()
+    return summary

@@ -1,0 +1,58 @@
+"""Baseline rollouts: the scripted agents on the reference suite and a local Hugging Face
+model on a stratified sample, then the paper's tables, figures and a trajectory viewer.
+
+The same evaluation as `make eval`, written out over the library:
+
+    python training_scripts/rollout.py --out runs/rollout
+    python training_scripts/rollout.py --model path/to/sft-checkpoint --limit 2
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from toolmaze_gym.agents.threads import configure_cpu_threads
+
+configure_cpu_threads()  # before torch is imported (passive OpenMP wait, thread count)
+
+from toolmaze_gym.report import build_report  # noqa: E402
+from toolmaze_gym.runner import RunConfig, Selection, run  # noqa: E402
+
+BASELINES = ("oracle", "validator", "retry", "naive", "random")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="runs/rollout", help="one run directory per agent here")
+    ap.add_argument("--model", help="local HF checkpoint (default: embedded SmolLM2-135M)")
+    ap.add_argument("--limit", type=int, default=1, help="model tasks per (C, P) cell")
+    ap.add_argument("--max-new-tokens", type=int, default=48)
+    ap.add_argument("--baselines", default=",".join(BASELINES))
+    ap.add_argument("--no-model", action="store_true", help="scripted baselines only")
+    args = ap.parse_args()
+    out = Path(args.out)
+    runs = []
+
+    for agent in filter(None, args.baselines.split(",")):  # the whole suite, every mode
+        run(RunConfig(agent), out / agent, resume=True)
+        runs.append(out / agent)
+
+    if not args.no_model:  # every (C, P) cell, standard and failure-aware prompts
+        options = {"compact_tools": True, "max_new_tokens": args.max_new_tokens}
+        if args.model:
+            options["model"] = args.model
+        label = Path(args.model).name if args.model else "smollm2-135m"
+        sample = Selection(limit=args.limit, prompts=["standard", "failure_aware"])
+        summary = run(RunConfig("hf", options, label=label, selection=sample),
+                      out / label, resume=True)
+        print(f"{label}: {summary.episodes} episodes in {summary.wall_s:.0f} s, "
+              f"{100 * summary.outside_share:.1f}% of the time outside the model")
+        runs.append(out / label)
+
+    report = build_report(runs, out / "report")
+    print(f"report: {report.markdown}\nviewer: {report.viewer}")
+
+
+if __name__ == "__main__":
+    main()
