@@ -8,6 +8,7 @@ import json
 import pytest
 
 from toolmaze_gym.corpus.invariants import violations
+from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.metrics import LEVELS, MODES, table
 
 CELLS = [f"{lv}/{m}" for lv in LEVELS for m in MODES]
@@ -90,7 +91,7 @@ def test_validator_recovers_implicit_faults_its_docs_reveal(suite_run, sim):
     checkable = 0
     for r in _in(records, "P3"):
         first = next(s for s in r["steps"] if s["fault"])
-        body = json.loads(first["observation"])
+        body = flat_form(json.loads(first["observation"]))  # nested objects: dotted names
         spec = sim.corpus[first["action"]["name"]]
         found = [w.to_dict() for w in violations(spec, first["action"]["arguments"], body,
                                                  sim.world)]

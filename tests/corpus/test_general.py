@@ -25,9 +25,9 @@ def test_forecast_accepts_every_sampled_date(sim, world):
 def test_current_weather_providers_agree_in_both_units(sim):
     a = call(sim, "get_current_weather", city="Madrid")
     b = call(sim, "weatherapi_current", q="madrid")
-    assert a["temperature_c"] == b["temp_c"] and a["condition"] == b["condition"]
+    assert a["temperature_c"] == b["current.temp_c"] and a["condition"] == b["current.condition"]
     f = call(sim, "temperature_converter", celsius=a["temperature_c"])["fahrenheit"]
-    assert b["temp_f"] == f
+    assert b["current.temp_f"] == f
     assert call(sim, "fahrenheit_to_celsius", fahrenheit=f)["celsius"] == a["temperature_c"]
 
 
@@ -37,14 +37,14 @@ def test_convert_and_shift_commute(sim):
     assert a == "2026-05-04T19:30:00+05:30"
     a = call(sim, "shift_datetime", datetime=a, minutes=90)["datetime"]
     b = call(sim, "shift_datetime", datetime=start, minutes=90)["datetime"]
-    b = call(sim, "timezone_convert", time=b, target_tz="Asia/Kolkata")["result"]
+    b = call(sim, "timezone_convert", time=b, target_tz="Asia/Kolkata")["conversion.result"]
     assert a == b == "2026-05-04T21:00:00+05:30"
 
 
 def test_city_timezone_lookups_agree(sim):
     a = call(sim, "get_city_timezone", city="Sydney")
     b = call(sim, "worldtime_lookup", location="Sydney")
-    assert (a["timezone"], a["utc_offset_hours"]) == (b["timezone"], b["raw_offset"]) \
+    assert (a["timezone"], a["utc_offset_hours"]) == (b["zone.timezone"], b["zone.raw_offset"]) \
         == ("Australia/Sydney", 10.0)
 
 
@@ -52,8 +52,8 @@ def test_news_providers_report_one_fresh_story(sim, world):
     a = call(sim, "search_news", topic="sports", city="Berlin")
     b = call(sim, "newsapi_everything", q="sports", city="Berlin")
     c = call(sim, "gnews_search", category="sports", city="Berlin")
-    assert a["headline"] == b["title"] == c["title"]
-    assert a["published_at"] == b["publishedAt"] == c["published_at"] < world.now_iso
+    assert a["headline"] == b["article.title"] == c["title"]
+    assert a["published_at"] == b["article.publishedAt"] == c["published_at"] < world.now_iso
 
 
 def test_translate_summarise_chain(sim):
@@ -63,22 +63,23 @@ def test_translate_summarise_chain(sim):
     de = call(sim, "translate_text", text=summary["summary"], target_language="de")
     assert de["translated_text"].startswith("[de] ") and de["source_language"] == "en"
     for name, args, key in (("text_translator", {"to": "de"}, "translation"),
-                            ("translate_v3", {"target_language_code": "de"}, "translated_text")):
+                            ("translate_v3", {"target_language_code": "de"},
+                             "translation.translated_text")):
         field = "text" if name == "text_translator" else "contents"
         out = call(sim, name, **args, **{field: summary["summary"]})
         assert out[key] == de["translated_text"]
     back = call(sim, "translate_v3", contents=de["translated_text"], target_language_code="en")
-    assert back["translated_text"] == summary["summary"]
-    assert back["detected_language_code"] == "de"
+    assert back["translation.translated_text"] == summary["summary"]
+    assert back["translation.detected_language_code"] == "de"
 
 
 def test_formatters_and_calculators(sim):
     msg = call(sim, "format_price_message", amount=1234.5, currency="eur")["message"]
     assert msg == "Price: 1,234.50 EUR (Euro)"
     assert call(sim, "price_formatter", value=1234.5, currency_code="EUR")[
-        "formatted"] == msg
+        "data.formatted"] == msg
     assert call(sim, "percentage_of", amount=250, percent=15)["result"] == 37.5
-    assert call(sim, "calculate_line_total", unit_price=19.99, qty=3)["line_total"] == 59.97
+    assert call(sim, "calculate_line_total", unit_price=19.99, qty=3)["line.line_total"] == 59.97
     report = call(sim, "format_weather_report", temperature_c=14.2, condition="light rain")
     assert report["report"] == "Light rain, 14.2 °C (57.6 °F)."
 

@@ -51,7 +51,7 @@ def test_light_commands_are_seen_by_later_reads(sim, room):
     read = call(sim, state, "get_light_state", light_id=light)
     assert read["on"] is False and read["brightness"] == 0
     back = call(sim, state, "hue_update_light", id=light, on=True)
-    assert back["on"] is True and back["dimming"] == 45  # last level restored
+    assert back["on.on"] is True and back["dimming.brightness"] == 45  # last level restored
     call(sim, state, "lifx_set_brightness", selector=light, brightness_pct=0)
     assert call(sim, state, "get_light_state", light_id=light)["on"] is False
 
@@ -117,9 +117,9 @@ def test_sensor_providers_and_room_climate_agree(sim, room):
     b = call(sim, state, "netatmo_get_measure", device_id=ids["sensor_id"])
     c = call(sim, state, "get_room_climate", site="Lisbon", room="kitchen")
     t = call(sim, state, "get_thermostat_state", thermostat_id=ids["thermostat_id"])
-    assert a["temperature_c"] == b["Temperature"] == c["temperature_c"] \
+    assert a["temperature_c"] == b["dashboard_data.Temperature"] == c["temperature_c"] \
         == t["current_temperature_c"]
-    assert a["humidity_pct"] == b["Humidity"] == c["humidity_pct"]
+    assert a["humidity_pct"] == b["dashboard_data.Humidity"] == c["humidity_pct"]
 
 
 def test_dew_point_and_energy_cost(sim):
@@ -133,7 +133,7 @@ def test_dew_point_and_energy_cost(sim):
                 price_per_kwh=0.25)
     assert cost["cost"] == round(use["energy_kwh"] * 0.25, 2)
     bill = call(sim, state, "calc_energy_cost", kwh=use["energy_kwh"], unit_rate=0.25)
-    assert bill["total_cost"] == cost["cost"]
+    assert bill["cost.total_cost"] == cost["cost"]
 
 
 def test_notification_providers_share_ids_and_record(sim):

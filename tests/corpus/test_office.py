@@ -76,7 +76,7 @@ def test_scheduled_slot_is_no_longer_available(world: World, sim: Simulator) -> 
     date = day(world, 2)
     first = call(sim, st, "query_availability", date=date, duration_minutes=60)
     graph = call(sim, st, "find_meeting_times", date=date, meetingDurationMinutes=60)
-    assert graph["suggestedStart"] == first["start"]
+    assert graph["suggestion.suggestedStart"] == first["start"]
     attendee = world.people.emails[0]
     call(sim, st, "schedule_meeting", attendee=attendee, start=first["start"],
          duration_minutes=60, subject="Planning")

@@ -19,7 +19,9 @@ from toolmaze_gym.values import CheckContext
 
 CORPUS = load_corpus()
 TOOLS = sorted(CORPUS.tools)
-GROUPS = sorted(g.id for g in CORPUS.groups)
+# Single-tool groups are checked in canonical units in test_groups.py (their sides
+# take and report values in different units); sub-graph sides bind as tasks do.
+CHAINS = sorted(g.id for g in CORPUS.groups if g.kind == "n_to_n")
 
 # The paper's Table 4.
 TABLE4 = {
@@ -123,7 +125,7 @@ def _side_inputs(sim, group, key, state):
     return tuple(inputs)
 
 
-@pytest.mark.parametrize("gid", GROUPS)
+@pytest.mark.parametrize("gid", CHAINS)
 def test_group_members_agree(gid, sim):
     """Every side, fed the same inputs, yields the same values of the provided types."""
     group = CORPUS.group_by_id[gid]

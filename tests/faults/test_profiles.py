@@ -8,9 +8,17 @@ from importlib import resources
 
 import pytest
 
-from toolmaze_gym.corpus.corruption import apply_recipe
-from toolmaze_gym.corpus.invariants import violations
+from toolmaze_gym.corpus.corruption import (
+    FAULT_KINDS,
+    apply_recipe,
+    changed_fields,
+    recipe_kind,
+    witness_for,
+)
+from toolmaze_gym.corpus.invariants import violations, visible_violations
 from toolmaze_gym.faults import FAULT_MODES, MODE_NAMES, build_profile, get_mode
+from toolmaze_gym.faults.census import blatant_share, kind_shares
+from toolmaze_gym.faults.profiles import expected_call, read_fields, recipe_for
 from toolmaze_gym.faults.responses import PERMANENT_ERRORS, TRANSIENT_ERRORS
 from toolmaze_gym.faults.store import (
     PROFILES_FILE,
@@ -27,10 +35,6 @@ ROOT = resources.files("toolmaze_gym") / "data" / "suites" / SUITE_NAME
 @pytest.fixture(scope="module")
 def suite():
     return suite_with_profiles()
-
-
-def _expected_call(task, tool):
-    return next(c for p in task.solutions for c in p.calls if c.tool == tool)
 
 
 def test_every_instance_has_a_profile(suite):
@@ -50,7 +54,7 @@ def test_profiles_regenerate_identically_and_match_the_manifest(sim):
     assert profile_lines(load_suite(), sim) == shipped
 
 
-def test_victims_are_where_the_design_puts_them(suite):
+def test_victims_are_where_the_design_puts_them(suite, sim):
     for task, ps in suite:
         on_star = {c.slot for c in task.default_path.calls}
         branch = [s.id for s in task.branch_slots()]
@@ -59,21 +63,45 @@ def test_victims_are_where_the_design_puts_them(suite):
             slots = [v.slot for v in victims]
             for v in victims:
                 assert v.slot in on_star, (task.id, m)
-                assert list(v.tools) == task.slot_by_id[v.slot].tools, (task.id, m)
-            if task.level == "C1":
+                sides = task.slot_by_id[v.slot].alternatives
+                if get_mode(m).explicit:
+                    assert list(v.tools) == task.slot_by_id[v.slot].tools, (task.id, m)
+                else:  # the first tool of every side: whichever the agent calls takes it
+                    assert set(v.tools) == {side[0] for side in sides}, (task.id, m)
+            if task.level == "C1" or not set(slots) & set(branch):
+                # One node on s*: never the final Action, always read downstream.
+                assert task.level == "C1" or not get_mode(m).explicit, (task.id, m)
                 assert len(victims) == 1
-                # Never the final Action, and always something read downstream.
                 assert slots[0] != task.default_path.calls[-1].slot, task.id
                 assert any(u == slots[0] for u, _, _ in task.edges()), task.id
-            elif task.level in ("C2", "C3"):
-                assert slots == branch and len(branch) == 1, task.id
+            elif get_mode(m).explicit:
+                assert slots == branch, (task.id, m)  # one per branch slot
             else:
-                assert slots == branch and len(branch) >= 2, task.id  # one per branch slot
+                assert set(slots) <= set(branch), (task.id, m)
 
 
-def test_the_same_victim_in_every_mode(suite):
+def test_implicit_modes_skip_only_branches_that_cannot_carry_a_plausible_fault(suite, sim):
+    """A branch is left out of an implicit mode only when the first tool of some
+    side is an Action, has nothing a later call reads, or no corruption of what is
+    read carries a witness."""
     for task, ps in suite:
-        assert len({tuple(v.slot for v in ps[m].victims) for m in FAULT_MODES}) == 1, task.id
+        if task.level == "C1":
+            continue
+        skipped = {s.id for s in task.branch_slots()} - {v.slot for v in ps["P4"].victims}
+        for slot_id in skipped:
+            heads = [side[0] for side in task.slot_by_id[slot_id].alternatives]
+            assert any(
+                sim.corpus[h].category == "Action" or not read_fields(task, h, sim)
+                or any(recipe_for(sim, task, h, f"{task.id}/{m}/{slot_id}/{h}") is None
+                       for m in ("P3", "P4")) for h in heads), (task.id, slot_id)
+
+
+def test_the_same_victim_in_every_mode_of_a_kind(suite):
+    for task, ps in suite:
+        for modes in (("P1", "P2"), ("P3", "P4")):
+            assert len({tuple(v.slot for v in ps[m].victims) for m in modes}) == 1, task.id
+        if task.level == "C1":
+            assert ps["P1"].victims[0].slot == ps["P3"].victims[0].slot, task.id
 
 
 def test_explicit_error_bodies(suite):
@@ -92,31 +120,87 @@ def test_explicit_error_bodies(suite):
     assert next(e for e in TRANSIENT_ERRORS if e["code"] == 429)["retry_after"] > 0
 
 
-def test_every_implicit_fault_carries_a_witness_that_rechecks(suite, sim):
-    """Apply each recipe to the expected clean response: the documented invariants
-    must report exactly the recorded witness (first violation), and the corrupted
-    body must differ from the clean one in a field the tool returns."""
-    checked = 0
-    kinds = set()
+def _implicit(suite, sim):
+    """(task, mode, victim, tool, expected call, corrupted body) of every planted fault."""
     for task, ps in suite:
         for m in ("P3", "P4"):
             for v in ps[m].victims:
-                assert v.error is None
-                assert set(v.recipes) == set(v.tools) == set(v.witnesses), (task.id, m)
                 for tool in v.tools:
-                    spec = sim.corpus[tool]
-                    call = _expected_call(task, tool)
-                    assert violations(spec, call.args, call.response, sim.world) == []
-                    bad = apply_recipe(spec, v.recipes[tool], call.args, call.response,
-                                       sim.world, f"{task.id}/{m}/{v.slot}/{tool}")
-                    assert bad is not None and bad != call.response, (task.id, m, tool)
-                    assert set(bad) == set(call.response)  # still well-formed
-                    found = [w.to_dict() for w in violations(spec, call.args, bad, sim.world)]
-                    assert found and found[0] == v.witnesses[tool], (task.id, m, tool)
-                    kinds.add(v.witnesses[tool]["kind"])
-                    checked += 1
-    assert checked > 2 * 400  # every victim tool of every implicit instance
-    assert {"range", "consistency", "entity"} <= kinds
+                    call, rerun = expected_call(sim, task, tool)
+                    bad = apply_recipe(sim.corpus[tool], v.recipes[tool], call.args,
+                                       call.response, sim.world,
+                                       f"{task.id}/{m}/{v.slot}/{tool}", rerun)
+                    yield task, m, v, tool, call, bad
+
+
+@pytest.fixture(scope="module")
+def implicit(suite, sim):
+    return list(_implicit(suite, sim))
+
+
+def test_every_implicit_fault_carries_a_witness_that_rechecks(implicit, sim):
+    """Apply each recipe to the expected clean response: the documented invariants
+    must report the recorded witness, and the corrupted body must differ from the
+    clean one while keeping every field."""
+    kinds = set()
+    for task, m, v, tool, call, bad in implicit:
+        spec = sim.corpus[tool]
+        assert v.error is None
+        assert set(v.recipes) == set(v.tools) == set(v.witnesses), (task.id, m)
+        assert violations(spec, call.args, call.response, sim.world) == []
+        assert bad is not None and bad != call.response, (task.id, m, tool)
+        assert set(bad) == set(call.response)  # still well-formed
+        w = witness_for(spec, call.args, bad, sim.world, v.recipes[tool])
+        assert w is not None and w.to_dict() == v.witnesses[tool], (task.id, m, tool)
+        assert w.to_dict() in [x.to_dict() for x in violations(spec, call.args, bad, sim.world)]
+        kinds.add(recipe_kind(v.recipes[tool]))
+    assert len(implicit) > 2 * 400  # every victim tool of every implicit instance
+    assert set(FAULT_KINDS) <= kinds
+
+
+def test_no_implicit_fault_on_an_action(suite, sim):
+    """Recovering from a wrong confirmation would repeat the side effect."""
+    for task, ps in suite:
+        for m in ("P3", "P4"):
+            for v in ps[m].victims:
+                assert all(sim.corpus[t].category != "Action" for t in v.tools), (task.id, m)
+
+
+def test_implicit_faults_fall_on_values_a_later_call_reads(implicit, sim):
+    for task, m, _, tool, call, bad in implicit:
+        read = read_fields(task, tool, sim)
+        assert changed_fields(call.response, bad) & read, (task.id, m, tool)
+
+
+def test_witness_is_derivable_from_what_the_agent_sees(implicit, sim):
+    """The agent's own call, the corrupted response, the tool's documentation and
+    the clock suffice to establish every witness: the invariant holds against a
+    world that shows nothing but the time, and the docs state it."""
+    for task, m, v, tool, call, bad in implicit:
+        spec = sim.corpus[tool]
+        w = v.witnesses[tool]
+        seen = visible_violations(spec, call.args, bad, sim.world)
+        assert any(x.field == w["field"] and x.detail == w["detail"] for x in seen), \
+            (task.id, m, tool, w)
+        doc = spec.doc()
+        assert w["field"] in doc, (task.id, tool)  # the docs describe the field it names
+        if recipe_kind(v.recipes[tool]) == "entity":
+            assert f"{w['field']} (" in doc and "equals the requested" in doc
+        elif recipe_kind(v.recipes[tool]) == "stale":
+            assert "24 h old" in doc
+        for arg in call.args.values():  # every argument came from the query or a response
+            if isinstance(arg, str) and len(arg) > 2:
+                assert arg in task.query or any(
+                    arg in map(str, c.response.values()) for p in task.solutions
+                    for c in p.calls) or any(arg == e["value"] for e in task.entities)
+
+
+def test_fault_kinds_are_plausible_and_mixed(suite):
+    shares = kind_shares(p for _, ps in suite for p in ps.values())
+    for m in ("P3", "P4"):
+        assert blatant_share(shares[m]) <= 0.10, shares[m]
+        assert all(shares[m][k] >= 0.10 for k in FAULT_KINDS), shares[m]
+        assert max(shares[m][k] for k in FAULT_KINDS) <= 0.5, shares[m]
 
 
 def test_profile_for_uses_the_shipped_profile_only_for_suite_tasks(sim, monkeypatch):

@@ -19,6 +19,7 @@ from typing import Any
 
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.corpus.invariants import violations
+from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs, topological_order
@@ -175,7 +176,7 @@ class PlanFollower:
                     args[pname] = self.local[ref]
                 else:
                     src = slot.inputs[ref].source
-                    args[pname] = src.value if src.is_literal else self.outputs[src.slot][src.type]
+                    args[pname] = src.value if src.is_literal else self.outputs[src.slot][src.ref]
         except KeyError:
             return ABORT
         self.pending = (side[self.pos], args)
@@ -189,7 +190,9 @@ def _last_tool_body(messages: list[dict[str, Any]]) -> dict[str, Any]:
                 body = json.loads(m.get("content") or "{}")
             except json.JSONDecodeError:
                 return {"error": {"message": "unparseable response"}}
-            return body if isinstance(body, dict) else {"error": {"message": "not an object"}}
+            if not isinstance(body, dict):
+                return {"error": {"message": "not an object"}}
+            return flat_form(body)  # nested response objects back to dotted field names
     return {"error": {"message": "no tool response"}}
 
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from toolmaze_gym import values
-from toolmaze_gym.corpus.spec import Check, ToolSpec
-from toolmaze_gym.values import CheckContext, Witness
+from toolmaze_gym.corpus import adapters
+from toolmaze_gym.corpus.spec import Check, OutputField, ToolSpec
+from toolmaze_gym.values import CheckContext, ClockView, HiddenFact, Witness
+from toolmaze_gym.values.catalog import parse_datetime, parse_utc_naive
 from toolmaze_gym.world import World
 
 
@@ -26,8 +29,14 @@ def _operand(ref: str, args: Mapping[str, Any], body: Mapping[str, Any]) -> Any:
 def expected(check: Check, args: Mapping[str, Any], body: Mapping[str, Any]) -> float | None:
     """The value ``check.target`` must have (None for ``order`` or missing operands)."""
     ops = [_operand(o, args, body) for o in check.operands]
+    if check.kind in ("words", "items"):
+        if not isinstance(ops[0], str):
+            return None
+        return len(ops[0].split()) if check.kind == "words" else len(ops[0].split("; "))
     if any(isinstance(o, bool) or not isinstance(o, int | float) for o in ops):
         return None
+    if check.kind == "linear":
+        return ops[0] * check.scale + check.offset
     if check.kind == "product":
         return math.prod(ops)
     if check.kind == "quotient":
@@ -39,7 +48,36 @@ def expected(check: Check, args: Mapping[str, Any], body: Mapping[str, Any]) -> 
     return None
 
 
+def _instant(value: Any) -> datetime | None:
+    try:
+        return parse_utc_naive(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _same_instant(check: Check, args: Mapping[str, Any], body: Mapping[str, Any]) -> str | None:
+    target = _instant(body.get(check.target))
+    source = _instant(_operand(check.operands[0], args, body))
+    if target is None or source is None or target == source:
+        return None  # a malformed date-time is the type check's finding
+    return (f"{check.target} {body.get(check.target)} is not the instant "
+            f"{check.operands[0].split(':')[1]} {_operand(check.operands[0], args, body)}")
+
+
+def _not_before(check: Check, args: Mapping[str, Any], body: Mapping[str, Any]) -> str | None:
+    target = _instant(body.get(check.target))
+    low = _instant(_operand(check.operands[0], args, body))
+    if target is None or low is None or target >= low:
+        return None
+    return (f"{check.target} {body.get(check.target)} is before "
+            f"{check.operands[0].split(':')[1]} {_operand(check.operands[0], args, body)}")
+
+
 def check_relation(check: Check, args: Mapping[str, Any], body: Mapping[str, Any]) -> str | None:
+    if check.kind == "same_instant":
+        return _same_instant(check, args, body)
+    if check.kind == "not_before":
+        return _not_before(check, args, body)
     target = body.get(check.target)
     if isinstance(target, bool) or not isinstance(target, int | float):
         return None  # the type check reports a non-number
@@ -57,6 +95,28 @@ def check_relation(check: Check, args: Mapping[str, Any], body: Mapping[str, Any
     return None
 
 
+def _echoes(spec: ToolSpec, f: OutputField, value: Any, arg: Any) -> bool:
+    """Whether a field restates the argument it echoes (in its own unit if it has one)."""
+    p = spec.param(f.echo)
+    if not f.adapt and (p is None or not p.adapt):
+        return values.get(f.type).same(value, arg)
+    canonical = adapters.apply(p.adapt, arg) if p is not None else arg
+    try:
+        mine = f.to_canonical(value)
+    except (TypeError, ValueError):
+        return False
+    if isinstance(mine, int | float) and isinstance(canonical, int | float):
+        return math.isclose(mine, canonical, rel_tol=1e-3, abs_tol=0.051)
+    return str(mine).strip().lower() == str(canonical).strip().lower()
+
+
+def visible_violations(spec: ToolSpec, args: Mapping[str, Any], body: Mapping[str, Any],
+                       world: World) -> list[Witness]:
+    """What an agent can establish from its own call, the response, the docs and the
+    clock alone (no hidden world facts such as a city's climate band)."""
+    return violations(spec, args, body, ClockView(world.now, world.now_iso))  # type: ignore[arg-type]
+
+
 def violations(spec: ToolSpec, args: Mapping[str, Any], body: Mapping[str, Any],
                world: World) -> list[Witness]:
     """Every documented invariant the response breaks; empty for a clean response."""
@@ -66,18 +126,39 @@ def violations(spec: ToolSpec, args: Mapping[str, Any], body: Mapping[str, Any],
             found.append(Witness("consistency", f.name, "field present", "field missing"))
             continue
         t = values.get(f.type)
-        msg = t.violation(body[f.name], CheckContext(world, args, body, f.name))
+        try:
+            msg = t.violation(body[f.name], CheckContext(world, args, body, f.name))
+        except HiddenFact:
+            msg = None  # needs a fact the agent is not shown: no visible evidence
         if msg:
-            kind = "stale" if f.type == "timestamp" else "range"
+            kind = "stale" if f.type in ("timestamp", "unix_time") else "range"
             found.append(Witness(kind, f.name, t.description, msg))
-        if f.echo and f.echo in args and not t.same(body[f.name], args[f.echo]):
+        elif msg := f.limits.violation(body[f.name]):
+            found.append(Witness("range", f.name, f"{f.name} {f.limits.phrase()}", msg))
+        if f.echo and f.echo in args and not _echoes(spec, f, body[f.name], args[f.echo]):
             found.append(Witness("entity", f.name, f"{f.name} equals the requested {f.echo}",
                                  f"asked for {args[f.echo]!r}, got {body[f.name]!r}"))
     for c in spec.checks:
         msg = check_relation(c, args, body)
         if msg:
             found.append(Witness("consistency", c.target, c.kind, msg))
+    found += _restatements(spec, body)
     return found
+
+
+def _restatements(spec: ToolSpec, body: Mapping[str, Any]) -> list[Witness]:
+    """Fields stating one value in two units (temp_c and temp_f) must agree."""
+    out = []
+    for a, b in spec.restated_pairs():
+        va, vb = body.get(a.name), body.get(b.name)
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (va, vb)):
+            continue
+        ca, cb = a.to_canonical(va), b.to_canonical(vb)
+        if not math.isclose(ca, cb, rel_tol=2e-3, abs_tol=0.06):
+            out.append(Witness("consistency", b.name, f"{b.name} restates {a.name}",
+                               f"{b.name} {vb} is not {a.name} {va} in its unit"))
+    return out
+
 
 
 def corrupt_relation(check: Check, args: Mapping[str, Any], body: Mapping[str, Any],
@@ -86,6 +167,22 @@ def corrupt_relation(check: Check, args: Mapping[str, Any], body: Mapping[str, A
     from toolmaze_gym import hashing
 
     target = body.get(check.target)
+    if check.kind == "not_before" and isinstance(target, str):
+        # The same time of day, but the day before the earliest allowed one.
+        low = _instant(_operand(check.operands[0], args, body))
+        dt = parse_datetime(target)
+        if low is None:
+            return None
+        day = (low - timedelta(days=1)).date()
+        moved = dt.replace(year=day.year, month=day.month, day=day.day)
+        text = moved.isoformat().replace("+00:00", "Z") if target.endswith("Z") \
+            else moved.isoformat()
+        return {**body, check.target: text}
+    if check.kind == "same_instant" and isinstance(target, str):
+        # The local time shifted by an hour under the same offset (a DST slip).
+        dt = parse_datetime(target) + timedelta(hours=hashing.choice((-1, 1), "dst", key))
+        text = dt.isoformat().replace("+00:00", "Z") if target.endswith("Z") else dt.isoformat()
+        return {**body, check.target: text}
     if isinstance(target, bool) or not isinstance(target, int | float):
         return None
     factor = hashing.uniform(1.15, 1.6, "relation", key)

@@ -18,7 +18,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import adapters, behaviours
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError
 from toolmaze_gym.corpus.catalog import Corpus, load_corpus
-from toolmaze_gym.corpus.spec import ToolSpec
+from toolmaze_gym.corpus.spec import ToolSpec, wire_form
 from toolmaze_gym.corpus.state import EpisodeState
 from toolmaze_gym.values import CheckContext
 from toolmaze_gym.world import World, get_world
@@ -32,7 +32,11 @@ _REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Confli
 
 @dataclass(frozen=True)
 class Response:
-    """A status and a body; treat the body as read-only (responses are shared)."""
+    """A status and a body; treat the body as read-only (responses are shared).
+
+    The body is flat (one key per documented field); ``to_json`` is the wire form,
+    where dotted field names nest.
+    """
 
     status: int
     body: dict[str, Any]
@@ -43,7 +47,7 @@ class Response:
 
     @cached_property
     def _json(self) -> str:
-        return json.dumps(self.body, ensure_ascii=False)
+        return json.dumps(wire_form(self.body), ensure_ascii=False)
 
     def to_json(self) -> str:
         return self._json

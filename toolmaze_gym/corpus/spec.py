@@ -2,19 +2,74 @@
 
 A tool is a name, a description a developer would recognise, typed parameters
 and output fields, and a reference to a behaviour (a world query, transform or
-state change). Alternatives share a behaviour but differ in names and units.
+state change). Alternatives share a behaviour but differ the way real providers
+do: argument and field names, units and formats (adapters), and response shapes
+(a dotted field name such as ``main.temp`` is nested on the wire). The
+behaviour's own names and units are the *canonical* ones (``arg``/``key``), so
+any side's values can be mapped onto any other's (``to_canonical`` and
+``from_canonical``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolmaze_gym import values
+from toolmaze_gym.corpus import adapters
 
 DOMAINS = ("Office", "Financial", "Travel", "Shopping", "IoT", "General")
 CATEGORIES = ("Source", "Processor", "Action")
 GROUP_KINDS = ("one_to_one", "one_to_n", "n_to_n")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds a parameter or field documents beyond its semantic type's own."""
+
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: float | None = None
+    one_of: tuple[str, ...] = ()  # a response field's closed set of values
+
+    def schema(self) -> dict[str, float]:
+        out = {"minimum": self.minimum, "maximum": self.maximum,
+               "exclusiveMinimum": self.exclusive_minimum}
+        return {k: v for k, v in out.items() if v is not None}
+
+    def violation(self, value: Any) -> str | None:
+        """The broken bound, or None (malformed values are the type check's business)."""
+        if self.one_of and isinstance(value, str) and value not in self.one_of:
+            return f"{value!r} is not one of the documented {', '.join(self.one_of)}"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        if self.minimum is not None and value < self.minimum:
+            return f"{value} is below the documented minimum {self.minimum:g}"
+        if self.exclusive_minimum is not None and value <= self.exclusive_minimum:
+            return f"{value} is not above the documented {self.exclusive_minimum:g}"
+        if self.maximum is not None and value > self.maximum:
+            return f"{value} exceeds the documented maximum {self.maximum:g}"
+        return None
+
+    def phrase(self) -> str:
+        """The bounds as a reader sees them in the docs, e.g. '1–100' or '> 0'."""
+        if self.one_of:
+            return "one of " + ", ".join(self.one_of)
+        lo = self.minimum
+        if lo is not None and self.maximum is not None:
+            return f"{lo:g}–{self.maximum:g}"
+        parts = [f"≥ {lo:g}"] if lo is not None else []
+        if self.exclusive_minimum is not None:
+            parts.append(f"> {self.exclusive_minimum:g}")
+        if self.maximum is not None:
+            parts.append(f"≤ {self.maximum:g}")
+        return ", ".join(parts)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Limits:
+        return cls(d.get("minimum"), d.get("maximum"), d.get("exclusiveMinimum"),
+                   tuple(d.get("one_of", ())))
 
 
 @dataclass(frozen=True)
@@ -27,6 +82,7 @@ class Param:
     arg: str = ""  # canonical argument of the behaviour; defaults to ``name``
     adapt: str = ""  # inbound adapter applied before the behaviour sees the value
     enum: tuple[str, ...] = ()  # a closed set of accepted values, if any
+    limits: Limits = field(default_factory=lambda: Limits())  # tighter than the type's
 
     @property
     def canonical(self) -> str:
@@ -37,8 +93,13 @@ class Param:
         schema = dict(t.schema)
         if self.enum:
             schema = {"type": "string", "enum": list(self.enum)}
+        schema.update(self.limits.schema())
         schema["description"] = self.description
         return schema
+
+    def from_canonical(self, value: Any) -> Any:
+        """The argument this provider expects for a canonical value (e.g. cents)."""
+        return adapters.apply(adapters.inverse(self.adapt), value)
 
 
 @dataclass(frozen=True)
@@ -49,10 +110,15 @@ class OutputField:
     key: str = ""  # canonical key in the behaviour's result; defaults to ``name``
     adapt: str = ""  # outbound adapter (units, shapes)
     echo: str = ""  # name of a parameter this field must equal (entity invariant)
+    limits: Limits = field(default_factory=lambda: Limits())  # documented, checked
 
     @property
     def canonical(self) -> str:
         return self.key or self.name
+
+    def to_canonical(self, value: Any) -> Any:
+        """This provider's value in the behaviour's canonical unit and format."""
+        return adapters.apply(adapters.inverse(self.adapt), value)
 
 
 @dataclass(frozen=True)
@@ -61,13 +127,18 @@ class Check:
 
     Operands are ``"arg:NAME"`` or ``"field:NAME"``; ``target`` is a field.
     Kinds: product (target = a·b), quotient (a/b), sum (a+b+…), difference
-    (a−b), order (a ≤ target).
+    (a−b), order (a ≤ target), linear (a·scale + offset, a unit conversion),
+    words (the number of words of text a), items (the number of '; '-separated
+    items of text a), same_instant (target and a denote one instant in time),
+    not_before (the date-time target is not earlier than a).
     """
 
     kind: str
     target: str
     operands: tuple[str, ...]
     tolerance: float = 0.011
+    scale: float = 1.0
+    offset: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -92,10 +163,32 @@ class ToolSpec:
         """Description plus the documented response: what a careful reader checks."""
         fields = "; ".join(
             f"{f.name} ({values.get(f.type).description}"
+            + (f", {f.limits.phrase()}" if f.limits.phrase() else "")
             + (f", equals the requested {f.echo}" if f.echo else "") + ")"
             for f in self.returns)
         rel = "".join(f" {_check_sentence(c)}." for c in self.checks)
+        rel += "".join(f" {b.name} is {a.name} in another unit." for a, b in self.restated_pairs())
         return f"{self.description} Returns: {fields}.{rel}"
+
+    def restated_pairs(self) -> list[tuple[OutputField, OutputField]]:
+        """(first, other) fields reporting one canonical value in two units."""
+        first: dict[str, OutputField] = {}
+        out = []
+        for f in self.returns:
+            if not f.echo and f.canonical in first:
+                out.append((first[f.canonical], f))
+            elif not f.echo:
+                first[f.canonical] = f
+        return out
+
+    def to_canonical(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """A response's values under the behaviour's canonical keys and units.
+
+        Alternatives of a group agree on these (up to rounding), whatever their
+        field names, units or shapes; echoes are left out (they restate the request).
+        """
+        return {f.canonical: f.to_canonical(body[f.name]) for f in self.returns
+                if f.name in body and not f.echo}
 
     def parameters_schema(self) -> dict[str, Any]:
         return {
@@ -111,11 +204,51 @@ class ToolSpec:
             "parameters": self.parameters_schema()}}
 
 
+def wire_form(body: Mapping[str, Any]) -> dict[str, Any]:
+    """A response body as the provider sends it: dotted field names nest.
+
+    Bodies are flat maps from a field's name to its value (what tasks, faults and
+    graders address); ``{"main.temp": 21.5}`` goes on the wire as
+    ``{"main": {"temp": 21.5}}``.
+    """
+    if not any("." in k for k in body):
+        return dict(body)
+    out: dict[str, Any] = {}
+    for key, value in body.items():
+        *path, leaf = key.split(".")
+        node = out
+        for part in path:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return out
+
+
+def flat_form(wire: Mapping[str, Any]) -> dict[str, Any]:
+    """The inverse of ``wire_form``: nested objects back to dotted field names."""
+    out: dict[str, Any] = {}
+    for key, value in wire.items():
+        if isinstance(value, Mapping) and value and key != "error":
+            out.update({f"{key}.{k}": v for k, v in flat_form(value).items()})
+        else:
+            out[key] = value
+    return out
+
+
 def _check_sentence(c: Check) -> str:
     ops = [o.split(":", 1)[1] for o in c.operands]
     sym = {"product": " × ", "quotient": " / ", "sum": " + ", "difference": " − "}
     if c.kind == "order":
         return f"{ops[0]} ≤ {c.target}"
+    if c.kind == "not_before":
+        return f"{c.target} is not before {ops[0]}"
+    if c.kind == "same_instant":
+        return f"{c.target} is the same instant as {ops[0]}"
+    if c.kind == "linear":
+        return f"{c.target} = {ops[0]} × {c.scale:g} + {c.offset:g}"
+    if c.kind == "words":
+        return f"{c.target} = the number of words in {ops[0]}"
+    if c.kind == "items":
+        return f"{c.target} = the number of '; '-separated items in {ops[0]}"
     return f"{c.target} = {sym[c.kind].join(ops)}"
 
 
@@ -142,7 +275,7 @@ def param_from_dict(d: dict[str, Any]) -> Param:
     return Param(name=d["name"], type=d["type"], description=d.get("description", ""),
                  required=d.get("required", True), default=d.get("default"),
                  arg=d.get("arg", ""), adapt=d.get("adapt", ""),
-                 enum=tuple(d.get("enum", ())))
+                 enum=tuple(d.get("enum", ())), limits=Limits.from_dict(d))
 
 
 def tool_from_dict(d: dict[str, Any]) -> ToolSpec:
@@ -152,11 +285,13 @@ def tool_from_dict(d: dict[str, Any]) -> ToolSpec:
         params=tuple(param_from_dict(p) for p in d.get("params", ())),
         returns=tuple(OutputField(name=f["name"], type=f["type"],
                                   description=f.get("description", ""), key=f.get("key", ""),
-                                  adapt=f.get("adapt", ""), echo=f.get("echo", ""))
+                                  adapt=f.get("adapt", ""), echo=f.get("echo", ""),
+                                  limits=Limits.from_dict(f))
                       for f in d.get("returns", ())),
         checks=tuple(Check(kind=c["kind"], target=c["target"],
                            operands=tuple(c["operands"]),
-                           tolerance=c.get("tolerance", 0.011))
+                           tolerance=c.get("tolerance", 0.011),
+                           scale=c.get("scale", 1.0), offset=c.get("offset", 0.0))
                      for c in d.get("checks", ())),
         stateful=d.get("stateful", False))
 

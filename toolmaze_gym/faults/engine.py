@@ -1,6 +1,6 @@
 """The fault engine: decides, call by call, whether a fault fires.
 
-Activation rules (DESIGN.md §5): the first tool of a victim's group that the
+Activation rules (docs/faults.md): the first tool of a victim's group that the
 agent invokes (with a call that would succeed) takes the fault and the other
 members stay clean; P1/P3 fault only that first invocation, P2/P4 keep the
 chosen tool failing or corrupt for the episode. Faults only fire on calls the
@@ -13,8 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolmaze_gym.corpus import EpisodeState, Response, Simulator
-from toolmaze_gym.corpus.corruption import apply_recipe, corruption_options, witness_for
-from toolmaze_gym.faults.profiles import FaultProfile
+from toolmaze_gym.corpus.corruption import (
+    FAULT_KINDS,
+    apply_recipe,
+    corruption_options,
+    witness_for,
+)
+from toolmaze_gym.faults.profiles import FaultProfile, rerun_for
 
 
 @dataclass(frozen=True)
@@ -64,28 +69,31 @@ class FaultEngine:
             event = FaultEvent(victim, v.slot, name, "explicit", v.error["error"]["code"])
             self.events.append(event)
             return Response(event.status, v.error), event
-        bad = self._corrupt(v.recipes.get(name, ""), name, args, clean.body, v.slot)
+        recipe, bad = self._corrupt(v.recipes.get(name, ""), name, args, clean.body, v.slot,
+                                    state)
         changed = {k: bad[k] for k in bad if bad[k] != clean.body.get(k)}
-        w = witness_for(self.sim.corpus[name], args, bad, self.sim.world)
+        w = witness_for(self.sim.corpus[name], args, bad, self.sim.world, recipe)
         event = FaultEvent(victim, v.slot, name, "implicit", 200, changed,
                            {k: clean.body[k] for k in changed}, w.to_dict() if w else None)
         self.events.append(event)
         return Response(200, bad), event
 
     def _corrupt(self, recipe: str, name: str, args: Any, body: dict[str, Any],
-                 slot: str) -> dict[str, Any]:
-        """The profile's corruption; any detectable one if it does not fit these args.
+                 slot: str, state: EpisodeState) -> tuple[str, dict[str, Any]]:
+        """The profile's corruption; another detectable one if it does not fit these args.
 
         The key is the one the profile was built with, so on the expected call the
         agent gets exactly the corrupted body (and witness) the profile records.
         """
         spec = self.sim.corpus[name]
         key = f"{self.profile.task_id}/{self.profile.mode}/{slot}/{name}"
-        tiers = corruption_options(spec, set())
-        for r in [recipe, *tiers[0], *tiers[1]]:
+        rerun = rerun_for(self.sim, name, state)
+        options = corruption_options(spec)
+        fallback = [r for kind in (*FAULT_KINDS, "blatant") for r in options[kind]]
+        for r in [recipe, *fallback]:
             if not r:
                 continue
-            bad = apply_recipe(spec, r, args, body, self.sim.world, key)
+            bad = apply_recipe(spec, r, args, body, self.sim.world, key, rerun)
             if bad is not None and witness_for(spec, args, bad, self.sim.world) is not None:
-                return bad
-        return body
+                return r, bad
+        return "", body

@@ -3,24 +3,41 @@
 Profiles are fixed per (task, P) so every agent meets identical faults. The
 victim is a node on s* (C1: never the final Action, always something read
 downstream), the alternative group of the branch slot (C2/C3), or one per branch
-slot (C4). Explicit modes carry the error body; implicit modes carry, for every
-tool that may take the fault, the corruption recipe and the witness it produces
-on the expected call — re-checkable by anyone.
+slot (C4); implicit modes skip branches that cannot carry an implicit fault.
+Explicit modes carry the error body; implicit modes carry, for every tool that
+may take the fault, the corruption recipe and the witness it produces on the
+expected call — re-checkable by anyone.
+
+Implicit faults are plausible (well-formed, in range; blatant markers only where
+nothing else fits), fall on a value a later call reads, never on an Action
+(recovering from a wrong confirmation would repeat its side effect), and are
+spread over the kinds that fit the tool (the rarer ones favoured): wrong entity,
+contradicting fields, stale data, wrong unit.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolmaze_gym import hashing
-from toolmaze_gym.corpus import Simulator
-from toolmaze_gym.corpus.corruption import apply_recipe, corruption_options, witness_for
+from toolmaze_gym.corpus import EpisodeState, Simulator
+from toolmaze_gym.corpus.alternatives import canonical_arguments
+from toolmaze_gym.corpus.corruption import (
+    FAULT_KINDS,
+    Rerun,
+    apply_recipe,
+    changed_fields,
+    corruption_options,
+    plausible,
+    witness_for,
+)
 from toolmaze_gym.faults.modes import get_mode
 from toolmaze_gym.faults.responses import error_body
-from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
-PROFILE_VERSION = "1"
+PROFILE_VERSION = "2"  # 2: plausible recipes (entity/stale/unit/trunc), no Actions
 
 
 @dataclass(frozen=True)
@@ -63,52 +80,144 @@ class ProfileError(Exception):
     """No admissible victim: the task cannot carry this mode's fault."""
 
 
-def _consumed(task: Task, slot_id: str, tool: str, sim: Simulator) -> set[str]:
-    """Types of ``tool``'s output that a later call reads, so a corruption there
-    travels: the next tools of its side read what they take from it; the side's
-    last tool feeds the slots downstream."""
-    slot = task.slot_by_id[slot_id]
-    side = next(s for s in slot.alternatives if tool in s)
-    later = side[side.index(tool) + 1:]
-    if not later:
-        return {i.type for s in task.slots for i in s.inputs
-                if not i.source.is_literal and i.source.slot == slot_id}
-    calls = {c.tool: c for p in task.solutions for c in p.calls if c.slot == slot_id}
-    sent = [v for t in later for v in calls[t].args.values()]
-    body = calls[tool].response
-    return {f.type for f in sim.corpus[tool].returns if f.name in body and body[f.name] in sent}
+def _expected(task: Task, tool: str) -> tuple[SolutionPath, int]:
+    """The first valid path calling ``tool`` and the index of that call in it."""
+    for path in task.solutions:
+        for k, c in enumerate(path.calls):
+            if c.tool == tool:
+                return path, k
+    raise ProfileError(f"{task.id}: {tool} is on no valid path")
 
 
-def _expected_call(task: Task, tool: str):
-    return next(c for p in task.solutions for c in p.calls if c.tool == tool)
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return isinstance(a, str) and isinstance(b, str) and a == b
 
 
-def _recipe(sim: Simulator, task: Task, slot_id: str, tool: str, key: str,
-            tiers: int = 2) -> tuple[str, dict[str, str]] | None:
-    """The corruption for ``tool``: preferably of a value a later call reads."""
+def read_fields(task: Task, tool: str, sim: Simulator) -> set[str]:
+    """Fields of ``tool``'s expected response that a later call of some valid path
+    sends on (in any unit): a corruption there travels."""
     spec = sim.corpus[tool]
-    call = _expected_call(task, tool)
-    for tier in corruption_options(spec, _consumed(task, slot_id, tool, sim))[:tiers]:
-        for recipe in hashing.shuffled(tier, "recipe", key):
-            bad = apply_recipe(spec, recipe, call.args, call.response, sim.world, key)
-            w = None if bad is None else witness_for(spec, call.args, bad, sim.world)
+    out: set[str] = set()
+    for path in task.solutions:
+        k = next((i for i, c in enumerate(path.calls) if c.tool == tool), None)
+        if k is None:
+            continue
+        body = path.calls[k].response
+        sent = []
+        for c in path.calls[k + 1:]:
+            sent += list(c.args.values())
+            sent += list(canonical_arguments(sim.corpus[c.tool], c.args).values())
+        for f in spec.returns:
+            v = body.get(f.name)
+            if f.echo or v is None:
+                continue
+            if any(_same(v, x) or _same(f.to_canonical(v), x) for x in sent):
+                out.add(f.name)
+    return out
+
+
+def _state_before(sim: Simulator, path: SolutionPath, k: int) -> EpisodeState:
+    state = EpisodeState()
+    for c in path.calls[:k]:
+        sim.call(c.tool, c.args, state)
+    return state
+
+
+def rerun_for(sim: Simulator, tool: str, state: EpisodeState) -> Rerun:
+    """Re-runs ``tool`` with other arguments on a copy of ``state`` (wrong-entity faults)."""
+    def rerun(args: dict[str, Any]) -> dict[str, Any] | None:
+        resp = sim.call(tool, args, state.copy())
+        return resp.body if resp.ok else None
+
+    return rerun
+
+
+# Weights of the plausible kinds when several fit a tool (a weighted shuffle):
+# almost every Source can answer for the wrong entity, far fewer carry a
+# relation, a timestamp or a unit, so those are favoured where they fit.
+KIND_WEIGHTS = {"entity": 1.0, "consistency": 30.0, "stale": 30.0, "unit": 30.0}
+
+
+def expected_call(sim: Simulator, task: Task, tool: str) -> tuple[Call, Rerun]:
+    """The expected call of ``tool`` (on the first valid path making it) and a
+    re-runner on the episode state just before it: what a profile's recipe and
+    witness are computed on."""
+    path, k = _expected(task, tool)
+    return path.calls[k], rerun_for(sim, tool, _state_before(sim, path, k))
+
+
+def implicit_eligible(sim: Simulator, tool: str) -> bool:
+    """Actions never take implicit faults: recovering from a wrong confirmation
+    would repeat the side effect (a second payment)."""
+    return sim.corpus[tool].category != "Action"
+
+
+def recipe_for(sim: Simulator, task: Task, tool: str,
+               key: str) -> tuple[str, dict[str, str]] | None:
+    """The corruption for ``tool``: a plausible kind (a weighted draw among those
+    that fit) on a value a later call reads; a blatant marker only when none fits."""
+    spec = sim.corpus[tool]
+    read = read_fields(task, tool, sim)
+    if not read:
+        return None
+    call, rerun = expected_call(sim, task, tool)
+    options = corruption_options(spec, read)
+    kinds = sorted((kd for kd in FAULT_KINDS if options[kd]),
+                   key=lambda kd: -hashing.unit("kind", key, kd) ** (1 / KIND_WEIGHTS[kd]))
+    for kind in [*kinds, "blatant"]:
+        for recipe in hashing.shuffled(options[kind], "recipe", key):
+            bad = apply_recipe(spec, recipe, call.args, call.response, sim.world, key, rerun)
+            if bad is None or not changed_fields(call.response, bad) & read:
+                continue
+            if kind != "blatant" and not plausible(spec, call.args, bad, sim.world):
+                continue
+            w = witness_for(spec, call.args, bad, sim.world, recipe)
             if w is not None:
                 return recipe, w.to_dict()
     return None
 
 
-def victim_slots(task: Task, sim: Simulator) -> list[str]:
-    """Where faults go: the branch slots, or one admissible C1 node on s*."""
-    if task.level != "C1":
-        return [s.id for s in task.branch_slots()]
+def _faultable(sim: Simulator, task: Task, slot_id: str) -> list[str]:
+    """Tools of a slot that can carry an implicit fault: the first tool of a side
+    (the fault goes to the first tool of the group the agent calls, and recovery
+    means redoing the side), if it is no Action and has a recipe."""
+    firsts = [side[0] for side in task.slot_by_id[slot_id].alternatives]
+    return [t for t in firsts if implicit_eligible(sim, t)
+            and all(recipe_for(sim, task, t, _key(task, m, slot_id, t)) is not None
+                    for m in ("P3", "P4"))]
+
+
+def _key(task: Task, mode: str, slot_id: str, tool: str) -> str:
+    """The key of a tool's corruption in a mode (the engine uses the same one)."""
+    return f"{task.id}/{mode}/{slot_id}/{tool}"
+
+
+def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]:
+    """Where faults go.
+
+    Explicit modes: every branch slot (C2–C4); implicit modes: the branch slots
+    where the first tool of every side can carry an implicit fault. Where none is
+    left (C1, or in implicit modes a task whose branches are groups of Actions),
+    one node on s* that can carry one, read downstream and not the final step; C1
+    uses that same node in every mode.
+    """
+    star = {c.slot for c in task.default_path.calls}
+    # Every side's first tool must be able to take the fault: whichever side the
+    # agent starts, it meets the fault (no side dodges it).
+    ok = {s.id for s in task.slots if s.id in star
+          and set(_faultable(sim, task, s.id)) == {side[0] for side in s.alternatives}}
+    branch = [s.id for s in task.branch_slots() if s.id in ok or not implicit]
+    if task.level != "C1" and branch:
+        return branch
     final = task.default_path.calls[-1].slot
     read = {u for u, _, _ in task.edges()}
-    for tiers in (1, 2):  # prefer a node whose corrupted value a later call would read
-        candidates = [s.id for s in task.slots if s.id != final and s.id in read
-                      and all(_recipe(sim, task, s.id, t, f"{task.id}/probe", tiers)
-                              for t in s.tools)]
-        if candidates:
-            return [hashing.choice(candidates, "victim", task.id)]
+    candidates = [s.id for s in task.slots if s.id != final and s.id in read and s.id in ok]
+    if candidates:
+        return [hashing.choice(candidates, "victim", task.id)]
     raise ProfileError(f"{task.id}: no node on s* can carry an implicit fault")
 
 
@@ -117,17 +226,17 @@ def build_profile(task: Task, mode: str, sim: Simulator) -> FaultProfile:
     if not m.faulty:
         return FaultProfile(task.id, m.name, ())
     victims = []
-    for slot_id in victim_slots(task, sim):
+    for slot_id in victim_slots(task, sim, implicit=not m.explicit):
         slot = task.slot_by_id[slot_id]
         key = f"{task.id}/{m.name}/{slot_id}"
         if m.explicit:
             victims.append(Victim(slot_id, tuple(slot.tools), error=error_body(m.permanent, key)))
             continue
         recipes, witnesses = {}, {}
-        for tool in slot.tools:
-            found = _recipe(sim, task, slot_id, tool, f"{key}/{tool}")
-            if found is None:
-                raise ProfileError(f"{task.id}: {tool} cannot carry an implicit fault")
+        for tool in _faultable(sim, task, slot_id):
+            found = recipe_for(sim, task, tool, _key(task, m.name, slot_id, tool))
+            if found is None:  # cannot happen: _faultable tried this very key
+                raise ProfileError(f"{task.id}: {tool} lost its implicit fault")
             recipes[tool], witnesses[tool] = found
-        victims.append(Victim(slot_id, tuple(slot.tools), recipes=recipes, witnesses=witnesses))
+        victims.append(Victim(slot_id, tuple(recipes), recipes=recipes, witnesses=witnesses))
     return FaultProfile(task.id, m.name, tuple(victims))

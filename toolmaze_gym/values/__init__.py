@@ -3,7 +3,9 @@
 from toolmaze_gym.values.types import (
     CORRUPTION_KINDS,
     CheckContext,
+    ClockView,
     Corruption,
+    HiddenFact,
     SemanticType,
     Witness,
     all_types,
@@ -11,5 +13,5 @@ from toolmaze_gym.values.types import (
     register,
 )
 
-__all__ = ["CORRUPTION_KINDS", "CheckContext", "Corruption", "SemanticType", "Witness",
-           "all_types", "get", "register"]
+__all__ = ["CORRUPTION_KINDS", "CheckContext", "ClockView", "Corruption", "HiddenFact",
+           "SemanticType", "Witness", "all_types", "get", "register"]

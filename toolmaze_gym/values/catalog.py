@@ -343,7 +343,7 @@ def _fresh_check(value: Any, ctx: CheckContext) -> str | None:
 
 
 def _stale(value: Any, ctx: CheckContext, key: str):
-    days = hashing.randint(200, 900, "stale", key)
+    days = hashing.randint(2, 45, "stale", key)  # days to weeks old: plausible, yet stale
     bad = (ctx.world.now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return bad, f"timestamp {bad} is {days} days old; the data is stale"
 
@@ -356,7 +356,7 @@ register(SemanticType(
 
 
 def _load_domain_types() -> None:
-    from toolmaze_gym.values import domains
+    from toolmaze_gym.values import domains, units  # noqa: F401 (registers on import)
 
     for mod in sorted(m.name for m in pkgutil.iter_modules(domains.__path__)):
         importlib.import_module(f"toolmaze_gym.values.domains.{mod}")

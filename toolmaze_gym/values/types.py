@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from toolmaze_gym.world import World
 
-# The five families of implicit faults (DESIGN.md §5).
+# The five families of implicit faults (docs/faults.md).
 CORRUPTION_KINDS = ("range", "consistency", "entity", "stale", "unit")
 
 
@@ -41,6 +41,26 @@ class CheckContext:
     args: Mapping[str, Any] = field(default_factory=dict)  # the tool call's arguments
     body: Mapping[str, Any] = field(default_factory=dict)  # the whole response body
     field: str = ""
+
+
+class HiddenFact(Exception):
+    """An invariant needed a world fact the agent is not shown (a city's climate)."""
+
+
+class ClockView:
+    """The world as an agent sees it: only the clock (the system prompt states it).
+
+    Invariants evaluated against a ``ClockView`` use what the agent can see — its
+    own call, the response, the docs and the time; one that needs any other world
+    fact raises ``HiddenFact`` and is not counted as visible evidence.
+    """
+
+    def __init__(self, now: Any, now_iso: str) -> None:
+        self.now = now
+        self.now_iso = now_iso
+
+    def __getattr__(self, name: str) -> Any:
+        raise HiddenFact(name)
 
 
 # check(value, ctx) -> None when valid, else a sentence naming the broken invariant.

@@ -64,12 +64,11 @@ def order_estimate(ctx: CallContext, symbol: str, quantity: int) -> dict:
 def company_profile(ctx: CallContext, symbol: str) -> dict:
     m = ctx.world.markets
     c = company(ctx, symbol)
-    yld = m.dividend_yield_pct(c)
     return {"symbol": c.symbol, "name": c.name, "sector": c.sector, "industry": c.industry,
             "exchange": c.exchange, "country": c.country, "currency": c.currency,
             "market_cap": m.market_cap(c), "employees": c.employees, "website": c.website,
-            "dividend_per_share": m.dividend_per_share(c), "dividend_yield_pct": yld,
-            "dividend_yield": round(yld / 100, 6),
+            "dividend_per_share": m.dividend_per_share(c),
+            "dividend_yield_pct": m.dividend_yield_pct(c),
             "description": f"{c.name} is a {c.industry.lower()} company in the "
                            f"{c.sector} sector, listed on {c.exchange}."}
 

@@ -235,4 +235,5 @@ def upload_and_share(ctx: CallContext, file_name: str, content: str) -> dict:
 
 
 # Microsoft To Do reports task state in its own vocabulary.
-adapters.register("todo_status", lambda v: {"open": "notStarted"}.get(v, v))
+adapters.register("todo_status", lambda v: {"open": "notStarted"}.get(v, v),
+                  "from_todo_status", lambda v: {"notStarted": "open"}.get(v, v))

@@ -92,7 +92,7 @@ number_type("revenue_millions", 0, 1e8, "quarterly revenue in millions of the li
             "currency, never negative", sample_lo=1, sample_hi=1e5)
 number_type("rate_fraction", 0, 1, "a rate as a fraction between 0 and 1 (0.0125 = 1.25 %)")
 number_type("amount_minor_units", 0, 1e11, "an amount in minor units (cents), never negative",
-            integer=True, sample_lo=100, sample_hi=500000)
+            integer=True, sample_lo=100, sample_hi=500000, literal=True)
 
 id_type("payment_id", "PAY", 10, "payment id, e.g. PAY-7Q2X9ZLM4K")
 id_type("payment_refund_id", "RFD", 10, "refund id, e.g. RFD-7Q2X9ZLM4K")

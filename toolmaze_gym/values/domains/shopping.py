@@ -9,7 +9,7 @@ Returns and reviews exist only once an Action created them.
 from __future__ import annotations
 
 from toolmaze_gym import hashing
-from toolmaze_gym.values.catalog import enum_type, id_type, number_type, pattern_type
+from toolmaze_gym.values.catalog import _entity_swap, enum_type, id_type, number_type, pattern_type
 
 enum_type("product_name", lambda w: w.commerce.product_names,
           "a product name as listed in the store catalogue, e.g. 'Nordlys Studio Blender'")
@@ -32,7 +32,8 @@ pattern_type("cart_id", r"^CART-[A-Z0-9]{10}$", "shopping cart id, e.g. 'CART-7Q
              normalise=lambda v: str(v).strip().upper())
 pattern_type("shop_order_id", r"^SO-[A-Z0-9]{8}$", "store order number, e.g. 'SO-7Q2X9ZLM'",
              lambda world, key: world.commerce.sample_order_id(key), literal=True,
-             normalise=lambda v: str(v).strip().upper())
+             normalise=lambda v: str(v).strip().upper(),
+             corruptions=(_entity_swap(lambda w: list(w.commerce.orders)),))
 id_type("return_id", "RMA", 8, "return merchandise authorisation id, e.g. RMA-7Q2X9ZLM")
 id_type("review_id", "REV", 8, "product review id, e.g. REV-7Q2X9ZLM")
 
