@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from toolmaze_gym.cli import build_parser
 TOOLMAZE = Path(sys.executable).with_name("toolmaze")
 # The commands this module's owners keep; other groups test their own help.
 COMMANDS = ["corpus", "generate", "build-suite", "stats", "show", "baselines", "grade"]
+EVAL_COMMANDS = ["eval", "report"]
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
@@ -22,7 +24,7 @@ def _subparsers() -> dict[str, argparse.ArgumentParser]:
     return dict(action.choices)
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("command", COMMANDS + EVAL_COMMANDS)
 def test_every_flag_is_described_with_its_default(command):
     p = _subparsers()[command]
     text = p.format_help()
@@ -33,6 +35,29 @@ def test_every_flag_is_described_with_its_default(command):
         d = action.default
         if d not in (None, False, [], argparse.SUPPRESS):
             assert f"(default: {d})" in " ".join(text.split()), (command, action.dest)
+
+
+@pytest.mark.parametrize("command", EVAL_COMMANDS)
+def test_flags_without_a_fixed_default_say_what_happens_without_them(command):
+    """``--model`` has no one default value, so its help must say what applies instead."""
+    p = _subparsers()[command]
+    for action in p._actions:
+        takes_value = action.nargs != 0 and action.option_strings
+        if takes_value and not action.required and action.default in (None, []):
+            assert "default" in (action.help or "").lower(), (command, action.dest)
+
+
+def test_eval_help_names_and_describes_every_agent():
+    from toolmaze_gym.agents.policy import POLICY_NAMES
+    from toolmaze_gym.cli_eval import AGENT_HELP
+
+    wide = {**os.environ, "COLUMNS": "10000"}  # no line breaks inside hyphenated words
+    out = subprocess.run([str(TOOLMAZE), "eval", "--help"], capture_output=True,
+                         text=True, check=True, env=wide).stdout
+    flat = " ".join(out.split())
+    for name in POLICY_NAMES:
+        assert f"{name}: {' '.join(AGENT_HELP[name].split())}" in flat
+    assert "(default: 25)" in flat and "(default: toolmaze-v1)" in flat
 
 
 def test_baselines_help_names_the_agents():

@@ -83,3 +83,58 @@ def test_every_required_value():
     assert mentions_all("99.50 EUR for the Paris trip", need)
     assert not mentions_all("99.50 EUR for the Lyon trip", need)
     assert not mentions_all(None, need) and mentions_all("anything", [])
+
+
+@pytest.mark.parametrize("text", ["Flight X Seoul-Milan", "Flight X Seoul\u2013Milan",
+                                  "Flight X Seoul/Milan", "Seoul \u2014 Milan, 2 stops"])
+def test_joined_names_mention_each_name(text):
+    assert mentions_all(text, [("city_name", "Seoul"), ("city_name", "Milan")])
+
+
+@pytest.mark.parametrize("text", ["Flight X Seoul-Milano", "Flight X Seoul/Milanese",
+                                  "Flight X Seoul-Mi/lan", "Flight X SeoulMilan"])
+def test_joined_names_still_need_the_whole_name(text):
+    assert not mentions(text, "city_name", "Milan")
+
+
+def test_a_joiner_inside_the_value_keeps_it_whole():
+    assert mentions("see #release-train/ops", "channel_name", "release-train")
+    assert not mentions("see #release-train-2", "channel_name", "release-train")
+    assert not mentions("see #release-trains", "channel_name", "release-train")
+    assert not mentions("see #release train", "channel_name", "release-train")
+    assert mentions("BK-7Q2X9ZLM/BK-3H4J5K6L", "flight_booking_ref", "BK-7Q2X9ZLM")
+    assert not mentions("BK-7Q2X9ZLM2", "flight_booking_ref", "BK-7Q2X9ZLM")
+
+
+@pytest.mark.parametrize("text", ["Latest in #release-train", "Latest in #release-train.",
+                                  "(@release-train) latest", "Latest in release-train"])
+def test_channel_and_handle_sigils_do_not_matter(text):
+    assert mentions(text, "channel_name", "release-train")
+    assert mentions(text.replace("release-train", "general"), "channel_name", "#general")
+
+
+def test_sigils_are_no_wildcard():
+    assert not mentions("Latest in #release-trains", "channel_name", "release-train")
+    assert not mentions("Latest in #release", "channel_name", "release-train")
+    assert mentions("write to ana.souza@example.com", "email", "ana.souza@example.com")
+    assert not mentions("write to souza@example.com", "email", "ana.souza@example.com")
+
+
+def test_numbers_stay_whole_beside_joiners():
+    assert mentions("rooms 3-4", "quantity", 3) and mentions("rooms 3/4", "quantity", 4)
+    assert not mentions("room 1234-5", "quantity", 234)
+    assert not mentions("room 12345/6", "quantity", 1234)
+
+
+def test_untyped_names_follow_the_same_rule():
+    assert mentions("Flight X Seoul-Milan", "", "Milan")
+    assert not mentions("Flight X Seoul-Milano", "", "Milan")
+
+
+def test_addresses_and_file_names_are_not_split_at_joiners():
+    assert not mentions("write to bob-ana@example.com", "email", "ana@example.com")
+    assert not mentions("see https://example.com/path-2", "url", "https://example.com/path")
+    assert mentions("see https://example.com/path and more", "url",
+                    "https://example.com/path")
+    assert not mentions("attached old-report.pdf", "file_name", "report.pdf")
+    assert mentions("trip to St. Louis\u2013Denver", "city_name", "St. Louis")

@@ -28,7 +28,7 @@ _FLAG_OPTIONS = {
     "timeout": {"openai": "timeout"},
     "compact_tools": {"hf": "compact_tools"},
     "device": {"hf": "device"},
-    "seed": {"hf": "seed", "random": "seed"},
+    "seed": {"hf": "seed", "openai": "seed", "random": "seed"},
 }
 
 
@@ -137,47 +137,83 @@ def cmd_report(ns: argparse.Namespace) -> int:
     return 0
 
 
+# What each agent is, for ``--agent``'s help.
+AGENT_HELP = {
+    "oracle": "scripted, follows the task's plan and also knows the fault profile "
+              "(the upper bound)",
+    "naive": "scripted plan follower that never retries and trusts all data",
+    "retry": "scripted plan follower that retries explicit errors 3 times, then an "
+             "alternative tool",
+    "validator": "like retry, and also checks each response against the tool's documented "
+                 "invariants",
+    "random": "calls shown tools with arguments sampled from their types (seeded by --seed)",
+    "hf": "a local transformers model (default: the embedded SmolLM2-135M-Instruct)",
+    "openai": "any OpenAI-compatible chat-completions endpoint (--base-url)",
+}
+
+
 def add_commands(sub) -> None:
     from toolmaze_gym.agents.policy import POLICY_NAMES
-    from toolmaze_gym.tasks.suite import SUITE_NAME
+    from toolmaze_gym.faults import MODE_NAMES
+    from toolmaze_gym.tasks.suite import SUITE_NAME, shipped_suites
 
     p = sub.add_parser("eval", help="run an agent over the suite (resumable, shardable) and "
                        "write records and a report")
-    p.add_argument("--agent", required=True, choices=POLICY_NAMES)
+    p.add_argument("--agent", required=True, choices=POLICY_NAMES, metavar="AGENT",
+                   help="the agent to evaluate (required): " + "; ".join(
+                       f"{name}: {AGENT_HELP.get(name, 'a policy')}" for name in POLICY_NAMES))
     p.add_argument("--out", help="run directory (default runs/LABEL)")
     p.add_argument("--label", help="the agent's name in records and reports (default: --agent)")
-    p.add_argument("--suite", default=SUITE_NAME)
+    p.add_argument("--suite", default=SUITE_NAME,
+                   help=f"shipped task suite to run ({', '.join(shipped_suites())})")
     p.add_argument("--level", action="append", help="C1..C4 (repeat or comma list; default all)")
-    p.add_argument("--mode", action="append", help="NP/P0..P4 (repeat or comma list)")
-    p.add_argument("--task-id", action="append", help="only these tasks (repeat or comma list)")
-    p.add_argument("--limit", type=int, help="tasks per (C, P) cell, sampled with --sample-seed")
-    p.add_argument("--sample-seed", type=int, default=0)
+    p.add_argument("--mode", action="append",
+                   help=f"NP/P0..P4 (repeat or comma list; default all: {','.join(MODE_NAMES)})")
+    p.add_argument("--task-id", action="append",
+                   help="only these tasks (repeat or comma list; default every task)")
+    p.add_argument("--limit", type=int, help="tasks per (C, P) cell, sampled with --sample-seed "
+                   "(default: every task)")
+    p.add_argument("--sample-seed", type=int, default=0,
+                   help="seed of the --limit sample (the same tasks in every mode)")
     p.add_argument("--prompt", action="append",
                    help="standard and/or failure_aware (failure-aware applies to P1-P4; "
-                   "NP always runs with the standard prompt)")
-    p.add_argument("--repeats", type=int, default=1, help="runs per episode (pass^k)")
+                   "NP always runs with the standard prompt; default standard)")
+    p.add_argument("--repeats", type=int, default=1,
+                   help="runs per episode (pass^k); a sampling agent's seed for each run "
+                   "includes the repeat index, so repeats differ and a rerun reproduces them")
     p.add_argument("--shard", default="0/1", help="i/n: run the i-th of n disjoint shards")
     p.add_argument("--resume", action="store_true", help="continue a run; skip finished episodes")
     p.add_argument("--batch", type=int, help="episodes in flight (default: the agent's choice)")
-    p.add_argument("--max-steps", type=int, default=25)
+    p.add_argument("--max-steps", type=int, default=25,
+                   help="agent actions per episode before it is cut off (truncated)")
     p.add_argument("--loop-guard", type=int, default=8,
                    help="cut an episode after this many identical actions in a row (0: off)")
     p.add_argument("--no-share-turns", action="store_true",
                    help="ask a greedy model again for a conversation it has already answered "
                    "(by default the reply is reused: every mode shares the opening turns)")
     g = p.add_argument_group("agent options")
-    g.add_argument("--model", help="hf: local checkpoint dir; openai: model name")
-    g.add_argument("--base-url", help="openai: endpoint, e.g. http://host:8000/v1")
-    g.add_argument("--api-key-env", help="openai: environment variable holding the key")
-    g.add_argument("--temperature", type=float)
-    g.add_argument("--max-tokens", type=int, help="new tokens per turn")
-    g.add_argument("--concurrency", type=int, help="openai: requests in flight")
-    g.add_argument("--timeout", type=float, help="openai: seconds per request")
+    g.add_argument("--model", help="hf: local checkpoint dir (default: the embedded "
+                   "SmolLM2-135M-Instruct); openai: model name (default: the endpoint's only "
+                   "model)")
+    g.add_argument("--base-url", help="openai: endpoint, e.g. http://host:8000/v1 (default: "
+                   "$OPENAI_BASE_URL, else https://api.openai.com/v1)")
+    g.add_argument("--api-key-env", help="openai: environment variable holding the key "
+                   "(default: OPENAI_API_KEY)")
+    g.add_argument("--temperature", type=float,
+                   help="hf, openai: sampling temperature, 0 = greedy (default: hf 0, openai 1)")
+    g.add_argument("--max-tokens", type=int,
+                   help="hf, openai: new tokens per turn (default: hf 256, openai 1024)")
+    g.add_argument("--concurrency", type=int, help="openai: requests in flight (default: 8)")
+    g.add_argument("--timeout", type=float, help="openai: seconds per request (default: 120)")
     g.add_argument("--compact-tools", action="store_true", help="hf: compact tool rendering")
-    g.add_argument("--device", help="hf: cpu, cuda, cuda:1, ...")
-    g.add_argument("--seed", type=int, help="hf (sampling) or random agent seed")
+    g.add_argument("--device", help="hf: cpu, cuda, cuda:1, ... (default: cuda when torch sees "
+                   "a GPU, else cpu)")
+    g.add_argument("--seed", type=int, help="hf, openai, random: sampling seed, combined with "
+                   "each episode's key (default: 0; openai: none, the endpoint's own "
+                   "randomness)")
     g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="any other policy option (VALUE parsed as JSON when it is JSON)")
+                   help="any other policy option (VALUE parsed as JSON when it is JSON; "
+                   "default: none)")
     p.add_argument("--no-report", action="store_true", help="skip the report at the end")
     p.add_argument("--quiet", action="store_true", help="no progress bar or table")
     p.set_defaults(func=cmd_eval)
@@ -189,7 +225,9 @@ def add_commands(sub) -> None:
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (0: no CIs)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     p.add_argument("--max-pages", type=int, help="viewer pages at most (default 200)")
-    p.add_argument("--no-plots", action="store_true")
-    p.add_argument("--no-viewer", action="store_true")
+    p.add_argument("--no-plots", action="store_true",
+                   help="skip the figures (PNG plots); tables and viewer only")
+    p.add_argument("--no-viewer", action="store_true",
+                   help="skip the static HTML trajectory viewer")
     p.add_argument("--quiet", action="store_true", help="do not print the main table")
     p.set_defaults(func=cmd_report)

@@ -10,8 +10,13 @@ mentions a value when the value appears in it in a form a reader would accept:
   date plus an ``HH:MM`` time, compared to the minute;
 * free text (a quoted sentence, an upstream text) contained in it, ignoring case,
   spacing, quote style and final punctuation;
-* every other value (names, codes, ids, e-mails) as a run of words the type's own
-  normaliser equates with it: names and codes ignore case, ids keep it.
+* every other value (names, codes, ids, e-mails) as a whole run of words the type's
+  own normaliser equates with it: names and codes ignore case, ids keep it. For
+  plain names and codes, words part at spaces and at the joiners ``-``, ``/``, ``–``
+  and ``—`` that the value itself does not contain (``Seoul-Milan`` mentions Seoul
+  and Milan; ``release-train-2`` does not mention ``release-train``); e-mail
+  addresses, URLs and file names part only at spaces. A leading ``#`` or ``@``
+  (``#release-train``, ``@freya``) is not part of the name.
 
 The grader (``toolmaze_gym.grading``) uses this for every free-text argument of an
 expected call; docs/grading.md states the rule for users.
@@ -200,10 +205,33 @@ def _text_mentioned(text: str, value: Any) -> bool:
     return bool(needle) and needle in _flat(text)
 
 
-def _windows(text: str, size: int) -> Iterator[str]:
-    words = text.split()
+# People join names with these ("Seoul-Milan", "Seoul–Milan", "Seoul/Milan").
+_JOINERS = "-/\u2010\u2011\u2012\u2013\u2014\u2015"
+_SIGILS = "#@"  # a channel's "#", a handle's "@": how the name is written, not the name
+# A plain name or code: words of letters and digits, apart by spaces, apostrophes,
+# "&", joiners or an abbreviating ". " ("St. Louis", "O'Hare", "release-train").
+_PLAIN = re.compile(r"\w+(?:(?:[\s'\u2019&]|\.\s|[-\u2010-\u2015])+\w+)*\.?")
+
+
+def _words(text: str, value: str) -> list[str]:
+    """``text``'s words for finding ``value``: split at spaces and at the joiners.
+
+    A joiner the value itself contains is part of a word ("release-train",
+    "BK-7Q2X9ZLM"), so the value is never found inside a longer word built with it
+    ("release-train-2"); every other joiner splits like a space. Values that are not
+    plain names or codes (e-mail addresses, URLs, file names) are found only whole,
+    between spaces: "bob-ana@example.com" is not "ana@example.com".
+    """
+    joiners = "".join(c for c in _JOINERS if c not in value)
+    if not joiners or not _PLAIN.fullmatch(value.strip(_EDGE).lstrip(_SIGILS)):
+        return text.split()
+    return [w for w in re.split(rf"\s+|[{re.escape(joiners)}]", text) if w]
+
+
+def _windows(text: str, value: str, size: int) -> Iterator[str]:
+    words = _words(text, value)
     for k in range(len(words) - size + 1):
-        w = " ".join(words[k:k + size]).strip(_EDGE)
+        w = " ".join(words[k:k + size]).strip(_EDGE).lstrip(_SIGILS)
         yield w
         if w.endswith(("'s", "\u2019s")):
             yield w[:-2]
@@ -215,14 +243,15 @@ def _word_count(value: str) -> Iterable[int]:
 
 
 def _named(text: str, type_name: str, value: Any) -> bool:
-    """A run of words that the type's normaliser equates with ``value``."""
+    """A whole run of words that the type's normaliser equates with ``value``."""
     t = values.get(type_name) if type_name else None
     want = str(value)
-    # Windows lose edge punctuation, so a value ending in it ("Tesla Inc.") is
-    # compared without it too.
-    bare = want.strip(_EDGE) or want
+    # Windows lose edge punctuation and a leading sigil, so a value ending in
+    # punctuation ("Tesla Inc.") or starting with one ("#general") is compared
+    # without it too.
+    bare = want.strip(_EDGE).lstrip(_SIGILS) or want
     for size in _word_count(want):
-        for w in _windows(text, size):
+        for w in _windows(text, want, size):
             if any((t.same(w, v) if t is not None else w.casefold() == v.casefold())
                    for v in {want, bare}):
                 return True

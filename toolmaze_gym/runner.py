@@ -16,6 +16,10 @@ Why it is shaped this way:
   with the reason in its record. Only a policy that fails ``MAX_CONSECUTIVE_ERRORS``
   episodes in a row stops the run (a dead endpoint should not fill a run with cuts);
   records cut for an error are run again on ``resume``.
+* ``repeats`` (pass^k) plays each episode k times under keys that differ only in the
+  repeat index. A sampling policy seeds each episode from its seed and that key
+  (``toolmaze_gym.agents.policy.episode_seed``), so the k runs differ and a rerun
+  with the same seed reproduces them; greedy policies give k identical runs.
 * The failure-aware prompt applies to P1–P4 only (as in the paper): NP episodes always
   use the standard prompt, once, and reports share them between both prompt rows.
 """

@@ -177,14 +177,17 @@ def test_a_prompt_beyond_the_window_raises_context_overflow(tmp_path, smollm2_to
 
 
 def test_sampling_is_seeded_per_episode(tiny_model):
-    def reply(seed: int) -> str:
+    """Same seed and key: the same reply; another seed, or another repeat of the same
+    task (the key's last part), samples anew, so pass^k over repeats is not degenerate."""
+    def reply(seed: int, key: str = "C1-000/P0/standard/0") -> str:
         policy = make_policy("hf", model=str(tiny_model), max_new_tokens=12, temperature=1.0,
                              seed=seed)
-        env = _start(policy, "k", "ToolMaze-C1P0-v0", 0)
-        return policy.act_many([("k", env.messages)])[0]
+        env = _start(policy, key, "ToolMaze-C1P0-v0", 0)
+        return policy.act_many([(key, env.messages)])[0]
 
     assert reply(1) == reply(1)
     assert reply(1) != reply(2)
+    assert reply(1) != reply(1, "C1-000/P0/standard/1")
 
 
 def test_bad_hf_options_are_refused(tmp_path, tiny_model):

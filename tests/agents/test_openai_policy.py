@@ -279,6 +279,28 @@ def test_model_is_read_from_the_endpoint_when_omitted(endpoint):
     assert policy.model == "tiny"
 
 
+def test_each_episode_sends_its_own_seed(endpoint):
+    """Repeats of one task (keys differing in the repeat index) sample with different
+    seeds, and a rerun with the same seed sends the same ones; no seed, none sent."""
+    ep, url = endpoint
+    env, info = _env()
+
+    def seeds(policy, keys: list[str]) -> list[Any]:
+        ep.requests.clear()
+        for key in keys:
+            policy.start(key, env.episode.task, info["tools"], "P1")
+            policy.act_many([(key, env.messages)])
+            policy.finish(key)
+        return [r.get("seed") for r in ep.requests]
+
+    keys = ["C2-000/P1/standard/0", "C2-000/P1/standard/1"]
+    first = seeds(_policy(url, seed=5), keys)
+    assert all(isinstance(s, int) for s in first) and first[0] != first[1]
+    assert seeds(_policy(url, seed=5), keys) == first
+    assert seeds(_policy(url, seed=6), keys) != first
+    assert seeds(_policy(url), keys) == [None, None]
+
+
 def test_bad_openai_options_are_refused(monkeypatch):
     monkeypatch.delenv("TOOLMAZE_TEST_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
@@ -288,5 +310,7 @@ def test_bad_openai_options_are_refused(monkeypatch):
         make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", temperature=3)
     with pytest.raises(ValueError, match="concurrency must be a positive integer"):
         make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", concurrency=0)
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", seed="7")
     with pytest.raises(ValueError, match=r"takes no option.*compact_tools"):
         make_policy("openai", model="m", compact_tools=True)

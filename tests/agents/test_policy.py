@@ -7,6 +7,7 @@ import pytest
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from toolmaze_gym.agents import POLICY_NAMES, Policy, make_policy
+from toolmaze_gym.agents.scripted import FINISH
 from toolmaze_gym.rollout import rollout
 from toolmaze_gym.tasks.suite import load_suite
 
@@ -39,7 +40,7 @@ def test_interleaved_episodes_match_single_agent_rollouts(sim):
                 usages[key] = policy.finish(key)
                 del live[key]
     for k, task in enumerate(tasks):
-        expected = rollout(task, "P1", make_policy("retry", sim=sim).factory(), sim)
+        expected = rollout(task, "P1", make_policy("retry", sim=sim).factory(f"ep{k}"), sim)
         got = envs[f"ep{k}"].record(agent="retry")
         assert [s["raw"] for s in got["steps"]] == [s["raw"] for s in expected["steps"]]
         usage = usages[f"ep{k}"]
@@ -85,3 +86,38 @@ def test_make_policy_rejects_unknown_names_and_options(sim):
         make_policy("random", sim=sim, seed="x")
     assert set(POLICY_NAMES) >= {"oracle", "naive", "retry", "validator", "random", "hf",
                                  "openai"}
+
+
+def _random_episode(policy, key: str, task) -> list[str]:
+    """The actions the random policy takes in one episode (it reads no observation)."""
+    policy.start(key, task, [], "P1")
+    texts: list[str] = []
+    while not texts or texts[-1] != FINISH:
+        texts += policy.act_many([(key, [])])
+    return policy.finish(key)["raw"]
+
+
+def test_the_random_policy_plays_each_repeat_differently_and_reproducibly(sim):
+    """Repeats (keys differing only in the repeat index) must not replay one trajectory,
+    or pass^k over repeats measures nothing; the same seed and key replay it exactly."""
+    policy = make_policy("random", sim=sim, seed=7)
+    for task in _tasks("C3", 3):
+        first = _random_episode(policy, f"{task.id}/P1/standard/0", task)
+        second = _random_episode(policy, f"{task.id}/P1/standard/1", task)
+        assert first != second
+        again = make_policy("random", sim=sim, seed=7)
+        assert _random_episode(again, f"{task.id}/P1/standard/0", task) == first
+        other = make_policy("random", sim=sim, seed=8)
+        assert _random_episode(other, f"{task.id}/P1/standard/0", task) != first
+
+
+def test_greedy_scripted_policies_ignore_the_repeat(sim):
+    task = _tasks("C3", 1)[0]
+    policy = make_policy("naive", sim=sim)
+    runs = []
+    for repeat in range(2):
+        key = f"{task.id}/P0/standard/{repeat}"
+        policy.start(key, task, [], "P0")
+        runs.append(policy.act_many([(key, [])]))
+        policy.finish(key)
+    assert runs[0] == runs[1]

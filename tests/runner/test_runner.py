@@ -197,6 +197,30 @@ def test_greedy_policies_answer_a_repeated_conversation_once(tmp_path):
     assert all(r["raw"] == [s["raw"] for s in r["steps"]] for r in a)
 
 
+def _by_repeat(records: list[dict]) -> dict[tuple[str, str], dict[int, list[str]]]:
+    out: dict[tuple[str, str], dict[int, list[str]]] = {}
+    for r in records:
+        out.setdefault((r["task_id"], r["mode"]), {})[r["repeat"]] = r["raw"]
+    return out
+
+
+def test_repeats_of_a_sampling_agent_differ_and_a_rerun_reproduces_them(tmp_path):
+    """pass^k needs k real tries: each repeat of the random agent plays its own
+    trajectory, and the same seed gives the same k trajectories again."""
+    sel = Selection(levels=["C2"], limit=3, modes=["P0", "P3"], repeats=2)
+    cfg = RunConfig("random", agent_options={"seed": 11}, selection=sel)
+    run(cfg, tmp_path / "a", progress=False)
+    run(cfg, tmp_path / "b", progress=False)
+    a = read_records(tmp_path / "a")
+    assert len(a) == 3 * 2 * 2
+    assert all(raws[0] != raws[1] for raws in _by_repeat(a).values())
+    assert _comparable(a) == _comparable(read_records(tmp_path / "b"))
+    greedy = RunConfig("oracle", selection=sel)  # a greedy agent repeats itself exactly
+    run(greedy, tmp_path / "oracle", progress=False)
+    assert all(raws[0] == raws[1]
+               for raws in _by_repeat(read_records(tmp_path / "oracle")).values())
+
+
 # ---------------------------------------------------------------- guards
 
 

@@ -4,7 +4,10 @@ vLLM, SGLang, llama.cpp's server and hosted APIs all speak this protocol. The
 episode's messages go out as they are (OpenAI wire format) with the task's tool
 schemas as native ``tools``; a reply with ``tool_calls`` comes back to the env as
 the OpenAI ``tool_calls`` JSON it parses (the env plays one call per step, the
-first), and plain content is the final answer.
+first), and plain content is the final answer. With ``seed``, each episode sends
+its own seed (the policy's seed and the episode key, which names the repeat), so
+``--repeats`` samples differently per repeat and reproducibly where the endpoint
+honours seeds; without it the endpoint's own randomness applies.
 
 Failures of the *endpoint* and ToolMaze's injected faults never mix: faults
 arrive inside ``tool`` messages of the conversation and go to the model like any
@@ -35,7 +38,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolmaze_gym.agents.policy import ContextOverflow, EpisodeBook, Turn, new_usage
+from toolmaze_gym.agents.policy import (
+    ContextOverflow,
+    EpisodeBook,
+    Turn,
+    episode_seed,
+    new_usage,
+)
 from toolmaze_gym.tasks.model import Task
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -69,6 +78,7 @@ class _Episode:
     # A reply already received (and counted) in a call that then raised for other
     # episodes: (message count, text), handed out when the runner asks again.
     pending: tuple[int, str] | None = None
+    seed: int | None = None  # sent with every request of the episode
 
 
 class OpenAIPolicy:
@@ -83,7 +93,7 @@ class OpenAIPolicy:
                  api_key_env: str = "OPENAI_API_KEY", temperature: float = 1.0,
                  max_tokens: int = 1024, concurrency: int = 8, timeout: float = 120.0,
                  max_retries: int = 6, seed: int | None = None) -> None:
-        _check(temperature, max_tokens, concurrency, timeout, max_retries)
+        _check(temperature, max_tokens, concurrency, timeout, max_retries, seed)
         try:
             import openai
         except ImportError:
@@ -118,7 +128,8 @@ class OpenAIPolicy:
     # -- Policy ----------------------------------------------------------------------
 
     def start(self, key: str, task: Task, tools: list[dict[str, Any]], mode: str) -> None:
-        self.episodes.open(key, _Episode(list(tools)))
+        seed = None if self.seed is None else episode_seed(self.seed, key)
+        self.episodes.open(key, _Episode(list(tools), seed=seed))
 
     def act_many(self, turns: list[Turn]) -> list[str]:
         episodes = [self.episodes.get(key) for key, _ in turns]
@@ -173,8 +184,8 @@ class OpenAIPolicy:
                                    "max_tokens": self.max_tokens}
         if ep.tools:
             request["tools"] = ep.tools
-        if self.seed is not None:
-            request["seed"] = self.seed
+        if ep.seed is not None:  # per episode: repeats sample differently, reruns alike
+            request["seed"] = ep.seed
         return request
 
     def _complete(self, ep: _Episode, request: dict[str, Any]) -> str:
@@ -233,7 +244,7 @@ def wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _check(temperature: float, max_tokens: int, concurrency: int, timeout: float,
-           max_retries: int) -> None:
+           max_retries: int, seed: int | None) -> None:
     def bad(what: str, value: Any) -> ValueError:
         return ValueError(f"policy 'openai': {what}, got {value!r}")
 
@@ -246,3 +257,5 @@ def _check(temperature: float, max_tokens: int, concurrency: int, timeout: float
         raise bad("timeout must be a positive number of seconds", timeout)
     if not isinstance(max_retries, int) or max_retries < 0:
         raise bad("max_retries must be a non-negative integer", max_retries)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise bad("seed must be an integer (or omitted)", seed)

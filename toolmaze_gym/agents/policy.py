@@ -1,13 +1,21 @@
 """Policies: every agent behind the one interface the evaluation runner drives.
 
 A policy plays many episodes at once, each named by a key the runner chooses
-(e.g. ``"C3-017/P4/standard/0"``). The runner calls ``start`` when an episode
-begins, ``act_many`` with the live episodes' conversations (one batched model
-call where batching pays), and ``finish`` when the episode ends, which frees
-the episode's state (a KV cache, a scripted agent) and returns its usage.
+(e.g. ``"C3-017/P4/standard/0"``: task, mode, prompt and repeat index). The runner
+calls ``start`` when an episode begins, ``act_many`` with the live episodes'
+conversations (one batched model call where batching pays), and ``finish`` when
+the episode ends, which frees the episode's state (a KV cache, a scripted agent)
+and returns its usage.
 
 Model policies read only the messages and the tool schemas, never the task's
 hidden wiring; scripted baselines read the task (their plan), as they always did.
+
+Seeding: a policy that samples (``random``; ``hf`` and ``openai`` with a
+temperature above 0) seeds each episode from its own ``seed`` and the episode key
+(:func:`episode_seed`; ``hf`` hashes the two with the turn). The key names the
+repeat, so the ``--repeats k`` runs of one task play differently (pass^k measures
+something) while a rerun with the same seed plays them again exactly. Greedy
+policies ignore the seed and stay deterministic.
 
 Context guard: a model policy whose next prompt would not fit the model raises
 :class:`ContextOverflow` from ``act_many`` naming the episode keys concerned;
@@ -20,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from toolmaze_gym import hashing
 from toolmaze_gym.agents.base import Agent
 from toolmaze_gym.tasks.model import Task
 
@@ -64,6 +73,12 @@ class Policy(Protocol):
         ``completion_tokens``, ``turns`` and ``raw`` (the texts returned)."""
 
 
+def episode_seed(seed: int, key: str) -> int:
+    """The seed of episode ``key`` for a policy seeded with ``seed``: a stable hash of
+    both, so every episode (every repeat) draws its own numbers, reproducibly."""
+    return hashing.digest("policy-episode", seed, key) % (1 << 31)
+
+
 def new_usage() -> dict[str, Any]:
     """The usage dict ``finish`` returns, before any turn."""
     return {"prompt_tokens": 0, "completion_tokens": 0, "turns": 0, "raw": []}
@@ -99,16 +114,18 @@ class EpisodeBook:
 
 class ScriptedPolicy:
     """Adapts the one-episode ``Agent`` interface (``reset``/``act``) to ``Policy``:
-    one fresh agent per episode key, so concurrent episodes never share plan state."""
+    one fresh agent per episode key, so concurrent episodes never share plan state.
+    ``factory(key)`` builds the agent for episode ``key`` (a sampling agent takes its
+    seed from it)."""
 
-    def __init__(self, name: str, factory: Callable[[], Agent]) -> None:
+    def __init__(self, name: str, factory: Callable[[str], Agent]) -> None:
         self.name = name
         self.model_id = name  # what a report shows; model policies name their model
         self.factory = factory
         self.episodes = EpisodeBook(f"policy {name!r}")
 
     def start(self, key: str, task: Task, tools: list[dict[str, Any]], mode: str) -> None:
-        agent = self.factory()
+        agent = self.factory(key)
         agent.reset(task, tools, mode)
         self.episodes.open(key, (agent, new_usage()))
 
@@ -140,9 +157,9 @@ def _scripted(name: str, options: dict[str, Any]) -> ScriptedPolicy:
         seed = options.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"policy 'random': seed must be an integer, got {seed!r}")
-        return ScriptedPolicy(name, lambda: RandomAgent(sim, seed=seed))
+        return ScriptedPolicy(name, lambda key: RandomAgent(sim, seed=episode_seed(seed, key)))
     cls = SCRIPTED[name]
-    return ScriptedPolicy(name, lambda: cls(sim))
+    return ScriptedPolicy(name, lambda key: cls(sim))
 
 
 def _check_options(name: str, options: dict[str, Any], allowed: set[str]) -> None:
