@@ -1,0 +1,98 @@
+"""GRPO: two steps through TRL's tool loop with the environment reward, and the
+rollout_func path over ToolMazePool. A scripted policy (the careful expert's replies)
+stands in for generation, which a tiny random model cannot do; the tiny model still
+computes the log-probabilities and takes the optimizer steps."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from tests.training.conftest import load_script
+from toolmaze_gym.training.sft_data import expert_rows
+
+pytest.importorskip("trl")
+
+
+def _script(task, mode, variant):
+    """The expert's assistant turns as model text, then a closing remark."""
+    row = next(r for r in expert_rows([task], [mode]) if r["prompt_variant"] == variant)
+    texts = []
+    for m in row["messages"]:
+        for call in m.get("tool_calls") or ():
+            body = {"name": call["function"]["name"], "arguments": call["function"]["arguments"]}
+            texts.append(f"<tool_call>\n{json.dumps(body, ensure_ascii=False)}\n</tool_call>")
+    return [*texts, "Done."], row["reward"]
+
+
+def _ids(tokenizer, text):
+    return [*tokenizer.encode(text, add_special_tokens=False), tokenizer.eos_token_id]
+
+
+def test_two_grpo_steps_log_the_environment_reward(tiny_model, tmp_path, monkeypatch,
+                                                   train_tasks):
+    from trl import GRPOTrainer
+
+    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    grpo = load_script("grpo_recovery")
+    script, expected = _script(train_tasks[0], "P1", "standard")
+    assert expected > 1.0  # success plus recovery: a transient fault was met and retried
+
+    class Scripted(GRPOTrainer):
+        turn = 0
+
+        def _generate_single_turn(self, prompt_ids, *args, **kwargs):
+            text = script[Scripted.turn % len(script)]
+            Scripted.turn += 1
+            return [_ids(self.processing_class, text) for _ in prompt_ids], None
+
+    result = grpo.main(["--model", str(tiny_model), "--out", str(tmp_path / "grpo"),
+                        "--tasks", "1", "--seed", "7", "--levels", "C1", "--modes", "P1",
+                        "--prompts", "standard", "--max-steps", "2", "--num-generations", "2",
+                        "--batch-size", "2", "--max-completion-length", "6000",
+                        "--threads", "1"], trainer_cls=Scripted)
+    steps = [h for h in result["history"] if "reward" in h]
+    assert len(steps) == 2
+    for h in steps:
+        assert h["reward"] == pytest.approx(expected)
+        env_keys = [k for k in h if k.startswith("rewards/ToolMaze_") and k.endswith("/mean")]
+        assert len(env_keys) == 1 and h[env_keys[0]] == pytest.approx(expected)
+        assert h["tools/call_frequency"] == len(script) - 1
+    assert (tmp_path / "grpo" / "README.md").read_text().count("GRPO") >= 1
+
+
+def test_rollout_func_plays_the_pool_and_masks_tool_tokens(tiny_model, train_tasks):
+    from transformers import AutoTokenizer
+    from trl import GRPOTrainer
+
+    from toolmaze_gym.training.environment import grpo_dataset
+    from toolmaze_gym.training.vllm_rollout import make_rollout_func, rollout_reward
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    ds, _ = grpo_dataset(train_tasks[:1], ["P2"], ["failure_aware"])
+    script, expected = _script(train_tasks[0], "P2", "failure_aware")
+    trainer = SimpleNamespace(processing_class=tokenizer, _tokenizer=tokenizer,
+                              chat_template=None, chat_template_kwargs={}, _is_vlm=False)
+    trainer._get_tool_suffix_ids = GRPOTrainer._get_tool_suffix_ids.__get__(trainer)
+    turns = []
+
+    def generate(_, prompts):
+        text = script[len(turns)]
+        turns.append(len(prompts))
+        return [_ids(tokenizer, text)] * len(prompts), [[-0.5] * len(_ids(tokenizer, text))] \
+            * len(prompts)
+
+    out = make_rollout_func(generate=generate)([ds[0]["prompt"]] * 2, trainer)
+    assert rollout_reward(**out) == [pytest.approx(expected)] * 2
+    assert turns == [2] * (len(script) - 1)  # both episodes end at the expert's ending
+    for ids, lps, mask in zip(out["completion_ids"], out["logprobs"], out["env_mask"],
+                              strict=True):
+        assert len(ids) == len(lps) == len(mask)
+        generated = tokenizer.decode([i for i, m in zip(ids, mask, strict=True) if m])
+        assert generated.count("<tool_call>") == len(script) - 1
+        tool_part = tokenizer.decode([i for i, m in zip(ids, mask, strict=True) if not m])
+        assert "<tool_response>" in tool_part and "<tool_call>" not in tool_part
+        assert all(lp == -0.5 for lp, m in zip(lps, mask, strict=True) if m)

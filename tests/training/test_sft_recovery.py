@@ -1,0 +1,47 @@
+"""training_scripts/sft_recovery.py: two SFT steps on expert data with a tiny model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.training.conftest import load_script
+
+pytest.importorskip("trl")
+
+
+def test_two_sft_steps_train_on_assistant_turns_and_save_a_card(tiny_model, tmp_path,
+                                                                monkeypatch):
+    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")  # torch is loaded already
+    sft = load_script("sft_recovery")
+    out = tmp_path / "sft"
+    result = sft.main(["--tasks", "2", "--levels", "C1", "--model", str(tiny_model),
+                       "--out", str(out), "--max-steps", "2", "--grad-accum", "1",
+                       "--compact-tools", "--max-length", "3072", "--threads", "1"])
+    losses = [h["loss"] for h in result["history"] if "loss" in h]
+    assert len(losses) == 2 and all(loss > 0 for loss in losses)
+    assert (out / "config.json").is_file() and any(out.glob("*.safetensors"))
+    card = (out / "README.md").read_text()
+    assert "steps: 2" in card and "assistant turns only" in card and '"lr": 5e-05' in card
+    assert json.loads((out / "train_log.json").read_text())[-1]["train_loss"] > 0
+
+
+def test_assistant_mask_covers_exactly_the_calls(tiny_model, train_tasks):
+    """What the loss sees: every assistant call (and its end-of-turn), no tool output."""
+    from transformers import AutoTokenizer
+    from trl.chat_template_utils import get_training_chat_template
+
+    from toolmaze_gym.training.sft_data import expert_rows
+
+    row = next(expert_rows(train_tasks[:1], ["P1"]))
+    tok = AutoTokenizer.from_pretrained(tiny_model)
+    out = tok.apply_chat_template(row["messages"], tools=row["tools"], tokenize=True,
+                                  return_dict=True, return_assistant_tokens_mask=True,
+                                  chat_template=get_training_chat_template(tok))
+    trained = tok.decode([i for i, m in zip(out["input_ids"], out["assistant_masks"],
+                                            strict=True) if m])
+    calls = [m for m in row["messages"] if m["role"] == "assistant"]
+    assert trained.count("<tool_call>") == len(calls)
+    assert trained.count("<|im_end|>") == len(calls)
+    assert "<tool_response>" not in trained

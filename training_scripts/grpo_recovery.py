@@ -1,0 +1,175 @@
+"""GRPO with the ToolMaze environment's reward (TRL ``GRPOTrainer``).
+
+Two rollout paths, both scored by ``toolmaze_gym.reward.terminal_reward`` of the
+graded episode:
+
+* default (CPU or GPU): ``environment_factory`` — TRL's own multi-turn tool loop
+  over ``toolmaze_gym.training.environment`` (one generated environment class per
+  tool set, chosen per row; the tools are the task's tools plus finish/abort);
+* ``--use-vllm``: a ``rollout_func`` over ``ToolMazePool``
+  (``toolmaze_gym.training.vllm_rollout``): every live episode's turn in one vLLM
+  call, in ``colocate`` mode (vLLM inside the training processes) or ``server``
+  mode (``trl vllm-serve`` on separate GPUs); ``--rollout env`` keeps TRL's tool
+  loop on vLLM instead.
+
+CPU defaults: fp32, no gradient checkpointing, ``beta=0`` (no reference model),
+threads from ``configure_cpu_threads`` (called before torch loads)::
+
+    python training_scripts/grpo_recovery.py --model runs/sft --max-steps 2 --out runs/grpo
+
+Multi-GPU / multi-node: ``accelerate launch --config_file
+training_scripts/configs/<config>.yaml training_scripts/grpo_recovery.py --use-vllm
+--bf16 ...`` (see training_scripts/configs/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from toolmaze_gym.agents.threads import configure_cpu_threads
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", help="local HF checkpoint, e.g. an SFT output "
+                    "(default: embedded SmolLM2-135M)")
+    ap.add_argument("--out", required=True, help="where the trained model is saved")
+    ap.add_argument("--split", default="train", choices=["train", "dev"])
+    ap.add_argument("--tasks", type=int, default=8, help="procedural tasks to train on")
+    ap.add_argument("--levels", default="C1", help="levels of the tasks (comma-separated)")
+    ap.add_argument("--modes", default="P0,P1,P2,P3,P4", help="modes (comma-separated)")
+    ap.add_argument("--prompts", default="standard,failure_aware",
+                    help="system prompt variants (comma-separated)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-steps", type=int, default=2)
+    ap.add_argument("--num-generations", type=int, default=2, help="rollouts per prompt (G)")
+    ap.add_argument("--batch-size", type=int, default=2,
+                    help="rollouts per device per step (a multiple of G)")
+    ap.add_argument("--grad-accum", type=int, default=1)
+    ap.add_argument("--lr", type=float, default=1e-6)
+    ap.add_argument("--beta", type=float, default=0.0, help="KL weight (>0 loads a "
+                    "reference model)")
+    ap.add_argument("--temperature", type=float, default=1.0)
+    ap.add_argument("--max-completion-length", type=int, default=1024,
+                    help="tokens per rollout after the prompt (calls and tool results)")
+    ap.add_argument("--max-episode-steps", type=int, default=12,
+                    help="agent actions per episode (tool-calling iterations)")
+    ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
+    ap.add_argument("--gradient-checkpointing", action="store_true")
+    ap.add_argument("--use-vllm", action="store_true", help="generate with vLLM (GPUs)")
+    ap.add_argument("--vllm-mode", default="colocate", choices=["colocate", "server"])
+    ap.add_argument("--vllm-server-host", default="127.0.0.1")
+    ap.add_argument("--vllm-server-port", type=int, default=8000)
+    ap.add_argument("--vllm-gpu-memory-utilization", type=float, default=0.3)
+    ap.add_argument("--rollout", choices=["env", "pool"],
+                    help="env: TRL's tool loop (environment_factory); pool: rollout_func over "
+                         "ToolMazePool (needs --use-vllm). Default: pool with vLLM, else env")
+    ap.add_argument("--threads", type=int, help="CPU threads")
+    return ap.parse_args(argv)
+
+
+def _split(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def dataset_and_factories(args: argparse.Namespace) -> tuple[Any, dict[str, type]]:
+    from toolmaze_gym.tasks.suite import generate_split
+    from toolmaze_gym.training.environment import grpo_dataset
+
+    levels = [lv.upper() for lv in _split(args.levels)]
+    tasks = list(generate_split(args.split, args.tasks, seed=args.seed, levels=levels))
+    return grpo_dataset(tasks, _split(args.modes), _split(args.prompts))
+
+
+def grpo_config(args: argparse.Namespace) -> Any:
+    import torch
+    from trl import GRPOConfig
+
+    vllm = {}
+    if args.use_vllm:
+        vllm = {"use_vllm": True, "vllm_mode": args.vllm_mode,
+                "vllm_gpu_memory_utilization": args.vllm_gpu_memory_utilization}
+        if args.vllm_mode == "server":
+            vllm |= {"vllm_server_host": args.vllm_server_host,
+                     "vllm_server_port": args.vllm_server_port}
+    return GRPOConfig(
+        output_dir=args.out, max_steps=args.max_steps, learning_rate=args.lr,
+        per_device_train_batch_size=args.batch_size, gradient_accumulation_steps=args.grad_accum,
+        num_generations=args.num_generations, beta=args.beta, temperature=args.temperature,
+        max_completion_length=args.max_completion_length,
+        max_tool_calling_iterations=args.max_episode_steps, bf16=args.bf16,
+        activation_checkpointing=args.gradient_checkpointing,
+        use_cpu=not torch.cuda.is_available(), logging_steps=1, save_strategy="no",
+        report_to="none", seed=args.seed, shuffle_dataset=True, **vllm)
+
+
+def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
+    """The configured ``GRPOTrainer`` (``trainer_cls``: a subclass, e.g. in tests)."""
+    from toolmaze_gym.reward import DEFAULT
+    from trl import GRPOTrainer
+
+    from toolmaze_gym.training.environment import close_episodes
+    from toolmaze_gym.training.vllm_rollout import make_rollout_func, rollout_reward
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from sft_recovery import load_model
+
+    rollout = args.rollout or ("pool" if args.use_vllm else "env")
+    if rollout == "pool" and not args.use_vllm:
+        sys.exit("grpo_recovery: --rollout pool generates with vLLM; add --use-vllm")
+    dataset, factories = dataset_and_factories(args)
+    model, tokenizer, _ = load_model(args.model)
+    tokenizer.padding_side = "left"
+    trainer_cls = trainer_cls or GRPOTrainer
+    common = {"model": model, "args": grpo_config(args), "train_dataset": dataset,
+              "processing_class": tokenizer}
+    if rollout == "pool":
+        return trainer_cls(reward_funcs=[rollout_reward], rollout_func=make_rollout_func(
+            args.max_episode_steps, args.max_completion_length, DEFAULT), **common)
+    return trainer_cls(reward_funcs=[close_episodes], environment_factory=factories, **common)
+
+
+def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    configure_cpu_threads(args.threads)  # before torch loads (passive OpenMP wait)
+    if args.batch_size % args.num_generations:
+        sys.exit("grpo_recovery: --batch-size must be a multiple of --num-generations")
+    trainer = build_trainer(args, trainer_cls)
+    started = time.monotonic()
+    trainer.train()
+    seconds = time.monotonic() - started
+    out = Path(args.out)
+    trainer.save_model(str(out))
+    trainer.processing_class.save_pretrained(str(out))
+    history = trainer.state.log_history
+    (out / "train_log.json").write_text(json.dumps(history, indent=1) + "\n")
+    (out / "README.md").write_text(model_card(args, history, seconds))
+    print(f"saved {out} after {args.max_steps} GRPO steps in {seconds:.0f} s", file=sys.stderr)
+    return {"out": out, "history": history, "seconds": seconds, "trainer": trainer}
+
+
+def model_card(args: argparse.Namespace, history: list[dict[str, Any]], seconds: float) -> str:
+    rewards = [h["reward"] for h in history if "reward" in h]
+    hyper = {k: getattr(args, k) for k in ("max_steps", "num_generations", "batch_size",
+                                           "grad_accum", "lr", "beta", "temperature",
+                                           "max_completion_length", "max_episode_steps",
+                                           "use_vllm", "seed")}
+    return "\n".join([
+        f"# {Path(args.out).name}", "",
+        f"GRPO of `{args.model or 'SmolLM2-135M-Instruct (embedded)'}` with the ToolMaze "
+        "environment reward (terminal reward of the graded episode: success, recovery, "
+        "recovery cost).", "",
+        f"* tasks: {args.tasks} procedural {args.split} tasks, levels {args.levels}, modes "
+        f"{args.modes}, prompts {args.prompts}",
+        f"* steps: {args.max_steps}; wall time {seconds:.0f} s",
+        f"* hyper-parameters: {json.dumps(hyper)}",
+        f"* mean reward per step: {[round(r, 4) for r in rewards]}", ""])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+"""Supervised fine-tuning on expert recovery trajectories (TRL ``SFTTrainer``).
+
+The data is ``toolmaze sft-data`` output (``--data DIR``), or built on the fly from
+``--tasks N`` procedural train tasks. The loss covers the assistant turns only
+(``assistant_only_loss``: TRL swaps in its ``{% generation %}``-marked copy of the
+ChatML template), so the model learns the calls, retries, reroutes and honest
+stops, not to predict tool responses. The model is the embedded SmolLM2-135M-
+Instruct (converted once from its GGUF and cached) or any local HF checkpoint
+with a tool-capable chat template; it is saved with a model card (data, steps,
+hyper-parameters, losses).
+
+CPU (defaults: fp32, no gradient checkpointing, threads from
+``configure_cpu_threads``)::
+
+    python training_scripts/sft_recovery.py --tasks 60 --max-steps 200 --out runs/sft
+
+GPUs: ``accelerate launch --config_file training_scripts/configs/multi_gpu.yaml
+training_scripts/sft_recovery.py --data DIR --bf16 ...`` (see configs/README.md).
+
+``--compact-tools`` puts the tool documentation in the system prompt as compact
+text (as ``toolmaze eval --compact-tools`` shows it) instead of the template's
+JSON ``<tools>`` block: 3-4x fewer prompt tokens, the format to pick when the
+model will be evaluated that way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from toolmaze_gym.agents.threads import configure_cpu_threads
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    src = ap.add_mutually_exclusive_group()
+    src.add_argument("--data", help="dataset directory written by `toolmaze sft-data`")
+    src.add_argument("--tasks", type=int, default=40,
+                     help="build the data from this many procedural train tasks")
+    ap.add_argument("--levels", default="C1,C2,C3,C4",
+                    help="levels of the built tasks (comma-separated)")
+    ap.add_argument("--seed", type=int, default=0, help="task stream and training seed")
+    ap.add_argument("--model", help="local HF checkpoint (default: embedded SmolLM2-135M)")
+    ap.add_argument("--out", required=True, help="where the trained model is saved")
+    ap.add_argument("--max-steps", type=int, default=100)
+    ap.add_argument("--batch-size", type=int, default=1, help="per device")
+    ap.add_argument("--grad-accum", type=int, default=4)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--warmup-ratio", type=float, default=0.05)
+    ap.add_argument("--max-length", type=int, default=8192,
+                    help="tokens per example: longer ones lose their last turns, and one "
+                         "whose prompt alone is longer is dropped (full-schema C4 "
+                         "episodes reach 8-9k tokens; on CPU keep this short)")
+    ap.add_argument("--compact-tools", action="store_true",
+                    help="tool docs as compact text in the system prompt")
+    ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
+    ap.add_argument("--gradient-checkpointing", action="store_true")
+    ap.add_argument("--threads", type=int, help="CPU threads (default: TOOLMAZE_THREADS, "
+                    "OMP_NUM_THREADS or the usable cores)")
+    ap.add_argument("--logging-steps", type=int, default=1)
+    return ap.parse_args(argv)
+
+
+def load_data(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """The training rows and a description of where they came from."""
+    from toolmaze_gym.training import sft_data
+
+    if args.data:
+        ds = sft_data.load(Path(args.data))
+        meta_file = Path(args.data) / "build.json"
+        meta = json.loads(meta_file.read_text()) if meta_file.is_file() else {}
+        return ds, {"source": str(args.data), **meta}
+    stats = sft_data.BuildStats()
+    levels = [lv.strip().upper() for lv in args.levels.split(",") if lv.strip()]
+    ds = sft_data.build_dataset("train", args.tasks, args.seed, levels, stats=stats)
+    return ds, {"source": f"built: {args.tasks} train tasks ({','.join(levels)}), "
+                          f"seed {args.seed}",
+                **stats.to_dict()}
+
+
+def compact(dataset: Any) -> Any:
+    """Rows whose tool docs are compact text in the system prompt (no ``tools``)."""
+    from toolmaze_gym.agents.compact_tools import system_with_tools
+
+    def move(row: dict[str, Any]) -> dict[str, Any]:
+        return {"messages": system_with_tools(row["messages"], row["tools"])}
+
+    return dataset.map(move, remove_columns=["tools"])
+
+
+def load_model(path: str | None) -> tuple[Any, Any, Path]:
+    """Model and tokenizer, with a chat template that renders tool calls."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from toolmaze_gym.agents.models import default_model_dir, tool_chat_template
+
+    where = Path(path).expanduser() if path else default_model_dir()
+    if not (where / "config.json").is_file():
+        sys.exit(f"sft_recovery: {where} is not a local transformers checkpoint "
+                 "(no config.json); models are never downloaded")
+    tokenizer = AutoTokenizer.from_pretrained(where)
+    own = tokenizer.chat_template
+    if not (isinstance(own, str) and "tool_calls" in own):
+        if "<|im_start|>" not in tokenizer.get_vocab():
+            sys.exit(f"sft_recovery: the chat template of {where} does not render tool calls "
+                     "and the model does not use ChatML tokens")
+        tokenizer.chat_template = tool_chat_template()
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained(where, dtype=torch.float32)
+    return model, tokenizer, where
+
+
+def sft_config(args: argparse.Namespace) -> Any:
+    import torch
+    from trl import SFTConfig
+
+    return SFTConfig(
+        output_dir=args.out, max_steps=args.max_steps,
+        per_device_train_batch_size=args.batch_size,
+        gradient_accumulation_steps=args.grad_accum, learning_rate=args.lr,
+        warmup_steps=round(args.warmup_ratio * args.max_steps), lr_scheduler_type="cosine",
+        assistant_only_loss=True, max_length=args.max_length, packing=False,
+        bf16=args.bf16, activation_checkpointing=args.gradient_checkpointing,
+        use_cpu=not torch.cuda.is_available(), logging_steps=args.logging_steps,
+        save_strategy="no", report_to="none", seed=args.seed, dataloader_num_workers=0)
+
+
+def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows: int,
+               history: list[dict[str, Any]], seconds: float) -> str:
+    losses = [h["loss"] for h in history if "loss" in h]
+    hyper = {k: getattr(args, k) for k in ("max_steps", "batch_size", "grad_accum", "lr",
+                                           "warmup_ratio", "max_length", "compact_tools",
+                                           "bf16", "seed")}
+    counts = data.get("kept_per_cell", {})
+    return "\n".join([
+        f"# {Path(args.out).name}", "",
+        f"SFT of `{base}` on ToolMaze expert recovery trajectories (the careful agent: "
+        "retries transient errors, checks responses against the documented invariants, "
+        "reroutes after permanent faults, aborts honestly when nothing is left).", "",
+        f"* data: {data.get('source')}; {rows} episodes"
+        + (f", per cell {json.dumps(counts)}" if counts else ""),
+        "* loss: assistant turns only (TRL SFTTrainer, assistant_only_loss)",
+        f"* steps: {args.max_steps}; wall time {seconds:.0f} s",
+        f"* hyper-parameters: {json.dumps(hyper)}",
+        f"* loss: first {losses[0]:.4f}, last {losses[-1]:.4f}" if losses else "* loss: -",
+        "", "Evaluate: `toolmaze eval --agent hf --model THIS_DIR ...`.", ""])
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    configure_cpu_threads(args.threads)  # before torch loads (passive OpenMP wait)
+    from trl import SFTTrainer
+
+    dataset, data = load_data(args)
+    rows = len(dataset)
+    if args.compact_tools:
+        dataset = compact(dataset)
+    model, tokenizer, base = load_model(args.model)
+    trainer = SFTTrainer(model=model, args=sft_config(args), train_dataset=dataset,
+                         processing_class=tokenizer)
+    started = time.monotonic()
+    trainer.train()
+    seconds = time.monotonic() - started
+    out = Path(args.out)
+    trainer.save_model(str(out))
+    tokenizer.save_pretrained(str(out))
+    history = trainer.state.log_history
+    (out / "train_log.json").write_text(json.dumps(history, indent=1) + "\n")
+    (out / "README.md").write_text(model_card(args, base, data, rows, history, seconds))
+    print(f"saved {out} after {args.max_steps} steps in {seconds:.0f} s", file=sys.stderr)
+    return {"out": out, "history": history, "seconds": seconds}
+
+
+if __name__ == "__main__":
+    main()
