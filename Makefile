@@ -20,7 +20,7 @@ BASELINES ?= oracle validator retry naive random
 HF_LABEL  ?= smollm2-135m
 HF_EVAL   ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools --max-tokens 48
 
-.PHONY: setup test test-all lint bench eval browser-test clean
+.PHONY: setup test test-all lint bench eval train-demo browser-test clean
 
 setup: $(STAMP)
 
@@ -53,6 +53,34 @@ eval: $(STAMP)
 	$(TOOLMAZE) report $(addprefix $(EVAL_DIR)/,$(BASELINES) $(HF_LABEL)) --out $(EVAL_DIR)/report
 	@echo "report: $(EVAL_DIR)/report/results.md (figures beside it; trajectories: \
 	$(EVAL_DIR)/report/viewer/index.html)"
+
+# `make train-demo`: SFT of SmolLM2-135M on oracle recovery trajectories (procedural
+# train split), a few GRPO steps with the environment's reward, then the base and the
+# trained model on the same held-out sample: one task per (C, P) cell (--limit in
+# DEMO_EVAL) drawn from DEV_N tasks of the dev split, which is disjoint from train and
+# from the reference suite; both prompts. About an hour on 2 cores. Re-running
+# regenerates the same dev file and continues the evals (--resume).
+TRAIN_DIR  ?= runs/train-demo
+SFT_STEPS  ?= 60
+GRPO_STEPS ?= 4
+DEV_N      ?= 20
+DEMO_EVAL  ?= --tasks $(TRAIN_DIR)/dev.jsonl --limit 1 --prompt standard \
+	--prompt failure_aware --max-tokens 96
+
+train-demo: $(STAMP)
+	$(TOOLMAZE) sft-data --split train --n 60 --levels C1,C2 --out $(TRAIN_DIR)/sft-data --force
+	$(PY) training_scripts/sft_recovery.py --data $(TRAIN_DIR)/sft-data --max-steps $(SFT_STEPS) \
+		--grad-accum 1 --max-length 4096 --out $(TRAIN_DIR)/sft
+	$(PY) training_scripts/grpo_recovery.py --model $(TRAIN_DIR)/sft --tasks 4 --levels C1 \
+		--max-steps $(GRPO_STEPS) --max-completion-length 512 --max-episode-steps 8 \
+		--out $(TRAIN_DIR)/grpo
+	$(TOOLMAZE) generate --split dev --n $(DEV_N) --out $(TRAIN_DIR)/dev.jsonl --quiet
+	$(TOOLMAZE) eval --agent hf --label base $(DEMO_EVAL) --out $(TRAIN_DIR)/eval/base \
+		--resume --no-report
+	$(TOOLMAZE) eval --agent hf --label trained --model $(TRAIN_DIR)/grpo $(DEMO_EVAL) \
+		--out $(TRAIN_DIR)/eval/trained --resume --no-report
+	$(TOOLMAZE) report $(TRAIN_DIR)/eval/base $(TRAIN_DIR)/eval/trained --out $(TRAIN_DIR)/report
+	@echo "before/after: $(TRAIN_DIR)/report/results.md (## Summary)"
 
 # The viewer in a real headless browser: Chromium from the system packages, driven by
 # Playwright; also checks $(EVAL_DIR)/report when `make eval` has written it.

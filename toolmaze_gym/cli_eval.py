@@ -2,6 +2,7 @@
 and turn run directories into the paper's tables, figures and a trajectory viewer.
 
     toolmaze eval --agent hf --limit 2 --prompt standard --prompt failure_aware --out runs/hf
+    toolmaze eval --agent oracle --tasks dev.jsonl --limit 1 --out runs/oracle-dev
     toolmaze eval --agent openai --model Qwen/Qwen3-8B --base-url http://host:8000/v1 \\
         --shard 0/4 --out runs/qwen          # one of four machines
     toolmaze report runs/hf runs/qwen --out runs/report
@@ -68,6 +69,7 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     from toolmaze_gym.faults import MODE_NAMES
     from toolmaze_gym.runner import RunConfig, RunError, Selection, parse_shard, run
     from toolmaze_gym.tasks.model import LEVELS
+    from toolmaze_gym.tasks.suite import SUITE_NAME
 
     opts = agent_options(ns)
     if ns.agent == "hf":
@@ -77,7 +79,10 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     label = ns.label or ns.agent
     out = Path(ns.out or f"runs/{label}")
     try:
-        sel = Selection(suite=ns.suite, levels=_split(ns.level) or list(LEVELS),
+        if ns.tasks is not None and ns.suite is not None:
+            raise RunError("--tasks replaces --suite: give one task source")
+        sel = Selection(suite=ns.suite or SUITE_NAME, tasks=ns.tasks,
+                        levels=_split(ns.level) or list(LEVELS),
                         modes=_split(ns.mode) or list(MODE_NAMES), task_ids=_split(ns.task_id),
                         limit=ns.limit, sample_seed=ns.sample_seed,
                         prompts=_split(ns.prompt) or ["standard"], repeats=ns.repeats)
@@ -164,8 +169,11 @@ def add_commands(sub) -> None:
                        f"{name}: {AGENT_HELP.get(name, 'a policy')}" for name in POLICY_NAMES))
     p.add_argument("--out", help="run directory (default runs/LABEL)")
     p.add_argument("--label", help="the agent's name in records and reports (default: --agent)")
-    p.add_argument("--suite", default=SUITE_NAME,
-                   help=f"shipped task suite to run ({', '.join(shipped_suites())})")
+    p.add_argument("--suite", help=f"shipped task suite to run ({', '.join(shipped_suites())}; "
+                   f"default {SUITE_NAME})")
+    p.add_argument("--tasks", metavar="FILE", help="run these tasks instead of a shipped suite: "
+                   "a JSONL task file (e.g. from `toolmaze generate --split dev`) or a suite "
+                   "directory (`toolmaze build-suite --out`); the selection flags apply alike")
     p.add_argument("--level", action="append", help="C1..C4 (repeat or comma list; default all)")
     p.add_argument("--mode", action="append",
                    help=f"NP/P0..P4 (repeat or comma list; default all: {','.join(MODE_NAMES)})")

@@ -20,6 +20,12 @@ Why it is shaped this way:
   repeat index. A sampling policy seeds each episode from its seed and that key
   (``toolmaze_gym.agents.policy.episode_seed``), so the k runs differ and a rerun
   with the same seed reproduces them; greedy policies give k identical runs.
+* The tasks come from a shipped suite or from a task file (``Selection.tasks``: a JSONL
+  file such as ``toolmaze generate --split dev`` writes, or a suite directory). The env
+  gets each task itself and builds its fault profile deterministically from (task,
+  mode); run.json records the file and a digest of its tasks (a resume over other
+  tasks is refused; a moved file resumes), and the run keeps the chosen tasks in
+  ``tasks.jsonl`` so reports can show them wherever the file has gone.
 * The failure-aware prompt applies to P1–P4 only (as in the paper): NP episodes always
   use the standard prompt, once, and reports share them between both prompt rows.
 """
@@ -43,7 +49,7 @@ from toolmaze_gym import hashing
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.prompts import PROMPTS
 from toolmaze_gym.tasks.model import LEVELS, Task
-from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, task_index
+from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, sha256, task_index
 
 RUN_FILE = "run.json"
 RECORDS_GLOB = "records*.jsonl"
@@ -51,8 +57,9 @@ MAX_CONSECUTIVE_ERRORS = 5
 STANDARD = "standard"
 # Fields of run.json that define what a run measures: every shard and every resume
 # must agree on them (batch size, shard and progress display may differ).
-IDENTITY = ("agent", "label", "agent_options", "suite", "levels", "modes", "task_ids",
-            "limit", "sample_seed", "prompts", "repeats", "max_steps", "loop_guard")
+IDENTITY = ("agent", "label", "agent_options", "suite", "task_digest", "levels", "modes",
+            "task_ids", "limit", "sample_seed", "prompts", "repeats", "max_steps", "loop_guard")
+TASKS_FILE = "tasks.jsonl"  # the tasks of a run over a task file, for reports
 
 
 class RunError(Exception):
@@ -93,7 +100,8 @@ def prompt_for(mode: str, prompt: str) -> str:
 class Selection:
     """Which episodes a run plays. ``limit`` caps the tasks per (C, P) cell, drawn
     per level with ``sample_seed`` and shared by every mode of that level (paired
-    comparisons across modes)."""
+    comparisons across modes). ``tasks`` (a JSONL task file such as ``toolmaze generate``
+    writes, or a suite directory) replaces the shipped ``suite`` as the task source."""
 
     suite: str = SUITE_NAME
     levels: Sequence[str] = LEVELS
@@ -103,6 +111,7 @@ class Selection:
     sample_seed: int = 0
     prompts: Sequence[str] = (STANDARD,)
     repeats: int = 1
+    tasks: str | None = None
 
     def normalised(self) -> Selection:
         """A copy with validated, canonical values; raises RunError naming the bad one."""
@@ -127,14 +136,45 @@ class Selection:
         return Selection(self.suite, [lv for lv in LEVELS if lv in self.levels],
                          [m for m in MODE_NAMES if m in modes], list(dict.fromkeys(self.task_ids)),
                          self.limit, int(self.sample_seed),
-                         [p for p in PROMPTS if p in self.prompts], int(self.repeats))
+                         [p for p in PROMPTS if p in self.prompts], int(self.repeats),
+                         self.tasks)
 
 
-def _tasks(suite: str) -> dict[str, Task]:
+def _tasks(sel: Selection) -> dict[str, Task]:
+    """The tasks of the selection's source by id: the shipped suite, or the task file."""
+    if sel.tasks is None:
+        try:
+            return task_index(sel.suite)
+        except (SuiteError, FileNotFoundError) as exc:
+            raise RunError(str(exc)) from None
+    return load_task_file(sel.tasks)
+
+
+def load_task_file(source: str) -> dict[str, Task]:
+    """Tasks of a JSONL task file or a suite directory (the CLI's loader, so every
+    command reads task files alike), with a one-line error for a bad source."""
+    from toolmaze_gym.cli import UsageError, load_tasks
+
+    if not Path(source).exists():
+        raise RunError(f"no such task file or suite directory: {source}")
     try:
-        return task_index(suite)
-    except (SuiteError, FileNotFoundError) as exc:
+        tasks = load_tasks(source)
+    except UsageError as exc:
         raise RunError(str(exc)) from None
+    out: dict[str, Task] = {}
+    for task in tasks:
+        if task.id in out:
+            raise RunError(f"{source}: the task id {task.id!r} appears twice (records are "
+                           "keyed by task id)")
+        out[task.id] = task
+    return out
+
+
+def task_digest(tasks: Iterable[Task]) -> str:
+    """A digest of a task set's content: a resume must play the very same tasks, wherever
+    the file lies now."""
+    return sha256("\n".join(json.dumps(t.to_dict(), sort_keys=True, ensure_ascii=False)
+                             for t in tasks).encode("utf-8"))
 
 
 def _chosen_tasks(sel: Selection, tasks: dict[str, Task]) -> list[Task]:
@@ -142,7 +182,7 @@ def _chosen_tasks(sel: Selection, tasks: dict[str, Task]) -> list[Task]:
     if sel.task_ids:
         missing = [t for t in sel.task_ids if t not in tasks]
         if missing:
-            raise RunError(f"no task {missing[0]!r} in suite {sel.suite}")
+            raise RunError(f"no task {missing[0]!r} in {sel.tasks or 'suite ' + sel.suite}")
         pool = [tasks[t] for t in sel.task_ids]
     else:
         pool = list(tasks.values())
@@ -159,13 +199,14 @@ def _chosen_tasks(sel: Selection, tasks: dict[str, Task]) -> list[Task]:
     return out
 
 
-def select(sel: Selection) -> list[EpisodeSpec]:
+def select(sel: Selection, tasks: dict[str, Task] | None = None) -> list[EpisodeSpec]:
     """Every episode of a selection, in a fixed order (repeat, task, mode, prompt).
 
     NP episodes appear once, with the standard prompt, whatever the prompts chosen.
+    ``tasks``: the source's tasks when already loaded.
     """
     sel = sel.normalised()
-    chosen = _chosen_tasks(sel, _tasks(sel.suite))
+    chosen = _chosen_tasks(sel, _tasks(sel) if tasks is None else tasks)
     specs: dict[str, EpisodeSpec] = {}
     for repeat in range(sel.repeats):
         for task in chosen:
@@ -301,10 +342,16 @@ class RunConfig:
     share_turns: bool = True  # answer repeated turns of greedy policies from memory
     shard: tuple[int, int] = (0, 1)
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self, tasks: dict[str, Task] | None = None) -> dict[str, Any]:
+        """The fields every shard and resume must share; a task file counts by its
+        content (``task_digest``), so a moved file resumes and an edited one does not."""
         sel = self.selection.normalised()
+        digest = None
+        if sel.tasks is not None:
+            digest = task_digest((tasks if tasks is not None else _tasks(sel)).values())
         return {"agent": self.agent, "label": self.label or self.agent,
                 "agent_options": self.agent_options, "suite": sel.suite,
+                "task_digest": digest,
                 "levels": list(sel.levels), "modes": list(sel.modes),
                 "task_ids": list(sel.task_ids), "limit": sel.limit,
                 "sample_seed": sel.sample_seed, "prompts": list(sel.prompts),
@@ -312,15 +359,19 @@ class RunConfig:
                 "loop_guard": self.loop_guard}
 
 
-def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool) -> Path:
+def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Task]) -> Path:
     """Refuse a run directory that cannot take this run; returns this shard's records
     file. Writes nothing, so a refused run leaves no trace."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"{run_dir} exists and is not a directory")
-    ident = json.loads(json.dumps(cfg.identity()))  # tuples → lists, as on disk
+    ident = json.loads(json.dumps(cfg.identity(tasks)))  # tuples → lists, as on disk
     old = read_config(run_dir) if run_dir.is_dir() else None
     if old is not None:
         diff = [k for k in IDENTITY if old.get(k) != ident[k]]
+        if diff and diff[0] == "task_digest":
+            raise RunError(f"{run_dir} holds a run over other tasks (from "
+                           f"{old.get('tasks') or 'suite ' + str(old.get('suite'))}); "
+                           "use a new --out or the same task source")
         if diff:
             raise RunError(f"{run_dir} holds a run with another {diff[0]} "
                            f"({old.get(diff[0])!r} vs {ident[diff[0]]!r}); "
@@ -332,15 +383,25 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool) -> Path:
     return path
 
 
-def _init_dir(run_dir: Path, cfg: RunConfig, total: int) -> None:
-    """Create the run directory and its run.json (once: shards share it)."""
+def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
+              chosen: list[str]) -> None:
+    """Create the run directory and its run.json (once: shards share it). A run over a
+    task file also keeps its chosen tasks (tasks.jsonl), so reports can show them
+    wherever the file has gone."""
     from toolmaze_gym import __version__
 
     run_dir.mkdir(parents=True, exist_ok=True)
     if (run_dir / RUN_FILE).exists():
         return
+    source = cfg.selection.tasks
+    if source is not None:
+        lines = [json.dumps(tasks[t].to_dict(), ensure_ascii=False) + "\n" for t in chosen]
+        tmp = run_dir / f".{TASKS_FILE}.{os.getpid()}.tmp"
+        tmp.write_text("".join(lines), encoding="utf-8")
+        os.replace(tmp, run_dir / TASKS_FILE)
     _write_json_atomic(run_dir / RUN_FILE, {
-        **json.loads(json.dumps(cfg.identity())), "episodes": total,
+        **json.loads(json.dumps(cfg.identity(tasks))),
+        "tasks": None if source is None else str(Path(source).resolve()), "episodes": total,
         "toolmaze_version": __version__,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
@@ -489,8 +550,11 @@ class _Driver:
                     self._end(pool, i, live.pop(i), ("loop", None))
 
     def _start(self, pool: Any, i: int, spec: EpisodeSpec) -> _Live:
+        # the task itself, not its id: a task file's tasks are not in any suite; the env
+        # builds their fault profiles deterministically from the task and mode
         pool.reset(seed=[hashing.digest("episode", spec.key) % 2**31],
-                   options={"indices": [i], "task_ids": [spec.task_id], "mode": spec.mode})
+                   options={"indices": [i], "task": self.tasks[spec.task_id],
+                            "mode": spec.mode})
         self.policy.start(spec.key, self.tasks[spec.task_id], pool.tools(i), spec.mode)
         return _Live(spec, time.perf_counter())
 
@@ -553,6 +617,8 @@ class _Driver:
             usage={k: int(usage.get(k, 0)) for k in ("prompt_tokens", "completion_tokens",
                                                      "turns", "shared_turns")},
             raw=list(usage.get("raw", ep.raw)), wall_s=round(time.perf_counter() - ep.t0, 4))
+        if self.cfg.selection.tasks is not None:
+            rec["tasks"] = str(Path(self.cfg.selection.tasks).resolve())
         if cut is not None:
             rec["cut"] = cut[0]
             if cut[1]:
@@ -616,9 +682,10 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
         raise RunError("--max-steps must be at least 1")
     if cfg.loop_guard < 0:
         raise RunError("--loop-guard must be 0 (off) or a positive number of actions")
-    specs = select(cfg.selection)
+    tasks = _tasks(cfg.selection.normalised())
+    specs = select(cfg.selection, tasks)
     mine = shard(specs, *cfg.shard)
-    path = _check_dir(run_dir, cfg, resume)
+    path = _check_dir(run_dir, cfg, resume, tasks)
     done = done_keys(run_dir) if resume and run_dir.is_dir() else set()
     todo = [s for s in mine if s.key not in done]
     summary = RunSummary(skipped=len(mine) - len(todo), records_path=str(path))
@@ -631,7 +698,7 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
             raise RunError(str(exc)) from None
     if cfg.share_turns and getattr(policy, "temperature", None) == 0:
         policy = SharedTurns(policy)
-    _init_dir(run_dir, cfg, len(specs))
+    _init_dir(run_dir, cfg, len(specs), tasks, list(dict.fromkeys(s.task_id for s in specs)))
     writer = RecordWriter(path)
     bar = _Progress(len(mine), summary.skipped, cfg.label or cfg.agent, progress)
 
@@ -641,7 +708,7 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
 
     t0 = time.perf_counter()
     try:
-        _Driver(policy, cfg, _tasks(cfg.selection.suite), emit, summary).run(todo)
+        _Driver(policy, cfg, tasks, emit, summary).run(todo)
     finally:
         summary.wall_s = time.perf_counter() - t0
         writer.close()

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.runner import RunError, read_config, read_records, record_key
+from toolmaze_gym.runner import (
+    TASKS_FILE,
+    RunError,
+    load_task_file,
+    read_config,
+    read_records,
+    record_key,
+)
+from toolmaze_gym.tasks.model import Task
 
 PROMPT_LABELS = {"standard": "standard", "failure_aware": "failure-aware"}
 
@@ -29,6 +37,7 @@ class Row:
     records: list[dict[str, Any]]
     sources: list[str] = field(default_factory=list)
     suite: str = ""
+    tasks: dict[str, Task] = field(default_factory=dict)  # runs over a task file
 
     @property
     def name(self) -> str:
@@ -59,19 +68,33 @@ def _load_source(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     raise RunError(f"no such run directory or records file: {path}")
 
 
+def _source_tasks(path: Path, records: list[dict[str, Any]]) -> dict[str, Task]:
+    """The tasks a run over a task file played: kept in its run directory, or (for a
+    bare records file) read from the task file its records name, if it is still there.
+    Suite runs return nothing: their tasks are found in the suite."""
+    if path.is_dir() and (path / TASKS_FILE).is_file():
+        return load_task_file(str(path / TASKS_FILE))
+    named = {r["tasks"] for r in records if r.get("tasks")}
+    return {k: t for src in sorted(named) if Path(src).is_file()
+            for k, t in load_task_file(src).items()}
+
+
 def load_rows(sources: list[str | Path]) -> list[Row]:
     """Rows of every (agent, prompt) found in ``sources``, in a stable order."""
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     for src in sources:
         path = Path(src)
         records, cfg = _load_source(path)
+        tasks = _source_tasks(path, records)
         for rec in records:
             if not all(k in rec for k in ("task_id", "level", "mode", "grade")):
                 raise RunError(f"{path}: a record lacks task_id, level, mode or grade")
             agent = str(rec.get("agent") or cfg.get("label") or path.stem)
             options = json.dumps(rec.get("agent_options") or {}, sort_keys=True)
             group = groups.setdefault((agent, options), {"records": {}, "sources": [],
-                                                         "dirs": [], "suite": ""})
+                                                         "dirs": [], "suite": "",
+                                                         "tasks": {}})
+            group["tasks"].update(tasks)
             group["records"].setdefault(record_key(rec), rec)
             group["suite"] = group["suite"] or rec.get("suite") or cfg.get("suite", "")
             if str(path) not in group["sources"]:
@@ -88,5 +111,6 @@ def load_rows(sources: list[str | Path]) -> list[Row]:
         for prompt in prompts:
             mine = [r for r in recs if r["mode"] == "P0" or (r.get("prompt") or "standard")
                     == prompt]
-            rows.append(Row(label, prompt, mine, group["sources"], group["suite"]))
+            rows.append(Row(label, prompt, mine, group["sources"], group["suite"],
+                            group["tasks"]))
     return rows

@@ -19,6 +19,7 @@ from typing import Any
 
 from toolmaze_gym import metrics
 from toolmaze_gym.grading import LABELS
+from toolmaze_gym.report.calls import valid_call_rate
 from toolmaze_gym.report.runs import Row
 
 MODES, FAULT_MODES, LEVELS = metrics.MODES, metrics.FAULT_MODES, metrics.LEVELS
@@ -37,6 +38,7 @@ class RowStats:
     cuts: Counter = field(default_factory=Counter)
     truncated: int = 0
     usage: dict[str, float] = field(default_factory=dict)
+    valid_calls: float | None = None  # share of actions that were valid tool calls
     pass_k: dict[int, float | None] = field(default_factory=dict)
 
     @property
@@ -65,6 +67,8 @@ def compute(row: Row, resamples: int = 1000, seed: int = 0) -> RowStats:
         "prompt_tokens": mean([u.get("prompt_tokens") for u in usage]) or 0.0,
         "completion_tokens": mean([u.get("completion_tokens") for u in usage]) or 0.0,
         "wall_s": mean([r.get("wall_s") for r in recs]) or 0.0}
+    stats.usage["tokens"] = stats.usage["prompt_tokens"] + stats.usage["completion_tokens"]
+    stats.valid_calls = valid_call_rate(recs)
     repeats = max(int(r.get("repeat", 0)) for r in recs) + 1
     if repeats > 1:
         stats.pass_k = {k: metrics.pass_hat_k_records(recs, k) for k in range(1, repeats + 1)}
@@ -164,6 +168,23 @@ def table21_md(stats: list[RowStats]) -> list[str]:
     return ["## Table 21: full C×P results (%)", "", *_md_table(head, rows)]
 
 
+def summary_md(stats: list[RowStats]) -> list[str]:
+    """The before/after view of a fine-tune: can the model play at all (valid calls),
+    how well (TSR, PRR, RC, composite), and at what cost (tokens per episode)."""
+    head = ["Model", "trajectories", "valid calls", "TSR", "PRR", "RC", "Avg.",
+            "tokens / ep."]
+    rows = []
+    for st in stats:
+        t2 = table2_values(st)
+        rows.append([st.row.name, str(st.n), pct(st.valid_calls), pct(mean(t2[:5])),
+                     pct(t2[10]), pct(t2[15]), pct(t2[16]), f"{st.usage['tokens']:.0f}"])
+    return ["## Summary (%)", "",
+            "Valid calls: share of the agent's actions that parsed as a call to a shown tool "
+            "with schema-valid arguments (finish/abort included). TSR averages NP and P1–P4; "
+            "PRR, RC average P1–P4; Avg. is the composite; tokens: prompt + completion per "
+            "episode.", "", *_md_table(head, rows)]
+
+
 def ci_md(stats: list[RowStats]) -> list[str]:
     if not any(st.ci for st in stats):
         return []
@@ -221,8 +242,8 @@ def gaps_md(stats: list[RowStats]) -> list[str]:
 
 
 def markdown(stats: list[RowStats], header: list[str]) -> str:
-    parts = [header, table2_md(stats), table20_md(stats), table21_md(stats), gaps_md(stats),
-             ci_md(stats), labels_md(stats), usage_md(stats)]
+    parts = [header, table2_md(stats), summary_md(stats), table20_md(stats), table21_md(stats),
+             gaps_md(stats), ci_md(stats), labels_md(stats), usage_md(stats)]
     return "\n\n".join("\n".join(p) for p in parts if p) + "\n"
 
 
@@ -232,7 +253,7 @@ def markdown(stats: list[RowStats], header: list[str]) -> str:
 CSV_HEAD = (["agent", "prompt", "C", "n"] + [f"TSR_{MODE_LABEL.get(m, m)}" for m in MODES]
             + [f"PRR_{m}" for m in FAULT_MODES] + [f"RC_{m}" for m in FAULT_MODES]
             + ["TSR_mean_all", "TSR_mean_P1-P4", "PRR_mean", "RC_mean", "composite",
-               "composite_ci_lo", "composite_ci_hi"])
+               "composite_ci_lo", "composite_ci_hi", "valid_call_rate", "tokens_per_episode"])
 
 
 def _num(x: float | None) -> str:
@@ -241,7 +262,8 @@ def _num(x: float | None) -> str:
 
 def csv_text(stats: list[RowStats]) -> str:
     """Table 21's layout, one line per (row, C) plus an Avg line per row that carries
-    Table 2's averages and the composite; values in %, empty where undefined."""
+    Table 2's averages, the composite, the valid-call rate (%) and tokens per episode;
+    values in %, empty where undefined."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEAD)
@@ -255,10 +277,12 @@ def csv_text(stats: list[RowStats]) -> str:
                 means = [mean(vals[:5]), t2[5], t2[10], t2[15]]
                 comp = st.table["composite"]
                 lo_hi = st.ci.get("composite") or (None, None)
+                extra = [_num(st.valid_calls), f"{st.usage['tokens']:.1f}"]
             else:
                 means = [per_level(st, "TSR", level), mean(vals[1:5]),
                          per_level(st, "PRR", level), per_level(st, "RC", level)]
                 comp, lo_hi = None, (None, None)
+                extra = ["", ""]
             w.writerow([st.row.agent, st.row.prompt, level or "Avg", n, *map(_num, vals),
-                        *map(_num, means), _num(comp), _num(lo_hi[0]), _num(lo_hi[1])])
+                        *map(_num, means), _num(comp), _num(lo_hi[0]), _num(lo_hi[1]), *extra])
     return buf.getvalue()

@@ -447,13 +447,14 @@ def write_viewer(rows: list[Row], out_dir: Path, max_pages: int = MAX_PAGES) -> 
     (out_dir / "t").mkdir(parents=True, exist_ok=True)
     groups = group_entries(rows)
     suites = {r.agent: r.suite for r in rows}
+    known = {k: t for r in rows for k, t in r.tasks.items()}  # runs over task files
     sim = None
     pages = []
     for key in choose_pages(groups, max_pages):
         entries = groups[key]
         suite = suites.get(entries[0].agent) or entries[0].rec.get("suite") or SUITE_NAME
         try:
-            task = get_task(key[0], suite)
+            task = known.get(key[0]) or get_task(key[0], suite)
         except (SuiteError, FileNotFoundError):
             task, profile = None, None
         else:

@@ -1,0 +1,56 @@
+"""The valid-call rate: the share of an agent's actions that were well-formed tool calls.
+
+A model that cannot play yet (a small base model answering in prose, or emitting
+broken JSON) scores near zero here whatever the grader says about its outcomes, so
+this is the first figure a fine-tune should move. An action counts as a valid call
+when it parsed as a call (``finish`` and ``abort`` included) to a tool the episode
+showed, with arguments that satisfy the tool's JSON schema. Validity is decided from
+the record alone: the env's 404 for an unshown tool (a 404 that a fault injected does
+not count), and the corpus schema for the arguments (re-checked here because a fault
+injected on a call hides the simulator's own verdict).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any
+
+import fastjsonschema
+
+from toolmaze_gym.actions import RESERVED
+
+
+@cache
+def _validator(tool: str) -> Callable[[Any], Any] | None:
+    """The compiled argument schema of a corpus tool (None: no such tool)."""
+    from toolmaze_gym.corpus import load_corpus
+
+    spec = load_corpus().tools.get(tool)
+    return None if spec is None else fastjsonschema.compile(spec.parameters_schema())
+
+
+def is_valid_call(step: dict[str, Any]) -> bool:
+    """Whether one recorded step was a call to a shown tool with schema-valid arguments."""
+    action = step.get("action") or {}
+    kind = action.get("kind")
+    if kind in RESERVED:
+        return True
+    if kind != "call":
+        return False
+    if step.get("status") == 404 and not step.get("fault"):  # a tool the episode hid
+        return False
+    validate = _validator(str(action.get("name", "")))
+    if validate is None:
+        return False
+    try:
+        validate(action.get("arguments"))
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
+def valid_call_rate(records: Iterable[dict[str, Any]]) -> float | None:
+    """Valid calls over all actions of the records (None when no action was taken)."""
+    steps = [s for r in records for s in r.get("steps", [])]
+    return sum(map(is_valid_call, steps)) / len(steps) if steps else None
