@@ -57,7 +57,9 @@ def test_eval_help_names_and_describes_every_agent():
     flat = " ".join(out.split())
     for name in POLICY_NAMES:
         assert f"{name}: {' '.join(AGENT_HELP[name].split())}" in flat
-    assert "(default: 25)" in flat and "(default: toolmaze-v1)" in flat
+    from toolmaze_gym.tasks.suite import SUITE_NAME
+
+    assert "(default: 25)" in flat and f"default: {SUITE_NAME})" in flat
 
 
 def test_baselines_help_names_the_agents():

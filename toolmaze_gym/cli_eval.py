@@ -170,10 +170,11 @@ def add_commands(sub) -> None:
     p.add_argument("--out", help="run directory (default runs/LABEL)")
     p.add_argument("--label", help="the agent's name in records and reports (default: --agent)")
     p.add_argument("--suite", help=f"shipped task suite to run ({', '.join(shipped_suites())}; "
-                   f"default {SUITE_NAME})")
+                   f"default: {SUITE_NAME})")
     p.add_argument("--tasks", metavar="FILE", help="run these tasks instead of a shipped suite: "
                    "a JSONL task file (e.g. from `toolmaze generate --split dev`) or a suite "
-                   "directory (`toolmaze build-suite --out`); the selection flags apply alike")
+                   "directory (`toolmaze build-suite --out`); the selection flags apply alike "
+                   "(default: none, the shipped suite)")
     p.add_argument("--level", action="append", help="C1..C4 (repeat or comma list; default all)")
     p.add_argument("--mode", action="append",
                    help=f"NP/P0..P4 (repeat or comma list; default all: {','.join(MODE_NAMES)})")
