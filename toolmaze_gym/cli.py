@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "toolmaze_gym.cli_grade",
     "toolmaze_gym.cli_eval",
     "toolmaze_gym.cli_train",
+    "toolmaze_gym.cli_scenarios",
 )
 
 

@@ -42,6 +42,8 @@ def plan_side(corpus: Corpus, side: Sequence[str],
     """How each parameter of ``side`` is bound to ``inputs`` ((role, type) pairs).
 
     None when the side cannot use exactly these inputs; every input must be used.
+    An optional parameter is bound only by its exact role and type (a note on a
+    payment that the scenario asks for), never by type alone.
     """
     produced: set[str] = set()
     used: set[int] = set()
@@ -51,6 +53,11 @@ def plan_side(corpus: Corpus, side: Sequence[str],
         tool_plan: list[tuple[str, tuple[str, Any]]] = []
         for p in spec.params:
             if not p.required:
+                idx = next((i for i, (r, t) in enumerate(inputs)
+                            if i not in used and r == p.canonical and t == p.type), None)
+                if idx is not None:
+                    used.add(idx)
+                    tool_plan.append((p.name, ("input", idx)))
                 continue
             if p.type in produced:
                 tool_plan.append((p.name, ("local", p.type)))
@@ -71,12 +78,14 @@ def plan_side(corpus: Corpus, side: Sequence[str],
 
 def slot_outputs(corpus: Corpus, slot: Slot, side: Sequence[str],
                  bodies: Sequence[dict[str, Any]], provides: Sequence[str]) -> dict[str, Any]:
-    """Values a slot offers downstream, by type.
+    """Values a slot offers downstream, by type, and by ``type@key`` for field-level
+    bindings (``money_amount@price``: the field whose canonical key is ``price``).
 
     A branch slot offers only what its group guarantees (``provides``), from the
-    final tool of the side, so any alternative can stand in. A fixed slot offers
-    every output it computes (echoes of its own inputs are not new data); within
-    a tool the first field of a type wins, later tools win.
+    final tool of the side, so any alternative can stand in; its keyed values also
+    come from the final tool. A fixed slot offers every output it computes (echoes
+    of its own inputs are not new data); within a tool the first field of a type
+    wins, later tools win.
     """
     out: dict[str, Any] = {}
     if slot.is_branch:
@@ -85,6 +94,7 @@ def slot_outputs(corpus: Corpus, slot: Slot, side: Sequence[str],
             fields = [f for f in spec.returns if f.type == t]
             f = next((f for f in fields if not f.echo), fields[0])
             out[t] = body[f.name]
+        out.update(_keyed(spec.returns, body))
         return out
     for name, body in zip(side, bodies, strict=True):
         seen: set[str] = set()
@@ -92,7 +102,12 @@ def slot_outputs(corpus: Corpus, slot: Slot, side: Sequence[str],
             if f.type not in seen and not f.echo:
                 out[f.type] = body[f.name]
                 seen.add(f.type)
+        out.update(_keyed(corpus[name].returns, body))
     return out
+
+
+def _keyed(fields, body: dict[str, Any]) -> dict[str, Any]:
+    return {f"{f.type}@{f.canonical}": body[f.name] for f in fields if f.name in body}
 
 
 def topological_order(slots: Sequence[Slot]) -> list[Slot]:
@@ -128,7 +143,7 @@ def run_slot(sim: Simulator, slot: Slot, side: Sequence[str], upstream: dict[str
                 args[pname] = local[ref]
             else:
                 src = slot.inputs[ref].source
-                args[pname] = src.value if src.is_literal else upstream[src.slot][src.type]
+                args[pname] = src.value if src.is_literal else upstream[src.slot][src.ref]
         resp = sim.call(name, args, state)
         if not resp.ok:
             raise ExecutionError(f"{slot.id}: {name}({args}) -> {resp.status} {resp.body}")

@@ -93,6 +93,17 @@ def literal_text(value: Any) -> str:
     return str(value)
 
 
+def say(value: Any) -> str:
+    """How toolmaze-v2 writes a value in a query or a text: exactly, so the value
+    the grader asks for is the one the agent reads (``literal_text`` rounds floats
+    to six significant digits, which v1 keeps for its shipped queries)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)
+
+
 def _phrase(type_: str, role: str, value: Any) -> str:
     v = literal_text(value)
     if type_ == "text":

@@ -10,18 +10,29 @@ from toolmaze_gym.tasks.model import Task
 def _source(i) -> str:
     if i.source.is_literal:
         return json.dumps(i.source.value, ensure_ascii=False)
-    return f"{i.source.slot}.{i.type}"
+    return f"{i.source.slot}.{i.source.field or i.type}"
 
 
 def describe(task: Task) -> str:
-    lines = [f"{task.id}  level {task.level}  domains {', '.join(task.domains)}",
-             f"query: {task.query}", "", "slots:"]
+    lines = []
+    if task.meta.get("goal"):
+        lines.append(f"goal: {task.meta['goal']}")
+    lines += [f"query: {task.query}", "",
+              f"{task.id}  level {task.level}  domains {', '.join(task.domains)}"
+              + (f"  scenario {task.meta['scenario']}" if task.meta.get("scenario") else ""),
+              "", "slots:"]
+    steps = task.meta.get("steps", {})
     for s in task.slots:
         alts = " | ".join(" -> ".join(side) for side in s.alternatives)
         group = f"  [group {s.group}]" if s.group else ""
-        lines.append(f"  {s.id}: {alts}{group}")
+        step = f" ({steps[s.id]})" if s.id in steps else ""
+        lines.append(f"  {s.id}{step}: {alts}{group}")
         for i in s.inputs:
             lines.append(f"      {i.role} ({i.type}) <- {_source(i)}")
+            if i.mentions:
+                said = ", ".join(f"{json.dumps(v, ensure_ascii=False)} ({t})"
+                                 for t, v in i.mentions)
+                lines.append(f"          must mention: {said}")
     lines.append("")
     lines.append(f"edges: {', '.join(f'{u}->{v} ({t})' for u, v, t in task.edges()) or 'none'}")
     lines.append(f"solution paths: {len(task.solutions)} (s* = path {task.default + 1})")

@@ -1,0 +1,183 @@
+"""Scenario -> task: level patterns, exactness, mentions, and the solvability check."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from toolmaze_gym.mentions import mentions_all
+from toolmaze_gym.tasks.capabilities import capabilities
+from toolmaze_gym.tasks.enumeration import enumerate_solutions
+from toolmaze_gym.tasks.model import Input, Slot, Source, Task
+from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError, ScenarioGenerator
+from toolmaze_gym.tasks.scenarios import load_library
+from toolmaze_gym.tasks.solvability import solvability_problems
+
+LIB = {s.id: s for s in load_library()}
+CASES = [("fin-invest-price-dip-alert", "C1"), ("fin-invest-price-dip-alert", "C2"),
+         ("fin-buy-shares-report-cost", "C3"), ("fin-trip-spending-money", "C4")]
+
+
+@pytest.fixture(scope="module")
+def gen():
+    return ScenarioGenerator()
+
+
+@pytest.fixture(scope="module")
+def tasks(gen):
+    return {(sid, lv): gen.generate(LIB[sid], lv, "test", f"t-{lv}") for sid, lv in CASES}
+
+
+@pytest.mark.parametrize(("sid", "level"), CASES)
+def test_tasks_have_their_level_pattern(tasks, corpus, sid, level):
+    task = tasks[(sid, level)]
+    kinds = sorted(corpus.group_by_id[s.group].kind for s in task.branch_slots())
+    if level == "C1":
+        assert kinds == [] and len(task.solutions) == 1
+    elif level == "C2":
+        assert len(kinds) == 1 and kinds[0] in ("one_to_one", "one_to_n")
+    elif level == "C3":
+        assert kinds == ["n_to_n"]
+    else:
+        assert "n_to_n" in kinds and {"one_to_one", "one_to_n"} & set(kinds)
+    lo, hi = {"C1": (5, 7), "C2": (5, 9), "C3": (6, 10), "C4": (8, 15)}[level]
+    assert lo <= task.default_path.length <= hi
+    assert task.meta["scenario"] == sid and task.meta["goal"] == LIB[sid].goal
+
+
+@pytest.mark.parametrize(("sid", "level"), CASES)
+def test_every_generated_task_is_solvable(tasks, corpus, sid, level):
+    assert solvability_problems(tasks[(sid, level)], corpus) == []
+
+
+def test_the_query_is_a_phrasing_with_the_literals_filled(tasks):
+    task = tasks[("fin-invest-price-dip-alert", "C1")]
+    assert "{" not in task.query
+    for e in task.entities:
+        assert str(e["value"]) in task.query
+    assert not any(t in task.query for t in task.tools)
+
+
+def test_free_text_carries_what_it_must_mention(tasks):
+    task = tasks[("fin-invest-price-dip-alert", "C1")]
+    mail = task.slots[-1]
+    body = next(i for i in mail.inputs if i.role == "body")
+    types = [t for t, _ in body.mentions]
+    assert {"stock_symbol", "money_amount", "currency_code", "price_alert_id"} <= set(types)
+    assert mentions_all(body.source.value, body.mentions)
+    alert = next(c for c in task.default_path.calls if c.slot == "s4")
+    assert alert.response[next(k for k in alert.response if "id" in k.lower())] in [
+        v for _, v in body.mentions]
+    assert ("s4", "price_alert_id") in mail.reads
+    # Serialised mentions survive a round trip; inputs without them carry no key.
+    again = Task.from_json(task.to_json())
+    assert again.slots[-1].inputs == mail.inputs
+    raw = json.loads(task.to_json())
+    assert "mentions" not in raw["slots"][0]["inputs"][0]
+
+
+def test_arguments_are_bound_at_field_level(tasks):
+    task = tasks[("fin-invest-price-dip-alert", "C1")]
+    convert = task.slots[1]
+    fields = {i.role: (i.source.slot, i.source.field) for i in convert.inputs
+              if not i.source.is_literal}
+    assert fields == {"amount": ("s1", "price"), "base": ("s1", "currency")}
+
+
+@pytest.mark.parametrize(("sid", "level"), CASES)
+def test_no_shown_tool_can_do_a_step_outside_its_slot(tasks, corpus, sid, level):
+    task = tasks[(sid, level)]
+    caps = capabilities(corpus)
+    steps = {st.id: st for st in LIB[sid].steps}
+    for slot in task.slots:
+        cap = caps[steps[task.meta["steps"][slot.id]].use]
+        shown_sides = [s for s in cap.sides if set(s) <= set(task.tools)]
+        for side in shown_sides:
+            others = [o for o in task.slots if o.id != slot.id and side in o.alternatives]
+            assert side in slot.alternatives or others, (slot.id, side)
+    distractors = set(task.tools) - set(task.task_tools)
+    assert 3 <= len(distractors) <= 5
+    task_behaviours = {corpus[t].behaviour for t in task.task_tools}
+    assert not {corpus[t].behaviour for t in distractors} & task_behaviours
+
+
+def test_same_seed_same_task_and_other_seeds_differ():
+    sc = LIB["fin-buy-shares-report-cost"]
+    a = ScenarioGenerator().generate(sc, "C2", 7, "x").to_json()
+    b = ScenarioGenerator().generate(sc, "C2", 7, "x").to_json()
+    c = ScenarioGenerator().generate(sc, "C2", 8, "x").to_json()
+    assert a == b and a != c
+
+
+def test_a_level_the_scenario_is_not_written_for_is_refused(gen):
+    with pytest.raises(ScenarioBuildError, match="not written for C1"):
+        gen.generate(LIB["fin-trip-spending-money"], "C1", 0, "x")
+
+
+# ---------------------------------------------------------------- the check itself
+
+
+def _with_query(task: Task, query: str) -> Task:
+    return dataclasses.replace(task, query=query)
+
+
+def test_a_literal_the_query_does_not_state_is_caught(tasks, corpus):
+    task = tasks[("fin-invest-price-dip-alert", "C1")]
+    symbol = task.slots[0].inputs[0].source.value
+    broken = _with_query(task, task.query.replace(symbol, "the stock"))
+    assert any(f"literal {symbol!r} is not stated" in p
+               for p in solvability_problems(broken, corpus))
+
+
+def test_a_value_no_earlier_response_holds_is_caught(tasks, corpus):
+    task = tasks[("fin-invest-price-dip-alert", "C1")]
+    path = task.solutions[0]
+    calls = list(path.calls)
+    k = next(i for i, c in enumerate(calls) if c.slot == "s3")
+    arg = next(n for n, v in calls[k].args.items() if isinstance(v, float))
+    calls[k] = dataclasses.replace(calls[k], args={**calls[k].args, arg: 1.23})
+    broken = dataclasses.replace(task, solutions=[dataclasses.replace(path,
+                                                                      calls=tuple(calls))])
+    assert any("not in an earlier response of s1" in p
+               for p in solvability_problems(broken, corpus))
+
+
+def _two_quotes(sim, first: str, second: str) -> Task:
+    """Two quotes joined by a percent change: the query tells them apart by ticker."""
+    def quote(sid, symbol):
+        return Slot(sid, (("get_stock_quote",),),
+                    (Input("symbol", "stock_symbol", Source("literal", value=symbol)),))
+
+    def price(sid):
+        return Source("slot", slot=sid, type="money_amount", field="price")
+
+    slots = [quote("s1", first), quote("s2", second),
+             Slot("s3", (("calculate_percent_change",),),
+                  (Input("old", "money_amount", price("s1")),
+                   Input("new", "money_amount", price("s2"))))]
+    sols = enumerate_solutions(sim, slots)
+    return Task("t", "C1", ["Financial"], "How much pricier is MSFT than AAPL, in percent?",
+                [], slots, sols, 0, ["calculate_percent_change", "get_stock_quote"])
+
+
+def test_an_equally_plausible_second_source_is_caught(sim, corpus):
+    task = _two_quotes(sim, "AAPL", "MSFT")
+    assert solvability_problems(task, corpus) == []
+    # If the query could not tell the two quotes apart (the same literal for both),
+    # the second price would be as plausible a source as the first.
+    s2 = task.slots[1]
+    same = dataclasses.replace(s2, inputs=(task.slots[0].inputs[0],))
+    broken = dataclasses.replace(task, slots=[task.slots[0], same, task.slots[2]])
+    assert any("equally plausible source" in p for p in solvability_problems(broken, corpus))
+
+
+def test_a_mention_the_agent_never_sees_is_caught(tasks, corpus):
+    task = tasks[("fin-invest-price-dip-alert", "C1")]
+    mail = task.slots[-1]
+    body = next(i for i in mail.inputs if i.role == "body")
+    bad = dataclasses.replace(body, mentions=(*body.mentions, ("money_amount", 424242.42)))
+    slot = dataclasses.replace(mail, inputs=tuple(bad if i is body else i for i in mail.inputs))
+    broken = dataclasses.replace(task, slots=[*task.slots[:-1], slot])
+    assert any("never sees" in p for p in solvability_problems(broken, corpus))

@@ -1,0 +1,200 @@
+"""The scenario library format: clean files load, every mistake is reported where it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmaze_gym.cli_scenarios import main as scenarios_main
+from toolmaze_gym.tasks.scenarios import (
+    ScenarioError,
+    check_files,
+    library_files,
+    load_library,
+    parse_file,
+)
+
+GOOD = '''
+domain = "Financial"
+
+[[scenario]]
+id = "fin-test-quote-mail"
+goal = "Know what a share costs in my currency and get it by mail."
+phrasings = [
+  "What does one {symbol} share cost in {cur}? Mail it to {me}.",
+  "Please price a {symbol} share in {cur} and send the figure to {me}.",
+]
+[scenario.params]
+symbol = { type = "stock_symbol" }
+cur = { type = "currency_code", choices = ["EUR", "GBP"], differs_from = ["quote.currency"] }
+me = { type = "email" }
+[[scenario.steps]]
+id = "quote"
+use = "finance.quote"
+args = { symbol = "$symbol" }
+[[scenario.steps]]
+id = "convert"
+use = "finance.convert"
+args = { amount = "quote.price", base = "quote.currency", quote = "$cur" }
+[[scenario.steps]]
+id = "mail"
+use = "office.mail.send"
+[scenario.steps.args]
+to = "$me"
+subject = { text = "{symbol} price" }
+body = { text = "{symbol}: {convert.converted_amount} {cur}" }
+'''
+
+
+def _write(tmp_path, text, name="financial.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _problems(tmp_path, text):
+    return check_files([_write(tmp_path, text)])[1]
+
+
+def test_a_clean_file_loads_with_its_bindings(tmp_path):
+    scenarios, problems = check_files([_write(tmp_path, GOOD)])
+    assert problems == []
+    (sc,) = scenarios
+    assert [s.id for s in sc.steps] == ["quote", "convert", "mail"]
+    amount = next(a for a in sc.steps[1].args if a.role == "amount")
+    assert (amount.kind, amount.step, amount.key) == ("field", "quote", "price")
+    body = next(a for a in sc.steps[2].args if a.role == "body")
+    assert body.kind == "text" and body.mention == ("symbol", "convert.converted_amount", "cur")
+    assert sc.steps[2].upstream() == ["convert"]
+
+
+@pytest.mark.parametrize(("old", "new", "where", "what"), [
+    ('use = "finance.quote"', 'use = "finance.quotes"', "steps.quote.use",
+     "unknown capability"),
+    ('args = { symbol = "$symbol" }', 'args = { ticker = "$symbol" }', "args.ticker",
+     "has no argument 'ticker'"),
+    ('amount = "quote.price"', 'amount = "quote.volume"', "args.amount", "trade_volume"),
+    ('amount = "quote.price"', 'amount = "quote.prize"', "args.amount", "returns no 'prize'"),
+    ('amount = "quote.price"', 'amount = "mail.price"', "args.amount", "not an earlier step"),
+    ('args = { symbol = "$symbol" }', 'args = { symbol = "AAPL" }', "args.symbol",
+     "a constant must be a param"),
+    ('quote = "$cur"', 'quote = "$currency"', "args.quote", "unknown param 'currency'"),
+    ("Mail it to {me}.", "Mail it to me.", "phrasings[0]", "does not state {me}"),
+    ("Mail it to {me}.", "Mail it to {me} with send_email.", "phrasings[0]",
+     "names the tool 'send_email'"),
+    ("Mail it to {me}.", "Mail {convert.converted_amount} to {me}.", "phrasings[0]",
+     "is not a param"),
+    ('type = "stock_symbol"', 'type = "stock_ticker"', "params.symbol.type",
+     "unknown semantic type"),
+    ('id = "mail"\nuse = "office.mail.send"', 'id = "mail"\nuse = "finance.fx_rate"',
+     "steps.mail", "must be an Action"),
+    ('body = { text = "{symbol}: {convert.converted_amount} {cur}" }',
+     'body = { text = "see attached" }', "args.body", "must mention at least one value"),
+])
+def test_each_mistake_is_reported_with_file_scenario_and_field(tmp_path, old, new, where,
+                                                               what):
+    assert old in GOOD
+    problems = _problems(tmp_path, GOOD.replace(old, new, 1))
+    hit = [p for p in problems if where in p and what in p]
+    assert hit, problems
+    assert hit[0].startswith("financial.toml: fin-test-quote-mail")
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path):
+    text = GOOD.replace('use = "finance.quote"', 'use = "nope"').replace(
+        "Mail it to {me}.", "Mail it.")
+    problems = _problems(tmp_path, text)
+    assert any("unknown capability" in p for p in problems)
+    assert any("does not state {me}" in p for p in problems)
+
+
+def test_a_step_nothing_reads_is_reported(tmp_path):
+    text = GOOD.replace('body = { text = "{symbol}: {convert.converted_amount} {cur}" }',
+                        'body = { text = "{symbol} in {cur}" }')
+    problems = _problems(tmp_path, text)
+    assert any("steps.convert" in p and "nothing reads its result" in p for p in problems)
+
+
+def test_phrasings_written_after_the_tables_get_a_pointed_message(tmp_path):
+    moved = GOOD.replace('phrasings = [\n  "What does one {symbol} share cost in {cur}? Mail it '
+                         'to {me}.",\n  "Please price a {symbol} share in {cur} and send the '
+                         'figure to {me}.",\n]\n', "")
+    moved += 'phrasings = ["a {symbol} {cur} {me}", "b {symbol} {cur} {me}"]\n'
+    problems = _problems(tmp_path, moved)
+    assert any("landed inside a step's args" in p for p in problems), problems
+
+
+def test_bad_toml_and_duplicate_ids_across_files(tmp_path):
+    assert "not valid TOML" in parse_file(_write(tmp_path, "domain = [", "x.toml"))[1][0]
+    a = _write(tmp_path, GOOD, "a.toml")
+    b = _write(tmp_path, GOOD, "b.toml")
+    problems = check_files([a, b])[1]
+    assert any(p.startswith("b.toml: fin-test-quote-mail: id also used in a.toml")
+               for p in problems)
+
+
+def test_check_command_exit_codes(tmp_path, capsys):
+    good = _write(tmp_path, GOOD, "good.toml")
+    bad = _write(tmp_path, GOOD.replace('"finance.quote"', '"nope"'), "bad.toml")
+    assert scenarios_main(["check", "--no-trial", str(good)]) == 0
+    assert scenarios_main(["check", "--no-trial", str(bad)]) == 1
+    assert "bad.toml: fin-test-quote-mail.steps.quote.use" in capsys.readouterr().out
+    assert scenarios_main(["check", str(tmp_path / "missing.toml")]) == 2
+
+
+def test_the_trial_says_which_levels_a_scenario_builds_at(tmp_path, capsys):
+    # Two steps are too short for any level: clean, but not usable.
+    short = GOOD.replace('[[scenario.steps]]\nid = "convert"\nuse = "finance.convert"\n'
+                         'args = { amount = "quote.price", base = "quote.currency", '
+                         'quote = "$cur" }\n', "")
+    short = short.replace("{convert.converted_amount} {cur}", "{quote.price} (I use {cur})")
+    assert short != GOOD
+    assert scenarios_main(["check", "--tries", "2", str(_write(tmp_path, short))]) == 1
+    out = capsys.readouterr().out
+    assert "fin-test-quote-mail: C1 no (s* has 2 calls (C1: 5-7))" in out
+    shipped = next(p for p in library_files() if p.name == "financial.toml")
+    assert scenarios_main(["check", "--tries", "2", str(shipped)]) == 0
+    assert "fin-invest-price-dip-alert: C1 ok" in capsys.readouterr().out
+
+
+def test_the_shipped_library_is_clean():
+    assert library_files(), "no scenario files shipped"
+    scenarios = load_library()
+    assert len({s.id for s in scenarios}) == len(scenarios)
+
+
+def test_load_library_raises_with_every_problem(monkeypatch, tmp_path):
+    import toolmaze_gym.tasks.scenarios as mod
+
+    bad = _write(tmp_path, GOOD.replace('"finance.quote"', '"nope"'))
+    monkeypatch.setattr(mod, "library_files", lambda: [bad])
+    mod.load_library.cache_clear()
+    try:
+        with pytest.raises(ScenarioError) as err:
+            mod.load_library()
+        assert any("unknown capability" in p for p in err.value.problems)
+    finally:
+        mod.load_library.cache_clear()
+
+
+def test_a_choice_a_tool_refuses_is_reported(tmp_path):
+    text = '''
+domain = "Office"
+[[scenario]]
+id = "off-test-ticket"
+goal = "Open a ticket about a broken printer for the office team."
+phrasings = ["Open a {priority} ticket: {what}.", "Please file a {priority} ticket saying {what}."]
+[scenario.params]
+priority = { type = "ticket_priority", choices = ["normal", "medium"] }
+what = { type = "text", choices = ["The printer is jammed"] }
+[[scenario.steps]]
+id = "ticket"
+use = "office.ticket.create"
+[scenario.steps.args]
+priority = "$priority"
+summary = "$what"
+description = { text = "{what}" }
+'''
+    problems = _problems(tmp_path, text)
+    assert any("params.priority: 'medium' is not accepted for priority" in p for p in problems), \
+        problems
+    assert not any("'normal' is not accepted" in p for p in problems)

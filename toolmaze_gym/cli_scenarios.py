@@ -1,0 +1,169 @@
+"""``toolmaze scenarios``: check scenario files and look up capabilities.
+
+``check`` reports every problem of every file with file, scenario and field, and,
+when a file is clean, which levels each scenario can be built at (a trial
+generation per level), so authors see at once whether a scenario is usable.
+``capabilities`` prints what a step can ``use``: arguments, result keys, tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from toolmaze_gym.cli import UsageError
+
+
+def cmd_check(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.tasks.scenarios import check_files, library_files
+
+    paths = [Path(p) for p in ns.files] or library_files()
+    for p in paths:
+        if not p.is_file():
+            raise UsageError(f"no such file: {p}")
+    scenarios, problems = check_files(paths)
+    for line in problems:
+        print(line, flush=True)
+    if problems:
+        print(f"{len(problems)} problem(s) in {len(paths)} file(s)", file=sys.stderr)
+        return 1
+    if not ns.no_trial:
+        bad = _trial(scenarios, ns.tries)
+        if bad:
+            print(f"{bad} scenario(s) cannot be built at any level", file=sys.stderr)
+            return 1
+    print(f"{len(scenarios)} scenario(s) in {len(paths)} file(s): OK", file=sys.stderr)
+    return 0
+
+
+def _trial(scenarios, tries: int) -> int:
+    """Build each scenario at each of its levels; print what works and why not."""
+    from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+
+    gen = ScenarioGenerator()
+    unusable = 0
+    for sc in scenarios:
+        report = gen.trial(sc, tries=tries)
+        cells = []
+        for level in sc.levels:
+            r = report[level]
+            cells.append(f"{level} ok ({r['lengths']} calls, {r['paths']} paths)" if r["ok"]
+                         else f"{level} no ({r['why']})")
+        if not any(report[lv]["ok"] for lv in sc.levels):
+            unusable += 1
+        print(f"{sc.file}: {sc.id}: " + "; ".join(cells), flush=True)
+    return unusable
+
+
+def cmd_capabilities(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.corpus import load_corpus
+    from toolmaze_gym.tasks.capabilities import capabilities, describe
+
+    corpus = load_corpus()
+    caps = capabilities(corpus)
+    if ns.name:
+        if ns.name not in caps:
+            raise UsageError(f"no capability {ns.name!r} (try `toolmaze scenarios "
+                             "capabilities --domain Financial`)")
+        print(describe(corpus, caps[ns.name]))
+        return 0
+    for cap in caps.values():
+        if ns.domain in (None, cap.domain) and (ns.groups or "." in cap.name):
+            print(describe(corpus, cap))
+    return 0
+
+
+def profiles_buildable(task) -> list[str]:
+    """Every fault mode's profile can be built for ``task``, and above C1 every
+    victim is a branch slot, so the fault always leaves an alternative (else the
+    task is not emitted)."""
+    from toolmaze_gym.corpus import Simulator
+    from toolmaze_gym.faults.modes import MODE_NAMES
+    from toolmaze_gym.faults.profiles import ProfileError, build_profile
+
+    sim = _SIM.get("sim") or _SIM.setdefault("sim", Simulator())
+    try:
+        profiles = [build_profile(task, mode, sim) for mode in MODE_NAMES]
+    except ProfileError as exc:
+        return [f"fault profile: {exc}"]
+    if task.level != "C1":
+        slots = task.slot_by_id
+        return [f"fault profile {p.mode}: victim {v.slot} has no alternative"
+                for p in profiles for v in p.victims if not slots[v.slot].is_branch][:1]
+    return []
+
+
+_SIM: dict = {}
+
+
+def cmd_build_suite(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.corpus import Simulator
+    from toolmaze_gym.faults.store import profile_lines
+    from toolmaze_gym.tasks import suite_v2
+    from toolmaze_gym.tasks.scenarios import ScenarioError
+    from toolmaze_gym.tasks.suite import SuiteError
+
+    out = Path(ns.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} exists and is not a directory")
+    if ns.per_level <= 0:
+        raise UsageError("--per-level must be a positive number of tasks")
+    sim = Simulator()
+    try:
+        manifest = suite_v2.build_suite(
+            out, ns.seed if ns.seed is not None else suite_v2.SUITE_SEED, ns.per_level,
+            jobs=ns.jobs, profiles=lambda tasks: profile_lines(tasks, sim),
+            check=profiles_buildable)
+    except (SuiteError, ScenarioError) as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
+    print(json.dumps(manifest, indent=2))
+    return 0
+
+
+def add_commands(sub) -> None:
+    from toolmaze_gym.corpus.spec import DOMAINS
+
+    p = sub.add_parser("scenarios", help="check scenario files; list capabilities")
+    ssub = p.add_subparsers(dest="scenarios_command", required=True)
+    c = ssub.add_parser("check", help="validate scenario TOML files (default: the library)")
+    c.add_argument("files", nargs="*", help="TOML files (default: every shipped file)")
+    c.add_argument("--no-trial", action="store_true",
+                   help="only the static checks, no trial generation")
+    c.add_argument("--tries", type=int, default=12, help="trial draws per level")
+    c.set_defaults(func=cmd_check)
+    c = ssub.add_parser("capabilities", help="what a step can `use`, with args and keys")
+    c.add_argument("name", nargs="?", help="one capability (behaviour or group id)")
+    c.add_argument("--domain", choices=DOMAINS)
+    c.add_argument("--groups", action="store_true",
+                   help="also list group ids (composites such as gen_current_report)")
+    c.set_defaults(func=cmd_capabilities)
+    c = ssub.add_parser("build-suite", help="(maintainers) build toolmaze-v2 from the library")
+    c.add_argument("--out", required=True, help="output directory")
+    c.add_argument("--seed", type=int, default=None, help="default: the toolmaze-v2 seed")
+    c.add_argument("--per-level", type=int, default=100)
+    c.add_argument("--jobs", type=int, default=1, help="levels built in parallel processes")
+    c.set_defaults(func=cmd_build_suite)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m toolmaze_gym.cli_scenarios check FILE``: the same commands
+    without the full ``toolmaze`` parser."""
+    parser = argparse.ArgumentParser(prog="toolmaze")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] != ["scenarios"]:
+        argv.insert(0, "scenarios")
+    ns = parser.parse_args(argv)
+    try:
+        return ns.func(ns)
+    except UsageError as exc:
+        print(f"toolmaze scenarios: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

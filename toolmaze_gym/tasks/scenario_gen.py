@@ -1,0 +1,599 @@
+"""Scenario -> task: the meaning-first generator of toolmaze-v2.
+
+A scenario fixes what the task is about (the goal, its parameters, the steps and
+how their arguments are bound); the generator fixes how it is done: it draws the
+parameters from the world, chooses per step a tool (a fixed slot) or an
+alternative group (a branch slot) so that the DAG has the level's pattern, runs
+the clean simulator over every valid path, fills one phrasing with the drawn
+literals, and emits the task only if it is exact (every shown tool that could do
+a step is one of its alternatives), structurally valid for its level, able to
+carry every fault mode, and solvable from what the agent sees.
+
+Every random choice comes from ``hashing.Stream`` keyed by the caller's seed, so
+the same seed gives the same tasks on every machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import networkx as nx
+
+from toolmaze_gym import hashing, values
+from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
+from toolmaze_gym.mentions import mentions_all
+from toolmaze_gym.tasks.assembly import LENGTHS
+from toolmaze_gym.tasks.capabilities import (
+    SINGLE_KINDS,
+    Side,
+    capabilities,
+    key_types,
+    role_types,
+    side_fits,
+)
+from toolmaze_gym.tasks.enumeration import default_index, enumerate_solutions
+from toolmaze_gym.tasks.execution import ExecutionError, run_slot, topological_order
+from toolmaze_gym.tasks.generator import signature
+from toolmaze_gym.tasks.model import Input, Slot, Source, Task
+from toolmaze_gym.tasks.queries import say
+from toolmaze_gym.tasks.scenarios import ArgSpec, Scenario
+from toolmaze_gym.tasks.solvability import solvability_problems
+from toolmaze_gym.tasks.validation import _parallel, fault_problems, slot_graph
+
+GENERATOR_VERSION = "2.0"
+RANGES = {"C1": (5, 7), "C2": (5, 9), "C3": (6, 10), "C4": (8, 15)}
+TARGET_PATHS = 6  # C4: the paper's 6 valid paths per task on average
+CANDIDATES = 48  # realisations sampled per parameter draw
+BUILDS = 10  # realisations tried (built and checked) per parameter draw
+# How strongly earlier tasks' tool usage steers the choice of providers: the
+# exponent for one step's tool, the weight of a whole realisation's mean usage.
+PICK_STEER = 2.0
+ACTION_BRANCH = 1.0  # score penalty for a branch whose sides all end in an Action
+USAGE_WEIGHT = 0.5
+
+
+class ScenarioBuildError(Exception):
+    """This scenario cannot be built with these choices (the reason is the message)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """How one step is done in a task: a fixed side, or a group's shown sides."""
+
+    kind: str  # "fixed" | "one_to_one" | "one_to_n" | "n_to_n"
+    sides: tuple[Side, ...]
+    group: str = ""
+
+    @property
+    def is_branch(self) -> bool:
+        return self.kind != "fixed"
+
+    @property
+    def tools(self) -> frozenset[str]:
+        return frozenset(t for s in self.sides for t in s)
+
+    @property
+    def min_len(self) -> int:
+        return min(len(s) for s in self.sides)
+
+
+@dataclass(frozen=True)
+class StepIO:
+    """What a step takes ((role, type) pairs) and what later steps read from it."""
+
+    inputs: tuple[tuple[str, str], ...]
+    reads: tuple[tuple[str, str], ...]
+
+
+# ---------------------------------------------------------------- static plan
+
+
+def _arg_type(corpus: Corpus, sc: Scenario, step_use: str, a: ArgSpec) -> str:
+    caps = capabilities(corpus)
+    roles = role_types(corpus, caps[step_use]).get(a.role, set())
+    if a.kind == "param":
+        return sc.param_by_name[a.ref].type
+    if a.kind == "text":
+        return "text"
+    up = caps[sc.step_by_id[a.step].use]
+    offered = key_types(corpus, up).get(a.key, [])
+    both = [t for t in offered if t in roles]
+    return both[0] if both else (offered[0] if offered else "")
+
+
+def _mention_type(corpus: Corpus, sc: Scenario, ref: str) -> str:
+    if "." not in ref:
+        return sc.param_by_name[ref].type
+    step, key = ref.split(".", 1)
+    return key_types(corpus, capabilities(corpus)[sc.step_by_id[step].use])[key][0]
+
+
+def step_io(corpus: Corpus, sc: Scenario) -> dict[str, StepIO]:
+    reads: dict[str, list[tuple[str, str]]] = {s.id: [] for s in sc.steps}
+    inputs: dict[str, list[tuple[str, str]]] = {}
+    for s in sc.steps:
+        inputs[s.id] = [(a.role, _arg_type(corpus, sc, s.use, a)) for a in s.args]
+        for a in s.args:
+            if a.kind == "field":
+                pair = (a.key, _arg_type(corpus, sc, s.use, a))
+                if pair not in reads[a.step]:
+                    reads[a.step].append(pair)
+            for m in a.mention:
+                if "." in m:
+                    up, key = m.split(".", 1)
+                    pair = (key, _mention_type(corpus, sc, m))
+                    if pair not in reads[up]:
+                        reads[up].append(pair)
+    return {s.id: StepIO(tuple(inputs[s.id]), tuple(reads[s.id])) for s in sc.steps}
+
+
+def _disjoint(sides: Sequence[Side]) -> bool:
+    seen: set[str] = set()
+    for side in sides:
+        if seen & set(side):
+            return False
+        seen |= set(side)
+    return True
+
+
+def step_options(corpus: Corpus, use: str, ios: Sequence[StepIO]) -> list[Option]:
+    """Every way to do a step (all steps of one capability class must fit)."""
+    cap = capabilities(corpus)[use]
+
+    def fits(side: Side) -> bool:
+        return all(side_fits(corpus, side, io.inputs, io.reads) for io in ios)
+
+    opts = [Option("fixed", (side,)) for side in cap.sides if fits(side)]
+    for g in cap.groups:
+        members = [m for m in g.members if fits(m)]
+        subsets = [tuple(members)] if 2 <= len(members) <= 3 else []
+        if len(members) >= 3:
+            subsets += list(itertools.combinations(members, 2))
+        opts += [Option(g.kind, tuple(sub), g.id) for sub in subsets if _disjoint(sub)]
+    return opts
+
+
+# ---------------------------------------------------------------- the generator
+
+
+class ScenarioGenerator:
+    """Builds tasks from scenarios; tool usage steers later tasks to other tools."""
+
+    def __init__(self, sim: Simulator | None = None, exclude_tools: Iterable[str] = (),
+                 exclude_domains: Iterable[str] = (),
+                 extra_check: Callable[[Task], list[str]] | None = None) -> None:
+        self.sim = sim or Simulator()
+        # A caller's own acceptance test (the suite build passes "every fault profile
+        # can be built": tasks do not import the fault engine themselves).
+        self.extra_check = extra_check
+        self.corpus: Corpus = self.sim.corpus
+        self.usage: Counter[str] = Counter()
+        held = set(exclude_domains)
+        self.banned = frozenset(exclude_tools) | {t for t, s in self.corpus.tools.items()
+                                                  if s.domain in held}
+        self._plans: dict[str, tuple[dict[str, StepIO], dict[str, list[Option]]]] = {}
+        self._lengths: dict[tuple[str, str], frozenset[int]] = {}
+
+    # -- plan per scenario -------------------------------------------------------
+
+    def plan(self, sc: Scenario) -> tuple[dict[str, StepIO], dict[str, list[Option]]]:
+        """(step io, options per capability class) — static, cached per scenario."""
+        if sc.id not in self._plans:
+            ios = step_io(self.corpus, sc)
+            classes: dict[str, list[str]] = {}
+            for s in sc.steps:
+                classes.setdefault(s.use, []).append(s.id)
+            opts = {use: [o for o in step_options(self.corpus, use, [ios[i] for i in ids])
+                          if not o.tools & self.banned]
+                    for use, ids in classes.items()}
+            self._plans[sc.id] = (ios, opts)
+        return self._plans[sc.id]
+
+    # -- parameters -------------------------------------------------------------------
+
+    def draw_params(self, sc: Scenario, stream: hashing.Stream) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for p in sc.params:
+            for attempt in range(8):
+                v = self._draw(p, stream, attempt)
+                clash = any(q.type == p.type and out[q.name] == v for q in sc.params
+                            if q.name in out)
+                clash |= any(d.startswith("$") and out.get(d[1:]) == v for d in p.differs_from)
+                if not clash:
+                    break
+            out[p.name] = v
+        return out
+
+    def _draw(self, p, stream: hashing.Stream, attempt: int) -> Any:
+        if p.value is not None:
+            return p.value
+        if p.choices:
+            return stream.choice(list(p.choices))
+        if p.range:
+            lo, hi = p.range
+            if isinstance(lo, int) and isinstance(hi, int):
+                return stream.randint(lo, hi)
+            return round(lo + stream.unit() * (hi - lo), 2)
+        return values.get(p.type).sample(self.sim.world, f"{stream.parts}/{p.name}/{attempt}")
+
+    # -- choosing a realisation ------------------------------------------------------
+
+    def _candidates(self, sc: Scenario, level: str, stream: hashing.Stream,
+                    target: int) -> list[dict[str, Option]]:
+        """Assignments (capability class -> option) with the level's pattern, best first."""
+        _, opts = self.plan(sc)
+        counts = Counter(s.use for s in sc.steps)
+        fixed = {u: [o for o in os if not o.is_branch] for u, os in opts.items()}
+        if any(not f for f in fixed.values()):
+            return []
+        single = [u for u, os in opts.items() if counts[u] == 1
+                  and any(o.kind in SINGLE_KINDS for o in os)]
+        multi = [u for u, os in opts.items() if counts[u] == 1
+                 and any(o.kind == "n_to_n" for o in os)]
+        found: dict[tuple, tuple[float, dict[str, Option]]] = {}
+        for k in range(CANDIDATES):
+            s = stream.fork("cand", k)
+            branches = self._branch_choice(level, single, multi, s)
+            if branches is None:
+                continue
+            assign: dict[str, Option] = {}
+            for u in opts:
+                if u in branches:
+                    pool = [o for o in opts[u] if (o.kind == "n_to_n") == (branches[u] == "n")
+                            and o.is_branch]
+                else:
+                    pool = fixed[u]
+                if not pool:
+                    break
+                assign[u] = self._pick(pool, s)
+            else:
+                if not self._tools_ok(sc, assign, level):
+                    continue
+                key = tuple(sorted((u, o.sides) for u, o in assign.items()))
+                found.setdefault(key, (self._score(sc, assign, level, target, s), assign))
+        return [a for _, a in sorted(found.values(), key=lambda x: x[0])]
+
+    @staticmethod
+    def _branch_choice(level: str, single: list[str], multi: list[str],
+                       s: hashing.Stream) -> dict[str, str] | None:
+        """Which classes branch: "s" for a single-tool group, "n" for N-to-N."""
+        if level == "C1":
+            return {}
+        if level == "C2":
+            return {s.choice(single): "s"} if single else None
+        if level == "C3":
+            return {s.choice(multi): "n"} if multi else None
+        if not single or not multi:
+            return None
+        out = {s.choice(multi): "n"}
+        rest = [u for u in single if u not in out]
+        if not rest:
+            return None
+        out[s.choice(rest)] = "s"
+        extra = [u for u in single + multi if u not in out]
+        if extra and s.unit() < 0.3:
+            u = s.choice(extra)
+            out[u] = "n" if u in multi and (u not in single or s.unit() < 0.5) else "s"
+        return out
+
+    def _pick(self, pool: list[Option], s: hashing.Stream) -> Option:
+        def score(o: Option) -> float:
+            use = sum(self.usage[t] for t in o.tools) / len(o.tools)
+            return s.unit() / (1.0 + use) ** PICK_STEER
+
+        return max(pool, key=score)
+
+    def _tools_ok(self, sc: Scenario, assign: dict[str, Option], level: str) -> bool:
+        """A tool serves one slot, except one fixed tool shared by the steps of one
+        class outside C1 (two quotes by the same provider); a branch slot's tools are
+        never shared, so a fault on them is never met through another slot."""
+        owner: dict[str, str] = {}
+        counts = Counter(s.use for s in sc.steps)
+        for u, o in assign.items():
+            if counts[u] > 1 and (o.is_branch or level == "C1"):
+                return False
+            for t in o.tools:
+                if owner.setdefault(t, u) != u:
+                    return False
+        return True
+
+    def _score(self, sc: Scenario, assign: dict[str, Option], level: str, target: int,
+               s: hashing.Stream) -> float:
+        length = sum(assign[st.use].min_len for st in sc.steps)
+        lo, hi = RANGES[level]
+        if not lo <= length <= hi:
+            return 1e6 + abs(length - target)
+        paths = math.prod(len(assign[st.use].sides) for st in sc.steps)
+        score = abs(length - target) * 2.0
+        if level == "C4":
+            score += abs(paths - TARGET_PATHS) / 2.0
+        elif paths > 2:
+            score += 0.5 * (paths - 2)
+        tools = {t for o in assign.values() for t in o.tools}
+        score += sum(self.usage[t] for t in tools) / max(1, len(tools)) * USAGE_WEIGHT
+        # An implicit fault rarely fits an Action's confirmation (its recovery would
+        # repeat the side effect), so a branch on data-producing steps is tried first.
+        score += sum(ACTION_BRANCH for o in assign.values() if o.is_branch
+                     and all(self.corpus[side[-1]].category == "Action" for side in o.sides))
+        return score + s.unit() * 0.25
+
+    # -- building -----------------------------------------------------------------------
+
+    def _slots(self, sc: Scenario, assign: dict[str, Option],
+               params: dict[str, Any]) -> list[Slot]:
+        ios, _ = self.plan(sc)
+        sid = {s.id: f"s{k + 1}" for k, s in enumerate(sc.steps)}
+        slots = []
+        for st in sc.steps:
+            opt = assign[st.use]
+            inputs, reads = [], []
+            for a, (role, type_) in zip(st.args, ios[st.id].inputs, strict=True):
+                if a.kind == "param":
+                    src = Source("literal", value=params[a.ref])
+                elif a.kind == "field":
+                    src = Source("slot", slot=sid[a.step], type=type_, field=a.key)
+                else:
+                    src = Source("literal", value=a.text)
+                    for m in a.mention:
+                        if "." in m:
+                            pair = (sid[m.split(".", 1)[0]],
+                                    _mention_type(self.corpus, sc, m))
+                            if pair not in reads:
+                                reads.append(pair)
+                inputs.append(Input(role, type_, src))
+            slots.append(Slot(sid[st.id], opt.sides, tuple(inputs),
+                              opt.group if opt.is_branch else "", tuple(sorted(reads))))
+        return slots
+
+    def _fill_texts(self, sc: Scenario, slots: list[Slot], params: dict[str, Any],
+                    ) -> list[Slot]:
+        """Run s* once, writing each free text from the values seen so far and
+        recording what it must mention."""
+        sid = {s.id: f"s{k + 1}" for k, s in enumerate(sc.steps)}
+        steps = {sid[s.id]: s for s in sc.steps}
+        by_id = {s.id: s for s in slots}
+        state = EpisodeState()
+        outputs: dict[str, dict[str, Any]] = {}
+        for slot in topological_order(slots):
+            st = steps[slot.id]
+            new_inputs = []
+            for a, inp in zip(st.args, slot.inputs, strict=True):
+                if a.kind != "text":
+                    new_inputs.append(inp)
+                    continue
+                text, mentions = self._render(sc, a, params, outputs, sid)
+                new_inputs.append(Input(inp.role, inp.type, Source("literal", value=text),
+                                        tuple(mentions)))
+            slot = replace(slot, inputs=tuple(new_inputs))
+            by_id[slot.id] = slot
+            side = min(slot.alternatives, key=len)
+            provides = self.corpus.group_by_id[slot.group].provides if slot.group else ()
+            _, outputs[slot.id] = run_slot(self.sim, slot, side, outputs, state, provides)
+        return [by_id[s.id] for s in slots]
+
+    def _render(self, sc: Scenario, a: ArgSpec, params: dict[str, Any],
+                outputs: dict[str, dict[str, Any]], sid: dict[str, str],
+                ) -> tuple[str, list[tuple[str, Any]]]:
+        def value(ref: str) -> tuple[str, Any]:
+            t = _mention_type(self.corpus, sc, ref)
+            if "." not in ref:
+                return t, params[ref]
+            step, key = ref.split(".", 1)
+            return t, outputs[sid[step]][f"{t}@{key}"]
+
+        text = a.text
+        for ref in sorted(set(_holes(a.text)), key=len, reverse=True):
+            text = text.replace("{" + ref + "}", say(value(ref)[1]))
+        mentions = []
+        for ref in a.mention:
+            pair = value(ref)
+            if pair not in mentions:
+                mentions.append(pair)
+        return text, mentions
+
+    def build(self, sc: Scenario, level: str, assign: dict[str, Option],
+              params: dict[str, Any], task_id: str, stream: hashing.Stream) -> Task:
+        """One task, or ScenarioBuildError saying why it is not acceptable."""
+        try:
+            slots = self._fill_texts(sc, self._slots(sc, assign, params), params)
+            solutions = enumerate_solutions(self.sim, slots)
+        except ExecutionError as exc:
+            raise ScenarioBuildError(f"does not run cleanly: {exc}") from None
+        except KeyError as exc:
+            raise ScenarioBuildError(f"a bound field is missing: {exc}") from None
+        self._check_differs(sc, slots, solutions, params)
+        task_tools = {t for s in slots for t in s.tools}
+        domains = sorted({self.corpus[t].domain for t in task_tools})
+        phr = stream.randint(0, len(sc.phrasings) - 1)
+        query = _fill(sc.phrasings[phr], params)
+        entities = [{"type": i.type, "value": i.source.value, "slot": s.id, "role": i.role}
+                    for s in slots for i in s.inputs if i.source.is_literal and not i.mentions]
+        shown = sorted(task_tools | set(self._distractors(sc, task_tools, set(domains),
+                                                          stream)))
+        task = Task(id=task_id, level=level, domains=domains, query=query, entities=entities,
+                    slots=slots, solutions=solutions, default=default_index(solutions),
+                    tools=shown,
+                    meta={"generator": GENERATOR_VERSION, "scenario": sc.id, "goal": sc.goal,
+                          "phrasing": phr, "primary_domain": sc.domain,
+                          "steps": {f"s{k + 1}": s.id for k, s in enumerate(sc.steps)}})
+        task.meta["signature"] = signature(task)
+        problems = self.problems(task, sc)
+        if problems:
+            raise ScenarioBuildError(problems[0])
+        return task
+
+    def _check_differs(self, sc: Scenario, slots: list[Slot], solutions, params) -> None:
+        sid = {s.id: f"s{k + 1}" for k, s in enumerate(sc.steps)}
+        for p in sc.params:
+            for d in p.differs_from:
+                if d.startswith("$"):
+                    other = [params[d[1:]]]
+                else:
+                    step, key = d.split(".", 1)
+                    other = [c.response[f.name] for path in solutions for c in path.calls
+                             if c.slot == sid[step] for f in self.corpus[c.tool].returns
+                             if f.canonical == key and f.name in c.response]
+                if any(str(o).lower() == str(params[p.name]).lower() for o in other):
+                    raise ScenarioBuildError(f"{p.name} = {params[p.name]!r} equals {d}")
+
+    def _distractors(self, sc: Scenario, task_tools: set[str], domains: set[str],
+                     stream: hashing.Stream) -> list[str]:
+        """3-5 tools of the task's domains that can do none of its steps."""
+        caps = capabilities(self.corpus)
+        near = set(task_tools)
+        for st in sc.steps:
+            near |= caps[st.use].tools
+        behaviours = {self.corpus[t].behaviour for t in near}
+        peers = {m for t in near for g in self.corpus.groups_of[t] for m in g.tools}
+        pool = sorted(t for t, s in self.corpus.tools.items()
+                      if s.domain in domains and t not in near and t not in peers
+                      and t not in self.banned and s.behaviour not in behaviours)
+        return sorted(stream.shuffled(pool)[: stream.randint(3, 5)])
+
+    # -- acceptance -----------------------------------------------------------------------
+
+    def problems(self, task: Task, sc: Scenario) -> list[str]:
+        out = self._structure(task)
+        out += self._exactness(task, sc)
+        out += fault_problems(task, self.corpus, self.sim.world)
+        out += [f"query names the tool {t!r}" for t in task.tools
+                if re.search(rf"\b{re.escape(t)}\b", task.query)]
+        out += solvability_problems(task, self.corpus)
+        out += _unreadable_texts(task)
+        if not out and self.extra_check is not None:
+            out += self.extra_check(task)
+        return out
+
+    def _structure(self, task: Task) -> list[str]:
+        g = slot_graph(task)
+        if not nx.is_directed_acyclic_graph(g):
+            return ["slot graph has a cycle"]
+        kinds = [self.corpus.group_by_id[s.group].kind for s in task.branch_slots()]
+        lo, hi = RANGES[task.level]
+        out = []
+        if not lo <= task.default_path.length <= hi:
+            out.append(f"s* has {task.default_path.length} calls ({task.level}: {lo}-{hi})")
+        if task.level == "C1":
+            ok = not kinds
+        elif task.level == "C2":
+            ok = len(kinds) == 1 and kinds[0] in SINGLE_KINDS
+        elif task.level == "C3":
+            ok = kinds == ["n_to_n"]
+        else:
+            roots = [n for n in g if g.in_degree(n) == 0]
+            joins = [n for n in g if g.in_degree(n) >= 2 and _parallel(g, list(g.predecessors(n)))]
+            ok = (len(kinds) >= 2 and bool(set(kinds) & SINGLE_KINDS) and "n_to_n" in kinds
+                  and len(roots) >= 2 and bool(joins))
+        if not ok:
+            out.append(f"DAG does not have the {task.level} pattern (branch kinds {kinds})")
+        sinks = [n for n in g if g.out_degree(n) == 0]
+        if len(sinks) != 1:
+            out.append(f"the DAG must end in one step, not {len(sinks)}")
+        cats = {self.corpus[c.tool].category for c in task.default_path.calls}
+        if "Source" not in cats or "Action" not in cats:
+            out.append("s* needs at least one Source and one Action")
+        return out
+
+    def _exactness(self, task: Task, sc: Scenario) -> list[str]:
+        """Every shown way to do a step is one of the slot's alternatives."""
+        ios, _ = self.plan(sc)
+        caps = capabilities(self.corpus)
+        shown = set(task.tools)
+        out = []
+        for st, slot in zip(sc.steps, task.slots, strict=True):
+            io = ios[st.id]
+            for side in caps[st.use].sides:
+                if (set(side) <= shown and side not in slot.alternatives
+                        and side_fits(self.corpus, side, io.inputs, io.reads)):
+                    out.append(f"{slot.id}: shown side {side} can also do {st.id}")
+        return out
+
+    # -- public ----------------------------------------------------------------------------
+
+    def generate(self, sc: Scenario, level: str, seed: int | str, task_id: str,
+                 target: int | None = None, draws: int = 6,
+                 skip: frozenset[str] = frozenset()) -> Task:
+        """A task of ``level`` from ``sc``; raises ScenarioBuildError with the last reason."""
+        if level not in sc.levels:
+            raise ScenarioBuildError(f"{sc.id} is not written for {level}")
+        reason = "no realisation has the level's pattern"
+        for draw in range(draws):
+            stream = hashing.Stream("toolmaze-v2", seed, sc.id, level, draw)
+            tgt = target or stream.weighted(list(LENGTHS[level]), list(LENGTHS[level].values()))
+            params = self.draw_params(sc, stream.fork("params"))
+            for assign in self._candidates(sc, level, stream.fork("choose"), tgt)[:BUILDS]:
+                try:
+                    task = self.build(sc, level, assign, params, task_id, stream.fork("build"))
+                except ScenarioBuildError as exc:
+                    reason = str(exc)
+                    continue
+                if task.meta["signature"] in skip:
+                    reason = "duplicate of an earlier task"
+                    continue
+                return task
+        raise ScenarioBuildError(reason)
+
+    def lengths(self, sc: Scenario, level: str) -> frozenset[int]:
+        """s* lengths the scenario's realisations can have at ``level`` (static:
+        no execution), so a builder can pick a scenario that fits a target length."""
+        key = (sc.id, level)
+        if key not in self._lengths:
+            lo, hi = RANGES[level]
+            stream = hashing.Stream("toolmaze-v2-lengths", sc.id, level)
+            found = {sum(a[st.use].min_len for st in sc.steps)
+                     for a in self._candidates(sc, level, stream, lo)}
+            self._lengths[key] = frozenset(n for n in found if lo <= n <= hi)
+        return self._lengths[key]
+
+    def record(self, task: Task) -> None:
+        """Count a chosen task's tools, steering later choices elsewhere."""
+        for t in task.task_tools:
+            self.usage[t] += 1
+
+    def trial(self, sc: Scenario, tries: int = 6) -> dict[str, dict[str, Any]]:
+        """Per level: whether the scenario builds, with s* lengths and path counts."""
+        out: dict[str, dict[str, Any]] = {}
+        for level in sc.levels:
+            lengths, paths, why = set(), set(), ""
+            for k in range(tries):
+                try:
+                    t = self.generate(sc, level, f"trial{k}", "trial", draws=3)
+                except ScenarioBuildError as exc:
+                    why = str(exc)
+                    continue
+                lengths.add(t.default_path.length)
+                paths.add(len(t.solutions))
+            out[level] = {"ok": bool(lengths), "lengths": _span(lengths),
+                          "paths": _span(paths), "why": why}
+        return out
+
+
+def _span(xs: set[int]) -> str:
+    return "" if not xs else (f"{min(xs)}" if min(xs) == max(xs) else f"{min(xs)}-{max(xs)}")
+
+
+def _holes(text: str) -> list[str]:
+    return [m.strip() for m in re.findall(r"\{([^{}]*)\}", text)]
+
+
+def _fill(phrasing: str, params: dict[str, Any]) -> str:
+    text = phrasing
+    for name in sorted(params, key=len, reverse=True):
+        text = text.replace("{" + name + "}", say(params[name]))
+    return text
+
+
+def _unreadable_texts(task: Task) -> list[str]:
+    """The text written for the clean run must itself pass the grader's mention
+    rule, or a correct agent writing the same sentence would fail."""
+    return [f"{slot.id}.{inp.role}: the text {inp.source.value!r} does not mention "
+            f"{[m for m in inp.mentions if not mentions_all(inp.source.value, [m])]} "
+            "by the grader's rule"
+            for slot in task.slots for inp in slot.inputs
+            if inp.mentions and not mentions_all(inp.source.value, inp.mentions)]

@@ -1,0 +1,479 @@
+"""The scenario library: hand-written user goals, kept as TOML data.
+
+A scenario is a goal a person has, the parameters it is about (drawn from the
+world), its steps as capability calls with arguments bound at field level, and
+several goal-level phrasings. ``docs/scenarios.md`` documents the format; this
+module parses it and reports every problem with file, scenario and field, so
+authors can fix a whole file in one pass (``toolmaze scenarios check FILE``).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from toolmaze_gym import values
+from toolmaze_gym.corpus import Corpus, load_corpus
+from toolmaze_gym.corpus.spec import DOMAINS
+from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
+from toolmaze_gym.tasks.model import LEVELS
+
+_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+MIN_PHRASINGS = 2
+_SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain"}
+_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from"}
+_STEP_KEYS = {"id", "use", "args"}
+
+
+class ScenarioError(Exception):
+    """A scenario file has problems; ``problems`` lists every one."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """A literal the query states: its type and how its value is drawn."""
+
+    name: str
+    type: str
+    choices: tuple[Any, ...] = ()
+    value: Any = None
+    range: tuple[float, float] | None = None
+    differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One argument of a step: a parameter, an earlier step's field, or free text."""
+
+    role: str  # the capability's canonical argument name
+    kind: str  # "param" | "field" | "text"
+    ref: str = ""  # param name, or "step.key"
+    text: str = ""  # template with {param} / {step.key} placeholders
+    mention: tuple[str, ...] = ()  # refs the text must mention (default: all placeholders)
+
+    @property
+    def step(self) -> str:
+        return self.ref.split(".", 1)[0] if self.kind == "field" else ""
+
+    @property
+    def key(self) -> str:
+        return self.ref.split(".", 1)[1] if self.kind == "field" else ""
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    id: str
+    use: str  # a behaviour (``finance.quote``) or an alternative group id
+    args: tuple[ArgSpec, ...]
+
+    def upstream(self) -> list[str]:
+        """Steps whose results this step reads, by argument or through its text."""
+        out = {a.step for a in self.args if a.kind == "field"}
+        for a in self.args:
+            out |= {r.split(".", 1)[0] for r in a.mention if "." in r}
+        return sorted(out)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    domain: str
+    goal: str
+    params: tuple[ParamSpec, ...]
+    steps: tuple[StepSpec, ...]
+    phrasings: tuple[str, ...]
+    levels: tuple[str, ...] = LEVELS
+    file: str = ""
+
+    @property
+    def param_by_name(self) -> dict[str, ParamSpec]:
+        return {p.name: p for p in self.params}
+
+    @property
+    def step_by_id(self) -> dict[str, StepSpec]:
+        return {s.id: s for s in self.steps}
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _placeholders(text: str) -> list[str]:
+    return [m.strip() for m in _PLACEHOLDER.findall(text)]
+
+
+def _parse_arg(role: str, raw: Any, where: str, problems: list[str]) -> ArgSpec | None:
+    if role in _SCENARIO_KEYS - {"id"}:
+        problems.append(f"{where}: `{role}` landed inside a step's args: TOML puts a key under "
+                        "the last [table] header, so write a scenario's id, goal, levels and "
+                        "phrasings before its [scenario.params] and [[scenario.steps]]")
+        return None
+    if isinstance(raw, str):
+        if raw.startswith("$") and _NAME.match(raw[1:]):
+            return ArgSpec(role, "param", raw[1:])
+        if _FIELD.match(raw):
+            return ArgSpec(role, "field", raw)
+        problems.append(f"{where}: {raw!r} is neither \"$param\" nor \"step.key\"; a constant "
+                        "must be a param (with `value`) so the query can state it")
+        return None
+    if isinstance(raw, dict) and isinstance(raw.get("text"), str):
+        extra = set(raw) - {"text", "mention"}
+        if extra:
+            problems.append(f"{where}: unknown keys {sorted(extra)} (allowed: text, mention)")
+        holes = _placeholders(raw["text"])
+        mention = raw.get("mention", holes)
+        if not isinstance(mention, list) or not all(isinstance(m, str) for m in mention):
+            problems.append(f"{where}.mention: must be a list of placeholders")
+            return None
+        missing = [m for m in mention if m not in holes]
+        if missing:
+            problems.append(f"{where}.mention: {missing} do not appear in the text")
+        if not mention:
+            problems.append(f"{where}: free text must mention at least one value "
+                            "(a {param} or {step.key} placeholder)")
+        return ArgSpec(role, "text", text=raw["text"], mention=tuple(mention))
+    problems.append(f"{where}: expected \"$param\", \"step.key\" or {{ text = \"...\" }}, "
+                    f"got {raw!r}")
+    return None
+
+
+def _parse_param(name: str, raw: Any, where: str, problems: list[str]) -> ParamSpec | None:
+    if not _NAME.match(name):
+        problems.append(f"{where}: param names are lower_snake_case")
+    if not isinstance(raw, dict):
+        problems.append(f"{where}: expected a table with at least `type`")
+        return None
+    extra = set(raw) - _PARAM_KEYS
+    if extra:
+        problems.append(f"{where}: unknown keys {sorted(extra)} (allowed: "
+                        f"{', '.join(sorted(_PARAM_KEYS))})")
+    type_ = raw.get("type")
+    try:
+        t = values.get(type_) if isinstance(type_, str) else None
+    except KeyError:
+        t = None
+    if t is None:
+        problems.append(f"{where}.type: unknown semantic type {type_!r}")
+        return None
+    if not t.literal and "value" not in raw and "choices" not in raw:
+        problems.append(f"{where}.type: {type_} is not something a user states; "
+                        "take it from an earlier step, or give `choices`/`value`")
+    choices = raw.get("choices", [])
+    if not isinstance(choices, list) or ("choices" in raw and not choices):
+        problems.append(f"{where}.choices: must be a non-empty list")
+        choices = []
+    rng = raw.get("range")
+    if rng is not None and not (isinstance(rng, list) and len(rng) == 2
+                                and all(isinstance(x, int | float) for x in rng)
+                                and rng[0] <= rng[1]):
+        problems.append(f"{where}.range: must be [low, high] numbers with low <= high")
+        rng = None
+    if sum(k in raw for k in ("choices", "value", "range")) > 1:
+        problems.append(f"{where}: give at most one of choices, value, range")
+    differs = raw.get("differs_from", [])
+    if isinstance(differs, str):
+        differs = [differs]
+    if not isinstance(differs, list) or not all(isinstance(d, str) for d in differs):
+        problems.append(f"{where}.differs_from: a list of \"$param\" or \"step.key\"")
+        differs = []
+    return ParamSpec(name, type_, tuple(choices), raw.get("value"),
+                     tuple(rng) if rng else None, tuple(differs))
+
+
+def _parse_step(raw: Any, where: str, problems: list[str]) -> StepSpec | None:
+    if not isinstance(raw, dict):
+        problems.append(f"{where}: expected a table")
+        return None
+    extra = set(raw) - _STEP_KEYS
+    if extra:
+        problems.append(f"{where}: unknown keys {sorted(extra)} (allowed: id, use, args)")
+    sid, use, args = raw.get("id"), raw.get("use"), raw.get("args", {})
+    if not isinstance(sid, str) or not _NAME.match(sid):
+        problems.append(f"{where}.id: a lower_snake_case step id is required")
+        sid = "?"
+    where = f"{where.rsplit('.', 1)[0]}.steps.{sid}"
+    if not isinstance(use, str) or not use:
+        problems.append(f"{where}.use: a capability (behaviour or group id) is required")
+        use = ""
+    if not isinstance(args, dict):
+        problems.append(f"{where}.args: expected a table of canonical argument -> source")
+        args = {}
+    parsed = [_parse_arg(role, v, f"{where}.args.{role}", problems) for role, v in args.items()]
+    return StepSpec(sid, use, tuple(a for a in parsed if a is not None))
+
+
+def _parse_scenario(raw: Any, file_domain: str, where: str,
+                    problems: list[str]) -> Scenario | None:
+    if not isinstance(raw, dict):
+        problems.append(f"{where}: expected a table")
+        return None
+    sid = raw.get("id")
+    if not isinstance(sid, str) or not _ID.match(sid):
+        problems.append(f"{where}.id: a lower-case, hyphenated id is required (got {sid!r})")
+        sid = where
+    where = f"{where.split(':', 1)[0]}: {sid}"
+    extra = set(raw) - _SCENARIO_KEYS
+    if extra:
+        problems.append(f"{where}: unknown keys {sorted(extra)} (allowed: "
+                        f"{', '.join(sorted(_SCENARIO_KEYS))})")
+    goal = raw.get("goal")
+    if not isinstance(goal, str) or len(goal.split()) < 4:
+        problems.append(f"{where}.goal: state the person's goal in a sentence")
+        goal = ""
+    domain = raw.get("domain", file_domain)
+    if domain not in DOMAINS:
+        problems.append(f"{where}.domain: {domain!r} is not one of {', '.join(DOMAINS)}")
+    levels = raw.get("levels", list(LEVELS))
+    if not isinstance(levels, list) or not levels or any(lv not in LEVELS for lv in levels):
+        problems.append(f"{where}.levels: a non-empty list drawn from {', '.join(LEVELS)}")
+        levels = list(LEVELS)
+    params_raw = raw.get("params", {})
+    if not isinstance(params_raw, dict):
+        problems.append(f"{where}.params: expected a table of name -> {{ type = ... }}")
+        params_raw = {}
+    params = [_parse_param(n, v, f"{where}.params.{n}", problems)
+              for n, v in params_raw.items()]
+    steps_raw = raw.get("steps", [])
+    if not isinstance(steps_raw, list) or not steps_raw:
+        problems.append(f"{where}.steps: at least one [[scenario.steps]] is required")
+        steps_raw = []
+    steps = [_parse_step(s, f"{where}.steps.{k}", problems) for k, s in enumerate(steps_raw)]
+    phrasings = raw.get("phrasings", [])
+    if (not isinstance(phrasings, list) or len(phrasings) < MIN_PHRASINGS
+            or not all(isinstance(p, str) and p.strip() for p in phrasings)):
+        problems.append(f"{where}.phrasings: at least {MIN_PHRASINGS} non-empty strings")
+        phrasings = [p for p in phrasings if isinstance(p, str)] if isinstance(
+            phrasings, list) else []
+    return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
+                    tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels))
+
+
+# ---------------------------------------------------------------- meaning checks
+
+
+def _check_refs(sc: Scenario, where: str, problems: list[str]) -> None:
+    params = sc.param_by_name
+    seen: set[str] = set()
+    used_params: set[str] = set()
+    for step in sc.steps:
+        w = f"{where}.steps.{step.id}"
+        if step.id in seen:
+            problems.append(f"{w}.id: duplicate step id")
+        for a in step.args:
+            refs = [a.ref] if a.kind != "text" else list(a.mention)
+            holes = _placeholders(a.text) if a.kind == "text" else []
+            for ref in refs + [h for h in holes if h not in refs]:
+                name = ref
+                if "." in name:
+                    up = name.split(".", 1)[0]
+                    if up not in seen:
+                        problems.append(f"{w}.args.{a.role}: {ref!r} names step {up!r}, "
+                                        "which is not an earlier step")
+                elif name in params:
+                    used_params.add(name)
+                else:
+                    problems.append(f"{w}.args.{a.role}: unknown param {name!r}")
+        seen.add(step.id)
+    for p in sc.params:
+        if p.name not in used_params:
+            problems.append(f"{where}.params.{p.name}: never used by a step")
+        for d in p.differs_from:
+            ok = (d.startswith("$") and d[1:] in params) or (
+                _FIELD.match(d) and d.split(".", 1)[0] in seen)
+            if not ok:
+                problems.append(f"{where}.params.{p.name}.differs_from: {d!r} is not "
+                                "\"$param\" or \"step.key\" of this scenario")
+    _check_graph(sc, where, problems)
+
+
+def _check_graph(sc: Scenario, where: str, problems: list[str]) -> None:
+    """One goal: every step must lead to the last one (nothing dangling)."""
+    if not sc.steps:
+        return
+    readers: dict[str, set[str]] = {s.id: set() for s in sc.steps}
+    for s in sc.steps:
+        for u in s.upstream():
+            readers.setdefault(u, set()).add(s.id)
+    last = sc.steps[-1].id
+    for s in sc.steps[:-1]:
+        if not readers.get(s.id):
+            problems.append(f"{where}.steps.{s.id}: nothing reads its result; every step "
+                            f"must feed a later one (the last step is {last!r})")
+
+
+def _check_phrasings(sc: Scenario, corpus: Corpus, where: str, problems: list[str]) -> None:
+    params = sc.param_by_name
+    stated = {a.ref for s in sc.steps for a in s.args if a.kind == "param"}
+    stated |= {m for s in sc.steps for a in s.args if a.kind == "text"
+               for m in a.mention if "." not in m}
+    tool_names = [t for t in corpus.tools if "_" in t]
+    for k, text in enumerate(sc.phrasings):
+        w = f"{where}.phrasings[{k}]"
+        holes = set(_placeholders(text))
+        for h in sorted(holes - set(params)):
+            problems.append(f"{w}: {{{h}}} is not a param (phrasings state params only; "
+                            "what tools return is for the agent to find out)")
+        for name in sorted(stated - holes):
+            problems.append(f"{w}: does not state {{{name}}}, which a step needs")
+        low = text.lower()
+        for t in tool_names:
+            if re.search(rf"\b{re.escape(t)}\b", low):
+                problems.append(f"{w}: names the tool {t!r}")
+
+
+def _check_bindings(sc: Scenario, corpus: Corpus, where: str, problems: list[str]) -> None:
+    caps = capabilities(corpus)
+    params = sc.param_by_name
+    steps = sc.step_by_id
+    for step in sc.steps:
+        w = f"{where}.steps.{step.id}"
+        cap = caps.get(step.use)
+        if cap is None:
+            problems.append(f"{w}.use: unknown capability {step.use!r} (see `toolmaze "
+                            "scenarios capabilities`)")
+            continue
+        roles = role_types(corpus, cap)
+        for a in step.args:
+            if a.role not in roles:
+                problems.append(f"{w}.args.{a.role}: {step.use} has no argument {a.role!r} "
+                                f"(it takes {', '.join(sorted(roles))})")
+                continue
+            types = roles[a.role]
+            if a.kind == "param" and a.ref in params and params[a.ref].type not in types:
+                problems.append(f"{w}.args.{a.role}: param {a.ref!r} is "
+                                f"{params[a.ref].type}, the argument takes "
+                                f"{' or '.join(sorted(types))}")
+            if a.kind == "param" and a.ref in params:
+                problems += _enum_problems(corpus, cap, a.role, params[a.ref],
+                                           f"{where}.params.{a.ref}")
+            if a.kind == "text" and "text" not in types:
+                problems.append(f"{w}.args.{a.role}: free text only fits a text argument "
+                                f"(this one takes {' or '.join(sorted(types))})")
+            if a.kind == "field" and a.step in steps:
+                up = caps.get(steps[a.step].use)
+                if up is not None:
+                    keys = key_types(corpus, up)
+                    if a.key not in keys:
+                        problems.append(f"{w}.args.{a.role}: {steps[a.step].use} returns no "
+                                        f"{a.key!r} (keys: {', '.join(sorted(keys))})")
+                    elif not types & set(keys[a.key]):
+                        problems.append(f"{w}.args.{a.role}: {a.ref} is "
+                                        f"{'/'.join(keys[a.key])}, the argument takes "
+                                        f"{' or '.join(sorted(types))}")
+        for a in step.args:
+            for m in a.mention:
+                if "." in m and m.split(".", 1)[0] in steps:
+                    up = caps.get(steps[m.split(".", 1)[0]].use)
+                    if up is not None and m.split(".", 1)[1] not in key_types(corpus, up):
+                        problems.append(f"{w}.args.{a.role}: mentions {m!r}, which "
+                                        f"{up.name} does not return")
+    if sc.steps:
+        last = caps.get(sc.steps[-1].use)
+        if last is not None and not all(corpus[side[-1]].category == "Action"
+                                        for side in last.sides):
+            problems.append(f"{where}.steps.{sc.steps[-1].id}: the last step must be an "
+                            "Action (send, book, pay, post, set ...)")
+
+
+def _enum_problems(corpus: Corpus, cap, role: str, p: ParamSpec, where: str) -> list[str]:
+    """Values a param can take that a tool's closed set refuses (a 422 at run time)."""
+    enums = {v for t in sorted(cap.tools) for q in corpus[t].params
+             if q.canonical == role and q.enum for v in q.enum}
+    if not enums:
+        return []
+    drawn = list(p.choices) or ([p.value] if p.value is not None else [])
+    if not drawn:
+        return [f"{where}: {role} takes one of {sorted(enums)}; give `choices` or `value`"]
+    return [f"{where}: {v!r} is not accepted for {role} (one of {sorted(enums)})"
+            for v in drawn if v not in enums]
+
+
+def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
+    """Problems with one parsed scenario against the corpus (empty: fine)."""
+    where = f"{sc.file}: {sc.id}"
+    problems: list[str] = []
+    _check_refs(sc, where, problems)
+    _check_phrasings(sc, corpus, where, problems)
+    _check_bindings(sc, corpus, where, problems)
+    return problems
+
+
+# ---------------------------------------------------------------- files
+
+
+def parse_file(path: Path | str, text: str | None = None) -> tuple[list[Scenario], list[str]]:
+    """Scenarios of one TOML file and every problem found while parsing it."""
+    path = Path(path)
+    name = path.name
+    try:
+        data = tomllib.loads(text if text is not None else path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [f"{name}: cannot read ({exc})"]
+    except tomllib.TOMLDecodeError as exc:
+        return [], [f"{name}: not valid TOML ({exc})"]
+    problems: list[str] = []
+    extra = set(data) - {"domain", "scenario"}
+    if extra:
+        problems.append(f"{name}: unknown top-level keys {sorted(extra)} "
+                        "(allowed: domain, scenario)")
+    domain = data.get("domain", "")
+    if domain not in DOMAINS:
+        problems.append(f"{name}: domain = {domain!r} must be one of {', '.join(DOMAINS)}")
+    raw = data.get("scenario", [])
+    if not isinstance(raw, list) or not raw:
+        problems.append(f"{name}: no [[scenario]] tables")
+        raw = []
+    out = []
+    for k, r in enumerate(raw):
+        sc = _parse_scenario(r, domain, f"{name}: scenario[{k}]", problems)
+        if sc is not None:
+            out.append(Scenario(**{**sc.__dict__, "file": name}))
+    return out, problems
+
+
+def check_files(paths: Iterable[Path | str], corpus: Corpus | None = None,
+                ) -> tuple[list[Scenario], list[str]]:
+    """Parse and check files; ids must be unique across all of them."""
+    corpus = corpus or load_corpus()
+    scenarios: list[Scenario] = []
+    problems: list[str] = []
+    for p in paths:
+        got, found = parse_file(p)
+        problems += found
+        for sc in got:
+            problems += check_scenario(sc, corpus)
+        scenarios += got
+    seen: dict[str, str] = {}
+    for sc in scenarios:
+        if sc.id in seen:
+            problems.append(f"{sc.file}: {sc.id}: id also used in {seen[sc.id]}")
+        seen.setdefault(sc.id, sc.file)
+    return scenarios, problems
+
+
+def library_files() -> list[Path]:
+    base = resources.files("toolmaze_gym") / "data" / "scenarios"
+    if not base.is_dir():
+        return []
+    return sorted(Path(str(p)) for p in base.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def load_library() -> tuple[Scenario, ...]:
+    """Every shipped scenario; raises ScenarioError listing all problems if any."""
+    scenarios, problems = check_files(library_files())
+    if problems:
+        raise ScenarioError(problems)
+    return tuple(scenarios)
