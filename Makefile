@@ -68,6 +68,7 @@ DEMO_EVAL  ?= --tasks $(TRAIN_DIR)/dev.jsonl --limit 1 --prompt standard \
 	--prompt failure_aware --max-tokens 96
 
 train-demo: $(STAMP)
+	mkdir -p $(TRAIN_DIR)
 	$(TOOLMAZE) sft-data --split train --n 60 --levels C1,C2 --out $(TRAIN_DIR)/sft-data --force
 	$(PY) training_scripts/sft_recovery.py --data $(TRAIN_DIR)/sft-data --max-steps $(SFT_STEPS) \
 		--grad-accum 1 --max-length 4096 --out $(TRAIN_DIR)/sft
