@@ -148,21 +148,12 @@ def add_commands(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m toolmaze_gym.cli_scenarios check FILE``: the same commands
-    without the full ``toolmaze`` parser."""
-    parser = argparse.ArgumentParser(prog="toolmaze")
-    add_commands(parser.add_subparsers(dest="command", required=True))
+    """``python -m toolmaze_gym.cli_scenarios check FILE``: ``toolmaze scenarios ...`` under
+    another name, with the same error handling."""
+    from toolmaze_gym.cli import main as toolmaze_main
+
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] != ["scenarios"]:
-        argv.insert(0, "scenarios")
-    ns = parser.parse_args(argv)
-    try:
-        return ns.func(ns)
-    except UsageError as exc:
-        print(f"toolmaze scenarios: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+    return toolmaze_main(argv if argv[:1] == ["scenarios"] else ["scenarios", *argv])
 
 
 if __name__ == "__main__":
