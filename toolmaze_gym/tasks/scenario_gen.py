@@ -44,6 +44,7 @@ from toolmaze_gym.tasks.model import Input, Slot, Source, Task
 from toolmaze_gym.tasks.queries import say
 from toolmaze_gym.tasks.scenarios import ArgSpec, Scenario
 from toolmaze_gym.tasks.solvability import solvability_problems
+from toolmaze_gym.tasks.units import disjoint_sides
 from toolmaze_gym.tasks.validation import _parallel, fault_problems, slot_graph
 
 GENERATOR_VERSION = "2.0"
@@ -133,15 +134,6 @@ def step_io(corpus: Corpus, sc: Scenario) -> dict[str, StepIO]:
     return {s.id: StepIO(tuple(inputs[s.id]), tuple(reads[s.id])) for s in sc.steps}
 
 
-def _disjoint(sides: Sequence[Side]) -> bool:
-    seen: set[str] = set()
-    for side in sides:
-        if seen & set(side):
-            return False
-        seen |= set(side)
-    return True
-
-
 def step_options(corpus: Corpus, use: str, ios: Sequence[StepIO]) -> list[Option]:
     """Every way to do a step (all steps of one capability class must fit)."""
     cap = capabilities(corpus)[use]
@@ -155,7 +147,7 @@ def step_options(corpus: Corpus, use: str, ios: Sequence[StepIO]) -> list[Option
         subsets = [tuple(members)] if 2 <= len(members) <= 3 else []
         if len(members) >= 3:
             subsets += list(itertools.combinations(members, 2))
-        opts += [Option(g.kind, tuple(sub), g.id) for sub in subsets if _disjoint(sub)]
+        opts += [Option(g.kind, tuple(sub), g.id) for sub in subsets if disjoint_sides(sub)]
     return opts
 
 

@@ -10,6 +10,7 @@ a tool: a permanent fault on a shared tool would leave no alternative.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -90,7 +91,7 @@ def _exact(group: AltGroup, chosen: tuple[tuple[str, ...], ...]) -> bool:
     return all(side in chosen or not set(side) <= shown for side in group.members)
 
 
-def _disjoint(sides: tuple[tuple[str, ...], ...]) -> bool:
+def disjoint_sides(sides: Sequence[Sequence[str]]) -> bool:
     """Sides sharing a tool are not alternatives under a fault on that tool."""
     seen: set[str] = set()
     for side in sides:
@@ -107,7 +108,7 @@ def _branch_units(corpus: Corpus, group: AltGroup) -> list[Unit]:
         subsets += list(itertools.combinations(sides, 2))
     units = []
     for i, chosen in enumerate(subsets):
-        if not _exact(group, chosen) or not _disjoint(tuple(chosen)):
+        if not _exact(group, chosen) or not disjoint_sides(chosen):
             continue
         u = _unit(corpus, f"{group.id}#{i}", group.kind, group.id, tuple(chosen),
                   group.provides)
