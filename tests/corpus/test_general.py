@@ -103,3 +103,28 @@ def test_webhook_and_push_leave_a_record(sim, world):
     assert state.data["push"][0]["notification_id"] == push["notification_id"]
     assert [e["tool"] for e in state.effects] == ["post_webhook", "post_webhook",
                                                   "send_push_notification"]
+
+
+def test_temperature_converters_take_cooking_temperatures(sim, corpus, world):
+    from toolmaze_gym.corpus.invariants import violations
+
+    for name, arg in (("temperature_converter", "celsius"), ("celsius_to_fahrenheit", "value_c"),
+                      ("unitconv_temperature", "input_c")):
+        r = sim.call(name, {arg: 220}, EpisodeState())
+        assert r.ok and 428.0 in r.body.values(), (name, r.body)
+        assert violations(corpus[name], {arg: 220}, r.body, world) == []
+        assert sim.call(name, {arg: 301}, EpisodeState()).status == 422
+    # a thermostat is no oven: its set point keeps the plausible air range
+    th = world.devices.ids_of("thermostat")[0]
+    bad = sim.call("set_thermostat_setpoint", {"thermostat_id": th, "temperature_c": 220},
+                   EpisodeState())
+    assert bad.status == 422
+
+
+def test_a_kelvin_slip_in_a_weather_reading_stays_detectable(sim, corpus, world):
+    from toolmaze_gym.corpus.invariants import violations
+
+    body = sim.call("get_current_weather", {"city": "Oslo"}, EpisodeState()).body
+    slipped = {**body, "temperature_c": round(body["temperature_c"] + 273.15, 1)}
+    found = violations(corpus["get_current_weather"], {"city": "Oslo"}, slipped, world)
+    assert [w.field for w in found] == ["temperature_c"]

@@ -126,10 +126,13 @@ def violations(spec: ToolSpec, args: Mapping[str, Any], body: Mapping[str, Any],
             found.append(Witness("consistency", f.name, "field present", "field missing"))
             continue
         t = values.get(f.type)
+        v = body[f.name]
         try:
-            msg = t.violation(body[f.name], CheckContext(world, args, body, f.name))
+            msg = t.violation(v, CheckContext(world, args, body, f.name))
         except HiddenFact:
             msg = None  # needs a fact the agent is not shown: no visible evidence
+        if msg and f.limits.ranged and isinstance(v, int | float) and not isinstance(v, bool):
+            msg = None  # the documented range replaces the type's default range
         if msg:
             kind = "stale" if f.type in ("timestamp", "unix_time") else "range"
             found.append(Witness(kind, f.name, t.description, msg))

@@ -93,7 +93,7 @@ class _Compiled:
         self.behaviour = behaviours.get(spec.behaviour)
         self.literal_checks = [(p.name, values.get(p.type)) for p in spec.params
                                if values.get(p.type).literal and values.get(p.type).input_check
-                               and not p.enum]
+                               and not p.enum and not p.limits.ranged]
         self.names = frozenset(p.name for p in spec.params)
         self.inbound = [(p.name, p.canonical, adapters.ADAPTERS[p.adapt] if p.adapt else None)
                         for p in spec.params]

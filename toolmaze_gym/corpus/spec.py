@@ -38,6 +38,12 @@ class Limits:
                "exclusiveMinimum": self.exclusive_minimum}
         return {k: v for k, v in out.items() if v is not None}
 
+    @property
+    def ranged(self) -> bool:
+        """Both bounds documented: the range replaces the type's plausible default range
+        (a converter takes oven temperatures that no weather reading reaches)."""
+        return self.minimum is not None and self.maximum is not None
+
     def violation(self, value: Any) -> str | None:
         """The broken bound, or None (malformed values are the type check's business)."""
         if self.one_of and isinstance(value, str) and value not in self.one_of:

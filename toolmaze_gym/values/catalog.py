@@ -123,7 +123,8 @@ def enum_type(name: str, pool_fn, description: str, *, literal: bool = True,
 
 def pattern_type(name: str, pattern: str, description: str, sample, *,
                  literal: bool = False, normalise=str.strip,
-                 corruptions: tuple[Corruption, ...] = ()) -> SemanticType:
+                 corruptions: tuple[Corruption, ...] = (), stated: bool = False
+                 ) -> SemanticType:
     """A string with a format (ids, emails, dates); the format is the invariant."""
     rx = re.compile(pattern)
 
@@ -135,16 +136,22 @@ def pattern_type(name: str, pattern: str, description: str, sample, *,
     return register(SemanticType(
         name=name, schema={"type": "string", "pattern": pattern, "maxLength": 120},
         description=description, sample=sample, check=check, normalise=normalise,
-        corruptions=corruptions, literal=literal))
+        corruptions=corruptions, literal=literal, stated=stated))
 
 
-def id_type(name: str, prefix: str, length: int = 8, description: str = "") -> SemanticType:
-    """An opaque identifier such as ``BK-7Q2X9ZLM``; ids come from earlier calls."""
+def id_type(name: str, prefix: str, length: int = 8, description: str = "",
+            existing=None) -> SemanticType:
+    """An opaque identifier such as ``BK-7Q2X9ZLM``; ids come from earlier calls.
+
+    ``existing(world, key)`` draws the id of a record the world holds before the
+    episode (a price alert, an open invoice); a scenario's query may state such an id.
+    """
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
     return pattern_type(
         name, rf"^{re.escape(prefix)}-[A-Z0-9]{{{length}}}$",
         description or f"identifier of the form {prefix}-XXXXXXXX",
-        lambda world, key: f"{prefix}-" + hashing.token(alphabet, length, name, key))
+        existing or (lambda world, key: f"{prefix}-" + hashing.token(alphabet, length, name, key)),
+        stated=existing is not None)
 
 
 _ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

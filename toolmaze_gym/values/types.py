@@ -102,6 +102,10 @@ class SemanticType:
     normalise: Callable[[Any], Any] = _identity
     corruptions: tuple[Corruption, ...] = ()
     literal: bool = False  # may be stated in a user query (a city, a recipient, a date)
+    # An id of a record the world holds before the episode (an open invoice, a price
+    # alert): a scenario may state it, while procedural assembly (v1) still takes
+    # such ids only from the call that made them.
+    stated: bool = False
     phrase: Callable[[Any], str] = str  # how a query writes the value
     # Whether an API rejects an argument that breaks the invariant (an unknown city
     # is a 422); free text is accepted as sent, whatever it says.

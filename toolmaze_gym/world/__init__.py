@@ -23,6 +23,7 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "commerce": ("commerce", "Commerce"),
     "devices": ("devices", "Devices"),
     "news": ("news", "News"),
+    "records": ("records", "Records"),
 }
 
 

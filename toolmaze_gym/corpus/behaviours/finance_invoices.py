@@ -50,7 +50,15 @@ def _totals(inv: dict[str, Any]) -> dict[str, Any]:
 
 
 def _invoice(ctx: CallContext, invoice_id: str) -> dict[str, Any]:
-    inv = table(ctx, "invoices").get(invoice_id.strip().upper())
+    """An invoice of this episode, or an open one sent before it (copied on first use)."""
+    iid, rows = invoice_id.strip().upper(), table(ctx, "invoices")
+    if iid not in rows and (old := ctx.world.records.invoices.get(iid)) is not None:
+        rows[iid] = {"id": iid, "email": old.customer_email, "currency": old.currency,
+                     "status": "open", "purpose": old.description,
+                     "tax_rate": _tax_rate(ctx, old.customer_email), "due_date": old.due_date,
+                     "lines": [{"description": old.description, "quantity": 1,
+                                "unit_price": old.amount, "total": old.amount}]}
+    inv = rows.get(iid)
     if inv is None:
         raise not_found("invoice", invoice_id, pname(ctx, "invoice_id"))
     return inv

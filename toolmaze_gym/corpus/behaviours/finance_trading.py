@@ -49,8 +49,11 @@ def create_alert(ctx: CallContext, symbol: str, target_price: float) -> dict:
 
 @behaviour("finance.alert.delete")
 def delete_alert(ctx: CallContext, alert_id: str) -> dict:
-    aid = alert_id.strip().upper()
-    alert = table(ctx, "alerts").get(aid)
+    aid, alerts = alert_id.strip().upper(), table(ctx, "alerts")
+    if aid not in alerts and (old := ctx.world.records.alerts.get(aid)) is not None:
+        # an alert set before the episode: copied on first use, like one made in it
+        alerts[aid] = {"symbol": old.symbol, "target": old.target_price, "active": True}
+    alert = alerts.get(aid)
     if alert is None or not alert["active"]:
         raise not_found("active price alert", alert_id, pname(ctx, "alert_id"))
     alert["active"] = False

@@ -119,7 +119,12 @@ def schedule_scene(ctx: CallContext, site: str, scene: str, run_at: str) -> dict
 @behaviour("iot.cancel_schedule")
 def cancel_schedule(ctx: CallContext, schedule_id: str) -> dict:
     field = field_name(ctx, "schedule_id")
-    entry = ctx.state.table("iot.schedules").get(schedule_id.strip().upper())
+    sid, rows = schedule_id.strip().upper(), ctx.state.table("iot.schedules")
+    if sid not in rows and (old := ctx.world.records.automations.get(sid)) is not None:
+        # an automation scheduled before the episode: copied on first use
+        rows[sid] = {"schedule_id": sid, "site": old.site, "scene": old.scene,
+                     "run_at": old.run_at, "status": "scheduled"}
+    entry = rows.get(sid)
     if entry is None:
         raise not_found("schedule", schedule_id, field)
     if entry["status"] == "cancelled":

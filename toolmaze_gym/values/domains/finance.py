@@ -94,14 +94,17 @@ number_type("rate_fraction", 0, 1, "a rate as a fraction between 0 and 1 (0.0125
 number_type("amount_minor_units", 0, 1e11, "an amount in minor units (cents), never negative",
             integer=True, sample_lo=100, sample_hi=500000, literal=True)
 
-id_type("payment_id", "PAY", 10, "payment id, e.g. PAY-7Q2X9ZLM4K")
+id_type("payment_id", "PAY", 10, "payment id, e.g. PAY-7Q2X9ZLM4K",
+        existing=lambda world, key: world.records.sample_payment_id(key))
 id_type("payment_refund_id", "RFD", 10, "refund id, e.g. RFD-7Q2X9ZLM4K")
 id_type("transfer_id", "TRF", 10, "bank transfer id, e.g. TRF-7Q2X9ZLM4K")
 id_type("standing_order_id", "SO", 8, "recurring transfer id, e.g. SO-7Q2X9ZLM")
 id_type("payment_request_id", "PRQ", 10, "money request id, e.g. PRQ-7Q2X9ZLM4K")
 id_type("payment_link_id", "PLK", 10, "payment link id, e.g. PLK-7Q2X9ZLM4K")
-id_type("invoice_id", "INV", 10, "invoice id, e.g. INV-7Q2X9ZLM4K")
-id_type("price_alert_id", "ALR", 8, "price alert id, e.g. ALR-7Q2X9ZLM")
+id_type("invoice_id", "INV", 10, "invoice id, e.g. INV-7Q2X9ZLM4K",
+        existing=lambda world, key: world.records.sample_invoice_id(key))
+id_type("price_alert_id", "ALR", 8, "price alert id, e.g. ALR-7Q2X9ZLM",
+        existing=lambda world, key: world.records.sample_alert_id(key))
 id_type("budget_id", "BGT", 8, "budget id, e.g. BGT-7Q2X9ZLM")
 id_type("expense_entry_id", "EXP", 10, "expense entry id, e.g. EXP-7Q2X9ZLM4K")
 id_type("trade_order_id", "ORD", 10, "brokerage order id, e.g. ORD-7Q2X9ZLM4K")

@@ -48,7 +48,8 @@ _device_type("lock_id", "LK", "lock", "smart lock id from the device registry, e
 _device_type("device_id", "LT|TH|SN", None,
              "id of a light, thermostat or sensor in the device registry, e.g. TH-7Q2X9ZLM")
 
-id_type("automation_id", "SCH", 8, "scheduled automation id, e.g. SCH-7Q2X9ZLM")
+id_type("automation_id", "SCH", 8, "scheduled automation id, e.g. SCH-7Q2X9ZLM",
+        existing=lambda world, key: world.records.sample_automation_id(key))
 id_type("iot_command_id", "CMD", 10, "device command id, e.g. CMD-7Q2X9ZLM4K")
 id_type("iot_notification_id", "NTF", 10, "household notification id, e.g. NTF-7Q2X9ZLM4K")
 
