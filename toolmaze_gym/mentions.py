@@ -11,7 +11,8 @@ mentions a value when the value appears in it in a form a reader would accept:
 * free text (a quoted sentence, an upstream text) contained in it, ignoring case,
   spacing, quote style and final punctuation;
 * every other value (names, codes, ids, e-mails) as a whole run of words the type's
-  own normaliser equates with it: names and codes ignore case, ids keep it. For
+  own normaliser equates with it: names and codes ignore case, ids keep it; a
+  language code also by the language's name (``es`` as ``Spanish``). For
   plain names and codes, words part at spaces and at the joiners ``-``, ``/``, ``–``
   and ``—`` that the value itself does not contain (``Seoul-Milan`` mentions Seoul
   and Milan; ``release-train-2`` does not mention ``release-train``); e-mail
@@ -32,6 +33,7 @@ from datetime import date
 from typing import Any
 
 from toolmaze_gym import values
+from toolmaze_gym.world.base import load_data
 
 FREE_TEXT = "text"  # the semantic type of free-text parameters
 DATE_TYPES = frozenset({"iso_date"})
@@ -258,6 +260,15 @@ def _named(text: str, type_name: str, value: Any) -> bool:
     return False
 
 
+def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
+    """Other ways people write ``value`` than the value itself: a language code by
+    the language's name ("es": "Spanish"), as queries and texts do."""
+    if type_name == "language_code" and isinstance(value, str):
+        name = load_data("languages.json").get(value.strip().lower())
+        return (name,) if name else ()
+    return ()
+
+
 # ---------------------------------------------------------------- the rule
 
 
@@ -276,7 +287,8 @@ def mentions(text: Any, type_name: str, value: Any) -> bool:
     if kind in ("number", "integer") or (t is None and isinstance(value, int | float)
                                          and not isinstance(value, bool)):
         return _number_mentioned(text, type_name, value)
-    return _named(text, type_name, value)
+    return _named(text, type_name, value) or any(_named(text, "", v)
+                                                 for v in spoken_forms(type_name, value))
 
 
 def mentions_all(text: Any, required: Iterable[tuple[str, Any]]) -> bool:

@@ -7,12 +7,13 @@ import json
 
 import pytest
 
+from toolmaze_gym.corpus.corruption import detectable
 from toolmaze_gym.mentions import mentions_all
 from toolmaze_gym.tasks.capabilities import capabilities
 from toolmaze_gym.tasks.enumeration import enumerate_solutions
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
 from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError, ScenarioGenerator
-from toolmaze_gym.tasks.scenarios import load_library
+from toolmaze_gym.tasks.scenarios import check_files, load_library
 from toolmaze_gym.tasks.solvability import solvability_problems
 
 LIB = {s.id: s for s in load_library()}
@@ -181,3 +182,110 @@ def test_a_mention_the_agent_never_sees_is_caught(tasks, corpus):
     slot = dataclasses.replace(mail, inputs=tuple(bad if i is body else i for i in mail.inputs))
     broken = dataclasses.replace(task, slots=[*task.slots[:-1], slot])
     assert any("never sees" in p for p in solvability_problems(broken, corpus))
+
+
+# ---------------------------------------------------------------- where faults can go
+
+
+def test_one_capability_used_twice_builds_at_c1(gen):
+    # The ticket owner and the customer are both looked up by e-mail: one fixed
+    # tool serves both steps, which leaves C1 a single valid path.
+    task = gen.generate(LIB["off-ticket-update-for-customer"], "C1", "twice", "t")
+    assert len(task.solutions) == 1
+    tools = [s.alternatives[0] for s in task.slots]
+    assert len(tools) > len(set(tools))
+
+
+def test_a_branch_is_judged_on_the_first_tool_of_each_side(gen, corpus):
+    # office.ticket.create_assigned style groups start one side with an Action:
+    # the fault engine never corrupts an Action, so that branch takes no implicit
+    # fault, while a branch of look-ups (the C3 conversion) does.
+    task = gen.generate(LIB["fin-buy-shares-report-cost"], "C3", "test", "t")
+    (branch,) = task.branch_slots()
+    assert gen.faultable(task, branch.id) and gen.fault_problems(task) == []
+    # Creating an invoice is an Action whose confirmation could be corrupted
+    # detectably, but a recovery would issue a second invoice: no implicit fault.
+    invoice = gen.generate(LIB["fin-invoice-then-walkthrough-call"], "C1", "test", "t")
+    slot = next(s for s in invoice.slots if s.alternatives[0][0] in ("create_invoice",
+                                                                     "draft_invoice"))
+    call = next(c for c in invoice.default_path.calls if c.slot == slot.id)
+    assert detectable(corpus[call.tool], call.args, call.response, gen.sim.world)
+    assert not gen.faultable(invoice, slot.id)
+
+
+def test_a_branch_that_cannot_carry_a_fault_gives_way_to_another_step(monkeypatch):
+    gen = ScenarioGenerator()
+    sc = LIB["fin-invest-price-dip-alert"]
+    first = gen.generate(sc, "C2", "give-way", "t")
+    (blocked,) = {s.group for s in first.branch_slots()}
+    real = gen.faultable
+    monkeypatch.setattr(gen, "faultable", lambda task, sid: (
+        task.slot_by_id[sid].group != blocked and real(task, sid)))
+    monkeypatch.setattr("toolmaze_gym.tasks.scenario_gen.BUILDS", 1)
+    again = gen.generate(sc, "C2", "give-way", "t", draws=1)
+    (group,) = {s.group for s in again.branch_slots()}
+    assert group != blocked and gen.fault_problems(again) == []
+
+
+COST_BY_NAME = """domain = "Financial"
+
+[[scenario]]
+id = "fin-test-cost-by-name"
+goal = "Know what some shares of a company cost and mail a part of it to myself."
+levels = ["C3"]
+phrasings = [
+  "{qty} {company} shares: save {pct}% of the cost for {months} months, as {cur}, to {me}.",
+  "Price {qty} {company} shares, take {pct}% of it times {months} months, {cur}, mail {me}.",
+]
+[scenario.params]
+company = { type = "listed_company_name" }
+qty = { type = "quantity", choices = [10, 20] }
+pct = { type = "percentage", choices = [10, 25] }
+me = { type = "email" }
+months = { type = "quantity", choices = [3, 6] }
+cur = { type = "currency_code", value = "USD" }
+[[scenario.steps]]
+id = "cost"
+use = "fin_order_cost_by_name"
+args = { company = "$company", quantity = "$qty" }
+[[scenario.steps]]
+id = "part"
+use = "calc.percentage_of"
+args = { amount = "cost.estimated_cost", percent = "$pct" }
+[[scenario.steps]]
+id = "saved"
+use = "calc.line_total"
+args = { amount = "part.result", quantity = "$months" }
+[[scenario.steps]]
+id = "shown"
+use = "text.format_price"
+args = { amount = "saved.total", currency = "$cur" }
+[[scenario.steps]]
+id = "mail"
+use = "office.mail.send"
+[scenario.steps.args]
+to = "$me"
+subject = { text = "{company} shares" }
+body = { text = "{shown.message} saved; the whole order is {cost.estimated_cost}." }
+"""
+
+
+def test_sides_that_name_the_read_value_differently_still_branch(tmp_path, corpus):
+    # estimate_order_cost returns the cost as estimated_cost, calculate_position_value
+    # as market_value: each returns exactly one amount, the one the group provides,
+    # so the next step takes that amount whichever side ran.
+    path = tmp_path / "financial.toml"
+    path.write_text(COST_BY_NAME)
+    (sc,), problems = check_files([path])
+    assert problems == []
+    task = ScenarioGenerator().generate(sc, "C3", "by-type", "t")
+    (branch,) = task.branch_slots()
+    assert branch.group == "fin_order_cost_by_name" and len(task.solutions) == 2
+    amount = task.slots[1].inputs[0]
+    assert amount.source.slot == branch.id and amount.source.field == ""
+    assert solvability_problems(task, corpus) == []
+    costs = {c.tool: c.response for p in task.solutions for c in p.calls if c.slot == "s1"}
+    sent = {c.args["amount"] if "amount" in c.args else next(iter(c.args.values()))
+            for p in task.solutions for c in p.calls if c.slot == "s2"}
+    assert sent == {costs["estimate_order_cost"]["estimated_cost"],
+                    costs["calculate_position_value"]["market_value"]}

@@ -15,6 +15,7 @@ from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.mentions import spoken_forms
 from toolmaze_gym.tasks.model import Slot, Task
 
 _VERBS = {
@@ -102,6 +103,35 @@ def say(value: Any) -> str:
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
+
+
+SWITCH_ROLES = frozenset({"on"})  # arguments that switch a device: said "on"/"off"
+BOOL_WORDS = {True: ("yes", "on", "true"), False: ("no", "off", "false")}
+
+
+def say_as(type_: str, value: Any, words: tuple[str, str] | None = None) -> str:
+    """How toolmaze-v2 writes a literal of semantic type ``type_`` for a person: a
+    language by its name ("Spanish", not "es"), a boolean as ``words`` (the true
+    and the false word: "on"/"off" for a switch), anything else as ``say``."""
+    if isinstance(value, bool):
+        return (words or ("yes", "no"))[0 if value else 1]
+    spoken = spoken_forms(type_, value)
+    return spoken[0] if spoken else say(value)
+
+
+def stated_as(text: str, type_: str, value: Any) -> bool:
+    """Whether ``text`` states ``value`` in a way ``say_as`` could have written it
+    (the value itself, or its spoken form; a boolean as one of its usual words).
+    Words and codes that have a spoken form are found only as whole words: "it"
+    inside "translate it" is not Italian."""
+    low = text.lower()
+    if isinstance(value, bool):
+        return any(re.search(rf"\b{w}\b", low) for w in BOOL_WORDS[value])
+    spoken = spoken_forms(type_, value)
+    if not spoken:
+        return say(value).lower() in low
+    return any(re.search(rf"(?<!\w){re.escape(form.lower())}(?!\w)", low)
+               for form in (say(value), *spoken))
 
 
 def _phrase(type_: str, role: str, value: Any) -> str:

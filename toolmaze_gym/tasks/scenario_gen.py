@@ -27,6 +27,7 @@ import networkx as nx
 
 from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
+from toolmaze_gym.corpus.corruption import detectable
 from toolmaze_gym.mentions import mentions_all
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
@@ -41,11 +42,11 @@ from toolmaze_gym.tasks.enumeration import default_index, enumerate_solutions
 from toolmaze_gym.tasks.execution import ExecutionError, run_slot, topological_order
 from toolmaze_gym.tasks.generator import signature
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
-from toolmaze_gym.tasks.queries import say
-from toolmaze_gym.tasks.scenarios import ArgSpec, Scenario
+from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
+from toolmaze_gym.tasks.scenarios import ArgSpec, Scenario, phrase_hole
 from toolmaze_gym.tasks.solvability import solvability_problems
 from toolmaze_gym.tasks.units import disjoint_sides
-from toolmaze_gym.tasks.validation import _parallel, fault_problems, slot_graph
+from toolmaze_gym.tasks.validation import _parallel, slot_graph
 
 GENERATOR_VERSION = "2.0"
 RANGES = {"C1": (5, 7), "C2": (5, 9), "C3": (6, 10), "C4": (8, 15)}
@@ -63,6 +64,15 @@ class ScenarioBuildError(Exception):
     """This scenario cannot be built with these choices (the reason is the message)."""
 
 
+class FaultlessBranch(ScenarioBuildError):
+    """A branch slot whose sides cannot all carry an implicit fault: another step
+    should branch instead (``slots`` are the offending slot ids)."""
+
+    def __init__(self, message: str, slots: Sequence[str]) -> None:
+        super().__init__(message)
+        self.slots = tuple(slots)
+
+
 @dataclass(frozen=True)
 class Option:
     """How one step is done in a task: a fixed side, or a group's shown sides."""
@@ -70,6 +80,10 @@ class Option:
     kind: str  # "fixed" | "one_to_one" | "one_to_n" | "n_to_n"
     sides: tuple[Side, ...]
     group: str = ""
+    # Reads ((key, type)) a branch hands on by type: its sides name the value
+    # differently (estimated_cost | market_value) but each returns exactly one of
+    # the type the group provides, so the value is that one whichever side ran.
+    by_type: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def is_branch(self) -> bool:
@@ -148,7 +162,34 @@ def step_options(corpus: Corpus, use: str, ios: Sequence[StepIO]) -> list[Option
         if len(members) >= 3:
             subsets += list(itertools.combinations(members, 2))
         opts += [Option(g.kind, tuple(sub), g.id) for sub in subsets if disjoint_sides(sub)]
+        opts += _by_type_options(corpus, g, ios, members)
     return opts
+
+
+def _sole_field(corpus: Corpus, side: Side, type_: str) -> bool:
+    """The side's final tool returns exactly one new (non-echo) value of ``type_``."""
+    return sum(f.type == type_ and not f.echo for f in corpus[side[-1]].returns) == 1
+
+
+def _by_type_options(corpus: Corpus, g, ios: Sequence[StepIO],
+                     fitting: Sequence[Side]) -> list[Option]:
+    """A group's option when its sides return a read value under different keys:
+    every side fits the inputs and every read, where each read the sides disagree
+    on is of a type the group provides and each side returns exactly one of."""
+    reads = {r for io in ios for r in io.reads}
+    loose = {r for r in reads if not all(
+        r in {(f.canonical, f.type) for f in corpus[m[-1]].returns} for m in g.members)}
+    if not loose or any(t not in g.provides for _, t in loose):
+        return []
+    members = [m for m in g.members if m not in fitting
+               and all(side_fits(corpus, m, io.inputs, [r for r in io.reads if r not in loose])
+                       for io in ios)
+               and all(_sole_field(corpus, m, t) for _, t in loose)]
+    members += [m for m in fitting if all(_sole_field(corpus, m, t) for _, t in loose)]
+    members = [m for m in g.members if m in members]  # the group's order
+    if not 2 <= len(members) <= 3 or not disjoint_sides(members):
+        return []
+    return [Option(g.kind, tuple(members), g.id, frozenset(loose))]
 
 
 # ---------------------------------------------------------------- the generator
@@ -192,6 +233,8 @@ class ScenarioGenerator:
     def draw_params(self, sc: Scenario, stream: hashing.Stream) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for p in sc.params:
+            if p.derived_from:
+                continue
             for attempt in range(8):
                 v = self._draw(p, stream, attempt)
                 clash = any(q.type == p.type and out[q.name] == v for q in sc.params
@@ -200,7 +243,10 @@ class ScenarioGenerator:
                 if not clash:
                     break
             out[p.name] = v
-        return out
+        for p in sc.params:  # derived ones last: they follow their source's draw
+            if p.derived_from:
+                out[p.name] = p.derive(out[p.derived_from])
+        return {p.name: out[p.name] for p in sc.params}
 
     def _draw(self, p, stream: hashing.Stream, attempt: int) -> Any:
         if p.value is not None:
@@ -245,7 +291,7 @@ class ScenarioGenerator:
                     break
                 assign[u] = self._pick(pool, s)
             else:
-                if not self._tools_ok(sc, assign, level):
+                if not self._tools_ok(sc, assign):
                     continue
                 key = tuple(sorted((u, o.sides) for u, o in assign.items()))
                 found.setdefault(key, (self._score(sc, assign, level, target, s), assign))
@@ -281,14 +327,16 @@ class ScenarioGenerator:
 
         return max(pool, key=score)
 
-    def _tools_ok(self, sc: Scenario, assign: dict[str, Option], level: str) -> bool:
+    def _tools_ok(self, sc: Scenario, assign: dict[str, Option]) -> bool:
         """A tool serves one slot, except one fixed tool shared by the steps of one
-        class outside C1 (two quotes by the same provider); a branch slot's tools are
-        never shared, so a fault on them is never met through another slot."""
+        class (two quotes by the same provider, at any level: with no alternative to
+        switch to, a fault met on either call asks the same of the agent); a branch
+        slot's tools are never shared, so a fault on them is never met through
+        another slot and the other side stays a way out."""
         owner: dict[str, str] = {}
         counts = Counter(s.use for s in sc.steps)
         for u, o in assign.items():
-            if counts[u] > 1 and (o.is_branch or level == "C1"):
+            if counts[u] > 1 and o.is_branch:
                 return False
             for t in o.tools:
                 if owner.setdefault(t, u) != u:
@@ -329,7 +377,9 @@ class ScenarioGenerator:
                 if a.kind == "param":
                     src = Source("literal", value=params[a.ref])
                 elif a.kind == "field":
-                    src = Source("slot", slot=sid[a.step], type=type_, field=a.key)
+                    typed = (a.key, type_) in assign[sc.step_by_id[a.step].use].by_type
+                    src = Source("slot", slot=sid[a.step], type=type_,
+                                 field="" if typed else a.key)
                 else:
                     src = Source("literal", value=a.text)
                     for m in a.mention:
@@ -377,11 +427,12 @@ class ScenarioGenerator:
             if "." not in ref:
                 return t, params[ref]
             step, key = ref.split(".", 1)
-            return t, outputs[sid[step]][f"{t}@{key}"]
+            out = outputs[sid[step]]  # a value handed on by type has no such key here
+            return t, out[f"{t}@{key}"] if f"{t}@{key}" in out else out[t]
 
         text = a.text
         for ref in sorted(set(_holes(a.text)), key=len, reverse=True):
-            text = text.replace("{" + ref + "}", say(value(ref)[1]))
+            text = text.replace("{" + ref + "}", say_as(*value(ref)))
         mentions = []
         for ref in a.mention:
             pair = value(ref)
@@ -403,7 +454,7 @@ class ScenarioGenerator:
         task_tools = {t for s in slots for t in s.tools}
         domains = sorted({self.corpus[t].domain for t in task_tools})
         phr = stream.randint(0, len(sc.phrasings) - 1)
-        query = _fill(sc.phrasings[phr], params)
+        query = _fill(sc, sc.phrasings[phr], params)
         entities = [{"type": i.type, "value": i.source.value, "slot": s.id, "role": i.role}
                     for s in slots for i in s.inputs if i.source.is_literal and not i.mentions]
         shown = sorted(task_tools | set(self._distractors(sc, task_tools, set(domains),
@@ -415,7 +466,10 @@ class ScenarioGenerator:
                           "phrasing": phr, "primary_domain": sc.domain,
                           "steps": {f"s{k + 1}": s.id for k, s in enumerate(sc.steps)}})
         task.meta["signature"] = signature(task)
-        problems = self.problems(task, sc)
+        faults = self.fault_problems(task)
+        if faults:
+            raise FaultlessBranch(faults[0], self.faultless_branches(task))
+        problems = self.problems(task, sc, faults=False)
         if problems:
             raise ScenarioBuildError(problems[0])
         return task
@@ -450,10 +504,11 @@ class ScenarioGenerator:
 
     # -- acceptance -----------------------------------------------------------------------
 
-    def problems(self, task: Task, sc: Scenario) -> list[str]:
+    def problems(self, task: Task, sc: Scenario, faults: bool = True) -> list[str]:
         out = self._structure(task)
         out += self._exactness(task, sc)
-        out += fault_problems(task, self.corpus, self.sim.world)
+        if faults:
+            out += self.fault_problems(task)
         out += [f"query names the tool {t!r}" for t in task.tools
                 if re.search(rf"\b{re.escape(t)}\b", task.query)]
         out += solvability_problems(task, self.corpus)
@@ -492,6 +547,59 @@ class ScenarioGenerator:
             out.append("s* needs at least one Source and one Action")
         return out
 
+    def faultable(self, task: Task, slot_id: str) -> bool:
+        """Whether an implicit fault fits the slot the way the fault engine places
+        one: on the first tool of every side (whichever side the agent starts, it
+        meets the fault), never on an Action (recovering from a wrong confirmation
+        would repeat the side effect), with a corruption the documented invariants
+        catch. Later tools of a side and the Action a side ends in are not asked."""
+        slot = task.slot_by_id[slot_id]
+        firsts = {side[0] for side in slot.alternatives}
+        found = {}
+        for path in task.solutions:  # the first valid path making each call
+            for k, c in enumerate(path.calls):
+                if c.slot == slot_id and c.tool in firsts:
+                    found.setdefault(c.tool, (path, k))
+        return set(found) == firsts and all(
+            self.corpus[t].category != "Action" and self._detectable(path, k)
+            for t, (path, k) in found.items())
+
+    def _detectable(self, path, k: int) -> bool:
+        """Whether call ``k`` of ``path`` has a corruption with a witness, wrong-entity
+        ones included: those re-run the call for another entity on the episode
+        state just before it, as the fault engine does."""
+        call = path.calls[k]
+        state = EpisodeState()
+        for c in path.calls[:k]:
+            self.sim.call(c.tool, c.args, state)
+
+        def rerun(args: dict[str, Any]) -> dict[str, Any] | None:
+            resp = self.sim.call(call.tool, args, state.copy())
+            return resp.body if resp.ok else None
+
+        return detectable(self.corpus[call.tool], call.args, call.response, self.sim.world,
+                          rerun)
+
+    def faultless_branches(self, task: Task) -> list[str]:
+        """Branch slots that cannot carry an implicit fault."""
+        return [s.id for s in task.branch_slots() if not self.faultable(task, s.id)]
+
+    def fault_problems(self, task: Task) -> list[str]:
+        """Every fault mode must fit: above C1 the implicit faults go to branch slots
+        (C2/C3: the one branch; C4: at least one of them, the others take only
+        explicit faults); at C1 to a node on s* that a later step reads."""
+        if task.level != "C1":
+            bad = self.faultless_branches(task)
+            if bad and (task.level != "C4" or len(bad) == len(task.branch_slots())):
+                return [f"{bad[0]}: no detectable corruption for an implicit fault"]
+            return []
+        final = task.default_path.calls[-1].slot
+        read = {u for u, _, _ in task.edges()}
+        if not any(self.faultable(task, s.id) for s in task.slots
+                   if s.id != final and s.id in read):
+            return ["no node on s* can carry a detectable implicit fault"]
+        return []
+
     def _exactness(self, task: Task, sc: Scenario) -> list[str]:
         """Every shown way to do a step is one of the slot's alternatives."""
         ios, _ = self.plan(sc)
@@ -519,12 +627,30 @@ class ScenarioGenerator:
             stream = hashing.Stream("toolmaze-v2", seed, sc.id, level, draw)
             tgt = target or stream.weighted(list(LENGTHS[level]), list(LENGTHS[level].values()))
             params = self.draw_params(sc, stream.fork("params"))
-            for assign in self._candidates(sc, level, stream.fork("choose"), tgt)[:BUILDS]:
+            # Branch choices (capability class, option) that proved unable to carry
+            # an implicit fault with these params: realisations using only them are
+            # skipped, and such a failure does not use up a try, so another step
+            # branches instead of the scenario giving up.
+            faultless: set[tuple[str, Option]] = set()
+            built = 0
+            for assign in self._candidates(sc, level, stream.fork("choose"), tgt):
+                if built >= BUILDS:
+                    break
+                branches = [(u, o) for u, o in assign.items() if o.is_branch]
+                if branches and all(b in faultless for b in branches):
+                    continue
                 try:
                     task = self.build(sc, level, assign, params, task_id, stream.fork("build"))
+                except FaultlessBranch as exc:
+                    reason = str(exc)
+                    uses = {f"s{k + 1}": st.use for k, st in enumerate(sc.steps)}
+                    faultless |= {(uses[i], assign[uses[i]]) for i in exc.slots}
+                    continue
                 except ScenarioBuildError as exc:
+                    built += 1
                     reason = str(exc)
                     continue
+                built += 1
                 if task.meta["signature"] in skip:
                     reason = "duplicate of an earlier task"
                     continue
@@ -574,11 +700,22 @@ def _holes(text: str) -> list[str]:
     return [m.strip() for m in re.findall(r"\{([^{}]*)\}", text)]
 
 
-def _fill(phrasing: str, params: dict[str, Any]) -> str:
-    text = phrasing
-    for name in sorted(params, key=len, reverse=True):
-        text = text.replace("{" + name + "}", say(params[name]))
-    return text
+def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
+    """The query: each ``{param}`` said as a person would (a language by its name, a
+    switch as "on"/"off", ``{param:yes word/no word}`` with the author's words)."""
+    types = {p.name: p.type for p in sc.params}
+    switches = {a.ref for st in sc.steps for a in st.args
+                if a.kind == "param" and a.role in SWITCH_ROLES}
+
+    def hole(m: re.Match[str]) -> str:
+        name, words = phrase_hole(m.group(1))
+        if name not in params:
+            return m.group(0)
+        if words is None and name in switches:
+            words = ("on", "off")
+        return say_as(types[name], params[name], words)
+
+    return re.sub(r"\{([^{}]*)\}", hole, phrasing)
 
 
 def _unreadable_texts(task: Task) -> list[str]:

@@ -30,7 +30,11 @@ _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain"}
-_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from"}
+_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
+# Params derived from another (param type, source type) -> how: the day of a
+# date-time, so a forecast and an event starting then share one day.
+DERIVATIONS = {("iso_date", "iso_datetime"): "the date part",
+               ("iso_date", "timestamp"): "the date part"}
 _STEP_KEYS = {"id", "use", "args"}
 
 
@@ -52,6 +56,11 @@ class ParamSpec:
     value: Any = None
     range: tuple[float, float] | None = None
     differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
+    derived_from: str = ""  # another param this one is computed from (DERIVATIONS)
+
+    def derive(self, source: Any) -> Any:
+        """This param's value from its source param's (the date of a date-time)."""
+        return str(source)[:10]
 
 
 @dataclass(frozen=True)
@@ -114,6 +123,16 @@ def _placeholders(text: str) -> list[str]:
     return [m.strip() for m in _PLACEHOLDER.findall(text)]
 
 
+def phrase_hole(hole: str) -> tuple[str, tuple[str, str] | None]:
+    """A phrasing placeholder's param and, for ``{name:true word/false word}``, the
+    words a boolean is said with (``{heating:on/off}``, ``{locked:locked/unlocked}``)."""
+    name, sep, words = hole.partition(":")
+    if not sep:
+        return name.strip(), None
+    yes, _, no = words.partition("/")
+    return name.strip(), (yes.strip(), no.strip())
+
+
 def _parse_arg(role: str, raw: Any, where: str, problems: list[str]) -> ArgSpec | None:
     if role in _SCENARIO_KEYS - {"id"}:
         problems.append(f"{where}: `{role}` landed inside a step's args: TOML puts a key under "
@@ -167,7 +186,7 @@ def _parse_param(name: str, raw: Any, where: str, problems: list[str]) -> ParamS
     if t is None:
         problems.append(f"{where}.type: unknown semantic type {type_!r}")
         return None
-    if not t.literal and "value" not in raw and "choices" not in raw:
+    if not (t.literal or t.stated) and "value" not in raw and "choices" not in raw:
         problems.append(f"{where}.type: {type_} is not something a user states; "
                         "take it from an earlier step, or give `choices`/`value`")
     choices = raw.get("choices", [])
@@ -180,8 +199,12 @@ def _parse_param(name: str, raw: Any, where: str, problems: list[str]) -> ParamS
                                 and rng[0] <= rng[1]):
         problems.append(f"{where}.range: must be [low, high] numbers with low <= high")
         rng = None
-    if sum(k in raw for k in ("choices", "value", "range")) > 1:
-        problems.append(f"{where}: give at most one of choices, value, range")
+    if sum(k in raw for k in ("choices", "value", "range", "from")) > 1:
+        problems.append(f"{where}: give at most one of choices, value, range, from")
+    source = raw.get("from", "")
+    if not isinstance(source, str) or ("from" in raw and not _NAME.match(source)):
+        problems.append(f"{where}.from: the name of another param of this scenario")
+        source = ""
     differs = raw.get("differs_from", [])
     if isinstance(differs, str):
         differs = [differs]
@@ -189,7 +212,7 @@ def _parse_param(name: str, raw: Any, where: str, problems: list[str]) -> ParamS
         problems.append(f"{where}.differs_from: a list of \"$param\" or \"step.key\"")
         differs = []
     return ParamSpec(name, type_, tuple(choices), raw.get("value"),
-                     tuple(rng) if rng else None, tuple(differs))
+                     tuple(rng) if rng else None, tuple(differs), source)
 
 
 def _parse_step(raw: Any, where: str, problems: list[str]) -> StepSpec | None:
@@ -289,6 +312,8 @@ def _check_refs(sc: Scenario, where: str, problems: list[str]) -> None:
     for p in sc.params:
         if p.name not in used_params:
             problems.append(f"{where}.params.{p.name}: never used by a step")
+        if p.derived_from:
+            _check_derived(p, params, f"{where}.params.{p.name}.from", problems)
         for d in p.differs_from:
             ok = (d.startswith("$") and d[1:] in params) or (
                 _FIELD.match(d) and d.split(".", 1)[0] in seen)
@@ -296,6 +321,16 @@ def _check_refs(sc: Scenario, where: str, problems: list[str]) -> None:
                 problems.append(f"{where}.params.{p.name}.differs_from: {d!r} is not "
                                 "\"$param\" or \"step.key\" of this scenario")
     _check_graph(sc, where, problems)
+
+
+def _check_derived(p: ParamSpec, params: dict[str, ParamSpec], where: str,
+                   problems: list[str]) -> None:
+    src = params.get(p.derived_from)
+    if src is None or src.derived_from:
+        problems.append(f"{where}: {p.derived_from!r} is not a drawn param of this scenario")
+    elif (p.type, src.type) not in DERIVATIONS:
+        ok = ", ".join(f"{a} from {b}" for a, b in DERIVATIONS)
+        problems.append(f"{where}: cannot derive {p.type} from {src.type} ({ok})")
 
 
 def _check_graph(sc: Scenario, where: str, problems: list[str]) -> None:
@@ -321,7 +356,14 @@ def _check_phrasings(sc: Scenario, corpus: Corpus, where: str, problems: list[st
     tool_names = [t for t in corpus.tools if "_" in t]
     for k, text in enumerate(sc.phrasings):
         w = f"{where}.phrasings[{k}]"
-        holes = set(_placeholders(text))
+        parsed = [phrase_hole(h) for h in _placeholders(text)]
+        holes = {name for name, _ in parsed}
+        for name, words in parsed:
+            if words is None or name not in params:
+                continue
+            if params[name].type != "boolean" or not all(words):
+                problems.append(f"{w}: {{{name}:...}} gives the words a boolean is said with "
+                                "(`{name:on/off}`), and only a boolean param takes them")
         for h in sorted(holes - set(params)):
             problems.append(f"{w}: {{{h}}} is not a param (phrasings state params only; "
                             "what tools return is for the agent to find out)")

@@ -20,7 +20,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, Input, SolutionPath, Task
-from toolmaze_gym.tasks.queries import say
+from toolmaze_gym.tasks.queries import say, stated_as
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,10 @@ def _same(type_: str, a: Any, b: Any) -> bool:
         return a == b
 
 
-def stated(query: str, value: Any) -> bool:
-    """Whether ``value`` is written in ``query`` (as queries write literals)."""
-    return say(value).lower() in query.lower()
+def stated(query: str, value: Any, type_: str = "") -> bool:
+    """Whether ``value`` is written in ``query`` (as queries write literals: a
+    language code may be stated by the language's name, a boolean as "on"/"off")."""
+    return stated_as(query, type_, value)
 
 
 def _response_values(corpus: Corpus, call: Call) -> list[_Seen]:
@@ -89,7 +90,7 @@ def _bound_problems(task: Task, corpus: Corpus, where: str, inp: Input, value: A
 def _text_problems(task: Task, where: str, inp: Input, seen: list[_Seen]) -> list[str]:
     out = []
     for type_, value in inp.mentions:
-        if stated(task.query, value):
+        if stated(task.query, value, type_):
             continue
         if any(s.type == type_ and _same(type_, s.value, value) for s in seen):
             continue
@@ -122,7 +123,7 @@ def path_problems(task: Task, corpus: Corpus, path: SolutionPath) -> list[str]:
             if inp.source.is_literal and inp.mentions:
                 problems += _text_problems(task, where, inp, seen)
             elif inp.source.is_literal:
-                if not stated(task.query, value):
+                if not stated(task.query, value, inp.type):
                     problems.append(f"{where}: literal {say(value)!r} is not stated "
                                     "in the query")
             else:
