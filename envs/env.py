@@ -40,11 +40,20 @@ from toolmaze_gym.actions import MAX_ACTION_CHARS
 from toolmaze_gym.corpus import Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, MAX_STEPS, Episode
 from toolmaze_gym.faults import MODE_NAMES, get_mode
-from toolmaze_gym.faults.store import profile_for
+from toolmaze_gym.faults.profiles import FaultProfile
+from toolmaze_gym.faults.store import playable_profile, profile_for
 from toolmaze_gym.grading import grade, remaining_optimal
 from toolmaze_gym.prompts import PROMPTS, opening_messages
 from toolmaze_gym.tasks.model import LEVELS, Task
-from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, get_task, load_suite, suite_signatures
+from toolmaze_gym.tasks.suite import (
+    SPLITS,
+    SUITE_NAME,
+    SuiteError,
+    get_task,
+    load_suite,
+    suite_signatures,
+)
+from toolmaze_gym.tasks.suites import kind as suite_kind
 from toolmaze_gym.transcript import append_step, episode_tools, template_messages
 from toolmaze_gym.world import get_world
 
@@ -53,7 +62,7 @@ CELLS = tuple(f"{lv}{m}" for lv in LEVELS for m in MODE_NAMES)
 # An assistant message longer than this (only a rejected, over-long action can be)
 # is echoed cut, so one huge action cannot blow up the observation or the prompt.
 MAX_ECHO_CHARS = MAX_ACTION_CHARS
-GENERATION_TRIES = 8
+PROCEDURAL_TRIES = 16
 
 
 @cache
@@ -84,7 +93,8 @@ class ToolMazeEnv(gym.Env[str, str]):
         level: ``C1``–``C4``, or None to sample it per episode (with ``curriculum``).
         mode: ``P0``–``P4`` (``NP`` = ``P0``), or None to sample it per episode.
         split: ``"suite"`` (the reference suite) or a procedural split (``"train"``,
-            ``"dev"``) disjoint from it.
+            ``"dev"``) of the same kind (v2 scenarios for toolmaze-v2), disjoint from it.
+        suite: the reference suite (default ``toolmaze-v2``; ``toolmaze-v1`` for old runs).
         prompt: ``"standard"`` or ``"failure_aware"`` system prompt.
         reward: reward weights and shaping (``toolmaze_gym.reward.RewardConfig``).
         max_steps: the env truncates (and grades) after this many steps (default 25).
@@ -104,6 +114,11 @@ class ToolMazeEnv(gym.Env[str, str]):
             mode = get_mode(mode).name
         if split not in ("suite", *SPLITS):
             raise ValueError(f"unknown split {split!r}; choose from suite, {', '.join(SPLITS)}")
+        if split != "suite":
+            try:
+                self._kind = suite_kind(suite)
+            except SuiteError as exc:
+                raise ValueError(f"split {split!r}: {exc}") from None
         if prompt not in PROMPTS:
             raise ValueError(f"unknown prompt {prompt!r}; choose from {', '.join(PROMPTS)}")
         if render_mode not in (None, "ansi"):
@@ -153,28 +168,33 @@ class ToolMazeEnv(gym.Env[str, str]):
         cell = cells[min(k, len(cells) - 1)]
         return cell[:2], cell[2:]
 
-    def _task(self, level: str, options: Mapping[str, Any]) -> Task:
+    def _task(self, level: str, mode: str, options: Mapping[str, Any]
+              ) -> tuple[Task, FaultProfile]:
         if "task" in options:
             t = options["task"]
-            return t if isinstance(t, Task) else Task.from_dict(dict(t))
-        if "task_id" in options:
-            return get_task(str(options["task_id"]), self.suite)
-        if self.split == "suite":
-            return self._suite_task(level)
-        from toolmaze_gym.tasks.generator import GenerationError, TaskGenerator
+            task = t if isinstance(t, Task) else Task.from_dict(dict(t))
+        elif "task_id" in options:
+            task = get_task(str(options["task_id"]), self.suite)
+        elif self.split == "suite":
+            task = self._suite_task(level)
+        else:
+            return self._procedural_task(level, mode)
+        return task, profile_for(task, mode, self.sim, self.suite)
 
+    def _procedural_task(self, level: str, mode: str) -> tuple[Task, FaultProfile]:
+        """A procedural task of the suite's kind, fully determined by reset(seed), never
+        equal to a task of the suite, on which ``mode``'s fault can be played (a v2
+        task may have no node an implicit fault can fall on: the next index is tried)."""
         index = int(self.np_random.integers(1 << 30))
-        for k in range(GENERATION_TRIES):
-            # A fresh generator per task: a used one steers by past tool usage, and
-            # reset(seed) must fully determine the task.
-            try:
-                return TaskGenerator(self.sim).generate(
-                    level, index + k, f"{self.split}:env",
-                    f"tmz-{self.split}-{level.lower()}-{index + k}",
-                    skip=suite_signatures(self.suite))
-            except GenerationError:
-                continue
-        raise RuntimeError(f"no {level} task generated near index {index} (split {self.split})")
+        for k in range(PROCEDURAL_TRIES):
+            # a prime stride: retries never meet v1's own index + k attempts
+            task = self._kind.procedural_task(level, index + 7919 * k, self.split, self.sim,
+                                              skip=suite_signatures(self.suite))
+            profile = playable_profile(task, mode, self.sim)
+            if profile is not None:
+                return task, profile
+        raise SuiteError(f"no {level} task playable in {mode} near index {index} "
+                         f"(split {self.split})")
 
     def _suite_task(self, level: str) -> Task:
         """The task at the env's suite position, then step the position on by one."""
@@ -202,8 +222,7 @@ class ToolMazeEnv(gym.Env[str, str]):
             self._next_index = int(seed)
         level, mode = self._cell()
         mode = get_mode(options.get("mode", mode)).name
-        task = self._task(options.get("level", level), options)
-        profile = profile_for(task, mode, self.sim, self.suite)
+        task, profile = self._task(options.get("level", level), mode, options)
         self._episode = Episode(task, mode, self.sim, profile, max_steps=self.max_steps)
         self._messages = opening_messages(task, self.prompt, self.sim.world.now)
         self._tools = episode_tools(task, self.sim)

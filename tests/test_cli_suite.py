@@ -1,8 +1,10 @@
 """``build-suite --out DIR`` and ``generate --jobs`` through the real console script.
 
-A suite built into a directory of any name is the shipped suite byte for byte, and
-``stats``, ``show`` and ``baselines --suite DIR`` read it; ``generate --jobs N``
-writes the same bytes as a serial run and shows its progress.
+``build-suite`` builds toolmaze-v2 unless ``--suite toolmaze-v1`` is given; v1 built
+into a directory of any name is the shipped v1 byte for byte (v2's own rebuild test
+is tests/tasks/test_suite_v2.py), and ``stats``, ``show`` and ``baselines --suite
+DIR`` read a built directory; ``generate --jobs N`` writes the same bytes as a
+serial run and shows its progress.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ def toolmaze(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("suites") / "not-the-suite-name"
-    proc = toolmaze("build-suite", "--out", str(out), "--jobs", "2", "--quiet")
+    proc = toolmaze("build-suite", "--suite", "toolmaze-v1", "--out", str(out), "--jobs", "2",
+                    "--quiet")
     assert proc.returncode == 0, proc.stderr
     return out
 
 
-def test_build_suite_is_the_shipped_suite_whatever_the_directory(built):
+def test_build_suite_v1_is_the_shipped_v1_whatever_the_directory(built):
     shipped = resources.files("toolmaze_gym") / "data" / "suites" / "toolmaze-v1"
     for name in FILES:
         assert (built / name).read_bytes() == (shipped / name).read_bytes(), name
@@ -51,8 +54,9 @@ def test_stats_show_baselines_and_grade_accept_the_directory(small, tmp_path):
     assert stats.returncode == 0, stats.stderr
     assert {lv: row["tasks"] for lv, row in json.loads(stats.stdout).items()} == \
         {"C1": 2, "C2": 2, "C3": 2, "C4": 2}
-    show = toolmaze("show", "tmz-v1-c2-0001", "--suite", str(small))
-    assert show.returncode == 0 and "tmz-v1-c2-0001" in show.stdout, show.stderr
+    show = toolmaze("show", "tmz-v2-c2-0001", "--suite", str(small))
+    assert show.returncode == 0 and "tmz-v2-c2-0001" in show.stdout, show.stderr
+    assert show.stdout.startswith("goal: ")
     runs = tmp_path / "runs.jsonl"
     base = toolmaze("baselines", "--agents", "oracle", "--suite", str(small), "--quiet",
                     "--out", str(runs))
@@ -63,9 +67,10 @@ def test_stats_show_baselines_and_grade_accept_the_directory(small, tmp_path):
     assert grade.returncode == 0 and "0 grades changed" in grade.stderr, grade.stderr
 
 
-def test_the_manifest_names_the_suite_not_the_directory(small):
-    assert json.loads((small / "manifest.json").read_text())["name"] == \
-        "toolmaze-v1-seed20260501-n2"
+def test_build_suite_builds_v2_by_default_and_names_it_in_the_manifest(small):
+    manifest = json.loads((small / "manifest.json").read_text())
+    assert manifest["name"] == "toolmaze-v2-seed20261201-n2" and manifest["scenarios"]
+    assert "profiles.jsonl" in manifest["files"]
 
 
 def test_a_tampered_suite_directory_is_refused(small, tmp_path):

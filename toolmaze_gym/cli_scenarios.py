@@ -9,7 +9,6 @@ generation per level), so authors see at once whether a scenario is usable.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -76,50 +75,18 @@ def cmd_capabilities(ns: argparse.Namespace) -> int:
 
 
 def profiles_buildable(task) -> list[str]:
-    """Every fault mode's profile can be built for ``task``, and above C1 every
-    victim is a branch slot, so the fault always leaves an alternative (else the
-    task is not emitted)."""
-    from toolmaze_gym.corpus import Simulator
-    from toolmaze_gym.faults.modes import MODE_NAMES
-    from toolmaze_gym.faults.profiles import ProfileError, build_profile
+    """The suite build's per-task check, now ``faults.store.profiles_buildable``
+    (the procedural splits and the env apply it too); kept under this name."""
+    from toolmaze_gym.faults.store import profiles_buildable as check
 
-    sim = _SIM.get("sim") or _SIM.setdefault("sim", Simulator())
-    try:
-        profiles = [build_profile(task, mode, sim) for mode in MODE_NAMES]
-    except ProfileError as exc:
-        return [f"fault profile: {exc}"]
-    if task.level != "C1":
-        slots = task.slot_by_id
-        return [f"fault profile {p.mode}: victim {v.slot} has no alternative"
-                for p in profiles for v in p.victims if not slots[v.slot].is_branch][:1]
-    return []
-
-
-_SIM: dict = {}
+    return check(task)
 
 
 def cmd_build_suite(ns: argparse.Namespace) -> int:
-    from toolmaze_gym.corpus import Simulator
-    from toolmaze_gym.faults.store import profile_lines
-    from toolmaze_gym.tasks import suite_v2
-    from toolmaze_gym.tasks.scenarios import ScenarioError
-    from toolmaze_gym.tasks.suite import SuiteError
+    """``toolmaze build-suite --suite toolmaze-v2`` under this command's name."""
+    from toolmaze_gym.cli_tasks import cmd_build_suite as build
 
-    out = Path(ns.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} exists and is not a directory")
-    if ns.per_level <= 0:
-        raise UsageError("--per-level must be a positive number of tasks")
-    sim = Simulator()
-    try:
-        manifest = suite_v2.build_suite(
-            out, ns.seed if ns.seed is not None else suite_v2.SUITE_SEED, ns.per_level,
-            jobs=ns.jobs, profiles=lambda tasks: profile_lines(tasks, sim),
-            check=profiles_buildable)
-    except (SuiteError, ScenarioError) as exc:
-        raise UsageError(str(exc).splitlines()[0]) from None
-    print(json.dumps(manifest, indent=2))
-    return 0
+    return build(argparse.Namespace(**{"quiet": True, **vars(ns), "suite": "toolmaze-v2"}))
 
 
 def add_commands(sub) -> None:

@@ -1,9 +1,10 @@
 """Task commands: ``generate``, ``build-suite``, ``stats`` and ``show``.
 
-``generate`` writes procedural tasks (never overlapping the reference suite),
-in parallel with ``--jobs`` and with the same bytes as a serial run;
-``build-suite`` regenerates a reference suite into a directory that every
-command taking ``--suite``/``SUITE`` accepts; ``stats`` prints the paper's
+``generate`` writes procedural tasks of a suite's kind (default toolmaze-v2,
+never overlapping that suite), in parallel with ``--jobs`` and with the same
+bytes as a serial run; ``build-suite`` regenerates a reference suite (default
+toolmaze-v2) into a directory that every command taking ``--suite``/``SUITE``
+accepts; both find a suite's generator in ``tasks.suites``; ``stats`` prints the paper's
 Table 1 for a suite, a suite directory or a task file; ``show`` one task.
 """
 
@@ -25,22 +26,28 @@ def _level_counts(n: int, levels: list[str]) -> dict[str, int]:
     return {lv: len(range(k, n, len(levels))) for k, lv in enumerate(levels)}
 
 
-def _generate_level(job: tuple[str, int, int, str, tuple[str, ...], tuple[str, ...]],
-                    ticks: Any = None) -> list[str]:
-    """One level's tasks as JSON lines (run in a worker process with ``--jobs``)."""
-    from toolmaze_gym.tasks.suite import generate_split
+Job = tuple[str, str, int, int, str, tuple[str, ...], tuple[str, ...]]
 
-    split, seed, n, level, tools, domains = job
+
+def _generate_level(job: Job, ticks: Any = None) -> list[str]:
+    """One level's tasks as JSON lines (run in a worker process with ``--jobs``).
+    Every task's fault profiles can be built, so each one plays in every mode."""
+    from toolmaze_gym.faults.store import profiles_buildable
+    from toolmaze_gym.tasks.suites import generate_split
+
+    suite, split, seed, n, level, tools, domains = job
     out = []
-    for task in generate_split(split, n, seed, [level], tools, domains):
+    for task in generate_split(split, n, seed, [level], tools, domains, suite=suite,
+                               check=profiles_buildable):
         out.append(task.to_json())
         if ticks is not None:
             ticks.put(1)
     return out
 
 
-def _parallel(split: str, seed: int, counts: dict[str, int], tools: tuple[str, ...],
-              domains: tuple[str, ...], jobs: int, bar) -> dict[str, list[str]]:
+def _parallel(suite: str, split: str, seed: int, counts: dict[str, int],
+              tools: tuple[str, ...], domains: tuple[str, ...], jobs: int,
+              bar) -> dict[str, list[str]]:
     """Each level in its own process; the bar advances with every task made."""
     import multiprocessing
     import queue
@@ -48,7 +55,8 @@ def _parallel(split: str, seed: int, counts: dict[str, int], tools: tuple[str, .
 
     with multiprocessing.Manager() as manager, ProcessPoolExecutor(max_workers=jobs) as pool:
         ticks = manager.Queue()
-        futures = {lv: pool.submit(_generate_level, (split, seed, n, lv, tools, domains), ticks)
+        futures = {lv: pool.submit(_generate_level,
+                                   (suite, split, seed, n, lv, tools, domains), ticks)
                    for lv, n in counts.items() if n}
         while not all(f.done() for f in futures.values()):
             with contextlib.suppress(queue.Empty):
@@ -62,9 +70,12 @@ def cmd_generate(ns: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from toolmaze_gym.corpus import load_corpus
+    from toolmaze_gym.faults.store import profiles_buildable
     from toolmaze_gym.tasks.generator import GenerationError
     from toolmaze_gym.tasks.model import LEVELS
-    from toolmaze_gym.tasks.suite import SuiteError, generate_split
+    from toolmaze_gym.tasks.scenarios import ScenarioError
+    from toolmaze_gym.tasks.suite import SuiteError
+    from toolmaze_gym.tasks.suites import generate_split
 
     positive(ns.n, "--n")
     positive(ns.jobs, "--jobs")
@@ -79,16 +90,17 @@ def cmd_generate(ns: argparse.Namespace) -> int:
     bar = tqdm(total=ns.n, desc=f"generating {ns.split}", unit="task", disable=ns.quiet)
     try:
         if ns.jobs > 1:
-            done = _parallel(ns.split, ns.seed, _level_counts(ns.n, levels), tools, domains,
-                             ns.jobs, bar)
+            done = _parallel(ns.suite, ns.split, ns.seed, _level_counts(ns.n, levels), tools,
+                             domains, ns.jobs, bar)
             lines = [done[levels[i % len(levels)]][i // len(levels)] for i in range(ns.n)]
         else:
             lines = []
-            for task in generate_split(ns.split, ns.n, ns.seed, levels, tools, domains):
+            for task in generate_split(ns.split, ns.n, ns.seed, levels, tools, domains,
+                                       suite=ns.suite, check=profiles_buildable):
                 lines.append(task.to_json())
                 bar.update()
-    except (SuiteError, GenerationError) as exc:
-        raise UsageError(str(exc)) from None
+    except (SuiteError, GenerationError, ScenarioError) as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
     finally:
         bar.close()
     with out.open("w", encoding="utf-8") as fh:
@@ -101,29 +113,36 @@ def cmd_generate(ns: argparse.Namespace) -> int:
 
 
 def cmd_build_suite(ns: argparse.Namespace) -> int:
+    """Build ``--suite`` (default v2) with its fault profiles; v2 keeps only tasks
+    whose profiles can be built with an alternative left (``profiles_buildable``)."""
     from tqdm import tqdm
 
     from toolmaze_gym.faults.profiles import ProfileError
     from toolmaze_gym.faults.store import build_reference
     from toolmaze_gym.tasks.generator import GenerationError
-    from toolmaze_gym.tasks.suite import PER_LEVEL, SUITE_NAME, SUITE_SEED, SuiteError
+    from toolmaze_gym.tasks.model import LEVELS
+    from toolmaze_gym.tasks.scenarios import ScenarioError
+    from toolmaze_gym.tasks.suite import SuiteError
+    from toolmaze_gym.tasks.suites import kind
 
     positive(ns.per_level, "--per-level")
     positive(ns.jobs, "--jobs")
+    spec = kind(ns.suite)
     out = output_dir(ns.out)
-    seed = SUITE_SEED if ns.seed is None else ns.seed
-    bar = tqdm(total=4 * ns.per_level, desc="building suite", unit="task", disable=ns.quiet)
+    seed = spec.seed if ns.seed is None else ns.seed
+    bar = tqdm(total=len(LEVELS) * ns.per_level, desc=f"building {spec.name}", unit="task",
+               disable=ns.quiet)
     try:
-        manifest = build_reference(out, seed, ns.per_level, on_task=lambda t: bar.update(),
-                                   jobs=ns.jobs)
-    except (SuiteError, GenerationError, ProfileError) as exc:
-        raise UsageError(f"the suite could not be built: {exc}") from None
+        manifest = build_reference(out, spec.name, seed, ns.per_level,
+                                   on_task=lambda t: bar.update(), jobs=ns.jobs)
+    except (SuiteError, GenerationError, ProfileError, ScenarioError) as exc:
+        raise UsageError(f"the suite could not be built: {str(exc).splitlines()[0]}") from None
     finally:
         bar.close()
     # The manifest names the suite, not the directory it was written to: the
     # reference parameters rebuild the shipped bytes whatever DIR is called.
-    name = SUITE_NAME if (seed, ns.per_level) == (SUITE_SEED, PER_LEVEL) else \
-        f"{SUITE_NAME}-seed{seed}-n{ns.per_level}"
+    name = spec.name if (seed, ns.per_level) == (spec.seed, spec.per_level) else \
+        f"{spec.name}-seed{seed}-n{ns.per_level}"
     if manifest.get("name") != name:
         manifest["name"] = name
         (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True)
@@ -163,6 +182,8 @@ def markdown_table1(table: dict[str, dict[str, float]],
 def cmd_stats(ns: argparse.Namespace) -> int:
     from toolmaze_gym.tasks.stats import PAPER_TABLE1, format_table1, table1
 
+    if ns.faults:
+        return print_fault_kinds(ns.suite)
     table = table1(load_tasks(ns.suite))
     paper = PAPER_TABLE1 if ns.paper else None
     if ns.json:
@@ -171,6 +192,32 @@ def cmd_stats(ns: argparse.Namespace) -> int:
         print(markdown_table1(table, paper))
     else:
         print(format_table1(table, paper))
+    return 0
+
+
+def print_fault_kinds(source: str) -> int:
+    """The share of each implicit fault kind over a suite's shipped P3/P4 profiles."""
+    from importlib import resources
+    from pathlib import Path
+
+    from toolmaze_gym.faults.census import blatant_share, format_shares, kind_shares
+    from toolmaze_gym.faults.store import read_profiles
+    from toolmaze_gym.tasks.suite import SuiteError, shipped_suites
+
+    if source in shipped_suites():
+        root, name = resources.files("toolmaze_gym") / "data" / "suites" / source, source
+    elif Path(source).is_dir():
+        root, name = Path(source), source
+    else:
+        raise UsageError(f"--faults needs a suite with fault profiles (a shipped suite name or "
+                         f"a build-suite directory), not {source!r}")
+    try:
+        shares = kind_shares(read_profiles(root, name).values())
+    except SuiteError as e:
+        raise UsageError(str(e)) from None
+    print(format_shares(shares))
+    print("blatant (negative, out of range, placeholder): "
+          + ", ".join(f"{m} {100 * blatant_share(s):.1f}%" for m, s in shares.items()))
     return 0
 
 
@@ -191,9 +238,13 @@ def add_commands(sub) -> None:
     from toolmaze_gym.corpus.spec import DOMAINS
     from toolmaze_gym.tasks.model import LEVELS
     from toolmaze_gym.tasks.suite import PER_LEVEL, SPLITS, SUITE_NAME
+    from toolmaze_gym.tasks.suites import names
 
     source = "suite name, suite directory (build-suite --out) or JSONL file of tasks"
     p = sub.add_parser("generate", help="generate procedural tasks (disjoint from the suite)")
+    p.add_argument("--suite", choices=names(), default=SUITE_NAME,
+                   help="which suite's generator: tasks of its kind, never one of its tasks "
+                   f"(default: {SUITE_NAME})")
     p.add_argument("--split", choices=SPLITS, default="train",
                    help="which procedural split (they never overlap each other or the suite)")
     p.add_argument("--n", type=int, default=100, help="number of tasks")
@@ -211,13 +262,16 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("build-suite", help="(maintainers) regenerate a reference suite")
+    p.add_argument("--suite", choices=names(), default=SUITE_NAME,
+                   help=f"which reference suite to build (default: {SUITE_NAME})")
     p.add_argument("--out", required=True,
                    help="output directory (its parent must exist); the reference seed and "
-                   f"size rebuild the shipped {SUITE_NAME} bit for bit")
+                   "size rebuild the shipped suite bit for bit")
     p.add_argument("--seed", type=int, default=None,
-                   help=f"suite seed (default: the {SUITE_NAME} seed)")
+                   help="suite seed (default: the chosen suite's reference seed)")
     p.add_argument("--per-level", type=int, default=PER_LEVEL, help="tasks per level")
-    p.add_argument("--jobs", type=int, default=1, help="level parts built in parallel processes")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="levels (v1: level parts) built in parallel processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_build_suite)
 
@@ -225,12 +279,15 @@ def add_commands(sub) -> None:
     p.add_argument("suite", nargs="?", default=SUITE_NAME, help=source)
     p.add_argument("--paper", action="store_true", help="show the paper's values beside")
     fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--faults", action="store_true",
+                     help="instead of Table 1: the share of each implicit fault kind (wrong "
+                     "entity, stale, unit, ...) over the suite's P3/P4 fault profiles")
     fmt.add_argument("--json", action="store_true", help="print the table as JSON")
     fmt.add_argument("--markdown", action="store_true",
                      help="print the table in Markdown (as the README shows it)")
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("show", help="a task's query, DAG and solution paths")
-    p.add_argument("task_id", help="task id, e.g. tmz-v1-c3-0000")
+    p.add_argument("task_id", help="task id, e.g. tmz-v2-c3-0000")
     p.add_argument("--suite", default=SUITE_NAME, help=source)
     p.set_defaults(func=cmd_show)

@@ -40,7 +40,7 @@ def test_procedural_split_deterministic(env_id):
     for s in range(6, 12):  # generated tasks must not depend on what came before
         used.reset(seed=s)
     _same(a, play(used, "", seed=5, actions=a["actions"]))
-    assert a["infos"][0]["task_id"].startswith("tmz-train-")
+    assert a["infos"][0]["task_id"].startswith("tmz-v2-train-")
 
 
 def _scripts(env_id: str, seed: int, n: int) -> list[dict]:

@@ -199,9 +199,45 @@ def test_procedural_split_is_disjoint_and_playable(level):
     env = gym.make(f"ToolMaze-{level}P2-v0", split="train")
     out = play(env, "oracle", seed=11)
     task = env.unwrapped.episode.task
-    assert task.id.startswith("tmz-train-") and task.level == level
+    assert task.id.startswith("tmz-v2-train-") and task.level == level
+    assert task.meta["scenario"] and task.meta["goal"]  # a v2 task, from the library
     assert task.meta["signature"] not in {t.meta["signature"] for t in load_suite()}
     assert out["grade"]["success"] is True
+
+
+def test_procedural_reset_with_a_seed_plays_the_same_task_again():
+    env = ToolMazeEnv(level="C2", mode="P3", split="train")
+    first = env.reset(seed=5)
+    again = env.reset(seed=5)
+    other = env.reset(seed=6)
+    assert first == again and first[1]["task_id"] != other[1]["task_id"]
+
+
+def test_the_default_suite_is_v2_and_v1_still_plays_by_name():
+    env = ToolMazeEnv(level="C1", mode="P0")
+    assert env.suite == "toolmaze-v2"
+    assert env.reset(seed=0)[1]["task_id"] == load_suite(levels=["C1"])[0].id
+    old = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1")
+    assert old.reset(seed=0)[1]["task_id"] == "tmz-v1-c1-0000"
+    dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
+    task = (dev.reset(seed=2), dev.episode.task)[1]
+    assert task.id.startswith("tmz-dev-") and "scenario" not in task.meta
+
+
+def test_procedural_tasks_can_always_carry_the_episodes_fault():
+    """Some v2 tasks have no node an implicit fault can fall on, or a victim with no
+    alternative: the env skips them instead of failing in reset."""
+    env = ToolMazeEnv(level="C2", mode="P3", split="train")
+    for seed in range(6):  # about a third of C2 draws fall on an unplayable task
+        env.reset(seed=seed)
+        ep = env.episode
+        assert ep.profile.victims
+        assert all(ep.task.slot_by_id[v.slot].is_branch for v in ep.profile.victims)
+
+
+def test_a_procedural_split_of_a_suite_without_a_generator_is_refused():
+    with pytest.raises(ValueError, match="no generator for suite 'mine'"):
+        ToolMazeEnv(split="train", suite="mine")
 
 
 def test_rewards_are_finite_floats():

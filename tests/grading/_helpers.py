@@ -19,7 +19,7 @@ from toolmaze_gym.episode import Episode, Step
 from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.grading import Grade, grade
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
-from toolmaze_gym.tasks.suite import load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, V1_NAME, load_suite
 
 FINISH = json.dumps({"name": "finish", "arguments": {"answer": "Done: every step succeeded."}})
 ABORT = json.dumps({"name": "abort", "arguments": {"reason": "The tool is gone for good."}})
@@ -36,15 +36,21 @@ def suite() -> tuple[Task, ...]:
 
 
 def profile(task: Task, mode: str):
-    return shipped_profiles()[(task.id, mode)]
+    """The shipped profile of a task of the default suite or of toolmaze-v1."""
+    for name in (SUITE_NAME, V1_NAME):
+        found = shipped_profiles(name).get((task.id, mode))
+        if found is not None:
+            return found
+    raise KeyError(f"no shipped profile for {task.id} {mode}")
 
 
 def call(c: Call, **override: Any) -> str:
     return call_text(c.tool, {**c.args, **override})
 
 
-def tasks(level: str, where: Callable[[Task], bool] = lambda t: True) -> Iterable[Task]:
-    return (t for t in suite() if t.level == level and where(t))
+def tasks(level: str, where: Callable[[Task], bool] = lambda t: True,
+          name: str = SUITE_NAME) -> Iterable[Task]:
+    return (t for t in load_suite(name, [level]) if where(t))
 
 
 def victim_index(task: Task, mode: str, path: SolutionPath | None = None) -> int:

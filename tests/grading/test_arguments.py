@@ -31,6 +31,7 @@ from toolmaze_gym.agents.scripted import call_text
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import grade, matches
 from toolmaze_gym.tasks.model import Call, Task
+from toolmaze_gym.tasks.suite import SUITE_NAME, V1_NAME
 
 
 def _corpus():
@@ -187,9 +188,9 @@ def test_wrong_entity_in_a_source_or_processor_fails(category):
 # ---------------------------------------------------------------- free text on content
 
 
-def _text_action_task() -> tuple[Task, int, str]:
+def _text_action_task(suite: str = SUITE_NAME) -> tuple[Task, int, str]:
     """A C1 task whose s* has an Action with a free-text argument quoted by the query."""
-    for task in tasks("C1"):
+    for task in tasks("C1", name=suite):
         for k, c in enumerate(task.default_path.calls):
             if _corpus()[c.tool].category != "Action":
                 continue
@@ -278,7 +279,7 @@ def test_corrupted_value_quoted_in_free_text_is_over_trust():
             continue
         p = next(p.name for p in _corpus()[S[later].tool].params
                  if p.type == "text" and p.name in S[later].args)
-        text = f"{S[later].args[p]} (reported value: {bad})"
+        text = f"Heads-up: the reported value is {bad}."  # the bad number, not the clean one
         actions = [call(c) for c in S[: v + 1]] + [call(c) for c in S[v + 1: later]] \
             + [call(S[later], **{p: text})]
         g = graded(play(task, "P3", [*actions, ABORT]))
@@ -309,8 +310,9 @@ def test_a_natural_email_is_a_success():
 
 def test_generated_text_with_nothing_to_mention_takes_any_text():
     """A literal text the user never wrote (a filled-in template) with no mentions
-    requires only some text; a sentence the query quotes must be there."""
-    task, k, name = _text_action_task()
+    requires only some text; a sentence the query quotes must be there. (v1 tasks:
+    every v2 free-text argument declares what it must mention.)"""
+    task, k, name = _text_action_task(V1_NAME)
     quoted = task.default_path.calls[k].args[name]
     unquoted = dataclasses.replace(task, query=task.query.replace(quoted.rstrip("."), "it"))
     assert quoted.rstrip(".") not in unquoted.query

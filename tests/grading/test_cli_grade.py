@@ -11,7 +11,9 @@ from toolmaze_gym.cli import main
 from toolmaze_gym.faults import MODE_NAMES
 from toolmaze_gym.grading import GRADING_VERSION
 from toolmaze_gym.rollout import rollout
-from toolmaze_gym.tasks.suite import load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
+
+FIRST = load_suite()[0].id  # any task of the default suite
 
 
 @pytest.fixture(scope="module")
@@ -87,11 +89,12 @@ def test_tasks_from_a_file(tmp_path, records, capsys):
     (None, "no such file"),
     ('{"task_id": "x", "mode": "P0", "steps": []}\n{oops\n', ":2:2: not valid JSON"),
     ("[1, 2]\n", ":1: a record must be a JSON object"),
-    ('{"task_id": "tmz-v1-c1-0000", "mode": "P0"}\n',
+    (json.dumps({"task_id": FIRST, "mode": "P0"}) + "\n",
      ":1: not a trajectory record (the field steps is missing)"),
-    ('{"task_id": "nope", "mode": "P0", "steps": []}\n', ":1: task 'nope' is not in toolmaze-v1"),
-    ('{"task_id": "tmz-v1-c1-0000", "mode": "P9", "steps": []}\n', ":1: malformed record"),
-    ('{"task_id": "tmz-v1-c1-0000", "mode": "P0", "steps": [{"raw": 1}]}\n',
+    ('{"task_id": "nope", "mode": "P0", "steps": []}\n',
+     f":1: task 'nope' is not in {SUITE_NAME}"),
+    (json.dumps({"task_id": FIRST, "mode": "P9", "steps": []}) + "\n", ":1: malformed record"),
+    (json.dumps({"task_id": FIRST, "mode": "P0", "steps": [{"raw": 1}]}) + "\n",
      ":1: malformed record"),
     ("\n", "holds no trajectory records"),
 ])

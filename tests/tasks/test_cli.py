@@ -6,6 +6,27 @@ import json
 
 from toolmaze_gym.cli import main
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.suite import load_suite
+
+
+def test_generate_dev_emits_v2_tasks_that_are_not_in_the_suite(tmp_path, capsys):
+    out = tmp_path / "dev.jsonl"
+    assert main(["generate", "--split", "dev", "--n", "4", "--out", str(out), "--quiet"]) == 0
+    tasks = [Task.from_json(line) for line in out.read_text().splitlines()]
+    suite = load_suite()
+    assert len(tasks) == 4 and all(t.meta.get("scenario") and t.meta.get("goal") for t in tasks)
+    assert all(t.id.startswith("tmz-v2-dev") for t in tasks)
+    assert not {t.meta["signature"] for t in tasks} & {t.meta["signature"] for t in suite}
+
+
+def test_generate_suite_v1_draws_the_old_generator(tmp_path, capsys):
+    out = tmp_path / "v1.jsonl"
+    assert main(["generate", "--suite", "toolmaze-v1", "--n", "2", "--out", str(out),
+                 "--quiet"]) == 0
+    tasks = [Task.from_json(line) for line in out.read_text().splitlines()]
+    assert len(tasks) == 2 and not any(t.meta.get("scenario") for t in tasks)
+    assert not {t.meta["signature"] for t in tasks} & \
+        {t.meta["signature"] for t in load_suite("toolmaze-v1")}
 
 
 def test_generate_writes_tasks_disjoint_from_the_suite(tmp_path, capsys):
@@ -40,10 +61,19 @@ def test_stats_of_an_unknown_suite_fails_cleanly(capsys):
     assert "unknown suite" in capsys.readouterr().err
 
 
-def test_show_prints_query_dag_and_paths(capsys):
-    assert main(["show", "tmz-v1-c3-0000"]) == 0
+def test_show_prints_goal_and_query_first_then_dag_and_paths(capsys):
+    task = load_suite(levels=["C3"])[0]  # the default suite: toolmaze-v2
+    assert main(["show", task.id]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == [f"goal: {task.meta['goal']}", f"query: {task.query}"]
+    assert "slots:" in lines and f"solution paths: {len(task.solutions)} (s* = path " \
+        f"{task.default + 1})" in lines
+
+
+def test_show_still_finds_v1_tasks_by_suite_name(capsys):
+    assert main(["show", "tmz-v1-c3-0000", "--suite", "toolmaze-v1"]) == 0
     out = capsys.readouterr().out
-    assert "query:" in out and "slots:" in out and "solution paths: 2" in out
+    assert out.startswith("query:") and "solution paths: 2" in out
 
 
 def test_show_unknown_task(capsys):

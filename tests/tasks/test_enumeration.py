@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 from toolmaze_gym.tasks.enumeration import enumerate_solutions, min_remaining_calls
-from toolmaze_gym.tasks.suite import load_suite
+from toolmaze_gym.tasks.suite import V1_NAME, load_suite
 
-C4 = [t for t in load_suite(levels=["C4"])]
+C4 = [t for t in load_suite(V1_NAME, ["C4"])] + [t for t in load_suite(levels=["C4"])]
 
 
 def test_enumeration_is_the_full_product_in_lexicographic_order(sim):

@@ -1,4 +1,5 @@
-"""Regenerating the reference suite is bit-identical; splits never overlap it."""
+"""toolmaze-v1 (kept loadable for old runs) regenerates bit-identically; its splits
+never overlap it. (v2: tests/tasks/test_suite_v2.py.)"""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from importlib import resources
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.suite import (
     SUITE_SEED,
+    V1_NAME,
     build_suite,
     generate_split,
     manifest,
@@ -20,7 +22,7 @@ from toolmaze_gym.tasks.suite import (
 
 def test_suite_regenerates_bit_identically(tmp_path):
     built = build_suite(tmp_path / "toolmaze-v1", SUITE_SEED, 100)
-    shipped = manifest()
+    shipped = manifest(V1_NAME)
     for level in LEVELS:
         name = f"{level}.jsonl"
         assert built["files"][name] == shipped["files"][name], name
@@ -30,7 +32,7 @@ def test_suite_regenerates_bit_identically(tmp_path):
 
 
 def test_train_and_dev_never_overlap_the_suite_or_each_other():
-    suite = suite_signatures()
+    suite = suite_signatures(V1_NAME)
     train = list(generate_split("train", 24, seed=0))
     dev = list(generate_split("dev", 24, seed=0))
     sig_train = {t.meta["signature"] for t in train}

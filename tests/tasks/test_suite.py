@@ -12,10 +12,10 @@ from toolmaze_gym.tasks.enumeration import default_index
 from toolmaze_gym.tasks.execution import execute
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.stats import table1
-from toolmaze_gym.tasks.suite import load_suite, manifest
+from toolmaze_gym.tasks.suite import V1_NAME, load_suite, manifest
 from toolmaze_gym.tasks.validation import validate_task
 
-SUITE = load_suite()
+SUITE = load_suite(V1_NAME)
 TABLE = table1(SUITE)
 RANGES = {"C1": (5, 7), "C2": (5, 9), "C3": (6, 10), "C4": (8, 15)}
 MEANS = {"C1": 5.30, "C2": 5.75, "C3": 6.66, "C4": 11.0}
@@ -112,7 +112,7 @@ def test_tasks_round_trip_through_json():
 
 
 def test_manifest_names_seed_generator_and_checksums():
-    m = manifest()
+    m = manifest(V1_NAME)
     assert m["seed"] == 20260501 and m["per_level"] == 100 and m["generator"]
     assert set(m["files"]) == {"C1.jsonl", "C2.jsonl", "C3.jsonl", "C4.jsonl", "profiles.jsonl"}
 

@@ -1,25 +1,31 @@
-"""The reference suite ``toolmaze-v1`` and procedural splits.
+"""Loading shipped suites, and the first reference suite ``toolmaze-v1``.
 
-The suite is generated from a fixed seed and shipped as JSONL with a manifest
-(SHA-256 per file, generator version, seed); regenerating it is bit-identical.
-Procedural splits draw from other seeds and skip any task whose DAG and
-entities equal a suite task, so training never sees the benchmark.
+Every suite is shipped as JSONL with a manifest (SHA-256 per file, generator
+version, seed); ``load_suite`` checks the bytes against it. ``SUITE_NAME`` is the
+default suite everywhere (``toolmaze-v2``, built by ``tasks.suite_v2``); the
+builders of each suite are looked up by name in ``tasks.suites``.
+
+The rest of this module is the v1 generator, kept so old runs stay loadable and
+v1 still rebuilds bit for bit: ``build_suite``, ``generate_split`` and
+``procedural_task`` make v1 tasks (type-wired DAGs) and skip any task whose DAG
+and entities equal a v1 suite task, so training never sees that benchmark.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from toolmaze_gym.tasks.generator import GENERATOR_VERSION, TaskGenerator
+from toolmaze_gym.tasks.generator import GENERATOR_VERSION, GenerationError, TaskGenerator
 from toolmaze_gym.tasks.model import LEVELS, Task
 
-SUITE_NAME = "toolmaze-v1"
-SUITE_SEED = 20260501
+SUITE_NAME = "toolmaze-v2"  # the default suite of every command, runner and env
+V1_NAME = "toolmaze-v1"
+SUITE_SEED = 20260501  # v1's seed (v2's is suite_v2.SUITE_SEED)
 PER_LEVEL = 100
 SPLITS = ("train", "dev")
 
@@ -66,12 +72,22 @@ def level_tasks(level: str, per_level: int = PER_LEVEL, seed: int = SUITE_SEED,
     return [t for job in _jobs(level, per_level, seed) for t in _run_job(job, on_task)]
 
 
+ProfileWriter = Callable[[Sequence[Task]], bytes]
+PROFILES_FILE = "profiles.jsonl"
+
+
 def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVEL,
-                on_task: Callable[[Task], None] | None = None, jobs: int = 1) -> dict:
-    """Generate the suite into ``out_dir``; returns the manifest written beside it.
+                on_task: Callable[[Task], None] | None = None, jobs: int = 1,
+                profiles: ProfileWriter | None = None, check: object = None,
+                kinds: object = None) -> dict:
+    """Generate v1 into ``out_dir``; returns the manifest written beside it.
 
     ``jobs`` > 1 builds the levels' parts in parallel processes; the bytes are the
-    same as a serial build.
+    same as a serial build. ``profiles`` turns the tasks into the profiles file's
+    bytes (the fault engine's writer: tasks never import faults). ``check`` and
+    ``kinds`` are accepted for the same signature as ``suite_v2.build_suite`` and
+    not applied:
+    v1 is frozen, and filtering its tasks would change the shipped bytes.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     if jobs > 1:
@@ -92,6 +108,10 @@ def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVE
         data = _dump(built[level])
         (out_dir / f"{level}.jsonl").write_bytes(data)
         files[f"{level}.jsonl"] = sha256(data)
+    if profiles is not None:
+        data = profiles([t for lv in LEVELS for t in built[lv]])
+        (out_dir / PROFILES_FILE).write_bytes(data)
+        files[PROFILES_FILE] = sha256(data)
     manifest = {"name": out_dir.name, "seed": seed, "per_level": per_level,
                 "generator": GENERATOR_VERSION, "files": files}
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
@@ -153,13 +173,15 @@ def suite_signatures(name: str = SUITE_NAME) -> frozenset[str]:
 
 def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LEVELS,
                    exclude_tools: Iterable[str] = (),
-                   exclude_domains: Iterable[str] = ()) -> Iterator[Task]:
-    """``n`` procedural tasks, levels round-robin, disjoint from the reference suite.
+                   exclude_domains: Iterable[str] = (), check: object = None) -> Iterator[Task]:
+    """``n`` procedural v1 tasks, levels round-robin, disjoint from the v1 suite.
 
     ``exclude_tools`` / ``exclude_domains`` hold tools or domains out (for
     generalisation splits). Each level comes from its own generator, so a level's
     tasks do not depend on the other levels asked for: ``toolmaze generate --jobs``
-    builds the levels in parallel with the same bytes.
+    builds the levels in parallel with the same bytes. ``check`` is accepted for
+    the registry's common signature: the v1 generator validates fault profiles
+    itself (``validation.fault_problems``).
     """
     if split not in SPLITS:
         raise SuiteError(f"unknown split {split!r}; choose from {', '.join(SPLITS)}")
@@ -169,7 +191,28 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
     tools, domains = tuple(exclude_tools), tuple(exclude_domains)
     key = f"{split}:{seed}"
     streams = {lv: TaskGenerator(exclude_tools=tools, exclude_domains=domains).generate_level(
-        lv, -(-n // len(levels)), key, f"tmz-{split}{seed}", skip=suite_signatures())
+        lv, -(-n // len(levels)), key, f"tmz-{split}{seed}", skip=suite_signatures(V1_NAME))
         for lv in levels}
     for i in range(n):
         yield next(streams[levels[i % len(levels)]])
+
+
+def procedural_task(level: str, index: int, split: str, sim=None,
+                    skip: Iterable[str] = (), tries: int = 8, check: object = None) -> Task:
+    """One procedural v1 task determined by ``index`` alone (for an env's
+    ``reset(seed)``), never one whose signature is in ``skip``. ``check`` is not
+    applied, as in ``generate_split``.
+
+    A fresh generator per task: a used one steers by past tool usage, and the
+    index must fully determine the task.
+    """
+    if split not in SPLITS:
+        raise SuiteError(f"unknown split {split!r}; choose from {', '.join(SPLITS)}")
+    for k in range(tries):
+        try:
+            return TaskGenerator(sim).generate(level, index + k, f"{split}:env",
+                                               f"tmz-{split}-{level.lower()}-{index + k}",
+                                               skip=frozenset(skip))
+        except GenerationError:
+            continue
+    raise SuiteError(f"no {level} task generated near index {index} (split {split})")

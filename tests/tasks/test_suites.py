@@ -1,0 +1,63 @@
+"""The suite registry: v2 is the default everywhere, v1 stays loadable by name."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from toolmaze_gym.cli import build_parser
+from toolmaze_gym.faults.store import profile_for, shipped_profiles
+from toolmaze_gym.runner import Selection
+from toolmaze_gym.tasks import suite_v2, suites
+from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, get_task, load_suite, manifest
+
+
+def test_the_default_suite_is_v2():
+    assert SUITE_NAME == "toolmaze-v2" == suites.names()[0]
+    assert {t.id[:7] for t in load_suite()} == {"tmz-v2-"}
+    assert manifest()["seed"] == suite_v2.SUITE_SEED
+
+
+def test_every_command_and_the_runner_default_to_v2():
+    parser = build_parser()
+    args = {"generate": ["--out", "x"], "build-suite": ["--out", "x"], "stats": [],
+            "show": ["tmz-v2-c1-0000"], "baselines": [], "grade": ["run.jsonl"]}
+    for command, rest in args.items():
+        ns = parser.parse_args([command, *rest])
+        assert (getattr(ns, "suite", None) or ns.tasks) == "toolmaze-v2", command
+    assert Selection().suite == "toolmaze-v2"
+
+
+def test_v1_still_loads_by_name_with_its_profiles(sim):
+    tasks = load_suite("toolmaze-v1")
+    assert len(tasks) == 400 and tasks[0].id == "tmz-v1-c1-0000"
+    assert get_task("tmz-v1-c2-0004", "toolmaze-v1").level == "C2"
+    with pytest.raises(SuiteError, match="no task 'tmz-v1-c2-0004' in toolmaze-v2"):
+        get_task("tmz-v1-c2-0004")
+    for name in ("toolmaze-v1", "toolmaze-v2"):
+        task = load_suite(name, ["C3"])[0]
+        assert profile_for(task, "P4", sim, name) == shipped_profiles(name)[(task.id, "P4")]
+
+
+def test_each_suite_generates_its_own_kind_disjoint_from_itself():
+    for name, scenario in (("toolmaze-v2", True), ("toolmaze-v1", False)):
+        tasks = list(suites.generate_split("train", 2, seed=9, suite=name))
+        assert [bool(t.meta.get("scenario")) for t in tasks] == [scenario] * 2, name
+        assert not {t.meta["signature"] for t in tasks} & \
+            {t.meta["signature"] for t in load_suite(name)}
+
+
+def test_procedural_task_depends_on_the_index_alone():
+    spec = suites.kind()
+    skip = frozenset(t.meta["signature"] for t in load_suite())
+    a, b = (spec.procedural_task("C1", 17, "dev", skip=skip) for _ in range(2))
+    assert a.to_json() == b.to_json() and a.meta["signature"] not in skip
+
+
+def test_unknown_suite_names_are_refused_with_the_choices():
+    with pytest.raises(SuiteError, match="no generator for suite 'v3'; choose from "
+                                         "toolmaze-v2, toolmaze-v1"):
+        suites.kind("v3")
+    with pytest.raises(SuiteError):
+        next(itertools.islice(suites.generate_split("train", 1, suite="v3"), 1))

@@ -1,0 +1,75 @@
+"""Which code builds each reference suite: one entry per suite name.
+
+Every command, the env and the training data ask this registry for a suite's
+builder, procedural split generator and per-task generator instead of testing
+suite names, so adding ``toolmaze-v3`` is one entry here. ``SUITE_NAME`` (the
+default everywhere) is ``toolmaze-v2``; ``toolmaze-v1`` stays loadable and
+rebuildable for old runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from toolmaze_gym.tasks import suite as v1
+from toolmaze_gym.tasks import suite_v2 as v2
+from toolmaze_gym.tasks.model import LEVELS, Task
+from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError
+
+
+@dataclass(frozen=True)
+class SuiteKind:
+    """A reference suite's name, reference parameters and generators.
+
+    ``build(out_dir, seed, per_level, on_task, jobs, profiles, check)`` writes tasks,
+    profiles and manifest; ``generate_split(split, n, seed, levels, exclude_tools,
+    exclude_domains, check)`` yields procedural tasks disjoint from the suite;
+    ``procedural_task(level, index, split, sim, skip, check=...)`` is the one task an
+    env's ``reset(seed)`` plays. ``check`` is an extra acceptance test per task (the
+    fault engine's ``profiles_buildable``: tasks never import faults themselves).
+    """
+
+    name: str
+    seed: int
+    per_level: int
+    build: Callable[..., dict]
+    generate_split: Callable[..., Iterator[Task]]
+    procedural_task: Callable[..., Task]
+
+
+KINDS: dict[str, SuiteKind] = {k.name: k for k in (
+    SuiteKind(v2.SUITE_NAME, v2.SUITE_SEED, v2.PER_LEVEL, v2.build_suite, v2.generate_split,
+              v2.procedural_task),
+    SuiteKind(v1.V1_NAME, v1.SUITE_SEED, v1.PER_LEVEL, v1.build_suite, v1.generate_split,
+              v1.procedural_task),
+)}
+assert SUITE_NAME in KINDS, "the default suite must have a builder"
+
+
+def names() -> list[str]:
+    """Suites that can be built and drawn from, the default first."""
+    return list(KINDS)
+
+
+def kind(name: str = SUITE_NAME) -> SuiteKind:
+    """The builders of suite ``name``; a clear error for any other name."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise SuiteError(f"no generator for suite {name!r}; choose from "
+                         f"{', '.join(KINDS)}") from None
+
+
+def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LEVELS,
+                   exclude_tools: Iterable[str] = (), exclude_domains: Iterable[str] = (),
+                   suite: str = SUITE_NAME,
+                   check: Callable[[Task], list[str]] | None = None) -> Iterator[Task]:
+    """``n`` procedural tasks of ``suite``'s kind (default v2), disjoint from it.
+
+    Pass ``check=faults.store.profiles_buildable`` for tasks that will be played
+    in fault modes: without it a v2 task may have no node an implicit fault can
+    fall on, or a victim with no alternative.
+    """
+    return kind(suite).generate_split(split, n, seed, levels, exclude_tools, exclude_domains,
+                                      check)
