@@ -55,26 +55,36 @@ eval: $(STAMP)
 	$(EVAL_DIR)/report/viewer/index.html)"
 
 # `make train-demo`: SFT of SmolLM2-135M on oracle recovery trajectories (procedural
-# train split), a few GRPO steps with the environment's reward, then the base and the
-# trained model on the same held-out sample: one task per (C, P) cell (--limit in
-# DEMO_EVAL) drawn from DEV_N tasks of the dev split, which is disjoint from train and
-# from the reference suite; both prompts. About an hour on 2 cores. Re-running
-# regenerates the same dev file and continues the evals (--resume).
+# train split, every level C1-C4 and mode, both prompts), a few GRPO steps with the
+# environment's partial-credit reward on easy C1 tasks, then the base and the trained
+# model on the same held-out sample: one task per (C, P) cell (--limit in DEMO_EVAL)
+# drawn from DEV_N tasks of the dev split, which is disjoint from train and from the
+# reference suite; both prompts. Every stage shows the tools as compact text in the
+# system prompt (--compact-tools), so training and evaluation prompts are the same.
+# Time on 2 cores: sft-data ~0.5 min (16 tasks: 12 s); SFT ~45 s/step (SFT cost grows
+# with tokens, ~11 ms each: compact examples average 3.0k/3.7k/4.3k/5.6k tokens for
+# C1-C4 at --max-length 6144; the previous demo ran 44 s/step at 4,096) = ~30 min for
+# 40 steps, peak memory ~11 GB; GRPO ~5 min/step (4 rollouts of up to 8 turns; one step
+# of 2 rollouts x 3 turns took 224 s on the loaded VM) = ~10 min; evals ~3 min (base)
+# and ~10 min (trained). About an hour in all. Re-running regenerates the same files
+# and continues the evals (--resume).
 TRAIN_DIR  ?= runs/train-demo
-SFT_STEPS  ?= 60
-GRPO_STEPS ?= 4
+SFT_TASKS  ?= 40
+SFT_STEPS  ?= 40
+GRPO_STEPS ?= 2
 DEV_N      ?= 20
 DEMO_EVAL  ?= --tasks $(TRAIN_DIR)/dev.jsonl --limit 1 --prompt standard \
-	--prompt failure_aware --max-tokens 96
+	--prompt failure_aware --max-tokens 128 --compact-tools
 
 train-demo: $(STAMP)
 	mkdir -p $(TRAIN_DIR)
-	$(TOOLMAZE) sft-data --split train --n 60 --levels C1,C2 --out $(TRAIN_DIR)/sft-data --force
+	$(TOOLMAZE) sft-data --split train --n $(SFT_TASKS) --out $(TRAIN_DIR)/sft-data --force
 	$(PY) training_scripts/sft_recovery.py --data $(TRAIN_DIR)/sft-data --max-steps $(SFT_STEPS) \
-		--grad-accum 1 --max-length 4096 --out $(TRAIN_DIR)/sft
+		--grad-accum 1 --max-length 6144 --compact-tools --out $(TRAIN_DIR)/sft
 	$(PY) training_scripts/grpo_recovery.py --model $(TRAIN_DIR)/sft --tasks 4 --levels C1 \
-		--max-steps $(GRPO_STEPS) --max-completion-length 512 --max-episode-steps 8 \
-		--out $(TRAIN_DIR)/grpo
+		--max-steps $(GRPO_STEPS) --num-generations 4 --batch-size 4 --temperature 1.0 \
+		--reward partial --compact-tools --max-completion-length 768 \
+		--max-episode-steps 8 --out $(TRAIN_DIR)/grpo
 	$(TOOLMAZE) generate --split dev --n $(DEV_N) --out $(TRAIN_DIR)/dev.jsonl --quiet
 	$(TOOLMAZE) eval --agent hf --label base $(DEMO_EVAL) --out $(TRAIN_DIR)/eval/base \
 		--resume --no-report

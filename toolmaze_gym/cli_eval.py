@@ -196,7 +196,9 @@ def add_commands(sub) -> None:
     p.add_argument("--max-steps", type=int, default=25,
                    help="agent actions per episode before it is cut off (truncated)")
     p.add_argument("--loop-guard", type=int, default=8,
-                   help="cut an episode after this many identical actions in a row (0: off)")
+                   help="cut an episode going round in a loop: when its last N actions, "
+                   "with the responses they got, repeat one cycle of at most N/2 actions "
+                   "(A,A,A... or A,B,A,B... or A,B,C,A,B,C...; 0: off)")
     p.add_argument("--no-share-turns", action="store_true",
                    help="ask a greedy model again for a conversation it has already answered "
                    "(by default the reply is reused: every mode shares the opening turns)")

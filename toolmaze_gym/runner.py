@@ -11,11 +11,12 @@ Why it is shaped this way:
   writes its own file, so several machines can fill one run directory; ``report``
   merges the files.
 * The runner never lets one bad episode stop the run: an episode whose prompt outgrows
-  the model (``ContextOverflow``), that repeats one action ``loop_guard`` times in a
-  row, or whose policy call raises is cut through the env (graded like a truncation)
-  with the reason in its record. Only a policy that fails ``MAX_CONSECUTIVE_ERRORS``
-  episodes in a row stops the run (a dead endpoint should not fill a run with cuts);
-  records cut for an error are run again on ``resume``.
+  the model (``ContextOverflow``), that goes round in a loop (:func:`cycling`: its
+  last ``loop_guard`` actions, with their responses, repeat one cycle of at most
+  ``loop_guard // 2`` actions), or whose policy call raises is cut through the env
+  (graded like a truncation) with the reason in its record. Only a policy that fails
+  ``MAX_CONSECUTIVE_ERRORS`` episodes in a row stops the run (a dead endpoint should
+  not fill a run with cuts); records cut for an error are run again on ``resume``.
 * ``repeats`` (pass^k) plays each episode k times under keys that differ only in the
   repeat index. A sampling policy seeds each episode from its seed and that key
   (``toolmaze_gym.agents.policy.episode_seed``), so the k runs differ and a rerun
@@ -337,7 +338,7 @@ class RunConfig:
     label: str = ""
     selection: Selection = field(default_factory=Selection)
     max_steps: int = 25
-    loop_guard: int = 8  # cut after this many identical actions in a row (0: never)
+    loop_guard: int = 8  # cut when this many last turns repeat one cycle (0: never)
     batch: int | None = None  # episodes in flight; None: the policy's preference
     share_turns: bool = True  # answer repeated turns of greedy policies from memory
     shard: tuple[int, int] = (0, 1)
@@ -474,6 +475,28 @@ class _Live:
     spec: EpisodeSpec
     t0: float
     raw: list[str] = field(default_factory=list)
+    turns: list[tuple[str, str]] = field(default_factory=list)  # (action, response)
+
+
+def cycling(turns: list[Any], window: int) -> bool:
+    """Whether the last ``window`` turns repeat one cycle of at most ``window // 2``
+    turns: A,A,A,... or A,B,A,B,... or A,B,C,A,B,C,... (0: never).
+
+    A turn is an action with its response, so retrying a call whose answer changes
+    (a transient error, then the data) is not a loop, while a model that alternates
+    between two calls getting the same two answers is, however long its period.
+    """
+    if window <= 0 or len(turns) < window:
+        return False
+    tail = turns[-window:]
+    return any(all(tail[k] == tail[k - period] for k in range(period, window))
+               for period in range(1, window // 2 + 1))
+
+
+def _last_response(messages: list[dict[str, Any]]) -> str:
+    """What the env answered to the last action (empty when it answered nothing)."""
+    last = messages[-1] if messages else {}
+    return str(last.get("content") or "") if last.get("role") == "tool" else ""
 
 
 @dataclass
@@ -546,7 +569,9 @@ class _Driver:
             for i in actions:
                 if term[i] or trunc[i]:
                     self._end(pool, i, live.pop(i), None)
-                elif self._looping(live[i].raw):
+                    continue
+                live[i].turns.append((actions[i], _last_response(pool.messages(i))))
+                if cycling(live[i].turns, self.cfg.loop_guard):
                     self._end(pool, i, live.pop(i), ("loop", None))
 
     def _start(self, pool: Any, i: int, spec: EpisodeSpec) -> _Live:
@@ -557,10 +582,6 @@ class _Driver:
                             "mode": spec.mode})
         self.policy.start(spec.key, self.tasks[spec.task_id], pool.tools(i), spec.mode)
         return _Live(spec, time.perf_counter())
-
-    def _looping(self, raw: list[str]) -> bool:
-        n = self.cfg.loop_guard
-        return n > 0 and len(raw) >= n and len(set(raw[-n:])) == 1
 
     def _act(self, turns: list[tuple[str, list]]) -> tuple[dict[str, str],
                                                            dict[str, tuple[str, str | None]]]:

@@ -1,7 +1,21 @@
 """GRPO with the ToolMaze environment's reward (TRL ``GRPOTrainer``).
 
-Two rollout paths, both scored by ``toolmaze_gym.reward.terminal_reward`` of the
-graded episode:
+Reward (``--reward``): ``partial`` (default) is the terminal reward of the graded
+episode (success, recovery, recovery cost) plus partial credit
+(``toolmaze_gym.reward.partial``): 0.2 x the share of actions that were valid calls
+to a shown tool (finish/abort excluded) + 0.3 x the share of the task's fewest-steps
+cost the calls removed (progress along a valid path); at most 0.5 in all, below a
+success. ``terminal`` is the terminal reward alone, which is 0 for every rollout of
+a model that cannot finish tasks yet, so GRPO's groups have no variance and no
+advantage. The potential-based shaping term is no alternative: it sums to 0 over
+every episode by design. The logs' ``reward_std`` shows whether groups varied.
+
+``--compact-tools`` shows the tools exactly as ``toolmaze eval --compact-tools``
+does: compact docs in the system prompt, the env's order (task tools alphabetical,
+then finish, abort), and no JSON ``<tools>`` block.
+
+Two rollout paths (``--reward`` applies to the first; the vLLM pool path scores the
+terminal reward):
 
 * default (CPU or GPU): ``environment_factory`` — TRL's own multi-turn tool loop
   over ``toolmaze_gym.training.environment`` (one generated environment class per
@@ -47,14 +61,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="system prompt variants (comma-separated)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-steps", type=int, default=2)
-    ap.add_argument("--num-generations", type=int, default=2, help="rollouts per prompt (G)")
-    ap.add_argument("--batch-size", type=int, default=2,
+    ap.add_argument("--num-generations", type=int, default=4, help="rollouts per prompt (G)")
+    ap.add_argument("--batch-size", type=int, default=4,
                     help="rollouts per device per step (a multiple of G)")
     ap.add_argument("--grad-accum", type=int, default=1)
     ap.add_argument("--lr", type=float, default=1e-6)
     ap.add_argument("--beta", type=float, default=0.0, help="KL weight (>0 loads a "
                     "reference model)")
-    ap.add_argument("--temperature", type=float, default=1.0)
+    ap.add_argument("--temperature", type=float, default=1.0,
+                    help="sampling temperature (1.0: rollouts of one prompt differ)")
+    ap.add_argument("--reward", choices=["partial", "terminal"], default="partial",
+                    help="partial: terminal reward + valid-call share + path progress "
+                    "(see the module docstring); terminal: success/recovery/cost only")
+    ap.add_argument("--compact-tools", action="store_true",
+                    help="tool docs as compact text in the system prompt, as `toolmaze "
+                    "eval --compact-tools` shows them")
     ap.add_argument("--max-completion-length", type=int, default=1024,
                     help="tokens per rollout after the prompt (calls and tool results)")
     ap.add_argument("--max-episode-steps", type=int, default=12,
@@ -78,12 +99,18 @@ def _split(value: str) -> list[str]:
 
 
 def dataset_and_factories(args: argparse.Namespace) -> tuple[Any, dict[str, type]]:
-    from toolmaze_gym.tasks.suite import generate_split
-    from toolmaze_gym.training.environment import grpo_dataset
+    from toolmaze_gym.faults.store import profiles_buildable
+    from toolmaze_gym.tasks.suites import generate_split
+    from toolmaze_gym.training.environment import configured, grpo_dataset
 
     levels = [lv.upper() for lv in _split(args.levels)]
-    tasks = list(generate_split(args.split, args.tasks, seed=args.seed, levels=levels))
-    return grpo_dataset(tasks, _split(args.modes), _split(args.prompts))
+    tasks = list(generate_split(args.split, args.tasks, seed=args.seed, levels=levels,
+                                check=profiles_buildable))
+    dataset, factories = grpo_dataset(tasks, _split(args.modes), _split(args.prompts),
+                                      compact_tools=args.compact_tools)
+    if args.reward == "terminal":
+        factories = configured(factories, partial_credit=None)
+    return dataset, factories
 
 
 def grpo_config(args: argparse.Namespace) -> Any:
@@ -113,7 +140,7 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
     from toolmaze_gym.reward import DEFAULT
     from trl import GRPOTrainer
 
-    from toolmaze_gym.training.environment import close_episodes
+    from toolmaze_gym.training.environment import close_episodes, hide_template_tools
     from toolmaze_gym.training.vllm_rollout import make_rollout_func, rollout_reward
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -131,7 +158,11 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
     if rollout == "pool":
         return trainer_cls(reward_funcs=[rollout_reward], rollout_func=make_rollout_func(
             args.max_episode_steps, args.max_completion_length, DEFAULT), **common)
-    return trainer_cls(reward_funcs=[close_episodes], environment_factory=factories, **common)
+    trainer = trainer_cls(reward_funcs=[close_episodes], environment_factory=factories,
+                          **common)
+    if args.compact_tools:
+        hide_template_tools(trainer)
+    return trainer
 
 
 def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, Any]:
@@ -155,20 +186,24 @@ def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, An
 
 def model_card(args: argparse.Namespace, history: list[dict[str, Any]], seconds: float) -> str:
     rewards = [h["reward"] for h in history if "reward" in h]
+    stds = [h["reward_std"] for h in history if "reward_std" in h]
     hyper = {k: getattr(args, k) for k in ("max_steps", "num_generations", "batch_size",
                                            "grad_accum", "lr", "beta", "temperature",
                                            "max_completion_length", "max_episode_steps",
-                                           "use_vllm", "seed")}
+                                           "reward", "compact_tools", "use_vllm", "seed")}
+    reward = ("terminal reward + partial credit (0.2 x valid-call share + 0.3 x progress "
+              "along a valid path)" if args.reward == "partial" else "terminal reward")
     return "\n".join([
         f"# {Path(args.out).name}", "",
         f"GRPO of `{args.model or 'SmolLM2-135M-Instruct (embedded)'}` with the ToolMaze "
-        "environment reward (terminal reward of the graded episode: success, recovery, "
-        "recovery cost).", "",
+        f"environment reward: {reward} of the graded episode (terminal: success, "
+        "recovery, recovery cost).", "",
         f"* tasks: {args.tasks} procedural {args.split} tasks, levels {args.levels}, modes "
         f"{args.modes}, prompts {args.prompts}",
         f"* steps: {args.max_steps}; wall time {seconds:.0f} s",
         f"* hyper-parameters: {json.dumps(hyper)}",
-        f"* mean reward per step: {[round(r, 4) for r in rewards]}", ""])
+        f"* mean reward per step: {[round(r, 4) for r in rewards]}",
+        f"* reward std within groups per step: {[round(r, 4) for r in stds]}", ""])
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from toolmaze_gym.runner import (
     RunConfig,
     RunError,
     Selection,
+    cycling,
     read_records,
     record_key,
     run,
@@ -289,3 +290,35 @@ def test_a_policy_that_keeps_failing_stops_the_run_and_resume_retries(tmp_path):
     assert summary.skipped == 0 and summary.episodes == 8
     recs = read_records(tmp_path)
     assert len(recs) == 8 and not any(r.get("cut") for r in recs)
+
+
+class Alternating(Looping):
+    """Goes round two failing calls, A, B, A, B, ... (what a fine-tuned model did)."""
+
+    def act_many(self, turns):
+        return [f'{{"name": "no_such_tool_{len(msgs) % 4 // 2}", "arguments": {{}}}}'
+                for _, msgs in turns]
+
+
+def test_an_agent_alternating_two_calls_is_cut_as_a_loop(tmp_path):
+    sel = Selection(levels=["C1"], limit=1, modes=["P0"])
+    run(RunConfig("oracle", selection=sel, loop_guard=4), tmp_path, progress=False,
+        policy=Alternating())
+    (rec,) = read_records(tmp_path)
+    assert rec["cut"] == "loop" and len(rec["steps"]) == 4
+
+
+@pytest.mark.parametrize(("turns", "window", "loop"), [
+    (list("AAAA"), 4, True), (list("ABAB"), 4, True), (list("xABCABCAB"), 8, True),
+    (list("ABCD"), 4, False), (list("AAAB"), 4, False), (list("ABA"), 4, False),
+    (list("ABCABCAB"), 4, False),  # a cycle of 3 needs a window of 6 or more
+    (list("AAAA"), 0, False), (list("ABCDABCD"), 8, True), (list("ABCDEABCDE"), 8, False),
+])
+def test_cycling_rule(turns, window, loop):
+    assert cycling(turns, window) is loop
+
+
+def test_a_retry_whose_answer_changes_is_not_a_loop():
+    call = '{"name": "get_ticket", "arguments": {"id": "T1"}}'
+    assert not cycling([(call, "503"), (call, "503"), (call, "{}")], 3)
+    assert cycling([(call, "{}")] * 3, 3)

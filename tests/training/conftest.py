@@ -13,9 +13,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def train_tasks():
-    from toolmaze_gym.tasks.suite import generate_split
+    from toolmaze_gym.faults.store import profiles_buildable
+    from toolmaze_gym.tasks.suites import generate_split
 
-    return list(generate_split("train", 4, seed=7))
+    return list(generate_split("train", 4, seed=7, check=profiles_buildable))
 
 
 def load_script(name: str):

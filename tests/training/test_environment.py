@@ -6,7 +6,7 @@ import inspect
 import json
 
 import pytest
-from toolmaze_gym.reward import terminal_reward
+from toolmaze_gym.reward import partial_reward, path_progress, terminal_reward
 
 from toolmaze_gym.rollout import rollout
 from toolmaze_gym.training.careful import CarefulAgent
@@ -14,9 +14,11 @@ from toolmaze_gym.training.environment import (
     ENDED,
     NOT_STARTED,
     close_episodes,
+    configured,
     environment_class,
     episode_tools_of,
     grpo_dataset,
+    valid_share,
 )
 
 pytest.importorskip("datasets")
@@ -38,13 +40,68 @@ def _play(env, row):
 def test_reward_equals_the_reward_module_on_the_same_trajectory(sim, train_tasks, mode):
     ds, factories = grpo_dataset(train_tasks[1:2], [mode], ["failure_aware"])
     row = ds[0]
-    env = factories[row["environment"]]()
+    env = configured(factories, partial_credit=None)[row["environment"]]()
     query = _play(env, row)
     assert query == train_tasks[1].query
     direct = rollout(train_tasks[1], mode, CarefulAgent(sim), sim, prompt="failure_aware")
     assert env.trajectory["steps"] == direct["steps"]
     assert env.get_reward() == terminal_reward(direct["grade"])
     assert env.get_reward() == terminal_reward(env.trajectory["grade"])
+    partial = factories[row["environment"]]()  # the default: partial credit
+    _play(partial, row)
+    ep = partial._env.episode
+    assert partial.get_reward() == pytest.approx(partial_reward(
+        direct["grade"], valid_share(direct),
+        path_progress(sim.corpus, ep.task, ep.profile, ep.steps)))
+
+
+def _reward_after(factories, row, actions):
+    """The default (partial-credit) reward of an episode of ``actions`` then prose."""
+    env = factories[row["environment"]]()
+    env.reset(**row)
+    for name, arguments in actions:
+        getattr(env, name)(**arguments)
+    close_episodes([[{"role": "assistant", "content": "That is all I can do."}]], [env])
+    return env.get_reward()
+
+
+def test_partial_credit_ranks_good_above_partial_above_bad(train_tasks):
+    """GRPO needs rewards that differ within a group: the expert beats an agent that
+    made one correct call and stopped, which beats prose, an invented tool or
+    finishing at once (all 0)."""
+    ds, factories = grpo_dataset(train_tasks[:1], ["P0"], ["standard"])
+    row = ds[0]
+    expert = factories[row["environment"]]()
+    _play(expert, row)
+    calls = [(s["action"]["name"], s["action"]["arguments"])
+             for s in expert.trajectory["steps"] if s["action"]["kind"] == "call"]
+    good = expert.get_reward()
+    one_step = _reward_after(factories, row, calls[:1])
+    prose = _reward_after(factories, row, [])
+    invented = _reward_after(factories, row, [("finish", {"answer": "done"})])
+    assert good > 1.0 > one_step > prose == invented == 0.0
+    assert one_step >= 0.2 / 2  # a valid call in two actions, plus progress
+
+
+def test_compact_rows_show_the_tools_exactly_as_evaluation(train_tasks):
+    """Train == test prompt: system + query of a compact row equal the messages the
+    hf agent renders with --compact-tools (same tools, order, descriptions)."""
+    from toolmaze_gym.envs.env import ToolMazeEnv
+
+    from toolmaze_gym.agents.compact_tools import system_with_tools
+
+    for task in train_tasks:
+        ds, factories = grpo_dataset([task], ["P2"], ["failure_aware"], compact_tools=True)
+        row = ds[0]
+        query = factories[row["environment"]]().reset(**row)
+        trained = [{"role": m["role"], "content": m["content"]} for m in row["prompt"]]
+        trained[-1]["content"] += query
+        env = ToolMazeEnv(level=None, mode=None, split="train", prompt="failure_aware")
+        env.reset(options={"task": task, "mode": "P2"})
+        evaluated = system_with_tools(env.messages, env.tools)
+        assert trained == [{"role": m["role"], "content": m["content"]} for m in evaluated]
+        names = [t["function"]["name"] for t in env.tools]
+        assert names[:-2] == sorted(names[:-2]) and names[-2:] == ["finish", "abort"]
 
 
 def test_each_tool_set_gets_a_class_whose_methods_are_its_tools(train_tasks):
@@ -135,3 +192,19 @@ def test_finish_and_abort_are_described_as_in_evaluation():
             k: {"type": v["type"], "description": v["description"]}
             for k, v in fn["parameters"]["properties"].items()}
         assert "return" not in schema
+
+
+def test_tool_methods_state_bounds_as_the_compact_docs_do(corpus):
+    """One bounds renderer: every range and length a GRPO tool description states is
+    worded exactly as in the eval's compact docs."""
+    from toolmaze_gym.agents.compact_tools import bounds, render_tool
+    from toolmaze_gym.training.tool_methods import describe
+
+    seen = 0
+    for spec in corpus.tools.values():
+        schema = spec.openai_schema()
+        for param in schema["function"]["parameters"]["properties"].values():
+            for fact in bounds(param):
+                assert fact in describe(param) and fact in render_tool(schema)
+                seen += 1
+    assert seen > 50

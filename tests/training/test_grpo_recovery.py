@@ -53,7 +53,7 @@ def test_two_grpo_steps_log_the_environment_reward(tiny_model, tmp_path, monkeyp
                         "--tasks", "1", "--seed", "7", "--levels", "C1", "--modes", "P1",
                         "--prompts", "standard", "--max-steps", "2", "--num-generations", "2",
                         "--batch-size", "2", "--max-completion-length", "6000",
-                        "--threads", "1"], trainer_cls=Scripted)
+                        "--reward", "terminal", "--threads", "1"], trainer_cls=Scripted)
     steps = [h for h in result["history"] if "reward" in h]
     assert len(steps) == 2
     for h in steps:
@@ -62,6 +62,43 @@ def test_two_grpo_steps_log_the_environment_reward(tiny_model, tmp_path, monkeyp
         assert len(env_keys) == 1 and h[env_keys[0]] == pytest.approx(expected)
         assert h["tools/call_frequency"] == len(script) - 1
     assert (tmp_path / "grpo" / "README.md").read_text().count("GRPO") >= 1
+
+
+def test_partial_credit_gives_groups_variance_with_eval_prompts(tiny_model, tmp_path,
+                                                                monkeypatch, train_tasks):
+    """One rollout of the group plays the expert, the other answers in prose: with the
+    default partial-credit reward the group's rewards differ (nonzero reward_std in
+    the logs), and with --compact-tools the model sees the eval's compact docs and no
+    JSON <tools> block."""
+    from trl import GRPOTrainer
+
+    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    grpo = load_script("grpo_recovery")
+    script, _ = _script(train_tasks[0], "P0", "standard")
+    prompts = []
+
+    class Scripted(GRPOTrainer):
+        turn = 0
+
+        def _generate_single_turn(self, prompt_ids, *args, **kwargs):
+            prompts.extend(self.processing_class.decode(p) for p in prompt_ids)
+            text = script[Scripted.turn % len(script)]
+            Scripted.turn += 1
+            # rollout 0 follows the expert; rollout 1 answers in prose at once
+            ids = [_ids(self.processing_class, text if i == 0 or len(prompt_ids) == 1
+                        else "I will not use tools.") for i in range(len(prompt_ids))]
+            return ids, None
+
+    result = grpo.main(["--model", str(tiny_model), "--out", str(tmp_path / "grpo"),
+                        "--tasks", "1", "--seed", "7", "--levels", "C1", "--modes", "P0",
+                        "--prompts", "standard", "--max-steps", "1", "--num-generations", "2",
+                        "--batch-size", "2", "--max-completion-length", "6000",
+                        "--compact-tools", "--threads", "1"], trainer_cls=Scripted)
+    (step,) = [h for h in result["history"] if "reward" in h]
+    assert step["reward_std"] > 0.5  # expert > 1.0, prose 0
+    assert prompts and all("<tools>" not in p and "# Tools" in p for p in prompts)
+    assert "reward std" in (tmp_path / "grpo" / "README.md").read_text()
 
 
 def test_rollout_func_plays_the_pool_and_masks_tool_tokens(tiny_model, train_tasks):

@@ -114,3 +114,25 @@ def test_cli_writes_a_dataset_and_refuses_bad_input(tmp_path, capsys):
     assert "not empty" in capsys.readouterr().err
     assert main(["sft-data", "--n", "1", "--modes", "P7", "--out", str(tmp_path / "x")]) == 2
     assert "--modes 'P7'" in capsys.readouterr().err
+
+
+def test_a_task_that_cannot_carry_a_modes_fault_is_skipped_and_counted(train_tasks,
+                                                                      monkeypatch):
+    """A generated task with no slot for an implicit fault is left out of that mode's
+    data (and said so in build.json) instead of stopping the whole build."""
+    from toolmaze_gym.faults import ProfileError
+    from toolmaze_gym.training import sft_data
+
+    real = sft_data.play
+
+    def play_or_refuse(env, agent, task, mode):
+        if mode == "P3":
+            raise ProfileError(f"{task.id}: no node on s* can carry an implicit fault")
+        return real(env, agent, task, mode)
+
+    monkeypatch.setattr(sft_data, "play", play_or_refuse)
+    stats = sft_data.BuildStats()
+    rows = list(sft_data.expert_rows(train_tasks[:1], ["P0", "P3"], stats))
+    assert rows and {r["mode"] for r in rows} == {"P0"}
+    level = train_tasks[0].level
+    assert stats.dropped == {f"{level}P3:no_fault_slot": 2}

@@ -45,3 +45,29 @@ def test_assistant_mask_covers_exactly_the_calls(tiny_model, train_tasks):
     assert trained.count("<tool_call>") == len(calls)
     assert trained.count("<|im_end|>") == len(calls)
     assert "<tool_response>" not in trained
+
+
+def test_compact_sft_prompts_are_the_eval_prompts(tiny_model, train_tasks):
+    """Train == test: the text the SFT model is trained on, up to its first reply, is
+    the text `toolmaze eval --agent hf --compact-tools` gives the model."""
+    from toolmaze_gym.envs.env import ToolMazeEnv
+    from transformers import AutoTokenizer
+
+    from toolmaze_gym.agents import make_policy
+    from toolmaze_gym.training.sft_data import build_dataset
+
+    sft = load_script("sft_recovery")
+    task = train_tasks[1]
+    rows = sft.compact(build_dataset(tasks=[task], modes=["P1"]))
+    policy = make_policy("hf", model=str(tiny_model), compact_tools=True)
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    for row in rows:
+        env = ToolMazeEnv(level=None, mode=None, split="train", prompt=row["prompt_variant"])
+        env.reset(options={"task": task, "mode": "P1"})
+        policy.start("k", task, env.tools, "P1")
+        evaluated = policy.prompt_text("k", env.messages)
+        trained = tokenizer.apply_chat_template(row["messages"][:2], tokenize=False,
+                                                add_generation_prompt=True,
+                                                chat_template=policy.template)
+        assert trained == evaluated and "<tools>" not in trained
+        policy.finish("k")

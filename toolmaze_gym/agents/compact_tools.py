@@ -70,9 +70,7 @@ def _param(name: str, schema: dict[str, Any], required: bool) -> str:
     facts = [] if required else ["optional"]
     if "enum" in schema:
         facts.append("one of " + ", ".join(_json(v) for v in schema["enum"]))
-    facts += _range(schema, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-    length = _range(schema, "minLength", "maxLength", None, None)
-    facts += [f"len {x}" for x in length]
+    facts += bounds(schema)
     if "pattern" in schema:
         facts.append(f"re {schema['pattern']}")
     if "default" in schema:
@@ -84,6 +82,15 @@ def _param(name: str, schema: dict[str, Any], required: bool) -> str:
     if schema.get("description"):
         text += f" - {schema['description']}"
     return text
+
+
+def bounds(schema: dict[str, Any]) -> list[str]:
+    """The numeric range and length bounds of a parameter schema, as every prompt of
+    the project writes them (compact docs here, the GRPO tool methods' descriptions):
+    ``a..b`` for inclusive bounds, ``>= a`` / ``<= b`` for one, ``> a`` / ``< b`` for
+    exclusive ones, and ``len ...`` for string lengths."""
+    facts = _range(schema, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+    return facts + [f"len {x}" for x in _range(schema, "minLength", "maxLength", None, None)]
 
 
 def _range(schema: dict[str, Any], lo: str, hi: str, xlo: str | None,
@@ -103,7 +110,6 @@ def _range(schema: dict[str, Any], lo: str, hi: str, xlo: str | None,
     if xhi and schema.get(xhi) is not None:
         out.append(f"< {_json(schema[xhi])}")
     return out
-
 
 
 def _json(v: Any) -> str:

@@ -30,10 +30,23 @@ def _figure(width: float, height: float):
     return fig
 
 
+def colours(labels: list[str]) -> dict[str, tuple[float, ...]]:
+    """One distinct colour per label, the same whatever order the runs were given in:
+    labels sorted, tab20's 20 colours (dark shades first), then evenly spaced hues."""
+    from matplotlib import colormaps
+    from matplotlib.colors import hsv_to_rgb
+
+    names = sorted(set(labels))
+    tab = colormaps["tab20"].colors
+    palette = [tab[k] for k in (*range(0, 20, 2), *range(1, 20, 2))]
+    extra = len(names) - len(palette)
+    palette += [tuple(hsv_to_rgb((k / extra, 0.8, 0.7))) for k in range(max(extra, 0))]
+    return {name: tuple(palette[k]) for k, name in enumerate(names)}
+
+
 def _style(stats: list[RowStats]) -> dict[str, dict]:
-    agents = list(dict.fromkeys(st.row.agent for st in stats))
-    colours = {a: f"C{k % 10}" for k, a in enumerate(agents)}
-    return {st.row.name: {"color": colours[st.row.agent], "marker": "o",
+    colour = colours([st.row.agent for st in stats])
+    return {st.row.name: {"color": colour[st.row.agent], "marker": "o",
                           "linestyle": "-" if st.row.prompt == "failure_aware" else "--",
                           "label": st.row.name} for st in stats}
 

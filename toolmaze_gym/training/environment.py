@@ -25,6 +25,19 @@ that text by :func:`close_episodes` (a reward function that scores nothing and
 runs before ``get_reward``), so prose ends an episode as the final answer, as
 in evaluation; an episode still open at ``get_reward`` (the tool-call budget ran
 out) is cut and graded like a truncation.
+
+The reward (``get_reward``) is by default the partial credit of
+``toolmaze_gym.reward.partial`` (terminal reward + valid-call share + progress
+along a valid path): with the terminal reward alone a model that cannot finish a
+task yet scores 0 on every rollout and GRPO's groups carry no advantage.
+:func:`configured` gives factories with the terminal reward instead.
+
+Same prompt as evaluation: with ``compact_tools`` the rows' system message ends
+with the compact tool docs of the episode's tools, in the env's order (the task's
+tools alphabetically, then ``finish`` and ``abort``), exactly as ``toolmaze eval
+--compact-tools`` builds it, and :func:`hide_template_tools` stops TRL from also
+rendering the methods' JSON schemas (which TRL lists in ``inspect.getmembers``
+order, ``abort`` first) through the chat template.
 """
 
 from __future__ import annotations
@@ -35,7 +48,15 @@ from functools import cache
 from typing import Any
 
 from toolmaze_gym.faults import MODE_NAMES, get_mode
-from toolmaze_gym.reward import DEFAULT, RewardConfig, terminal_reward
+from toolmaze_gym.reward import (
+    DEFAULT,
+    PARTIAL,
+    PartialCredit,
+    RewardConfig,
+    partial_reward,
+    path_progress,
+    terminal_reward,
+)
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.training.tool_methods import tool_method, toolset_key
 
@@ -58,6 +79,7 @@ class ToolMazeEnvironment:
 
     tool_names: tuple[str, ...] = ()
     reward_config: RewardConfig = DEFAULT
+    partial_credit: PartialCredit | None = PARTIAL  # None: the terminal reward alone
     max_steps: int = 25
     world_seed: int = 0
 
@@ -100,13 +122,20 @@ class ToolMazeEnvironment:
         return self._call("abort", {"reason": reason})
 
     def get_reward(self) -> float:
-        """The terminal reward of the episode's grade (``toolmaze_gym.reward``); an
-        episode still running is cut first and graded like a truncation."""
+        """The episode's reward (``toolmaze_gym.reward``): partial credit, or the
+        terminal reward when ``partial_credit`` is None; an episode still running is
+        cut first and graded like a truncation."""
         if self._env is None:
             return 0.0
         if not self._episode_over():
             self._env.cut("tool budget")
-        return terminal_reward(self._env.record()["grade"], self.reward_config)
+        record = self._env.record()
+        if self.partial_credit is None:
+            return terminal_reward(record["grade"], self.reward_config)
+        ep = self._env.episode
+        progress = path_progress(self._env.sim.corpus, ep.task, ep.profile, ep.steps)
+        return partial_reward(record["grade"], valid_share(record), progress,
+                              self.partial_credit, self.reward_config)
 
     # -- helpers (private: TRL would expose public methods as tools) -------------------
 
@@ -148,6 +177,39 @@ class ToolMazeEnvironment:
     def trajectory(self) -> dict[str, Any] | None:
         """The episode's graded record (for analysis and tests)."""
         return None if self._env is None or self._env.episode is None else self._env.record()
+
+
+def valid_share(record: dict[str, Any]) -> float:
+    """The share of a record's actions that were valid calls to a shown tool
+    (``finish``/``abort`` not counted: ending at once is no skill)."""
+    from toolmaze_gym.report.calls import is_valid_call
+
+    steps = record.get("steps") or []
+    good = sum(1 for s in steps
+               if (s.get("action") or {}).get("kind") == "call" and is_valid_call(s))
+    return good / len(steps) if steps else 0.0
+
+
+def configured(factories: dict[str, type[ToolMazeEnvironment]], **settings: Any
+               ) -> dict[str, type[ToolMazeEnvironment]]:
+    """The same factories with class settings changed (e.g. ``partial_credit=None``
+    for the terminal reward, ``max_steps``); TRL sees the same tools."""
+    unknown = set(settings) - {"partial_credit", "reward_config", "max_steps", "world_seed"}
+    if unknown:
+        raise ValueError(f"unknown environment settings: {', '.join(sorted(unknown))}")
+    return {key: type(cls.__name__, (cls,), dict(settings)) for key, cls in factories.items()}
+
+
+def hide_template_tools(trainer: Any) -> None:
+    """Stop a ``GRPOTrainer`` from rendering the environments' tool schemas through the
+    chat template, for rows whose system message already carries the compact docs
+    (``grpo_dataset(compact_tools=True)``); the methods stay callable tools."""
+    env_tools = getattr(trainer, "_env_tools", None)
+    if not isinstance(env_tools, dict):
+        raise RuntimeError("this TRL version keeps no per-environment tool list "
+                           "(GRPOTrainer._env_tools); compact tool docs need TRL 1.16")
+    for name in env_tools:
+        env_tools[name] = []
 
 
 def _reserved_doc(name: str) -> str:
@@ -194,7 +256,8 @@ def episode_tools_of(task: Task) -> list[dict[str, Any]]:
 
 
 def grpo_dataset(tasks: Iterable[Task], modes: Iterable[str] = MODE_NAMES,
-                 prompt_variants: Iterable[str] = ("standard", "failure_aware")
+                 prompt_variants: Iterable[str] = ("standard", "failure_aware"),
+                 compact_tools: bool = False
                  ) -> tuple[Any, dict[str, type[ToolMazeEnvironment]]]:
     """The GRPO training rows for ``tasks`` × ``modes`` × prompts, and the
     ``environment_factory`` mapping that serves them (tool-set key → class).
@@ -202,10 +265,13 @@ def grpo_dataset(tasks: Iterable[Task], modes: Iterable[str] = MODE_NAMES,
     Each row: ``prompt`` (system prompt + empty user message, filled by ``reset``),
     ``environment``, ``task`` (JSON), ``task_id``, ``mode``, ``prompt_variant``; the
     user message also carries ``episode`` (the same, as JSON) for ``rollout_func``
-    backends, which see only the prompts.
+    backends, which see only the prompts. ``compact_tools``: the system message ends
+    with the compact docs of the episode's tools, as in ``toolmaze eval
+    --compact-tools`` (pair with :func:`hide_template_tools`).
     """
     from datasets import Dataset
 
+    from toolmaze_gym.agents.compact_tools import render_tools
     from toolmaze_gym.envs.env import shared_simulator
     from toolmaze_gym.prompts import system_prompt
 
@@ -213,15 +279,18 @@ def grpo_dataset(tasks: Iterable[Task], modes: Iterable[str] = MODE_NAMES,
     rows, factories = [], {}
     modes, variants = [get_mode(m).name for m in modes], list(prompt_variants)
     for task in tasks:
-        cls = environment_class(episode_tools_of(task))
+        tools = episode_tools_of(task)
+        cls = environment_class(tools)
         key = cls.__name__
         factories[key] = cls
         task_json = task.to_json()
+        docs = f"\n\n{render_tools(tools)}" if compact_tools else ""
         for mode in modes:
             for variant in variants:
                 episode = json.dumps({"task": task_json, "mode": mode,
                                       "prompt_variant": variant})
-                rows.append({"prompt": [{"role": "system", "content": system_prompt(variant, now)},
+                system = system_prompt(variant, now) + docs
+                rows.append({"prompt": [{"role": "system", "content": system},
                                         {"role": "user", "content": "", "episode": episode}],
                              "environment": key, "task": task_json, "task_id": task.id,
                              "mode": mode, "prompt_variant": variant})

@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.faults import MODE_NAMES, get_mode
+from toolmaze_gym.faults import MODE_NAMES, ProfileError, get_mode
+from toolmaze_gym.faults.store import profiles_buildable
 from toolmaze_gym.tasks.model import LEVELS, Task
-from toolmaze_gym.tasks.suite import generate_split
+from toolmaze_gym.tasks.suites import generate_split
 from toolmaze_gym.training.careful import CarefulAgent
 
 ENDING_ARGUMENT = {"finish": "answer", "abort": "reason"}
@@ -121,7 +122,11 @@ def expert_rows(tasks: Iterable[Task], modes: Iterable[str] = MODE_NAMES,
         for mode in modes:
             for variant in episode_prompts(mode):
                 env = envs[variant]
-                reward = play(env, agent, task, mode)
+                try:
+                    reward = play(env, agent, task, mode)
+                except ProfileError:  # the task cannot carry this mode's fault
+                    stats.dropped[f"{task.level}{mode}:no_fault_slot"] += 1
+                    continue
                 stats.played += 1
                 grade = env.record()["grade"]
                 if not keep(grade):
@@ -143,7 +148,7 @@ def build_dataset(split: str = "train", n: int = 40, seed: int = 0,
     """A ``datasets.Dataset`` of expert episodes over ``n`` procedural ``split`` tasks
     (levels round-robin, disjoint from the reference suite), or over ``tasks``."""
     if tasks is None:
-        tasks = generate_split(split, n, seed=seed, levels=levels)
+        tasks = generate_split(split, n, seed=seed, levels=levels, check=profiles_buildable)
     return to_dataset(list(expert_rows(tasks, modes, stats)))
 
 

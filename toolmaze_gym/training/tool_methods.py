@@ -28,6 +28,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from toolmaze_gym.agents.compact_tools import bounds
+
 _TYPES: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool,
                            "array": list, "object": dict}
 # get_json_schema cuts a description at the first "Args:", "Returns:" or "Raises:".
@@ -45,22 +47,11 @@ def _text(value: Any) -> str:
 
 
 def _facts(schema: dict[str, Any]) -> list[str]:
-    """The facts of a parameter schema that ``get_json_schema`` cannot express."""
-    facts = []
-    for low, high, word in (("minimum", "maximum", ""), ("minLength", "maxLength", "length ")):
-        lo, hi = schema.get(low), schema.get(high)
-        if lo is not None and hi is not None:
-            facts.append(f"{word}{lo}..{hi}")
-        elif lo is not None:
-            facts.append(f"{word}>= {lo}")
-        elif hi is not None:
-            facts.append(f"{word}<= {hi}")
-    if schema.get("exclusiveMinimum") is not None:
-        facts.append(f"> {schema['exclusiveMinimum']}")
-    if schema.get("exclusiveMaximum") is not None:
-        facts.append(f"< {schema['exclusiveMaximum']}")
+    """The facts of a parameter schema that ``get_json_schema`` cannot express, worded
+    as the compact tool docs word them (one bounds renderer for every prompt)."""
+    facts = bounds(schema)
     if "pattern" in schema:
-        facts.append(f"pattern {schema['pattern']}")
+        facts.append(f"re {schema['pattern']}")
     if "default" in schema:
         facts.append(f"default {json.dumps(schema['default'], ensure_ascii=False)}")
     return facts
