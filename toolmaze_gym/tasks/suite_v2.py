@@ -43,11 +43,16 @@ LENGTH_WEIGHT = {"C1": 1.1, "C2": 1.1, "C3": 0.5, "C4": 1.1}
 # much one task's domains count against one reuse of a scenario. C4 tasks span
 # many domains anyway and have the fewest scenarios, so there tool diversity
 # (Jaccard) weighs more.
-DOMAIN_WEIGHT = {"C1": 0.1, "C2": 0.1, "C3": 0.1, "C4": 0.05}
+DOMAIN_WEIGHT = {"C1": 0.1, "C2": 0.1, "C3": 0.15, "C4": 0.05}
 # One reuse of a scenario against a task whose fault kinds all sit one share-point
 # above their even share: steers the implicit-fault mix towards the four plausible
 # kinds in equal parts (left alone, most Sources can only answer for the wrong entity).
-KIND_WEIGHT = 4.0
+KIND_WEIGHT = 6.0
+# Per tool (at most COVER_CAP) that a scenario could use and no task of the level
+# has used yet, against one reuse of a scenario: rarely fitting providers still
+# get their turn, so every tool of the corpus shows up somewhere.
+COVER_WEIGHT = 1.0
+COVER_CAP = 2
 MAX_LENGTH_SHIFT = 2  # calls the running-mean feedback may move a drawn target
 DEAD_AFTER = 4  # failed tries after which a scenario that never built is skipped
 
@@ -105,7 +110,8 @@ class LevelBuilder:
                                             + CROWD_WEIGHT * crowd(sc)
                                             + DOMAIN_WEIGHT[self.level]
                                             * self.domain_miss(sc, k)
-                                            + KIND_WEIGHT * self.kind_miss(sc),
+                                            + KIND_WEIGHT * self.kind_miss(sc)
+                                            - COVER_WEIGHT * self.unused_tools(sc),
                                             self.uses[sc.id], self.domain_uses[sc.domain],
                                             hashing.unit("order", self.seed, k, sc.id)))
 
@@ -122,6 +128,13 @@ class LevelBuilder:
             per_side = [{corpus[t].domain for t in side} for side in caps[st.use].sides]
             out |= set.intersection(*per_side) if per_side else set()
         return frozenset(out)
+
+    def unused_tools(self, sc: Scenario) -> int:
+        """How many tools ``sc``'s steps could be done by that no task of this level
+        has used yet (capped at COVER_CAP)."""
+        caps = capabilities(self.gen.corpus)
+        fresh = {t for st in sc.steps for t in caps[st.use].tools if not self.gen.usage[t]}
+        return min(COVER_CAP, len(fresh))
 
     def kind_miss(self, sc: Scenario) -> float:
         """How far the fault kinds of ``sc``'s last task lean towards kinds that are
