@@ -82,9 +82,9 @@ train-demo: $(STAMP)
 	$(PY) training_scripts/sft_recovery.py --data $(TRAIN_DIR)/sft-data --max-steps $(SFT_STEPS) \
 		--grad-accum 1 --max-length 6144 --compact-tools --out $(TRAIN_DIR)/sft
 	$(PY) training_scripts/grpo_recovery.py --model $(TRAIN_DIR)/sft --tasks 4 --levels C1 \
-		--max-steps $(GRPO_STEPS) --num-generations 4 --batch-size 4 --temperature 1.0 \
-		--reward partial --compact-tools --max-completion-length 768 \
-		--max-episode-steps 8 --out $(TRAIN_DIR)/grpo
+		--max-steps $(GRPO_STEPS) --num-generations 4 --batch-size 1 --grad-accum 4 \
+		--temperature 1.0 --reward partial --compact-tools --max-completion-length 512 \
+		--max-episode-steps 6 --out $(TRAIN_DIR)/grpo
 	$(TOOLMAZE) generate --split dev --n $(DEV_N) --out $(TRAIN_DIR)/dev.jsonl --quiet
 	$(TOOLMAZE) eval --agent hf --label base $(DEMO_EVAL) --out $(TRAIN_DIR)/eval/base \
 		--resume --no-report

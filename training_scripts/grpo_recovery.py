@@ -63,7 +63,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-steps", type=int, default=2)
     ap.add_argument("--num-generations", type=int, default=4, help="rollouts per prompt (G)")
     ap.add_argument("--batch-size", type=int, default=4,
-                    help="rollouts per device per step (a multiple of G)")
+                    help="rollouts per device per forward/backward pass; batch-size x "
+                    "grad-accum rollouts are generated per step (a multiple of G)")
     ap.add_argument("--grad-accum", type=int, default=1)
     ap.add_argument("--lr", type=float, default=1e-6)
     ap.add_argument("--beta", type=float, default=0.0, help="KL weight (>0 loads a "
@@ -168,8 +169,10 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
 def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, Any]:
     args = parse_args(argv)
     configure_cpu_threads(args.threads)  # before torch loads (passive OpenMP wait)
-    if args.batch_size % args.num_generations:
-        sys.exit("grpo_recovery: --batch-size must be a multiple of --num-generations")
+    if (args.batch_size * args.grad_accum) % args.num_generations:
+        # TRL generates batch-size x grad-accum rollouts per step (per device).
+        sys.exit("grpo_recovery: --batch-size x --grad-accum must be a multiple of "
+                 "--num-generations")
     trainer = build_trainer(args, trainer_cls)
     started = time.monotonic()
     trainer.train()
