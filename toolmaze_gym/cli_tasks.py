@@ -165,8 +165,8 @@ def markdown_table1(table: dict[str, dict[str, float]],
             s += " (" + " / ".join(format(paper[lv][k], paper_fmt) for k in keys) + ")"
         return s
 
-    rows = [("Office / Financial / Travel (tasks)", ("Office", "Financial", "Travel"), "g", None),
-            ("Shopping / IoT / General (tasks)", ("Shopping", "IoT", "General"), "g", None),
+    rows = [("Office / Financial / Travel (tasks)", ("Office", "Financial", "Travel"), "g", "g"),
+            ("Shopping / IoT / General (tasks)", ("Shopping", "IoT", "General"), "g", "g"),
             ("mean Jaccard of tool sets", ("mean_jaccard",), ".3f", ".2f"),
             ("avg length of s*", ("avg_length",), ".2f", ".2f"),
             ("min / max length", ("min_length", "max_length"), "g", "g"),
