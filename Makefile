@@ -54,20 +54,19 @@ eval: $(STAMP)
 	@echo "report: $(EVAL_DIR)/report/results.md (figures beside it; trajectories: \
 	$(EVAL_DIR)/report/viewer/index.html)"
 
-# `make train-demo`: SFT of SmolLM2-135M on oracle recovery trajectories (procedural
+# `make train-demo`: SFT of SmolLM2-135M on careful-expert recovery trajectories (procedural
 # train split, every level C1-C4 and mode, both prompts), a few GRPO steps with the
 # environment's partial-credit reward on easy C1 tasks, then the base and the trained
 # model on the same held-out sample: one task per (C, P) cell (--limit in DEMO_EVAL)
 # drawn from DEV_N tasks of the dev split, which is disjoint from train and from the
 # reference suite; both prompts. Every stage shows the tools as compact text in the
 # system prompt (--compact-tools), so training and evaluation prompts are the same.
-# Time on 2 cores: sft-data ~0.5 min (16 tasks: 12 s); SFT ~45 s/step (SFT cost grows
-# with tokens, ~11 ms each: compact examples average 3.0k/3.7k/4.3k/5.6k tokens for
-# C1-C4 at --max-length 6144; the previous demo ran 44 s/step at 4,096) = ~30 min for
-# 40 steps, peak memory ~11 GB; GRPO ~5 min/step (4 rollouts of up to 8 turns; one step
-# of 2 rollouts x 3 turns took 224 s on the loaded VM) = ~10 min; evals ~3 min (base)
-# and ~10 min (trained). About an hour in all. Re-running regenerates the same files
-# and continues the evals (--resume).
+# Measured on 2 shared cores (2026-12-01, toolmaze-v2): sft-data (40 tasks -> 360
+# episodes) under a minute; SFT 40 steps in 1,420 s (~36 s/step at up to 6,144 tokens,
+# peak memory ~14 GB); GRPO 2 steps in 426 s (one rollout per pass: four at once ran out
+# of memory at 24 GB; peak now 12.8 GB); evals 102 s (base) and 395 s (trained). About
+# 45 minutes in all. Re-running regenerates the same files and continues the evals
+# (--resume).
 TRAIN_DIR  ?= runs/train-demo
 SFT_TASKS  ?= 40
 SFT_STEPS  ?= 40
