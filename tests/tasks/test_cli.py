@@ -61,6 +61,25 @@ def test_stats_of_an_unknown_suite_fails_cleanly(capsys):
     assert "unknown suite" in capsys.readouterr().err
 
 
+def test_stats_faults_prints_the_kind_mix_of_the_shipped_profiles(capsys):
+    from toolmaze_gym.faults.census import kind_shares
+    from toolmaze_gym.faults.store import shipped_profiles
+
+    assert main(["stats", "--faults"]) == 0
+    out = capsys.readouterr().out
+    entity = kind_shares(shipped_profiles().values())["P4"]["entity"]
+    row = next(line for line in out.splitlines() if line.startswith("entity"))
+    assert row.split()[-1] == f"{100 * entity:.1f}%"  # the P4 column
+    assert "blatant" in out and "placeholder" in out
+
+
+def test_stats_faults_needs_a_suite_with_profiles(capsys, tmp_path):
+    assert main(["stats", "--faults", str(tmp_path / "tasks.jsonl")]) == 2
+    assert "--faults needs a suite with fault profiles" in capsys.readouterr().err
+    assert main(["stats", "--faults", str(tmp_path)]) == 2  # a directory without profiles
+    assert "profiles.jsonl" in capsys.readouterr().err
+
+
 def test_show_prints_goal_and_query_first_then_dag_and_paths(capsys):
     task = load_suite(levels=["C3"])[0]  # the default suite: toolmaze-v2
     assert main(["show", task.id]) == 0
