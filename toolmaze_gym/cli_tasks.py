@@ -197,24 +197,21 @@ def cmd_stats(ns: argparse.Namespace) -> int:
 
 def print_fault_kinds(source: str) -> int:
     """The share of each implicit fault kind over a suite's shipped P3/P4 profiles."""
-    from importlib import resources
     from pathlib import Path
 
     from toolmaze_gym.faults.census import blatant_share, format_shares, kind_shares
-    from toolmaze_gym.faults.store import read_profiles
+    from toolmaze_gym.faults.store import read_profiles, shipped_profiles
     from toolmaze_gym.tasks.suite import SuiteError, shipped_suites
 
-    if source in shipped_suites():
-        root, name = resources.files("toolmaze_gym") / "data" / "suites" / source, source
-    elif Path(source).is_dir():
-        root, name = Path(source), source
-    else:
+    if not (source in shipped_suites() or Path(source).is_dir()):
         raise UsageError(f"--faults needs a suite with fault profiles (a shipped suite name or "
                          f"a build-suite directory), not {source!r}")
     try:
-        shares = kind_shares(read_profiles(root, name).values())
+        profiles = shipped_profiles(source) if source in shipped_suites() else \
+            read_profiles(Path(source), source)
     except SuiteError as e:
         raise UsageError(str(e)) from None
+    shares = kind_shares(profiles.values())
     print(format_shares(shares))
     print("blatant (negative, out of range, placeholder): "
           + ", ".join(f"{m} {100 * blatant_share(s):.1f}%" for m, s in shares.items()))

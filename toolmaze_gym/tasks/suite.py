@@ -103,6 +103,15 @@ def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVE
     sigs = [t.meta["signature"] for tasks in built.values() for t in tasks]
     if len(set(sigs)) != len(sigs):
         raise SuiteError("two parts of the suite produced the same task; change the seed")
+    return write_suite(out_dir, built, profiles, {"seed": seed, "per_level": per_level,
+                                                  "generator": GENERATOR_VERSION})
+
+
+def write_suite(out_dir: Path, built: dict[str, Sequence[Task]],
+                profiles: ProfileWriter | None, fields: dict) -> dict:
+    """The level files, the profiles file and the manifest of a built suite (every
+    reference suite ships this one layout); returns the manifest, which holds
+    ``fields`` (seed, size, generator ...) and the SHA-256 of every file."""
     files = {}
     for level in LEVELS:
         data = _dump(built[level])
@@ -112,8 +121,7 @@ def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVE
         data = profiles([t for lv in LEVELS for t in built[lv]])
         (out_dir / PROFILES_FILE).write_bytes(data)
         files[PROFILES_FILE] = sha256(data)
-    manifest = {"name": out_dir.name, "seed": seed, "per_level": per_level,
-                "generator": GENERATOR_VERSION, "files": files}
+    manifest = {"name": out_dir.name, **fields, "files": files}
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest
 

@@ -15,9 +15,8 @@ and skip any task equal to a suite task (same DAG and literals).
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from toolmaze_gym import hashing
@@ -29,7 +28,13 @@ from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.scenario_gen import GENERATOR_VERSION, ScenarioBuildError, ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import Scenario, library_files, load_library
 from toolmaze_gym.tasks.stats import PAPER_TABLE1
-from toolmaze_gym.tasks.suite import SPLITS, SuiteError, sha256, suite_signatures
+from toolmaze_gym.tasks.suite import (
+    SPLITS,
+    ProfileWriter,
+    SuiteError,
+    suite_signatures,
+    write_suite,
+)
 
 SUITE_NAME = "toolmaze-v2"
 SUITE_SEED = 20261201
@@ -219,10 +224,6 @@ def _level_job(args: tuple[str, int, int | str, Check | None, Kinds | None]) -> 
     return level_tasks(level, n, seed, check=check, kinds=kinds)
 
 
-ProfileWriter = Callable[[Sequence[Task]], bytes]
-PROFILES_FILE = "profiles.jsonl"
-
-
 def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVEL,
                 on_task: Callable[[Task], None] | None = None, jobs: int = 1,
                 profiles: ProfileWriter | None = None, check: Check | None = None,
@@ -246,19 +247,9 @@ def build_suite(out_dir: Path, seed: int = SUITE_SEED, per_level: int = PER_LEVE
     else:
         built = {lv: level_tasks(lv, per_level, seed, on_task, check=check, kinds=kinds)
                  for lv in LEVELS}
-    files = {}
-    for level in LEVELS:
-        data = "".join(t.to_json() + "\n" for t in built[level]).encode("utf-8")
-        (out_dir / f"{level}.jsonl").write_bytes(data)
-        files[f"{level}.jsonl"] = sha256(data)
-    if profiles is not None:
-        data = profiles([t for lv in LEVELS for t in built[lv]])
-        (out_dir / PROFILES_FILE).write_bytes(data)
-        files[PROFILES_FILE] = sha256(data)
-    manifest = {"name": out_dir.name, "seed": seed, "per_level": per_level,
-                "generator": GENERATOR_VERSION, "scenarios": library_digest(), "files": files}
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    return manifest
+    return write_suite(out_dir, built, profiles, {
+        "seed": seed, "per_level": per_level, "generator": GENERATOR_VERSION,
+        "scenarios": library_digest()})
 
 
 def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LEVELS,
