@@ -292,5 +292,6 @@ def mentions(text: Any, type_name: str, value: Any) -> bool:
 
 
 def mentions_all(text: Any, required: Iterable[tuple[str, Any]]) -> bool:
-    """Whether ``text`` mentions every (type, value) pair of ``required``."""
-    return all(mentions(text, t, v) for t, v in required)
+    """Whether ``text`` mentions every (type, value) pair of ``required`` (further
+    items of an entry, such as where the value came from, are ignored)."""
+    return all(mentions(text, m[0], m[1]) for m in required)

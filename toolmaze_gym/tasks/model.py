@@ -51,7 +51,9 @@ class Input:
     role: str  # canonical argument name shared by the alternatives
     type: str  # semantic type
     source: Source
-    mentions: tuple[tuple[str, Any], ...] = ()
+    # (type, value) or, for a value an earlier step returned, (type, value, slot, key):
+    # the grader then reads the value from that slot's response in the episode.
+    mentions: tuple[tuple[Any, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ class Task:
 
 
 def _input_from_dict(d: dict[str, Any]) -> Input:
-    mentions = tuple((str(t), v) for t, v in d.get("mentions", ()))
+    mentions = tuple((str(m[0]), *m[1:]) for m in d.get("mentions", ()))
     return Input(role=d["role"], type=d["type"], source=Source(**d["source"]),
                  mentions=mentions)
 

@@ -31,7 +31,7 @@ def describe(task: Task) -> str:
             lines.append(f"      {i.role} ({i.type}) <- {_source(i)}")
             if i.mentions:
                 said = ", ".join(f"{json.dumps(v, ensure_ascii=False)} ({t})"
-                                 for t, v in i.mentions)
+                                 for t, v, *_ in i.mentions)
                 lines.append(f"          must mention: {said}")
     lines.append("")
     lines.append(f"edges: {', '.join(f'{u}->{v} ({t})' for u, v, t in task.edges()) or 'none'}")

@@ -436,6 +436,11 @@ class ScenarioGenerator:
         mentions = []
         for ref in a.mention:
             pair = value(ref)
+            if "." in ref:  # a step output: recorded with where it came from, so the
+                step, key = ref.split(".", 1)  # grader resolves it per episode
+                out = outputs[sid[step]]
+                t = pair[0]
+                pair = (*pair, sid[step], f"{t}@{key}" if f"{t}@{key}" in out else t)
             if pair not in mentions:
                 mentions.append(pair)
         return text, mentions

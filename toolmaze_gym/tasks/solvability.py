@@ -89,7 +89,7 @@ def _bound_problems(task: Task, corpus: Corpus, where: str, inp: Input, value: A
 
 def _text_problems(task: Task, where: str, inp: Input, seen: list[_Seen]) -> list[str]:
     out = []
-    for type_, value in inp.mentions:
+    for type_, value, *_ in inp.mentions:
         if stated(task.query, value, type_):
             continue
         if any(s.type == type_ and _same(type_, s.value, value) for s in seen):

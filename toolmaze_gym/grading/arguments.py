@@ -1,0 +1,136 @@
+"""Argument matching: whether a step's arguments are an expected call's.
+
+Typed arguments normalise to the expected value (the semantic types' normalisers:
+ids keep their case, names and codes ignore it, amounts within the type's
+tolerance, dates to the day, datetimes to the minute). Free-text arguments are
+judged on content (``toolmaze_gym.mentions``): they must mention the values the
+request asks for, or contain the upstream text they are bound to; a text asked in
+a language may instead be the agent's own text in that language, mentioning what
+the source text had to say. Optional parameters the call does not set must be
+absent or sent with their default; unknown parameters never match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolmaze_gym import values
+from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.episode import Step
+from toolmaze_gym.mentions import FREE_TEXT, mentions_all
+from toolmaze_gym.tasks.model import Call
+
+Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
+
+
+@dataclass(frozen=True)
+class TextRule:
+    """What one free-text argument must say.
+
+    ``need``: the values it must mention (empty: any non-empty text).
+    ``language``/``own``: a text in this language that mentions ``own`` also passes
+    (the agent translated, or wrote it in the asked language, itself).
+    """
+
+    need: Mentions
+    language: str = ""
+    own: Mentions = ()
+
+    def accepts(self, text: Any) -> bool:
+        if not isinstance(text, str) or not text.strip():
+            return False
+        if mentions_all(text, self.need):
+            return True
+        return bool(self.language) and mentions_all(text, self.own) \
+            and in_language(text, self.language)
+
+
+def in_language(text: str, code: str) -> bool:
+    """Whether ``text`` is written in the language ``code`` (ISO 639-1)."""
+    try:
+        from toolmaze_gym import language
+    except ImportError:  # until the detector lands
+        return False
+    return language.is_language(text, code)
+
+
+_RAW = object()  # the expected value does not normalise: compare as sent
+
+
+class Matcher:
+    """One expected call's argument check, prepared once (types looked up and the
+    expected values normalised once, ``SemanticType.same`` semantics kept)."""
+
+    __slots__ = ("allowed", "defaults", "required", "texts")
+
+    def __init__(self, corpus: Corpus, call: Call,
+                 texts: Mapping[str, TextRule] | None = None) -> None:
+        spec = corpus[call.tool]
+        self.required: list[tuple[str, Any, Any, Any]] = []
+        self.texts: list[tuple[str, TextRule]] = []
+        for p in spec.params:
+            if p.name not in call.args:
+                continue
+            want = call.args[p.name]
+            if p.type == FREE_TEXT:
+                rule = texts[p.name] if texts and p.name in texts \
+                    else TextRule(((FREE_TEXT, want),))
+                self.texts.append((p.name, rule))
+                continue
+            t = values.get(p.type)
+            try:
+                norm = t.normalise(want)
+            except (TypeError, ValueError, AttributeError):
+                norm = _RAW
+            self.required.append((p.name, t.normalise, want, norm))
+        self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
+                         if p.name not in call.args}
+        self.allowed = frozenset(p.name for p in spec.params)
+
+    def __call__(self, sent: Mapping[str, Any]) -> bool:
+        return self.mismatch(sent) is None
+
+    def mismatch(self, sent: Mapping[str, Any]) -> str | None:
+        """The first argument that does not match (None: the call matches)."""
+        for name, normalise, want, norm in self.required:
+            if name not in sent:
+                return name
+            got = sent[name]
+            if norm is _RAW:
+                if got != want:
+                    return name
+                continue
+            try:
+                if normalise(got) != norm:
+                    return name
+            except (TypeError, ValueError, AttributeError):
+                if got != want:
+                    return name
+        for name, rule in self.texts:
+            if not rule.accepts(sent.get(name)):
+                return name
+        for name, v in sent.items():
+            if name not in self.allowed:
+                return name
+            if name in self.defaults:
+                t, default = self.defaults[name]
+                if not (v is None if default is None else t.same(v, default)):
+                    return name
+        return None
+
+
+def matches(corpus: Corpus, call: Call, step: Step,
+            texts: Mapping[str, Mentions] | None = None) -> bool:
+    """Whether ``step`` is ``call``: same tool, equal arguments, nothing else changed.
+
+    ``texts`` gives, per free-text parameter, the values it must mention (an empty
+    tuple: any non-empty text); a free-text parameter it does not name must contain
+    the expected text.
+    """
+    act = step.action
+    if act.get("name") != call.tool or not isinstance(act.get("arguments"), dict):
+        return False
+    rules = {k: TextRule(tuple(v)) for k, v in (texts or {}).items()}
+    return Matcher(corpus, call, rules)(act["arguments"])

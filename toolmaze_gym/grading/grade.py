@@ -1,0 +1,230 @@
+"""Trajectory → grade: the one code path for metrics and rewards.
+
+The rules are written for users in docs/grading.md; in short:
+
+success   the outcome the user asked for: every required Action of a valid path
+          done once, cleanly, with its arguments resolved against this episode's
+          own responses (``resolution``); no Action outside those (wrong
+          arguments, unrequested, duplicated: collateral damage); no corrupted
+          value passed on; and an ending the endings table accepts. Sources and
+          Processors are means (any order the data allows, a lookup skipped, a
+          derivation done by the agent). Where a permanent fault left no valid
+          path: an honest stop by an agent that never called a tool downstream
+          of the victim.
+exposed   a fault fired.
+recovered (exposed only) every fired victim's slot was completed cleanly after
+          the fault (a retry or an alternative), or the task succeeded after it,
+          and no corrupted value reached a later call; where no path is left,
+          the graceful stop. Judged independently of success.
+c, c*     steps after the first perturbed response (the final step counts) and
+          the fewest possible from there under the same fault rules; None (n/a)
+          when no fault fired.
+labels    each only when its event happened (see ``LABELS``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolmaze_gym import endings
+from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
+from toolmaze_gym.episode import ENDINGS, Step
+from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.grading.costs import optimal_after
+from toolmaze_gym.grading.index import TaskIndex, task_index
+from toolmaze_gym.grading.overtrust import _propagated
+from toolmaze_gym.grading.resolution import PathMatch
+from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.tasks.enumeration import min_remaining_calls
+from toolmaze_gym.tasks.model import Task
+
+# 2: harmful lists only Actions that are not expected calls; premature_give_up means
+#    "no valid path completed" on a solvable (task, P); over_trust ignores values a
+#    later call legitimately expects; one step fulfils at most one expected call.
+# 3: free text graded on content; one endings table; collateral_damage, false_claim
+#    and aborted_after_completion labels; corrupted values in free text are over-trust.
+# 4: expected values resolved against the episode's own responses; success is the
+#    user's outcome (required Actions; Sources and Processors are means); free text on
+#    what was asked (or the agent's own text in the asked language); a corrupted value
+#    passed on fails; labels only when their event happened; c and c* n/a unexposed.
+GRADING_VERSION = "4"
+LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
+          "aborted_after_completion", "collateral_damage", "path_switch", "graceful_stop")
+RETRY_LOOP = 3  # identical failing calls that make a loop
+
+
+@dataclass
+class Grade:
+    success: bool
+    exposed: bool
+    recovered: bool | None
+    c: int | None
+    c_star: int | None
+    c_rec: float
+    labels: list[str] = field(default_factory=list)
+    ended_by: str = ""
+    path: list[int] | None = None  # the completed solution's choice
+    harmful: list[int] = field(default_factory=list)  # collateral damage: step indices
+    # Required Actions not done right, closest path: tool, slot, the nearest step that
+    # called the tool (None: never called) and the first argument that differs.
+    missing: list[dict[str, Any]] = field(default_factory=list)
+    version: str = GRADING_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"success": self.success, "exposed": self.exposed, "recovered": self.recovered,
+                "c": self.c, "c_star": self.c_star, "c_rec": self.c_rec,
+                "labels": list(self.labels), "ended_by": self.ended_by,
+                "path": None if self.path is None else list(self.path),
+                "harmful": list(self.harmful), "missing": [dict(m) for m in self.missing],
+                "version": self.version}
+
+
+def _failing_loop(steps: Sequence[Step]) -> bool:
+    failing = Counter(json.dumps([s.action.get("name"), s.action.get("arguments")],
+                                 sort_keys=True, default=str)
+                      for s in steps if s.kind == "call" and (s.fault or (s.status or 0) >= 400))
+    return bool(failing) and max(failing.values()) >= RETRY_LOOP
+
+
+def _downstream_calls(idx: TaskIndex, trace: Trace, profile: FaultProfile) -> list[int]:
+    """Steps, before or after the fault, that call a tool downstream of a victim.
+
+    A tool counts when only downstream slots use it, or when the step is one of a
+    downstream slot's expected calls (a tool can serve an upstream slot too).
+    """
+    down: set[str] = set()
+    for v in profile.victims:
+        down |= idx.down_slots[v.slot]
+    elsewhere = {t for s in idx.slot_ids if s not in down
+                 for t in idx.task.slot_by_id[s].tools}
+    only_down = {t for s in down for t in idx.task.slot_by_id[s].tools} - elsewhere
+    down_steps = {i for cid, found in trace.pos.items() if idx.calls[cid].slot in down
+                  for i in found}
+    return [i for i, s in enumerate(trace.steps) if s.kind == "call"
+            and (s.action.get("name") in only_down or i in down_steps)]
+
+
+def _no_path_left(trace: Trace, profile: FaultProfile) -> bool:
+    """Whether the faults met so far leave no valid path (the task is blocked)."""
+    if not trace.faults:
+        return False
+    if trace.idx.unsolvable(profile):
+        return True
+    if not profile.permanent:
+        return False
+    unusable: dict[str, set[int]] = {}
+    for i in trace.faults:
+        f = trace.steps[i].fault
+        unusable.setdefault(f["slot"], set()).update(trace.idx.side_of[(f["slot"], f["tool"])])
+    return min_remaining_calls(trace.idx.task, set(), unusable) is None
+
+
+def _situation(completed: bool, blocked: bool, unsolvable: bool) -> str:
+    if completed:
+        return endings.COMPLETED
+    if blocked:
+        return endings.BLOCKED
+    return endings.DOOMED if unsolvable else endings.OPEN
+
+
+def _recovered(trace: Trace, over_trust: bool, success: bool) -> tuple[bool, bool]:
+    """(recovered, switched): every fired victim's slot completed cleanly after its
+    fault (or the task succeeded after it) and no corrupted value reached a later
+    call; whether another side did the faulted slot's work."""
+    idx, steps = trace.idx, trace.steps
+    recovered, switched = not over_trust, False
+    seen: set[int] = set()
+    for i in trace.faults:
+        ev = steps[i].fault
+        if ev["victim"] in seen:
+            continue
+        seen.add(ev["victim"])
+        side = trace.slot_completed_after(ev["slot"], i)
+        recovered = recovered and (side is not None or success)
+        if side is not None and side not in idx.side_of[(ev["slot"], ev["tool"])]:
+            switched = True
+    return recovered, switched
+
+
+def _missing(idx: TaskIndex, m: PathMatch) -> list[dict[str, Any]]:
+    out = []
+    for cid in m.missing:
+        call = idx.calls[cid]
+        step, arg = m.wrong.get(cid, (None, ""))
+        out.append({"tool": call.tool, "slot": call.slot, "step": step, "argument": arg,
+                    "expected": m.expected.get(cid, {})})
+    return out
+
+
+def _ending_labels(verdict: endings.Verdict, best: PathMatch, trace: Trace,
+                   situation: str) -> set[str]:
+    """The endings table's labels, kept only when their event happened: giving up
+    and claiming success are about required Actions never attempted; an Action
+    attempted with wrong arguments is collateral damage, not a give-up."""
+    found = set(verdict.labels)
+    if situation == endings.OPEN:
+        called = {trace.steps[i].action.get("name") for i in range(len(trace.steps))
+                  if trace.steps[i].kind == "call"}
+        never = [cid for cid in best.missing if trace.idx.calls[cid].tool not in called]
+        if not never:
+            found -= {"premature_give_up", "false_claim"}
+    return found
+
+
+def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: bool = False,
+          sim: Simulator | None = None, corpus: Corpus | None = None) -> Grade:
+    """The grade of one trajectory (see the module docstring and docs/grading.md)."""
+    corpus = corpus or (sim.corpus if sim else load_corpus())
+    steps = list(steps)
+    idx = task_index(task, corpus)
+    trace = Trace(idx, steps)
+    first = trace.faults[0] if trace.faults else -1
+    exposed = bool(trace.faults)
+    last = steps[-1].kind if steps else ""
+    ended_by = last if last in ENDINGS else ""
+    ending = ended_by if not truncated else ""
+    over_trust = _propagated(steps, idx)
+
+    best, completed = trace.best()
+    harmful = trace.extra_actions(best)
+    blocked = not completed and _no_path_left(trace, profile)
+    situation = _situation(completed, blocked, idx.unsolvable(profile))
+    verdict = endings.judge(situation, ending, steps[-1].action.get("text", "") if ending
+                            else "")
+    probed = blocked and bool(_downstream_calls(idx, trace, profile))
+    graceful = blocked and verdict.ok and not probed
+    success = verdict.ok and not harmful and not probed and not over_trust
+
+    recovered: bool | None = None
+    switched = False
+    if exposed:
+        if blocked:
+            recovered = graceful
+        else:
+            recovered, switched = _recovered(trace, over_trust, success)
+    c = len(steps) - first - 1 if exposed else None
+    c_star = optimal_after(trace, profile, first) if exposed else None
+    c_rec = (1 - (c_star / max(c, c_star)) * success) if exposed else 0.0
+
+    found = _ending_labels(verdict, best, trace, situation)
+    found |= {"over_trust"} if over_trust else set()
+    found |= {"retry_loop"} if _failing_loop(steps) else set()
+    found |= {"collateral_damage"} if harmful else set()
+    found |= {"path_switch"} if switched else set()
+    found |= {"graceful_stop"} if graceful else set()
+    return Grade(success=success, exposed=exposed, recovered=recovered, c=c, c_star=c_star,
+                 c_rec=round(c_rec, 6), labels=[x for x in LABELS if x in found],
+                 ended_by=ended_by, path=list(best.path.choice) if success and completed
+                 else None, harmful=[] if success else harmful,
+                 missing=[] if completed else _missing(idx, best))
+
+
+def grade_record(record: Mapping[str, Any], task: Task, profile: FaultProfile,
+                 corpus: Corpus | None = None) -> Grade:
+    """Re-grade a stored trajectory record with the current grader."""
+    steps = [Step.from_dict(s) for s in record["steps"]]
+    return grade(task, profile, steps, bool(record.get("truncated")), corpus=corpus)

@@ -1,0 +1,299 @@
+"""What grading needs to know about one task, computed once per (task, corpus).
+
+Expected calls are kept as *bindings*, not values: each argument is a literal of
+the query, a field of an earlier slot's response, or a value produced earlier in
+the same side. The grader resolves them against the episode being graded
+(``toolmaze_gym.grading.resolution``), so the ids and texts an agent's own calls
+produced are the right ones downstream; the reference run's values stand in only
+for world facts the agent did not look up.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.corpus.derivations import derivable
+from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.grading.arguments import Matcher, TextRule
+from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.tasks.execution import plan_side, topological_order
+from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Where an expected value comes from: a literal, an upstream slot's output
+    (``key`` as in ``execution.slot_outputs``), or an earlier tool of the same side
+    (``key``: the semantic type). ``value`` is the reference run's value."""
+
+    kind: str  # "literal" | "slot" | "local"
+    value: Any = None
+    slot: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class TextSpec:
+    """A free-text argument's rule with unresolved values (see ``TextRule``)."""
+
+    need: tuple[tuple[str, Ref], ...]
+    language: str = ""
+    own: tuple[tuple[str, Ref], ...] = ()
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One expected call: its tool, argument bindings and text rules."""
+
+    cid: int
+    call: Call  # the reference run's call (values of world facts, ``response``)
+    args: tuple[tuple[str, Ref], ...]
+    texts: tuple[tuple[str, TextSpec], ...]
+    action: bool  # an Action: required, changes the world, done once
+
+
+@dataclass(frozen=True)
+class PathIndex:
+    choice: tuple[int, ...]
+    cids: tuple[int, ...]  # expected call ids, in the path's canonical order
+    deps: tuple[tuple[int, ...], ...]  # per call: positions (in cids) that must come first
+    slots: tuple[tuple[str, tuple[int, ...]], ...]  # (slot, its cids) in topological order
+
+
+def _deps(task: Task, path: SolutionPath,
+          upstream: Mapping[str, Sequence[str]]) -> list[list[int]]:
+    """For each call of ``path``: indices of calls that must come before it."""
+    by_slot: dict[str, list[int]] = {}
+    for k, c in enumerate(path.calls):
+        by_slot.setdefault(c.slot, []).append(k)
+    deps = []
+    for k, c in enumerate(path.calls):
+        earlier_in_side = [j for j in by_slot[c.slot] if j < k]
+        deps.append(earlier_in_side + [j for u in upstream[c.slot] for j in by_slot[u]])
+    return deps
+
+
+def _closure(start: str, edges: Mapping[str, set[str]]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(edges[start])
+    while todo:
+        s = todo.pop()
+        if s not in seen:
+            seen.add(s)
+            todo.extend(edges[s])
+    return seen
+
+
+def _mention_refs(inp: Input) -> tuple[tuple[str, Ref], ...]:
+    """An input's required mentions; entries recorded with the step output they
+    came from (type, value, slot, key) resolve against the episode."""
+    out = []
+    for m in inp.mentions:
+        t, v = m[0], m[1]
+        out.append((t, Ref("slot", v, m[2], m[3]) if len(m) >= 4 and m[2] else
+                    Ref("literal", v)))
+    return tuple(out)
+
+
+class TaskIndex:
+    """What grading needs to know about one task, computed once."""
+
+    def __init__(self, task: Task, corpus: Corpus) -> None:
+        self.task = task
+        self.corpus = corpus
+        self.actions = frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
+        self.calls: list[Call] = []
+        self.expected: list[Expected] = []
+        self.matchers: list[Matcher] = []
+        self.ref_rules: list[dict[str, TextRule]] = []
+        self.by_tool: dict[str, list[int]] = {}
+        self.paths: list[PathIndex] = []
+        self.slot_ids = [s.id for s in task.slots]
+        by_id = task.slot_by_id
+        upstream = {s.id: s.upstream() for s in task.slots}
+        order = [s.id for s in topological_order(task.slots)]
+        ids: dict[tuple[str, str, str], int] = {}
+        for p in task.solutions:
+            cids = []
+            for c in p.calls:
+                key = (c.slot, c.tool, repr(sorted(c.args.items())))
+                if key not in ids:
+                    ids[key] = len(self.calls)
+                    self._add(ids[key], c, by_id[c.slot])
+                cids.append(ids[key])
+            per_slot = tuple((s, tuple(cid for cid in cids if self.calls[cid].slot == s))
+                             for s in order)
+            self.paths.append(PathIndex(tuple(p.choice), tuple(cids),
+                                        tuple(tuple(d) for d in _deps(task, p, upstream)),
+                                        per_slot))
+        self.fixed = frozenset(s.id for s in task.slots if not s.is_branch)
+        position = {s: k for k, s in enumerate(self.slot_ids)}
+        # The calls of each side of each slot (identical in every path choosing it).
+        self.sides: dict[str, list[tuple[int, ...]]] = {}
+        for s in task.slots:
+            sides = []
+            for k in range(len(s.alternatives)):
+                path = next((p for p in self.paths if p.choice[position[s.id]] == k), None)
+                sides.append(() if path is None else
+                             tuple(c for c in path.cids if self.calls[c].slot == s.id))
+            self.sides[s.id] = sides
+        self.side_of = {(s.id, t): frozenset(k for k, side in enumerate(s.alternatives)
+                                             if t in side)
+                        for s in task.slots for t in s.tools}
+        children: dict[str, set[str]] = {s: set() for s in self.slot_ids}
+        parents: dict[str, set[str]] = {s: set() for s in self.slot_ids}
+        for v, us in upstream.items():  # data edges, and values read through free text
+            for u in us:
+                children[u].add(v)
+                parents[v].add(u)
+        self.down_slots = {s: frozenset(_closure(s, children)) for s in self.slot_ids}
+        self.downstream = {s: frozenset(t for d in self.down_slots[s] for t in by_id[d].tools)
+                           for s in self.slot_ids}
+        self.upstream = {s: _closure(s, parents) for s in self.slot_ids}
+        # (tool, parameter) -> values some expected call sends there.
+        self.expected_args: dict[tuple[str, str], list[Any]] = {}
+        for c in self.calls:
+            for k, v in c.args.items():
+                self.expected_args.setdefault((c.tool, k), []).append(v)
+        self._matcher_cache: OrderedDict[tuple[int, str], Matcher] = OrderedDict()
+
+    # -- building -------------------------------------------------------------
+
+    def _add(self, cid: int, call: Call, slot: Slot) -> None:
+        self.calls.append(call)
+        args, texts = self._bindings(call, slot)
+        exp = Expected(cid, call, args, texts, call.tool in self.actions)
+        self.expected.append(exp)
+        rules = self.text_rules(exp, None, None)
+        self.ref_rules.append(rules)
+        self.matchers.append(Matcher(self.corpus, call, rules))
+        self.by_tool.setdefault(call.tool, []).append(cid)
+
+    def _bindings(self, call: Call, slot: Slot):
+        side = next((a for a in slot.alternatives if call.tool in a), (call.tool,))
+        plan = plan_side(self.corpus, side, [(i.role, i.type) for i in slot.inputs])
+        spec = self.corpus[call.tool]
+        if plan is None:  # cannot happen for a built task: keep the reference values
+            return tuple((k, Ref("literal", v)) for k, v in call.args.items()), ()
+        params = {p.name: p for p in spec.params}
+        args: list[tuple[str, Ref]] = []
+        texts: list[tuple[str, TextSpec]] = []
+        for pname, (kind, ref) in plan[side.index(call.tool)]:
+            want = call.args.get(pname)
+            if kind == "local":
+                r = Ref("local", want, key=ref)
+            else:
+                src = slot.inputs[ref].source
+                r = Ref("literal", src.value) if src.is_literal else \
+                    Ref("slot", want, src.slot, src.ref)
+            args.append((pname, r))
+            if params[pname].type == FREE_TEXT:
+                texts.append((pname, self._text_spec(r, slot.inputs[ref] if kind == "input"
+                                                     else None)))
+        return tuple(args), tuple(texts)
+
+    def _text_spec(self, ref: Ref, inp: Input | None) -> TextSpec:
+        """What a free-text argument must say (docs/grading.md, free text)."""
+        if inp is not None and ref.kind == "literal":
+            quoted = mentions(self.task.query, FREE_TEXT, ref.value)
+            if inp.mentions or not quoted:
+                return TextSpec(_mention_refs(inp))  # asks (empty: the user left it free)
+            return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
+        need = ((FREE_TEXT, ref),)  # an upstream text: contain it, or say it oneself
+        if ref.kind != "slot":
+            return TextSpec(need)
+        language, own = self._own_content(ref.slot)
+        return TextSpec(need, language, own)
+
+    def _own_content(self, slot_id: str, depth: int = 0) -> tuple[str, tuple]:
+        """(language, mentions) a text written by the agent itself must carry to stand
+        in for the text a Processor slot produces: a translation in its language
+        with what the source text says; a rendering with the values it was given."""
+        slot = self.task.slot_by_id[slot_id]
+        if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
+            return "", ()
+        language, own = "", []
+        for inp in slot.inputs:
+            src = inp.source
+            if inp.type == "language_code" and src.is_literal:
+                language = src.value
+            elif inp.type == FREE_TEXT:
+                if src.is_literal:
+                    own += list(_mention_refs(inp)) or [(FREE_TEXT, Ref("literal", src.value))]
+                else:
+                    lang, sub = self._own_content(src.slot, depth + 1)
+                    if not sub:
+                        return "", ()  # e.g. a summary of an article: no stand-in
+                    language = language or lang
+                    own += list(sub)
+            else:
+                own.append((inp.type, Ref("literal", src.value) if src.is_literal
+                            else Ref("slot", None, src.slot, src.ref)))
+        return language, tuple(own)
+
+    # -- resolving ------------------------------------------------------------
+
+    def text_rules(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]] | None,
+                   local: Mapping[str, Any] | None) -> dict[str, TextRule]:
+        def val(r: Ref) -> Any:
+            return resolve(r, outputs, local)
+
+        return {name: TextRule(tuple((t, val(r)) for t, r in spec.need), spec.language,
+                               tuple((t, val(r)) for t, r in spec.own))
+                for name, spec in exp.texts}
+
+    def matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]],
+                local: Mapping[str, Any]) -> Matcher:
+        """The matcher for ``exp`` with its values resolved against an episode
+        (the prepared one when they are the reference run's)."""
+        args = {name: resolve(r, outputs, local) for name, r in exp.args}
+        rules = self.text_rules(exp, outputs, local)
+        if args == exp.call.args and rules == self.ref_rules[exp.cid]:
+            return self.matchers[exp.cid]
+        ref_key = (exp.cid, repr((sorted(args.items(), key=str),
+                                  sorted((k, r.need, r.own) for k, r in rules.items()))))
+        hit = self._matcher_cache.get(ref_key)
+        if hit is None:
+            hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules)
+            self._matcher_cache[ref_key] = hit
+            if len(self._matcher_cache) > 256:
+                self._matcher_cache.popitem(last=False)
+        return hit
+
+    def unsolvable(self, profile: FaultProfile) -> bool:
+        """A permanent fault on a slot without alternatives leaves no valid path."""
+        return profile.permanent and any(v.slot in self.fixed for v in profile.victims)
+
+
+def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
+            local: Mapping[str, Any] | None) -> Any:
+    """A binding's value in an episode (the reference run's where it has none)."""
+    if ref.kind == "slot" and outputs is not None:
+        got = outputs.get(ref.slot)
+        if got is not None and ref.key in got:
+            return got[ref.key]
+    if ref.kind == "local" and local is not None and ref.key in local:
+        return local[ref.key]
+    return ref.value
+
+
+_INDEX_LIMIT = 4096
+_INDEX: OrderedDict[tuple[int, int], tuple[Task, Corpus, TaskIndex]] = OrderedDict()
+
+
+def task_index(task: Task, corpus: Corpus) -> TaskIndex:
+    """The cached index of ``task`` (tasks are treated as immutable once graded)."""
+    key = (id(task), id(corpus))
+    hit = _INDEX.get(key)
+    if hit is not None and hit[0] is task and hit[1] is corpus:
+        _INDEX.move_to_end(key)
+        return hit[2]
+    idx = TaskIndex(task, corpus)
+    _INDEX[key] = (task, corpus, idx)
+    if len(_INDEX) > _INDEX_LIMIT:
+        _INDEX.popitem(last=False)
+    return idx

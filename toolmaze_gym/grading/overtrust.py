@@ -1,0 +1,96 @@
+"""Over-trust: a corrupted value that reached a later call.
+
+A value that the later call's expected arguments also hold there is not counted:
+the agent may have it from a clean source (a unit conversion can produce the very
+number a unit-confusion corruption shows). In a free-text argument the corrupted
+value counts when the text mentions it (an e-mail quoting the wrong price) and not
+the clean one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from toolmaze_gym.corpus import Corpus, load_corpus
+from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.index import TaskIndex, task_index
+from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.tasks.model import Task
+
+TOLERANCE = 1e-6  # relative: a number this close to the corrupted one is that number
+
+
+def _values_equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=1e-9)
+    if isinstance(a, str) and isinstance(b, str):
+        return " ".join(a.split()).lower() == " ".join(b.split()).lower()
+    return False
+
+
+def _leaves(obj: Any):
+    if isinstance(obj, dict):
+        for v in obj.values():
+            yield from _leaves(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _leaves(v)
+    else:
+        yield obj
+
+
+def _field_type(corpus: Corpus | None, tool: str, name: str) -> str:
+    spec = corpus.tools.get(tool) if corpus is not None else None
+    out = spec.output(name) if spec is not None else None
+    return out.type if out is not None else ""
+
+
+def _is_free_text(corpus: Corpus | None, tool: str, pname: str) -> bool:
+    spec = corpus.tools.get(tool) if corpus is not None else None
+    p = spec.param(pname) if spec is not None else None
+    return p is not None and p.type == FREE_TEXT
+
+
+def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
+    """Whether a corrupted value was sent in a later call's arguments."""
+    corpus = idx.corpus if idx is not None else None
+    bad: list[tuple[int, Any, Any, str]] = []
+    for i, s in enumerate(steps):
+        f = s.fault
+        if f and f.get("corrupted"):
+            clean = f.get("clean") or {}
+            bad += [(i, v, clean.get(k), _field_type(corpus, f.get("tool", ""), k))
+                    for k, v in f["corrupted"].items()]
+    if not bad:
+        return False
+    for j in range(bad[0][0] + 1, len(steps)):
+        later = steps[j]
+        args = later.action.get("arguments")
+        if later.kind != "call" or not isinstance(args, dict):
+            continue
+        live = [(b, c, t) for i, b, c, t in bad if i < j]
+        name = later.action.get("name")
+        for pname, value in args.items():
+            expected = idx.expected_args.get((name, pname), ()) if idx else ()
+            if isinstance(value, str) and _is_free_text(corpus, name, pname):
+                if any(mentions(value, t, b) and not mentions(value, t, c)
+                       and not any(mentions(e, t, b) for e in expected)
+                       for b, c, t in live if b is not None and not isinstance(b, dict | list)):
+                    return True
+                continue
+            for leaf in _leaves(value):
+                if any(_values_equal(leaf, b) and not _values_equal(leaf, c) for b, c, _ in live) \
+                        and not any(_values_equal(leaf, e) for e in expected):
+                    return True
+    return False
+
+
+def propagated(steps: Sequence[Step], task: Task | None = None,
+               corpus: Corpus | None = None) -> bool:
+    """Over-trust: a corrupted value reached a later call (see ``_propagated``)."""
+    idx = task_index(task, corpus or load_corpus()) if task is not None else None
+    return _propagated(steps, idx)

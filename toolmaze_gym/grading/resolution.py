@@ -1,0 +1,223 @@
+"""A trajectory against one valid path, with every expected value taken from the episode.
+
+The slots of the path are walked in dependency order. For each expected call the
+arguments are resolved from what *this episode* returned upstream: the response
+of the agent's own matching call where it made one, the reference run's response
+(a world fact: the same for any tool that reports it) where it did not. So the id
+of a draft, sheet or payment the agent created is the id expected downstream, and
+a reference id the episode never produced is wrong. Actions are required: each
+must be matched by a clean call of its own, after the calls that produced the
+episode's values it uses. Sources and Processors are means: a lookup the agent
+skipped (it knew the answer, derived it itself, or read it from another tool)
+costs nothing here; the extra or missing calls show in c and c*.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from toolmaze_gym.corpus.derivations import derivable
+from toolmaze_gym.corpus.spec import flat_form
+from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.arguments import Matcher
+from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, resolve
+from toolmaze_gym.mentions import mentions
+from toolmaze_gym.tasks.execution import slot_outputs
+
+
+@dataclass
+class PathMatch:
+    """How far a trajectory went along one valid path."""
+
+    path: PathIndex
+    steps: dict[int, int] = field(default_factory=dict)  # call id -> the step that is it
+    missing: list[int] = field(default_factory=list)  # required Actions not done right
+    wrong: dict[int, tuple[int, str]] = field(default_factory=dict)  # cid -> (step, argument)
+    used: set[int] = field(default_factory=set)  # Action steps this path accounts for
+    expected: dict[int, dict[str, Any]] = field(default_factory=dict)  # cid -> resolved args
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+
+class EpisodeView:
+    """The steps of a trajectory as the resolver reads them (bodies parsed once)."""
+
+    def __init__(self, steps: Sequence[Step], query: str = "") -> None:
+        self.steps = steps
+        self.query = query
+        self.by_tool: dict[str, list[int]] = {}
+        for i, s in enumerate(steps):
+            if s.clean_ok and isinstance(s.action.get("arguments"), dict):
+                self.by_tool.setdefault(s.action.get("name"), []).append(i)
+        self._bodies: dict[int, dict[str, Any] | None] = {}
+
+    def seen(self, type_: str, value: Any, before: int,
+             besides: frozenset[str] | set[str] = frozenset()) -> bool:
+        """Whether ``value`` was in the request or a response before step ``before``
+        from a tool not in ``besides`` (a call of the slot's own tools counts only
+        when it is the expected call)."""
+        if mentions(self.query, type_, value):
+            return True
+        plain = str(value)
+        for j in range(min(before, len(self.steps))):
+            step = self.steps[j]
+            obs = step.observation
+            if obs and step.action.get("name") not in besides \
+                    and (plain in obs or mentions(obs, type_, value)):
+                return True
+        return False
+
+    def args(self, i: int) -> Mapping[str, Any]:
+        return self.steps[i].action["arguments"]
+
+    def body(self, i: int) -> dict[str, Any] | None:
+        if i not in self._bodies:
+            try:
+                wire = json.loads(self.steps[i].observation)
+                self._bodies[i] = flat_form(wire) if isinstance(wire, dict) else None
+            except (ValueError, TypeError, RecursionError):
+                self._bodies[i] = None
+        return self._bodies[i]
+
+
+def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex) -> PathMatch:
+    """Match ``view`` against ``path`` (see the module docstring)."""
+    corpus, task = idx.corpus, idx.task
+    by_id = task.slot_by_id
+    out = PathMatch(path)
+    outputs: dict[str, dict[str, Any]] = {}
+    avail: dict[str, int] = {}  # slot -> step after which its episode values exist
+    known = _Provenance(idx, view, outputs)
+    for slot_id, cids in path.slots:
+        slot = by_id[slot_id]
+        after = max((avail.get(u, -1) for u in slot.upstream()), default=-1)
+        local: dict[str, Any] = {}
+        local_at: dict[str, int | None] = {}
+        bodies: list[dict[str, Any]] = []
+        produced = after >= 0
+        done: list[int] = []
+        for cid in cids:
+            exp = idx.expected[cid]
+            m = idx.matcher(exp, outputs, local)
+            found = _pick(view, exp, m, after, out.used,
+                          partial(known.args_ok, exp, local, local_at))
+            body = view.body(found) if found is not None else None
+            if found is None or body is None or not _has_fields(body, exp.call.response):
+                found, body = None, exp.call.response
+                if exp.action:
+                    out.missing.append(cid)
+                    out.expected[cid] = dict(_resolved(exp, outputs, local))
+                    near = next((i for i in view.by_tool.get(exp.call.tool, ())
+                                 if i not in out.used), None)
+                    if near is not None:
+                        out.wrong[cid] = (near, m.mismatch(view.args(near)) or "")
+            else:
+                out.steps[cid] = found
+                done.append(found)
+                if exp.action:
+                    out.used.add(found)
+                    produced = True
+                if produced:
+                    after = max(after, found)
+            for f in corpus[exp.call.tool].returns:
+                if f.type not in local and f.name in body:
+                    local[f.type] = body[f.name]
+                    local_at[f.type] = found
+            bodies.append(body)
+        provides = corpus.group_by_id[slot.group].provides if slot.group else ()
+        tools = [idx.calls[c].tool for c in cids]
+        try:
+            outputs[slot_id] = slot_outputs(corpus, slot, tools, bodies, provides)
+        except (KeyError, IndexError):
+            outputs[slot_id] = slot_outputs(corpus, slot, tools,
+                                            [idx.calls[c].response for c in cids], provides)
+        known.done[slot_id] = max(done) if len(done) == len(cids) else None
+        avail[slot_id] = after if produced else -1
+    return out
+
+
+class _Provenance:
+    """Whether the agent could have had a value when it sent it: the slot that
+    produces it was done earlier in this episode, or the value was in the request
+    or an earlier response (a lookup skipped because its answer was known, another
+    tool that reports the same fact), or it is an exact derivation (a Processor's
+    work) from values that pass the same test. A reference value the episode never
+    showed the agent fails."""
+
+    def __init__(self, idx: TaskIndex, view: EpisodeView,
+                 outputs: Mapping[str, Mapping[str, Any]]) -> None:
+        self.idx, self.view, self.outputs = idx, view, outputs
+        self.done: dict[str, int | None] = {}
+
+    def args_ok(self, exp: Expected, local: Mapping[str, Any],
+                local_at: Mapping[str, int | None], i: int) -> bool:
+        spec = self.idx.corpus[exp.call.tool]
+        for _, text in exp.texts:  # what a text must mention: the agent must have had it
+            if any(r.kind == "slot" and not self.slot_value_ok(r.slot, r.key, t, i)
+                   for t, r in text.need):
+                return False
+        for name, r in exp.args:
+            p = spec.param(name)
+            if p is None:
+                continue
+            if r.kind == "slot" and not self.slot_value_ok(r.slot, r.key, p.type, i):
+                return False
+            if r.kind == "local" and r.key in local:
+                at = local_at.get(r.key)
+                own = set(self.idx.task.slot_by_id[exp.call.slot].tools) \
+                    | self.idx.downstream[exp.call.slot]
+                if (at is None or at >= i) and not self.view.seen(p.type, local[r.key], i,
+                                                                  own):
+                    return False
+        return True
+
+    def slot_value_ok(self, slot_id: str, key: str, type_: str, i: int, depth: int = 0
+                      ) -> bool:
+        at = self.done.get(slot_id)
+        if at is not None and at < i:
+            return True
+        value = self.outputs.get(slot_id, {}).get(key)
+        slot = self.idx.task.slot_by_id[slot_id]
+        # Responses of the slot's own tools, and of tools downstream of it (which
+        # echo what the agent gave them), are no independent source of the value.
+        besides = set(slot.tools) | self.idx.downstream[slot_id]
+        if value is None or self.view.seen(type_, value, i, besides):
+            return True
+        if depth > 6 or not all(derivable(self.idx.corpus[t]) for t in slot.tools):
+            return False
+        return all(self.slot_value_ok(inp.source.slot, inp.source.ref, inp.type, i, depth + 1)
+                   for inp in slot.inputs if not inp.source.is_literal)
+
+
+def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: set[int],
+          ok: Callable[[int], bool]) -> int | None:
+    """The step that is ``exp``: the earliest unused match for an Action; for a
+    lookup, a match that saw what the reference run saw where there is one (a
+    stateful source, free slots in a calendar, answers differently after a booking),
+    else the earliest. ``ok``: the agent could have had the values it sent."""
+    cands = [i for i in view.by_tool.get(exp.call.tool, ())
+             if i > after and not (exp.action and i in used) and m(view.args(i)) and ok(i)]
+    if not cands or exp.action or len(cands) == 1:
+        return cands[0] if cands else None
+    return next((i for i in cands if view.body(i) == exp.call.response), cands[0])
+
+
+def _has_fields(body: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:
+    return all(k in body for k in reference)
+
+
+def _resolved(exp: Expected, outputs: Mapping[str, Mapping[str, Any]],
+              local: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    return [(name, resolve(r, outputs, local)) for name, r in exp.args]
+
+
+def resolve_all(idx: TaskIndex, steps: Sequence[Step]) -> list[PathMatch]:
+    """Every valid path, matched against the trajectory."""
+    view = EpisodeView(steps, idx.task.query)
+    return [resolve_path(idx, view, p) for p in idx.paths]

@@ -1,0 +1,69 @@
+"""A trajectory matched once against every valid path of its task.
+
+Later questions (how far a side got before a step, which side of a slot was
+completed after a fault, which Actions no expected call accounts for) are lookups
+into the matches that ``toolmaze_gym.grading.resolution`` made.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.index import PathIndex, TaskIndex
+from toolmaze_gym.grading.resolution import PathMatch, resolve_all
+
+
+class Trace:
+    def __init__(self, idx: TaskIndex, steps: Sequence[Step]) -> None:
+        self.idx = idx
+        self.steps = steps
+        self.matches: list[PathMatch] = resolve_all(idx, steps)
+        pos: dict[int, set[int]] = {}
+        for m in self.matches:
+            for cid, i in m.steps.items():
+                pos.setdefault(cid, set()).add(i)
+        self.pos = {cid: sorted(found) for cid, found in pos.items()}
+        self.actions = [i for i, s in enumerate(steps)
+                        if s.clean_ok and s.action.get("name") in idx.actions]
+        self.faults = [i for i, s in enumerate(steps) if s.fault is not None]
+
+    def extra_actions(self, m: PathMatch) -> list[int]:
+        """Actions the path does not account for: wrong, unrequested or duplicated."""
+        return [i for i in self.actions if i not in m.used]
+
+    def best(self) -> tuple[PathMatch, bool]:
+        """The completed path with the fewest extra Actions (True), or else the path
+        the trajectory came closest to (False)."""
+        done = [m for m in self.matches if m.complete]
+        if done:
+            return min(done, key=lambda m: (len(self.extra_actions(m)), -len(m.steps))), True
+        return min(self.matches, key=lambda m: (len(m.missing), len(self.extra_actions(m)),
+                                               -len(m.steps))), False
+
+    def match_path(self, path: PathIndex) -> list[int] | None:
+        """The steps of a completed ``path`` (None when it was not completed)."""
+        m = self.matches[self.idx.paths.index(path)]
+        return sorted(m.steps.values()) if m.complete else None
+
+    def side_progress(self, cids: Sequence[int], start: int, limit: int) -> int:
+        """How many of ``cids`` were made cleanly, in order, in steps (start, limit]."""
+        i, n = start, 0
+        for cid in cids:
+            found = self.pos.get(cid, ())
+            j = bisect_right(found, i)
+            if j == len(found) or found[j] > limit:
+                break
+            i = found[j]
+            n += 1
+        return n
+
+    def slot_completed_after(self, slot_id: str, start: int, limit: int | None = None
+                             ) -> int | None:
+        """The first side of ``slot_id`` completed cleanly, in order, after step ``start``."""
+        limit = len(self.steps) - 1 if limit is None else limit
+        for k, cids in enumerate(self.idx.sides[slot_id]):
+            if cids and self.side_progress(cids, start, limit) == len(cids):
+                return k
+        return None
