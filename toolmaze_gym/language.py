@@ -9,9 +9,10 @@ downloaded, and the same text always gets the same answer.
 Two things make short agent texts hard, and both are handled before the model reads
 the text:
 
-* **ids, numbers, codes and addresses carry no language** ("BK-7Q2X9ZLM", "1.5.3",
-  "14 %", "EUR", "ana@example.com", a URL) but shift the n-gram counts; they are
-  removed, as is the translator's "[pt] " tag (a tag, not a translation);
+* **ids, numbers, units, codes and addresses carry no language** ("BK-7Q2X9ZLM",
+  "1.5.3", "14 %", "°C", "kWh", "EUR", "ana@example.com", a URL) but shift the
+  n-gram counts; they are removed, as is the translator's "[pt] " tag (a tag, not a
+  translation);
 * **the model knows 97 languages**, and a short text often scores best in one the
   suite never uses; it is restricted to the languages of
   ``data/world/languages.json``.
@@ -33,7 +34,7 @@ from py3langid.langid import MODEL_FILE, LanguageIdentifier
 from toolmaze_gym.world.base import load_data
 
 MIN_LETTERS = 8  # fewer letters than this (after ids and numbers go) decide nothing
-MIN_CONFIDENCE = 0.5  # ``detect``'s least probability for a language to be named
+MIN_CONFIDENCE = 0.25  # ``detect``'s least probability for a language to be named
 SIBLING_SHARE = 0.5  # ``is_language``: the asked language's least share of the best
 
 # What carries no language: a translator tag, URLs, e-mail addresses, any token with
@@ -41,7 +42,8 @@ SIBLING_SHARE = 0.5  # ``is_language``: the asked language's least share of the 
 _NOISE = re.compile(
     r"\b(?:https?://|www\.)\S+|\S+@\S+\.\S+"
     r"|[A-Za-z0-9_.,:/%+#-]*\d[A-Za-z0-9_.,:/%+#-]*"  # ASCII only: CJK text has no spaces
-    r"|\b[A-Z][A-Z0-9_-]+\b")
+    r"|\b[A-Z][A-Z0-9_-]+\b"
+    r"|°\s*[CFK]?|\b(?:kWh|Wh|kW|km|kg|ml|cm|mm|mph|km/h|hPa)\b")  # units go with numbers
 _TAG = re.compile(r"^\s*\[[A-Za-z]{2,3}(?:-[A-Za-z]{2,4})?\]\s*")
 
 
