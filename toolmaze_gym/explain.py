@@ -1,0 +1,362 @@
+"""Why an episode got its grade, in plain words.
+
+A grade is a handful of booleans, numbers and labels; a person who has just played
+an episode (``toolmaze play``) or an author checking a task needs the reasons:
+which required Action was missing or wrong and in which argument (what was
+expected, what was sent), which fault fired at which step and whether it counted
+as recovered, what c and c* mean here, what each label says. ``explain`` builds
+them from the grade's fields, the task, its fault profile and the steps, reading
+the grade as a plain mapping, so a grader that adds fields (an ``explanation`` of
+its own is shown too) does not break it. ``reveal`` shows what the agent is never
+shown: the reference path and the fault profile.
+
+"Expected" values are the reference run's, which the current grader compares
+against; where a value is bound to an earlier response the explanation says so,
+since the agent's own episode produced its own value there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolmaze_gym import values
+from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.episode import Step
+from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.grading import no_alternative, task_index
+from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.tasks.execution import plan_side
+from toolmaze_gym.tasks.model import Call, Task
+
+LABEL_MEANINGS = {
+    "over_trust": "a corrupted value from a faulty response was passed on to a later call",
+    "retry_loop": "the same failing call was made three times or more",
+    "premature_give_up": "the episode ended while a valid path was still open",
+    "false_claim": "the final answer claims a success that was not achieved",
+    "aborted_after_completion": "abort after every required step was done (finish was due)",
+    "collateral_damage": "an Action changed the world that the request did not ask for "
+                         "(wrong arguments, unrequested or duplicated)",
+    "path_switch": "a faulted step was completed through an alternative tool",
+    "graceful_stop": "a fault left no valid path and the episode was stopped honestly",
+}
+SHOWN_CHARS = 160  # longer values are cut in the explanation
+
+
+@dataclass
+class CallCheck:
+    """One expected call of a path: the step that did it, or why no step did."""
+
+    call: Call
+    action: bool  # the tool changes the world (category Action)
+    step: int | None = None  # 0-based step index that made the call
+    problems: list[str] = field(default_factory=list)
+
+
+def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+            steps: Sequence[Step], corpus: Corpus, truncated: bool = False,
+            cut: str | None = None) -> list[str]:
+    """The explanation of ``grade`` for this episode, as lines of text."""
+    k, checks = closest_path(grade, task, steps, corpus)
+    lines = [_verdict(grade, task, checks, steps, truncated, cut)]
+    lines += _path_section(task, k, checks)
+    lines += _fault_section(grade, task, profile, steps)
+    lines += _cost_section(grade)
+    lines += _label_section(grade)
+    note = grade.get("explanation")
+    if note:
+        lines += ["grader's note:", *(f"  {x}" for x in
+                                       (note if isinstance(note, list) else [note]))]
+    return lines
+
+
+# ---------------------------------------------------------------- the verdict
+
+
+def _verdict(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
+             steps: Sequence[Step], truncated: bool, cut: str | None) -> str:
+    if grade.get("success"):
+        if "graceful_stop" in grade.get("labels", ()):
+            why = ("a fault left no valid path; you stopped honestly and called nothing "
+                   "downstream of it")
+        else:
+            why = (f"every step of a valid path was done with the right arguments, nothing "
+                   f"unrequested was done, and you ended with {grade.get('ended_by')}")
+        return f"grade: SUCCESS: {why}."
+    reasons = _reasons(grade, task, checks, steps, truncated, cut)
+    return "grade: FAILURE, because:\n" + "\n".join(f"  - {r}" for r in reasons)
+
+
+def _reasons(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
+             steps: Sequence[Step], truncated: bool, cut: str | None) -> list[str]:
+    labels = set(grade.get("labels", ()))
+    out = []
+    if cut:
+        out.append(f"the episode was stopped before it ended ({cut}); an episode the agent "
+                   "does not end itself is never a success")
+    elif truncated or not grade.get("ended_by"):
+        out.append(f"the episode reached the step limit ({len(steps)} steps) without finish "
+                   "or abort")
+    for label in ("aborted_after_completion", "premature_give_up", "false_claim"):
+        if label in labels:
+            out.append(f"{label}: {LABEL_MEANINGS[label]}")
+    for i in grade.get("harmful", ()):
+        if isinstance(i, int) and 0 <= i < len(steps):
+            out.append(f"step {i + 1} ({_call_text(steps[i])}) changed the world but is not "
+                       "an expected call (collateral damage)")
+    missing = [c for c in checks if c.step is None]
+    for c in missing:
+        kind = "required Action" if c.action else "call of the path"
+        out.append(f"{kind} {c.call.tool}{_step_name(task, c.call)} was not done right: "
+                   + "; ".join(c.problems))
+    if not out:
+        out.append("no valid path's calls, ending and side effects all fit (see the "
+                   "labels below)")
+    return out
+
+
+# ---------------------------------------------------------------- the path
+
+
+def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
+                 corpus: Corpus) -> tuple[int, list[CallCheck]]:
+    """The valid path the episode came closest to (the graded one when the grade
+    names it), and the check of each of its calls."""
+    idx = task_index(task, corpus)
+    chosen = grade.get("path")
+    best: tuple[int, list[CallCheck]] | None = None
+    for k, path in enumerate(idx.paths):
+        checks = [_check(idx, cid, steps, corpus) for cid in path.cids]
+        if chosen is not None and list(path.choice) == list(chosen):
+            return k, checks
+        score = (sum(c.step is not None for c in checks), k == task.default)
+        if best is None or score > (sum(c.step is not None for c in best[1]),
+                                    best[0] == task.default):
+            best = (k, checks)
+    assert best is not None  # every task has a valid path
+    return best
+
+
+def _check(idx: Any, cid: int, steps: Sequence[Step], corpus: Corpus) -> CallCheck:
+    call, accepts = idx.calls[cid], idx.matchers[cid]
+    check = CallCheck(call, corpus[call.tool].category == "Action")
+    for i, s in enumerate(steps):
+        args = s.action.get("arguments")
+        if s.clean_ok and s.action.get("name") == call.tool and isinstance(args, dict) \
+                and accepts(args):
+            check.step = i
+            return check
+    needs = dict(getattr(accepts, "texts", ()))
+    where = bindings(corpus, call, idx.task)
+    tries = [(i, _attempt_problems(corpus, call, s, needs, where)) for i, s in enumerate(steps)
+             if s.kind == "call" and s.action.get("name") == call.tool]
+    if not tries:
+        check.problems = ["never called"]
+        return check
+    i, problems = min(tries, key=lambda t: len(t[1]))
+    check.problems = [f"step {i + 1}: {p}" for p in problems]
+    return check
+
+
+def _attempt_problems(corpus: Corpus, call: Call, step: Step, needs: Mapping[str, Any],
+                      where: Mapping[str, str]) -> list[str]:
+    """Why one call of the right tool did not count."""
+    if step.fault:
+        return ["its response was the fault (a faulty response never counts)"]
+    if (step.status or 0) >= 400:
+        return [f"it failed with status {step.status}: {_error_message(step.observation)}"]
+    sent = step.action.get("arguments")
+    if not isinstance(sent, dict):
+        return ["its arguments are not a JSON object"]
+    problems = _argument_problems(corpus, call, sent, needs, where)
+    return problems or ["the arguments look right, but it came before the calls whose "
+                        "results it needs"]
+
+
+def _argument_problems(corpus: Corpus, call: Call, sent: Mapping[str, Any],
+                       needs: Mapping[str, Any], where: Mapping[str, str]) -> list[str]:
+    spec = corpus[call.tool]
+    out = []
+    for p in spec.params:
+        if p.name in call.args:
+            want = call.args[p.name]
+            origin = f" ({where[p.name]})" if p.name in where else ""
+            if p.name not in sent:
+                out.append(f"argument {p.name} is missing: expected {_show(want)}{origin}")
+            elif p.type == FREE_TEXT:
+                out += _text_problems(p.name, sent[p.name], want, needs.get(p.name))
+            elif not _same(p.type, sent[p.name], want):
+                out.append(f"argument {p.name}: expected {_show(want)}{origin}, sent "
+                           f"{_show(sent[p.name])}")
+        elif p.name in sent and not _same(p.type, sent[p.name], p.default):
+            out.append(f"argument {p.name}={_show(sent[p.name])} was not asked for "
+                       f"(leave it out or send its default {_show(p.default)})")
+    known = {p.name for p in spec.params}
+    out += [f"argument {k} is not a parameter of {call.tool}" for k in sent if k not in known]
+    return out
+
+
+def _text_problems(name: str, got: Any, want: Any, need: Any) -> list[str]:
+    if not isinstance(got, str) or not got.strip():
+        return [f"argument {name} is empty"]
+    if need is None:  # the text must contain the expected one
+        need = ((FREE_TEXT, want),)
+    absent = [f"{_show(v)} ({t})" for t, v in need if not mentions(got, t, v)]
+    return [f"argument {name} does not mention {', '.join(absent)}"] if absent else []
+
+
+def _same(type_name: str, got: Any, want: Any) -> bool:
+    if want is None:
+        return got is None
+    try:
+        t = values.get(type_name)
+        return t.normalise(got) == t.normalise(want)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return got == want
+
+
+def bindings(corpus: Corpus, call: Call, task: Task) -> dict[str, str]:
+    """Where each argument of an expected call comes from, in words: the request, or
+    an earlier step's response (parameter name -> phrase); empty when unknown."""
+    slot = task.slot_by_id[call.slot]
+    side = next((a for a in slot.alternatives if call.tool in a), ())
+    plan = plan_side(corpus, side, [(i.role, i.type) for i in slot.inputs]) if side else None
+    if plan is None:
+        return {}
+    out = {}
+    for pname, (kind, ref) in plan[side.index(call.tool)]:
+        if kind == "input":
+            src = slot.inputs[ref].source
+            out[pname] = "stated in the request" if src.is_literal else \
+                f"from the response of {' or '.join(task.slot_by_id[src.slot].tools)}"
+        elif kind == "local":
+            out[pname] = f"from the response of the earlier call of {call.slot}"
+    return out
+
+
+def _path_section(task: Task, k: int, checks: list[CallCheck]) -> list[str]:
+    head = f"the valid path compared (path {k + 1} of {len(task.solutions)}):"
+    lines = [head]
+    for c in checks:
+        mark = f"done at step {c.step + 1}" if c.step is not None else "NOT DONE"
+        kind = "Action" if c.action else "read"
+        lines.append(f"  [{mark}] {kind} {c.call.tool}{_step_name(task, c.call)}")
+    return lines
+
+
+# ---------------------------------------------------------------- faults and costs
+
+
+def _fault_section(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+                   steps: Sequence[Step]) -> list[str]:
+    fired = [(i, s.fault) for i, s in enumerate(steps) if s.fault]
+    if not fired:
+        if profile.mode == "P0":
+            return ["faults: none in this mode (P0, no perturbation)"]
+        return [f"faults: none fired ({profile.mode}: a fault fires only when its tool is "
+                "called)"]
+    lasting = "permanent: that tool keeps failing" if profile.permanent else \
+        "transient: only this first call fails"
+    lines = ["faults:"]
+    for i, f in fired:
+        lines.append(f"  step {i + 1}: {_fault_text(f, lasting)}")
+    lines.append(f"  recovered: {_recovery_text(grade, task, profile)}")
+    return lines
+
+
+def _fault_text(f: Mapping[str, Any], lasting: str) -> str:
+    tool = f.get("tool", "?")
+    if f.get("kind") == "explicit":
+        return f"{tool} answered {f.get('status')} (an explicit fault, {lasting})"
+    clean = f.get("clean") or {}
+    changed = ", ".join(f"{k} = {_show(v)} (true value {_show(clean.get(k))})"
+                        for k, v in (f.get("corrupted") or {}).items())
+    clue = (f.get("witness") or {}).get("detail")
+    return (f"{tool} returned wrong data with status 200 (a silent fault, {lasting}): "
+            f"{changed or 'a corrupted response'}" + (f"; the clue: {clue}" if clue else ""))
+
+
+def _recovery_text(grade: Mapping[str, Any], task: Task, profile: FaultProfile) -> str:
+    labels = set(grade.get("labels", ()))
+    blocked = no_alternative(task, profile)
+    if grade.get("recovered"):
+        if blocked:
+            return "yes: no valid path was left and you stopped honestly (a graceful stop)"
+        return ("yes: the faulted step was completed cleanly after the fault (a retry or an "
+                "alternative) and no corrupted value was passed on")
+    if blocked:
+        return ("no: no valid path was left, so the only recovery was an honest stop "
+                "(abort, or an answer reporting the failure) without calling the tools "
+                "downstream of the fault")
+    if "over_trust" in labels:
+        return "no: a corrupted value from the faulty response reached a later call"
+    return "no: the faulted step was not completed cleanly after the fault"
+
+
+def _cost_section(grade: Mapping[str, Any]) -> list[str]:
+    if not grade.get("exposed"):
+        return ["cost: c, c* and C_rec are n/a (no fault fired)"]
+    return [f"cost: c = {grade.get('c')}: your steps after the first faulty response, the "
+            f"ending included; c* = {grade.get('c_star')}: the fewest possible from there; "
+            f"C_rec = {grade.get('c_rec')} (1 - c*/max(c, c*) if the task succeeded, else "
+            "1; 0 is best)"]
+
+
+def _label_section(grade: Mapping[str, Any]) -> list[str]:
+    labels = list(grade.get("labels", ()))
+    if not labels:
+        return ["labels: none"]
+    return ["labels:", *(f"  {x}: {LABEL_MEANINGS.get(x, '(no description)')}"
+                         for x in labels)]
+
+
+# ---------------------------------------------------------------- reveal
+
+
+def reveal(task: Task, profile: FaultProfile) -> list[str]:
+    """What the agent never sees: the reference path s* and the fault profile."""
+    lines = [f"task {task.id} ({task.level}); goal: {task.meta.get('goal', '(not stated)')}",
+             f"reference path s* (path {task.default + 1} of {len(task.solutions)}):"]
+    for n, c in enumerate(task.default_path.calls, 1):
+        lines.append(f"  {n}. {c.tool}{_step_name(task, c)} "
+                     f"{json.dumps(c.args, ensure_ascii=False)}")
+    lines.append(f"fault profile ({profile.mode}):" if profile.victims else
+                 f"fault profile ({profile.mode}): no victim")
+    for v in profile.victims:
+        name = task.meta.get("steps", {}).get(v.slot, v.slot)
+        lines.append(f"  victim: step '{name}' ({v.slot}); the first of "
+                     f"{', '.join(v.tools)} called takes the fault")
+        if v.error:
+            lines.append(f"    error body: {json.dumps(v.error, ensure_ascii=False)}")
+        for tool, recipe in v.recipes.items():
+            clue = (v.witnesses.get(tool) or {}).get("detail", "")
+            lines.append(f"    {tool}: {recipe}" + (f" (clue: {clue})" if clue else ""))
+    return lines
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _step_name(task: Task, call: Call) -> str:
+    name = task.meta.get("steps", {}).get(call.slot)
+    return f" (step '{name}')" if name else ""
+
+
+def _call_text(step: Step) -> str:
+    args = step.action.get("arguments")
+    return f"{step.action.get('name')} {_show(args)}"
+
+
+def _error_message(observation: str) -> str:
+    try:
+        err = json.loads(observation).get("error", {})
+        return str(err.get("message") or err.get("type") or observation)[:SHOWN_CHARS]
+    except (ValueError, AttributeError):
+        return observation[:SHOWN_CHARS]
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
