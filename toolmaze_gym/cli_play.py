@@ -14,6 +14,7 @@ says how it went: 0 success, 1 not a success, 2 a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,10 +92,8 @@ def _file_lines(path: str) -> Iterator[tuple[str, str]]:
 
 def _terminal_lines(session) -> Iterator[tuple[str, str]]:
     """Lines typed at the prompt until EOF; piped input is echoed into the transcript."""
-    try:
+    with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history at the prompt)
-    except ImportError:
-        pass
     echo = not sys.stdin.isatty()
     while True:
         try:
@@ -130,21 +129,29 @@ def _play(session, lines: Iterator[tuple[str, str]], echo: bool) -> str | None:
 
 
 def cmd_play(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.faults import get_mode
+    from toolmaze_gym.faults.profiles import ProfileError
     from toolmaze_gym.play import PlaySession
     from toolmaze_gym.runner import RecordWriter
+    from toolmaze_gym.tasks.suite import SuiteError
 
     positive(ns.max_steps, "--max-steps")
+    try:
+        get_mode(ns.mode)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     record_path = output_file(ns.record, "--record")
     task = choose_task(ns)
     try:
         session = PlaySession(task, ns.mode, ns.prompt, ns.suite or _default_suite(),
                               ns.max_steps, ns.full_docs, ns.tasks)
-    except ValueError as exc:  # a mode this task cannot carry
-        raise UsageError(str(exc).splitlines()[0]) from None
+    except (ProfileError, SuiteError, ValueError) as exc:  # a mode the task cannot carry
+        raise UsageError(f"{task.id} cannot be played in {ns.mode}: "
+                         f"{str(exc).splitlines()[0]}") from None
     lines = _file_lines(ns.actions) if ns.actions else _terminal_lines(session)
     print(session.opening())
     early = _play(session, lines, echo=bool(ns.actions))
-    if early == "stopped" and session.steps is not None:
+    if early == "stopped":
         print("the input ended before the episode did: it is graded as cut off",
               file=sys.stderr)
     print(session.closing(ns.reveal))

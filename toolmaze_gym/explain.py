@@ -50,7 +50,7 @@ class CallCheck:
     """One expected call of a path: the step that did it, or why no step did."""
 
     call: Call
-    action: bool  # the tool changes the world (category Action)
+    category: str  # the tool's category: Source, Processor or Action
     step: int | None = None  # 0-based step index that made the call
     problems: list[str] = field(default_factory=list)
 
@@ -108,9 +108,13 @@ def _reasons(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
                        "an expected call (collateral damage)")
     missing = [c for c in checks if c.step is None]
     for c in missing:
-        kind = "required Action" if c.action else "call of the path"
-        out.append(f"{kind} {c.call.tool}{_step_name(task, c.call)} was not done right: "
-                   + "; ".join(c.problems))
+        if c.category == "Action" or c.problems != ["never called"]:
+            out.append(f"{c.category} {c.call.tool}{_step_name(task, c.call)} was not done "
+                       "right: " + "; ".join(c.problems))
+    unread = [c.call.tool for c in missing
+              if c.category != "Action" and c.problems == ["never called"]]
+    if unread:
+        out.append("calls of the path never made: " + ", ".join(unread))
     if not out:
         out.append("no valid path's calls, ending and side effects all fit (see the "
                    "labels below)")
@@ -141,7 +145,7 @@ def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
 
 def _check(idx: Any, cid: int, steps: Sequence[Step], corpus: Corpus) -> CallCheck:
     call, accepts = idx.calls[cid], idx.matchers[cid]
-    check = CallCheck(call, corpus[call.tool].category == "Action")
+    check = CallCheck(call, corpus[call.tool].category)
     for i, s in enumerate(steps):
         args = s.action.get("arguments")
         if s.clean_ok and s.action.get("name") == call.tool and isinstance(args, dict) \
@@ -241,8 +245,7 @@ def _path_section(task: Task, k: int, checks: list[CallCheck]) -> list[str]:
     lines = [head]
     for c in checks:
         mark = f"done at step {c.step + 1}" if c.step is not None else "NOT DONE"
-        kind = "Action" if c.action else "read"
-        lines.append(f"  [{mark}] {kind} {c.call.tool}{_step_name(task, c.call)}")
+        lines.append(f"  [{mark}] {c.category} {c.call.tool}{_step_name(task, c.call)}")
     return lines
 
 

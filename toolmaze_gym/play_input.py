@@ -6,15 +6,17 @@ typo should not cost a step. So there are two kinds of input:
 * the play syntax, checked here before anything reaches the env (a mistake gets a
   one-line message and costs nothing):
 
-      get_quote_snapshot symbol=AAPL            KEY=VALUE pairs (shell-style quotes)
+      get_quote_snapshot symbol=AAPL            KEY=VALUE pairs
       get_quote_snapshot {"symbol": "AAPL"}     or the arguments as a JSON object
       finish The share costs 189.23 EUR.        the final answer
       abort the quote service is down           why the task cannot be done
       help | tools | doc NAME | history | quit  commands: no step
 
-  A KEY=VALUE value is text for a parameter the schema types as a string and JSON
-  otherwise (``amount=12.5``, ``on=true``, ``ids=["a","b"]``), so ``symbol=AAPL`` and
-  ``zip=01234`` stay strings. The tool must be one the episode shows.
+  A bare VALUE (up to the next space) is text for a parameter the schema types as a
+  string and JSON otherwise (``amount=12.5``, ``on=true``), so ``symbol=AAPL`` and
+  ``zip=01234`` stay strings; ``note="two words"`` (a JSON string), ``note='two words'``
+  and ``ids=["a","b"]`` (JSON) are taken as written. The tool must be one the episode
+  shows.
 
 * the agent's own formats, passed to the env verbatim, so a replay of model text
   meets exactly what the model met (a 400 for a broken call, a 404 for an unknown
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import difflib
 import json
-import shlex
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +42,8 @@ VERBATIM_STARTS = ("<tool_call>", "```")
 
 HELP = """\
 One action per line; an action is one step of the episode, a command costs nothing.
-  TOOL KEY=VALUE ...        call a tool (quote values with spaces: note="two words")
+  TOOL KEY=VALUE ...        call a tool (quote text with spaces: note="two words";
+                            ids=["a","b"] is a JSON list)
   TOOL {"key": "value"}     the same with the arguments as a JSON object
   finish ANSWER             end the episode with your final answer
   abort REASON              end the episode: the request cannot be completed
@@ -170,20 +173,66 @@ def _arguments(tool: str, rest: str, schema: Mapping[str, Any]) -> dict[str, Any
         if not isinstance(args, dict):
             return Bad(f"{tool}: the arguments must be a JSON object")
         return args
-    try:
-        tokens = shlex.split(rest)
-    except ValueError as exc:
-        return Bad(f"{tool}: {exc} (quote values with spaces: note=\"two words\")")
+    pairs = _pairs(rest)
+    if isinstance(pairs, str):
+        return Bad(f"{tool}: {pairs}")
     props = _properties(schema)
     out: dict[str, Any] = {}
-    for token in tokens:
-        key, sep, value = token.partition("=")
-        if not sep or not key:
-            return Bad(f"{tool}: expected KEY=VALUE or a JSON object, got {token!r}")
+    for key, value, quoted in pairs:
         if key in out:
             return Bad(f"{tool}: the argument {key!r} is given twice")
-        out[key] = _typed(value, props.get(key))
+        out[key] = value if quoted else _typed(value, props.get(key))
     return out
+
+
+_KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
+_DECODER = json.JSONDecoder()
+
+
+def _pairs(rest: str) -> list[tuple[str, Any, bool]] | str:
+    """KEY=VALUE pairs, or what is wrong. A value is a bare word (up to a space), a
+    JSON string ("two words", with JSON escapes), a 'single-quoted' text, or a JSON
+    list or object; those are taken as they are, whatever the parameter's type."""
+    out: list[tuple[str, Any, bool]] = []
+    pos = 0
+    while pos < len(rest.rstrip()):
+        m = _KEY.match(rest, pos)
+        if m is None:
+            token = rest[pos:].split()[0]
+            return f"expected KEY=VALUE or a JSON object, got {token!r}"
+        pos = m.end()
+        value, quoted, pos = _value(rest, pos)
+        if isinstance(value, _Error):
+            return f"the value of {m.group(1)} {value.message}"
+        out.append((m.group(1), value, quoted))
+    return out
+
+
+class _Error:
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _value(text: str, pos: int) -> tuple[Any, bool, int]:
+    """(value, quoted, position after it) for the value starting at ``pos``."""
+    first = text[pos:pos + 1]
+    if first in ('"', "[", "{"):
+        try:
+            value, end = _DECODER.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            what = "string" if first == '"' else "list or object"
+            return _Error(f"is not a valid JSON {what} ({exc.msg}; quote text with spaces: "
+                          'note="two words")'), False, pos
+        return value, True, end
+    if first == "'":
+        end = text.find("'", pos + 1)
+        if end < 0:
+            return _Error("has no closing quote '"), False, pos
+        return text[pos + 1:end], True, end + 1
+    end = pos
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[pos:end], False, end
 
 
 def _properties(schema: Mapping[str, Any]) -> Mapping[str, Any]:
