@@ -260,3 +260,21 @@ def test_usage_errors_are_one_line(capsys, argv, message):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("toolmaze play: error: "), err
     assert message in err, err
+
+
+def test_every_flag_is_described_with_its_default():
+    import argparse
+
+    from toolmaze_gym.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    p = sub.choices["play"]
+    text = " ".join(p.format_help().split())
+    for action in p._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        assert action.help, action.dest
+        if action.default not in (None, False):
+            assert f"(default: {action.default})" in text, action.dest
+        elif action.option_strings and action.nargs != 0:
+            assert "default" in action.help, action.dest

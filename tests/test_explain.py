@@ -61,7 +61,8 @@ def test_a_silent_fault_names_the_field_the_true_value_and_the_clue(sim):
             "fault, permanent: that tool keeps failing)") in text
     assert "updated_at = \"2026-07-16T09:00:00Z\" (true value \"2026-08-18T09:00:00Z\")" in text
     assert "the clue: timestamp 2026-07-16T09:00:00Z is 33 days away from now" in text
-    assert "recovered: no: the faulted step was not completed cleanly after the fault" in text
+    assert "recovered: no: the faulted step 'thermostat' (get_thermostat_state | " \
+        "honeywell_get_thermostat) was not completed cleanly after the fault" in text
 
 
 def test_over_trust_is_named_as_the_reason_recovery_failed(sim):

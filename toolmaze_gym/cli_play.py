@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -169,13 +170,18 @@ def cmd_play(ns: argparse.Namespace) -> int:
 
 def add_commands(sub) -> None:
     from toolmaze_gym.faults import MODE_NAMES
+    from toolmaze_gym.play_input import HELP
     from toolmaze_gym.prompts import PROMPTS
     from toolmaze_gym.tasks.model import LEVELS
     from toolmaze_gym.tasks.suite import SUITE_NAME, shipped_suites
 
     p = sub.add_parser("play", help="play one episode yourself as the agent and see the "
                        "grade, explained")
-    p.description = __doc__.split("\n\n", 1)[0]
+    p.description = textwrap.fill("Play one episode yourself as the agent: you see what the agent sees "
+                     "(the system prompt with the clock, the request, the tools' docs, each "
+                     "response), act one line at a time, and get the grade explained at the "
+                     "end. Exit status: 0 success, 1 not a success, 2 a usage error.")
+    p.epilog = HELP
     p.add_argument("--task", metavar="ID", help="the task to play, e.g. tmz-v2-c2-0003 "
                    "(default: chosen by --level with --index or --seed)")
     p.add_argument("--level", choices=LEVELS, help="the level to take the task from "

@@ -265,7 +265,7 @@ def _fault_section(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     lines = ["faults:"]
     for i, f in fired:
         lines.append(f"  step {i + 1}: {_fault_text(f, lasting)}")
-    lines.append(f"  recovered: {_recovery_text(grade, task, profile)}")
+    lines.append(f"  recovered: {_recovery_text(grade, task, profile, fired)}")
     return lines
 
 
@@ -281,7 +281,8 @@ def _fault_text(f: Mapping[str, Any], lasting: str) -> str:
             f"{changed or 'a corrupted response'}" + (f"; the clue: {clue}" if clue else ""))
 
 
-def _recovery_text(grade: Mapping[str, Any], task: Task, profile: FaultProfile) -> str:
+def _recovery_text(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+                   fired: Sequence[tuple[int, Mapping[str, Any]]]) -> str:
     labels = set(grade.get("labels", ()))
     blocked = no_alternative(task, profile)
     if grade.get("recovered"):
@@ -295,7 +296,20 @@ def _recovery_text(grade: Mapping[str, Any], task: Task, profile: FaultProfile) 
                 "downstream of the fault")
     if "over_trust" in labels:
         return "no: a corrupted value from the faulty response reached a later call"
-    return "no: the faulted step was not completed cleanly after the fault"
+    slots = dict.fromkeys(f.get("slot", "") for _, f in fired)
+    named = " and ".join(_slot_text(task, s) for s in slots if s in task.slot_by_id)
+    subject = f"the faulted step {named}" if named else "the faulted step"
+    return (f"no: {subject} was not completed cleanly after the fault (all its calls, by a "
+            "retry or an alternative)")
+
+
+def _slot_text(task: Task, slot_id: str) -> str:
+    """A slot as a person reads it: its step name and its ways, e.g.
+    'sms' (find_contact -> send_sms | search_directory_people -> send_sms)."""
+    slot = task.slot_by_id[slot_id]
+    name = task.meta.get("steps", {}).get(slot_id, slot_id)
+    ways = " | ".join(" -> ".join(side) for side in slot.alternatives)
+    return f"'{name}' ({ways})"
 
 
 def _cost_section(grade: Mapping[str, Any]) -> list[str]:
