@@ -177,10 +177,11 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("play", help="play one episode yourself as the agent and see the "
                        "grade, explained")
-    p.description = textwrap.fill("Play one episode yourself as the agent: you see what the agent sees "
-                     "(the system prompt with the clock, the request, the tools' docs, each "
-                     "response), act one line at a time, and get the grade explained at the "
-                     "end. Exit status: 0 success, 1 not a success, 2 a usage error.")
+    p.description = textwrap.fill(
+        "Play one episode yourself as the agent: you see what the agent sees (the system "
+        "prompt with the clock, the request, the tools' docs, each response), act one line "
+        "at a time, and get the grade explained at the end. Exit status: 0 success, 1 not a "
+        "success, 2 a usage error.")
     p.epilog = HELP
     p.add_argument("--task", metavar="ID", help="the task to play, e.g. tmz-v2-c2-0003 "
                    "(default: chosen by --level with --index or --seed)")
