@@ -278,3 +278,21 @@ def test_every_flag_is_described_with_its_default():
             assert f"(default: {action.default})" in text, action.dest
         elif action.option_strings and action.nargs != 0:
             assert "default" in action.help, action.dest
+
+
+def test_the_step_limit_ends_the_episode_and_is_named(tmp_path, capsys):
+    code, out, _ = _play(tmp_path, capsys, _reference(TASK), "--task", TASK, "--mode", "NP",
+                         "--max-steps", "2")
+    assert code == 1
+    assert "episode: tmz-v2-c2-0003 (C2, P0 NP" in out
+    assert "the episode is over: the step limit (2) is reached" in out
+    assert "[step 3]" not in out
+    assert "the episode reached the step limit (2 steps) without finish or abort" in out
+
+
+def test_an_actions_file_that_is_not_text_is_a_usage_error(tmp_path, capsys):
+    path = tmp_path / "actions.bin"
+    path.write_bytes(b"\xff\xfe\x00bad")
+    assert main(["play", "--task", TASK, "--actions", str(path)]) == 2
+    out = capsys.readouterr()
+    assert "is not UTF-8 text" in out.err and out.out == ""  # refused before the episode

@@ -17,7 +17,7 @@ import argparse
 import contextlib
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from toolmaze_gym.cli import UsageError, load_tasks, output_file, positive
@@ -78,8 +78,8 @@ def _default_suite() -> str:
     return SUITE_NAME
 
 
-def _file_lines(path: str) -> Iterator[tuple[str, str]]:
-    """(where, line) for each line of an actions file."""
+def _file_lines(path: str) -> list[tuple[str, str]]:
+    """(where, line) for each line of an actions file, read before the episode starts."""
     p = Path(path)
     if not p.is_file():
         raise UsageError(f"no such actions file: {path}")
@@ -87,8 +87,7 @@ def _file_lines(path: str) -> Iterator[tuple[str, str]]:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not UTF-8 text") from None
-    for lineno, line in enumerate(text.splitlines(), 1):
-        yield f"{path}:{lineno}", line
+    return [(f"{path}:{lineno}", line) for lineno, line in enumerate(text.splitlines(), 1)]
 
 
 def _terminal_lines(session) -> Iterator[tuple[str, str]]:
@@ -107,7 +106,7 @@ def _terminal_lines(session) -> Iterator[tuple[str, str]]:
         yield "", line
 
 
-def _play(session, lines: Iterator[tuple[str, str]], echo: bool) -> str | None:
+def _play(session, lines: Iterable[tuple[str, str]], echo: bool) -> str | None:
     """Feed lines until the episode ends; returns why it was stopped early, if it was."""
     try:
         for where, line in lines:
