@@ -225,6 +225,9 @@ def test_the_record_is_the_runners_format_and_toolmaze_grade_reads_it(tmp_path, 
     assert main(["grade", str(record)]) == 0
     err = capsys.readouterr().err
     assert "re-graded 2 records" in err and "0 grades changed" in err
+    assert main(["report", str(record), "--out", str(tmp_path / "rep"), "--no-plots",
+                 "--no-viewer", "--resamples", "0"]) == 0
+    assert "| human (standard) | 100.00 |" in capsys.readouterr().out
 
 
 def test_a_task_file_and_the_envs_seed_choose_the_episode(tmp_path, capsys):

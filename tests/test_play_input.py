@@ -113,3 +113,9 @@ def test_mistakes_are_one_line_and_never_an_action(line, message):
 def test_endings_need_their_schemas_to_be_shown():
     tools = {k: v for k, v in TOOLS.items() if k != "abort"}
     assert isinstance(parse_line("abort why", tools), Bad)
+
+
+def test_no_tool_of_the_corpus_is_shadowed_by_a_command(corpus):
+    from toolmaze_gym.play_input import COMMANDS
+
+    assert not {*COMMANDS, "raw"} & set(corpus.tools)
