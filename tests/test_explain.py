@@ -130,3 +130,51 @@ def test_reveal_names_the_reference_path_and_every_victim(sim, mode):
     assert (f"fault profile ({mode}): no victim" in text) == (mode == "P0")
     for v in ep.profile.victims:
         assert f"victim: step '{task.meta['steps'][v.slot]}' ({v.slot})" in text
+
+
+def _own_wording(sim, task_id: str, mode: str = "P0"):
+    """The reference path played with its own wording of every Action's free text, and
+    the ids its own calls produced passed on (a competent agent, not a replay)."""
+    from toolmaze_gym.mentions import FREE_TEXT
+
+    task = get_task(task_id)
+    ep = Episode(task, mode, sim)
+    own: dict[str, str] = {}
+    for c in task.default_path.calls:
+        spec = sim.corpus[c.tool]
+        args = {}
+        for k, v in c.args.items():
+            for ref, mine in own.items():
+                v = v.replace(ref, mine) if isinstance(v, str) else v
+            if spec.param(k).type == FREE_TEXT and spec.category == "Action":
+                v = f"{v} (in my words)"
+            args[k] = v
+        step = ep.step(_call(c.tool, **args))
+        body = json.loads(step.observation)
+        own |= {v: body[k] for k, v in c.response.items()
+                if isinstance(v, str) and len(v) > 6 and isinstance(body.get(k), str)
+                and body[k] != v}
+    ep.step(_call("finish", answer="Done."))
+    g = grade(task, ep.profile, ep.steps, ep.truncated, sim).to_dict()
+    return g, "\n".join(explain(g, task, ep.profile, ep.steps, sim.corpus)), own
+
+
+def test_an_id_of_the_reference_run_the_episode_never_produced_is_pointed_out(sim):
+    g, text, own = _own_wording(sim, "tmz-v2-c1-0022")  # a sheet created, then a row added
+    if g["success"]:
+        pytest.skip("the grader resolves ids against the episode: nothing to point out")
+    ref, mine = "SHT-W6KAHXAUD7", own["SHT-W6KAHXAUD7"]
+    assert f'argument spreadsheet_id: expected "{ref}" (from the response of ' in text
+    assert f'sent "{mine}"; this episode\'s ' in text
+    assert "you passed on your own episode's value, and the expected one is the reference " \
+        "run's" in text
+
+
+def test_a_mention_of_a_reference_id_in_free_text_is_pointed_out(sim):
+    g, text, own = _own_wording(sim, "tmz-v2-c1-0008")  # a review, then a to-do naming it
+    if g["success"]:
+        pytest.skip("the grader resolves ids against the episode: nothing to point out")
+    ref = "REV-JMRJKA96"
+    assert f'argument name does not mention "{ref}" (review_id); "{ref}" is the reference ' \
+        f"run's submit_product_rating rating_id; this episode's (step 2) is " \
+        f'"{own[ref]}"' in text

@@ -10,25 +10,23 @@ the grade as a plain mapping, so a grader that adds fields (an ``explanation`` o
 its own is shown too) does not break it. ``reveal`` shows what the agent is never
 shown: the reference path and the fault profile.
 
-"Expected" values are the reference run's, which the current grader compares
-against; where a value is bound to an earlier response the explanation says so,
-since the agent's own episode produced its own value there.
+The per-call reasons come from ``toolmaze_gym.call_checks``: "expected" values are
+the ones the grader compares against, with where they come from and, for a value
+bound to an earlier response, what this episode's own response held there.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from toolmaze_gym import values
+from toolmaze_gym.call_checks import CallCheck, closest_path
+from toolmaze_gym.call_checks import show as _show
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading import no_alternative, task_index
-from toolmaze_gym.mentions import FREE_TEXT, mentions
-from toolmaze_gym.tasks.execution import plan_side
+from toolmaze_gym.grading import no_alternative
 from toolmaze_gym.tasks.model import Call, Task
 
 LABEL_MEANINGS = {
@@ -42,17 +40,6 @@ LABEL_MEANINGS = {
     "path_switch": "a faulted step was completed through an alternative tool",
     "graceful_stop": "a fault left no valid path and the episode was stopped honestly",
 }
-SHOWN_CHARS = 160  # longer values are cut in the explanation
-
-
-@dataclass
-class CallCheck:
-    """One expected call of a path: the step that did it, or why no step did."""
-
-    call: Call
-    category: str  # the tool's category: Source, Processor or Action
-    step: int | None = None  # 0-based step index that made the call
-    problems: list[str] = field(default_factory=list)
 
 
 def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
@@ -121,125 +108,6 @@ def _reasons(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
     return out
 
 
-# ---------------------------------------------------------------- the path
-
-
-def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
-                 corpus: Corpus) -> tuple[int, list[CallCheck]]:
-    """The valid path the episode came closest to (the graded one when the grade
-    names it), and the check of each of its calls."""
-    idx = task_index(task, corpus)
-    chosen = grade.get("path")
-    best: tuple[int, list[CallCheck]] | None = None
-    for k, path in enumerate(idx.paths):
-        checks = [_check(idx, cid, steps, corpus) for cid in path.cids]
-        if chosen is not None and list(path.choice) == list(chosen):
-            return k, checks
-        score = (sum(c.step is not None for c in checks), k == task.default)
-        if best is None or score > (sum(c.step is not None for c in best[1]),
-                                    best[0] == task.default):
-            best = (k, checks)
-    assert best is not None  # every task has a valid path
-    return best
-
-
-def _check(idx: Any, cid: int, steps: Sequence[Step], corpus: Corpus) -> CallCheck:
-    call, accepts = idx.calls[cid], idx.matchers[cid]
-    check = CallCheck(call, corpus[call.tool].category)
-    for i, s in enumerate(steps):
-        args = s.action.get("arguments")
-        if s.clean_ok and s.action.get("name") == call.tool and isinstance(args, dict) \
-                and accepts(args):
-            check.step = i
-            return check
-    needs = dict(getattr(accepts, "texts", ()))
-    where = bindings(corpus, call, idx.task)
-    tries = [(i, _attempt_problems(corpus, call, s, needs, where)) for i, s in enumerate(steps)
-             if s.kind == "call" and s.action.get("name") == call.tool]
-    if not tries:
-        check.problems = ["never called"]
-        return check
-    i, problems = min(tries, key=lambda t: len(t[1]))
-    check.problems = [f"step {i + 1}: {p}" for p in problems]
-    return check
-
-
-def _attempt_problems(corpus: Corpus, call: Call, step: Step, needs: Mapping[str, Any],
-                      where: Mapping[str, str]) -> list[str]:
-    """Why one call of the right tool did not count."""
-    if step.fault:
-        return ["its response was the fault (a faulty response never counts)"]
-    if (step.status or 0) >= 400:
-        return [f"it failed with status {step.status}: {_error_message(step.observation)}"]
-    sent = step.action.get("arguments")
-    if not isinstance(sent, dict):
-        return ["its arguments are not a JSON object"]
-    problems = _argument_problems(corpus, call, sent, needs, where)
-    return problems or ["the arguments look right, but it came before the calls whose "
-                        "results it needs"]
-
-
-def _argument_problems(corpus: Corpus, call: Call, sent: Mapping[str, Any],
-                       needs: Mapping[str, Any], where: Mapping[str, str]) -> list[str]:
-    spec = corpus[call.tool]
-    out = []
-    for p in spec.params:
-        if p.name in call.args:
-            want = call.args[p.name]
-            origin = f" ({where[p.name]})" if p.name in where else ""
-            if p.name not in sent:
-                out.append(f"argument {p.name} is missing: expected {_show(want)}{origin}")
-            elif p.type == FREE_TEXT:
-                out += _text_problems(p.name, sent[p.name], want, needs.get(p.name))
-            elif not _same(p.type, sent[p.name], want):
-                out.append(f"argument {p.name}: expected {_show(want)}{origin}, sent "
-                           f"{_show(sent[p.name])}")
-        elif p.name in sent and not _same(p.type, sent[p.name], p.default):
-            out.append(f"argument {p.name}={_show(sent[p.name])} was not asked for "
-                       f"(leave it out or send its default {_show(p.default)})")
-    known = {p.name for p in spec.params}
-    out += [f"argument {k} is not a parameter of {call.tool}" for k in sent if k not in known]
-    return out
-
-
-def _text_problems(name: str, got: Any, want: Any, need: Any) -> list[str]:
-    if not isinstance(got, str) or not got.strip():
-        return [f"argument {name} is empty"]
-    if need is None:  # the text must contain the expected one
-        need = ((FREE_TEXT, want),)
-    absent = [f"{_show(v)} ({t})" for t, v in need if not mentions(got, t, v)]
-    return [f"argument {name} does not mention {', '.join(absent)}"] if absent else []
-
-
-def _same(type_name: str, got: Any, want: Any) -> bool:
-    if want is None:
-        return got is None
-    try:
-        t = values.get(type_name)
-        return t.normalise(got) == t.normalise(want)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return got == want
-
-
-def bindings(corpus: Corpus, call: Call, task: Task) -> dict[str, str]:
-    """Where each argument of an expected call comes from, in words: the request, or
-    an earlier step's response (parameter name -> phrase); empty when unknown."""
-    slot = task.slot_by_id[call.slot]
-    side = next((a for a in slot.alternatives if call.tool in a), ())
-    plan = plan_side(corpus, side, [(i.role, i.type) for i in slot.inputs]) if side else None
-    if plan is None:
-        return {}
-    out = {}
-    for pname, (kind, ref) in plan[side.index(call.tool)]:
-        if kind == "input":
-            src = slot.inputs[ref].source
-            out[pname] = "stated in the request" if src.is_literal else \
-                f"from the response of {' or '.join(task.slot_by_id[src.slot].tools)}"
-        elif kind == "local":
-            out[pname] = f"from the response of the earlier call of {call.slot}"
-    return out
-
-
 def _path_section(task: Task, k: int, checks: list[CallCheck]) -> list[str]:
     head = f"the valid path compared (path {k + 1} of {len(task.solutions)}):"
     lines = [head]
@@ -249,7 +117,7 @@ def _path_section(task: Task, k: int, checks: list[CallCheck]) -> list[str]:
     return lines
 
 
-# ---------------------------------------------------------------- faults and costs
+# ---------------------------------------------------------------- path, faults, costs
 
 
 def _fault_section(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
@@ -364,16 +232,3 @@ def _step_name(task: Task, call: Call) -> str:
 def _call_text(step: Step) -> str:
     args = step.action.get("arguments")
     return f"{step.action.get('name')} {_show(args)}"
-
-
-def _error_message(observation: str) -> str:
-    try:
-        err = json.loads(observation).get("error", {})
-        return str(err.get("message") or err.get("type") or observation)[:SHOWN_CHARS]
-    except (ValueError, AttributeError):
-        return observation[:SHOWN_CHARS]
-
-
-def _show(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
