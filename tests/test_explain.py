@@ -116,7 +116,8 @@ def test_nothing_done_lists_the_reads_once_and_each_action(sim):
     assert "calls of the path never made: list_room_devices, get_thermostat_state, " \
         "find_lock" in text
     for tool in ("nest_set_heat_setpoint", "set_light_state", "lock_door", "notify_household"):
-        assert f"Action {tool} (step " in text and "was not done right: never called" in text
+        assert f"Action {tool} (step '" in text
+        assert text.count("was never called") == 4
 
 
 @pytest.mark.parametrize("mode", ["P0", "P2", "P4"])
@@ -178,3 +179,17 @@ def test_a_mention_of_a_reference_id_in_free_text_is_pointed_out(sim):
     assert f'argument name does not mention "{ref}" (review_id); "{ref}" is the reference ' \
         f"run's submit_product_rating rating_id; this episode's (step 2) is " \
         f'"{own[ref]}"' in text
+
+
+def test_the_explanation_needs_neither_the_env_nor_the_agents():
+    """Like the grader, the explanation is a function of the grade and the task data, so
+    reports and the grader itself can use it without the Gymnasium layer or models."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, toolmaze_gym.explain; print('\\n'.join(m for m in sys.modules "
+             "if m.startswith(('toolmaze_gym.envs.env', 'toolmaze_gym.envs.pool', "
+             "'toolmaze_gym.agents'))))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert not loaded, loaded

@@ -95,9 +95,11 @@ def _reasons(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
                        "an expected call (collateral damage)")
     missing = [c for c in checks if c.step is None]
     for c in missing:
-        if c.category == "Action" or c.problems != ["never called"]:
-            out.append(f"{c.category} {c.call.tool}{_step_name(task, c.call)} was not done "
-                       "right: " + "; ".join(c.problems))
+        what = f"{c.category} {c.call.tool}{_step_name(task, c.call)}"
+        if c.problems != ["never called"]:
+            out.append(f"{what} was not done right: " + "; ".join(c.problems))
+        elif c.category == "Action":
+            out.append(f"{what} was never called")
     unread = [c.call.tool for c in missing
               if c.category != "Action" and c.problems == ["never called"]]
     if unread:
