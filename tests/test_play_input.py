@@ -119,3 +119,32 @@ def test_no_tool_of_the_corpus_is_shadowed_by_a_command(corpus):
     from toolmaze_gym.play_input import COMMANDS
 
     assert not {*COMMANDS, "raw"} & set(corpus.tools)
+
+
+def test_every_reference_call_of_the_suite_can_be_typed_as_key_value_pairs(sim):
+    """Each expected call of every suite task, typed as KEY=VALUE (strings bare when they
+    have no space or quote, else as JSON strings), reaches the env with its arguments."""
+    from toolmaze_gym.tasks.suite import load_suite
+    from toolmaze_gym.transcript import episode_tools
+
+    for task in load_suite():
+        tools = {t["function"]["name"]: t for t in episode_tools(task, sim)}
+        for call in task.default_path.calls:
+            props = tools[call.tool]["function"]["parameters"]["properties"]
+            pairs = [f"{k}={_typed_form(v, props[k].get('type'))}" for k, v in call.args.items()]
+            assert _sent_with(tools, f"{call.tool} {' '.join(pairs)}") == \
+                {"name": call.tool, "arguments": call.args}, (task.id, call.tool)
+
+
+def _typed_form(value, kind) -> str:
+    """How a person would type ``value``: bare text for a plain string parameter, else
+    JSON."""
+    plain = isinstance(value, str) and value and kind == "string" \
+        and not any(c.isspace() or c in "\"'[{" for c in value)
+    return value if plain else json.dumps(value, ensure_ascii=False)
+
+
+def _sent_with(tools: dict, line: str) -> dict:
+    parsed = parse_line(line, tools)
+    assert isinstance(parsed, Send), (line, parsed)
+    return json.loads(parsed.text)
