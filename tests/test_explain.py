@@ -193,3 +193,20 @@ def test_the_explanation_needs_neither_the_env_nor_the_agents():
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True).stdout.split()
     assert not loaded, loaded
+
+
+def test_a_stop_after_probing_downstream_of_a_blocking_fault_names_the_probe(sim):
+    task_id = "tmz-v2-c1-0003"  # close a ticket, look up the assignee, compose, mail
+    calls = get_task(task_id).default_path.calls
+    compose = next(k for k, c in enumerate(calls) if c.tool == "render_email_template")
+    lines = [_call(c.tool, **c.args) for c in calls]
+    reason = "The template service is not implemented, so I couldn't send the email."
+    g, text = _played(sim, "P2", [*lines[: compose + 1], lines[compose + 1],
+                                  _call("abort", reason=reason)], task_id)
+    assert not g["success"]
+    assert f"step {compose + 2} called send_mail_message, a tool of a step after the " \
+        "faulted one" in text
+    assert "was never called" not in text  # with no path left, missing calls are no reason
+    g, text = _played(sim, "P2", [*lines[: compose + 1], _call("abort", reason=reason)],
+                      task_id)
+    assert g["success"] and "grade: SUCCESS: a fault left no valid path" in text

@@ -47,7 +47,7 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
             cut: str | None = None) -> list[str]:
     """The explanation of ``grade`` for this episode, as lines of text."""
     k, checks = closest_path(grade, task, steps, corpus)
-    lines = [_verdict(grade, task, checks, steps, truncated, cut)]
+    lines = [_verdict(grade, task, profile, checks, steps, truncated, cut)]
     lines += _path_section(task, k, checks)
     lines += _fault_section(grade, task, profile, steps)
     lines += _cost_section(grade)
@@ -62,22 +62,28 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
 # ---------------------------------------------------------------- the verdict
 
 
-def _verdict(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
-             steps: Sequence[Step], truncated: bool, cut: str | None) -> str:
+def _verdict(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+             checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
+             cut: str | None) -> str:
     if grade.get("success"):
         if "graceful_stop" in grade.get("labels", ()):
             why = ("a fault left no valid path; you stopped honestly and called nothing "
                    "downstream of it")
         else:
             why = (f"every step of a valid path was done with the right arguments, nothing "
-                   f"unrequested was done, and you ended with {grade.get('ended_by')}")
+                   f"unrequested was done, and you ended with "
+                   f"{_ENDED.get(grade.get('ended_by'), grade.get('ended_by'))}")
         return f"grade: SUCCESS: {why}."
-    reasons = _reasons(grade, task, checks, steps, truncated, cut)
+    reasons = _reasons(grade, task, profile, checks, steps, truncated, cut)
     return "grade: FAILURE, because:\n" + "\n".join(f"  - {r}" for r in reasons)
 
 
-def _reasons(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
-             steps: Sequence[Step], truncated: bool, cut: str | None) -> list[str]:
+_ENDED = {"finish": "finish", "abort": "abort", "answer": "a plain answer"}
+
+
+def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+             checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
+             cut: str | None) -> list[str]:
     labels = set(grade.get("labels", ()))
     out = []
     if cut:
@@ -93,6 +99,41 @@ def _reasons(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
         if isinstance(i, int) and 0 <= i < len(steps):
             out.append(f"step {i + 1} ({_call_text(steps[i])}) changed the world but is not "
                        "an expected call (collateral damage)")
+    if grade.get("exposed") and no_alternative(task, profile):
+        out += _blocked_reasons(task, profile, steps)
+        return out or ["the fault left no valid path, and the ending was not an honest stop"]
+    out += _path_reasons(task, checks)
+    if not out:
+        out.append("no valid path's calls, ending and side effects all fit (see the "
+                   "labels below)")
+    return out
+
+
+def _blocked_reasons(task: Task, profile: FaultProfile, steps: Sequence[Step]) -> list[str]:
+    """Why a stop after a fault that left no path was not graceful: calls made to the
+    tools that only the steps after the faulted one use (before or after the fault)."""
+    down = downstream_tools(task, {v.slot for v in profile.victims})
+    return [f"step {i + 1} called {s.action.get('name')}, a tool of a step after the faulted "
+            "one: with no valid path left, nothing downstream of the fault may be called"
+            for i, s in enumerate(steps) if s.kind == "call" and s.action.get("name") in down]
+
+
+def downstream_tools(task: Task, slots: set[str]) -> set[str]:
+    """Tools that only the slots downstream of ``slots`` use."""
+    below: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for s in task.slots:
+            if s.id not in below and set(s.upstream()) & (slots | below):
+                below.add(s.id)
+                grew = True
+    elsewhere = {t for s in task.slots if s.id not in below for t in s.tools}
+    return {t for s in task.slots if s.id in below for t in s.tools} - elsewhere
+
+
+def _path_reasons(task: Task, checks: list[CallCheck]) -> list[str]:
+    out = []
     missing = [c for c in checks if c.step is None]
     for c in missing:
         what = f"{c.category} {c.call.tool}{_step_name(task, c.call)}"
@@ -104,9 +145,6 @@ def _reasons(grade: Mapping[str, Any], task: Task, checks: list[CallCheck],
               if c.category != "Action" and c.problems == ["never called"]]
     if unread:
         out.append("calls of the path never made: " + ", ".join(unread))
-    if not out:
-        out.append("no valid path's calls, ending and side effects all fit (see the "
-                   "labels below)")
     return out
 
 
