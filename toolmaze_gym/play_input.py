@@ -48,7 +48,8 @@ One action per line; an action is one step of the episode, a command costs nothi
   finish ANSWER             end the episode with your final answer
   abort REASON              end the episode: the request cannot be completed
   {"name": ..., "arguments": {...}} | <tool_call>...</tool_call> | raw TEXT
-                            text as a model would send it (to the env verbatim)
+                            text as a model would send it (to the env verbatim);
+                            a line "..." is a JSON string of such text (newlines: \\n)
 Commands: help, tools (the tool list), doc NAME (one tool's documentation),
 history (the steps so far), quit (stop here and see the grade)."""
 
