@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "toolmaze_gym.cli_baselines",
     "toolmaze_gym.cli_grade",
     "toolmaze_gym.cli_eval",
+    "toolmaze_gym.cli_play",
     "toolmaze_gym.cli_train",
     "toolmaze_gym.cli_scenarios",
 )

@@ -1,0 +1,279 @@
+"""Each expected call of a task checked against an episode's steps, with the reasons
+in words: for the explanation of a grade (``toolmaze_gym.explain``).
+
+Whether a step *is* an expected call is the grader's own decision (its argument
+matchers, through ``grading.task_index``), so the explanation never disagrees with
+the grade. Why a step is *not* the call is worked out here, argument by argument,
+with the same normalisers: the argument that is missing or different, the value
+the reference run sent and where that value comes from (the request, or an
+earlier response), and what this episode's own earlier response held there, which
+shows when a grade leans on a value of the reference run that the episode never
+produced.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolmaze_gym import values
+from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.episode import Step
+from toolmaze_gym.grading import task_index
+from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.tasks.execution import plan_side
+from toolmaze_gym.tasks.model import Call, Task
+
+SHOWN_CHARS = 160  # longer values are cut
+
+
+@dataclass
+class CallCheck:
+    """One expected call of a path: the step that made it, or why no step did."""
+
+    call: Call
+    category: str  # the tool's category: Source, Processor or Action
+    step: int | None = None  # 0-based index of the step that made the call
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an expected argument's value comes from: stated in the request (no
+    ``tools``), or a field of the response of one of ``tools``."""
+
+    tools: tuple[str, ...] = ()
+    field: str = ""  # canonical output key; empty: the first output of ``type``
+    type: str = ""
+
+    @property
+    def phrase(self) -> str:
+        if not self.tools:
+            return "stated in the request"
+        return f"from the response of {' or '.join(self.tools)}"
+
+
+def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
+                 corpus: Corpus) -> tuple[int, list[CallCheck]]:
+    """The valid path the episode came closest to (the graded one when the grade
+    names it, else the one with the most calls made, s* on a tie), and the check of
+    each of its calls."""
+    idx = task_index(task, corpus)
+    chosen = grade.get("path")
+    best: tuple[tuple[int, bool], int, list[CallCheck]] | None = None
+    for k, path in enumerate(idx.paths):
+        calls = [idx.calls[c] for c in path.cids]
+        checks = [_check(idx, cid, steps, corpus, calls) for cid in path.cids]
+        if chosen is not None and list(path.choice) == list(chosen):
+            return k, checks
+        score = (sum(c.step is not None for c in checks), k == task.default)
+        if best is None or score > best[0]:
+            best = (score, k, checks)
+    assert best is not None  # every task has a valid path
+    return best[1], best[2]
+
+
+def _check(idx: Any, cid: int, steps: Sequence[Step], corpus: Corpus,
+           path: Sequence[Call]) -> CallCheck:
+    call, accepts = idx.calls[cid], idx.matchers[cid]
+    check = CallCheck(call, corpus[call.tool].category)
+    for i, s in enumerate(steps):
+        args = s.action.get("arguments")
+        if s.clean_ok and s.action.get("name") == call.tool and isinstance(args, dict) \
+                and accepts(args):
+            check.step = i
+            return check
+    needs = dict(getattr(accepts, "texts", ()))
+    where = origins(corpus, idx.task, call)
+    ctx = _Context(corpus, path, where, needs)
+    tries = [(i, _attempt_problems(ctx, call, steps, i))
+             for i, s in enumerate(steps)
+             if s.kind == "call" and s.action.get("name") == call.tool]
+    if not tries:
+        check.problems = ["never called"]
+        return check
+    i, problems = min(tries, key=lambda t: len(t[1]))
+    check.problems = [f"step {i + 1}: {p}" for p in problems]
+    return check
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What the reasons for one expected call need besides the attempt."""
+
+    corpus: Corpus
+    path: Sequence[Call]  # the path's expected calls (their responses: the reference run)
+    where: Mapping[str, Origin]  # parameter -> where its value comes from
+    needs: Mapping[str, Any]  # free-text parameter -> the values it must mention
+
+
+def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int) -> list[str]:
+    """Why step ``i``, a call of the right tool, did not count."""
+    step = steps[i]
+    if step.fault:
+        return ["its response was the fault (a faulty response never counts)"]
+    if (step.status or 0) >= 400:
+        return [f"it failed with status {step.status}: {error_message(step.observation)}"]
+    sent = step.action.get("arguments")
+    if not isinstance(sent, dict):
+        return ["its arguments are not a JSON object"]
+    problems = _argument_problems(ctx, call, sent, steps[:i])
+    return problems or ["the arguments look right, but it came before the calls whose "
+                        "results it needs"]
+
+
+def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
+                       before: Sequence[Step]) -> list[str]:
+    corpus = ctx.corpus
+    spec = corpus[call.tool]
+    out = []
+    for p in spec.params:
+        if p.name in call.args:
+            want = call.args[p.name]
+            origin = ctx.where.get(p.name)
+            said = f" ({origin.phrase})" if origin else ""
+            if p.name not in sent:
+                out.append(f"argument {p.name} is missing: expected {show(want)}{said}")
+            elif p.type == FREE_TEXT:
+                out += _text_problems(ctx, p.name, sent[p.name], want, before)
+            elif not same(p.type, sent[p.name], want):
+                out.append(f"argument {p.name}: expected {show(want)}{said}, sent "
+                           f"{show(sent[p.name])}"
+                           + _own_value(corpus, call, p.name, origin, sent[p.name], before))
+        elif p.name in sent and not same(p.type, sent[p.name], p.default):
+            out.append(f"argument {p.name}={show(sent[p.name])} was not asked for "
+                       f"(leave it out or send its default {show(p.default)})")
+    known = {p.name for p in spec.params}
+    out += [f"argument {k} is not a parameter of {call.tool}" for k in sent if k not in known]
+    return out
+
+
+def _own_value(corpus: Corpus, call: Call, pname: str, origin: Origin | None, sent: Any,
+               before: Sequence[Step]) -> str:
+    """A note on what this episode's own earlier response held for a bound argument,
+    when that differs from the reference run's value."""
+    if origin is None or not origin.tools:
+        return ""
+    found = episode_value(corpus, call.tool, pname, origin, before)
+    if found is None:
+        return ""
+    i, value = found
+    p = corpus[call.tool].param(pname)
+    if p is None or same(p.type, value, call.args[pname]):
+        return ""
+    note = f"; this episode's {before[i].action.get('name')} (step {i + 1}) returned " \
+           f"{show(value)}"
+    if same(p.type, sent, value):
+        note += ": you passed on your own episode's value, and the expected one is the " \
+                "reference run's"
+    return note
+
+
+def episode_value(corpus: Corpus, tool: str, pname: str, origin: Origin,
+                  steps: Sequence[Step]) -> tuple[int, Any] | None:
+    """(step index, value for ``tool``'s parameter ``pname``) from the latest clean
+    response of one of ``origin.tools`` among ``steps``, in the parameter's unit."""
+    param = corpus[tool].param(pname)
+    for i in range(len(steps) - 1, -1, -1):
+        s = steps[i]
+        name = s.action.get("name")
+        if not s.clean_ok or name not in origin.tools:
+            continue
+        try:
+            body = json.loads(s.observation)
+        except ValueError:
+            continue
+        for f in corpus[name].returns:
+            wanted = f.canonical == origin.field if origin.field else f.type == origin.type
+            if wanted and isinstance(body, dict) and f.name in body:
+                try:
+                    value = f.to_canonical(body[f.name])
+                    return i, param.from_canonical(value) if param is not None else value
+                except (TypeError, ValueError, KeyError):
+                    return i, body[f.name]
+    return None
+
+
+def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
+                   before: Sequence[Step]) -> list[str]:
+    if not isinstance(got, str) or not got.strip():
+        return [f"argument {name} is empty"]
+    need = ctx.needs.get(name)
+    if need is None:  # the text must contain the expected one
+        need = ((FREE_TEXT, want),)
+    absent = [(t, v) for t, v in need if not mentions(got, t, v)]
+    if not absent:
+        return []
+    said = ", ".join(f"{show(v)} ({t})" for t, v in absent)
+    own = [n for t, v in absent if (n := _own_mention(ctx, v, before))]
+    return [f"argument {name} does not mention {said}" + "".join(f"; {n}" for n in own)]
+
+
+def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]) -> str:
+    """Where a value a text must mention came from in the reference run (a field of
+    an earlier expected call's response) and what this episode's response held
+    there instead, when that differs."""
+    for c in ctx.path:
+        for key, ref in c.response.items():
+            if ref != value or isinstance(ref, bool):
+                continue
+            found = [(i, s) for i, s in enumerate(before)
+                     if s.clean_ok and s.action.get("name") == c.tool]
+            if not found:
+                continue
+            i, s = found[-1]
+            try:
+                own = json.loads(s.observation).get(key)
+            except (ValueError, AttributeError):
+                continue
+            if own is not None and own != ref:
+                return (f"{show(ref)} is the reference run's {c.tool} {key}; this episode's "
+                        f"(step {i + 1}) is {show(own)}")
+    return ""
+
+
+def same(type_name: str, got: Any, want: Any) -> bool:
+    """Equal through the semantic type's normaliser (as the grader compares)."""
+    if want is None:
+        return got is None
+    try:
+        t = values.get(type_name)
+        return t.normalise(got) == t.normalise(want)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return got == want
+
+
+def origins(corpus: Corpus, task: Task, call: Call) -> dict[str, Origin]:
+    """Where each argument of an expected call comes from (parameter name -> origin);
+    empty when the slot's plan cannot be recovered."""
+    slot = task.slot_by_id[call.slot]
+    side = next((a for a in slot.alternatives if call.tool in a), ())
+    plan = plan_side(corpus, side, [(i.role, i.type) for i in slot.inputs]) if side else None
+    if plan is None:
+        return {}
+    out = {}
+    for pname, (kind, ref) in plan[side.index(call.tool)]:
+        if kind == "input":
+            src = slot.inputs[ref].source
+            out[pname] = Origin() if src.is_literal else Origin(
+                tuple(task.slot_by_id[src.slot].tools), src.field, src.type)
+        elif kind == "local":  # produced by an earlier tool of the same side
+            out[pname] = Origin(side[: side.index(call.tool)], "", str(ref))
+    return out
+
+
+def error_message(observation: str) -> str:
+    """The message of an error response, cut to a readable length."""
+    try:
+        err = json.loads(observation).get("error", {})
+        return str(err.get("message") or err.get("type") or observation)[:SHOWN_CHARS]
+    except (ValueError, AttributeError):
+        return observation[:SHOWN_CHARS]
+
+
+def show(value: Any) -> str:
+    """A value as JSON, cut to a readable length."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"

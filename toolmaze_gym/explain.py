@@ -1,0 +1,274 @@
+"""Why an episode got its grade, in plain words.
+
+A grade is a handful of booleans, numbers and labels; a person who has just played
+an episode (``toolmaze play``) or an author checking a task needs the reasons:
+which required Action was missing or wrong and in which argument (what was
+expected, what was sent), which fault fired at which step and whether it counted
+as recovered, what c and c* mean here, what each label says. ``explain`` builds
+them from the grade's fields, the task, its fault profile and the steps, reading
+the grade as a plain mapping, so a grader that adds fields (an ``explanation`` of
+its own is shown too) does not break it. ``reveal`` shows what the agent is never
+shown: the reference path and the fault profile.
+
+The per-call reasons come from ``toolmaze_gym.call_checks``: "expected" values are
+the ones the grader compares against, with where they come from and, for a value
+bound to an earlier response, what this episode's own response held there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolmaze_gym.call_checks import CallCheck, closest_path
+from toolmaze_gym.call_checks import show as _show
+from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.episode import Step
+from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.grading import no_alternative
+from toolmaze_gym.tasks.model import Call, Task
+
+LABEL_MEANINGS = {
+    "over_trust": "a corrupted value from a faulty response was passed on to a later call",
+    "retry_loop": "the same failing call was made three times or more",
+    "premature_give_up": "the episode ended while a valid path was still open",
+    "false_claim": "the final answer claims a success that was not achieved",
+    "aborted_after_completion": "abort after every required step was done (finish was due)",
+    "collateral_damage": "an Action changed the world that the request did not ask for "
+                         "(wrong arguments, unrequested or duplicated)",
+    "path_switch": "a faulted step was completed through an alternative tool",
+    "graceful_stop": "a fault left no valid path and the episode was stopped honestly",
+}
+
+
+def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+            steps: Sequence[Step], corpus: Corpus, truncated: bool = False,
+            cut: str | None = None) -> list[str]:
+    """The explanation of ``grade`` for this episode, as lines of text."""
+    k, checks = closest_path(grade, task, steps, corpus)
+    lines = [_verdict(grade, task, profile, checks, steps, truncated, cut)]
+    lines += _path_section(task, k, checks)
+    lines += _fault_section(grade, task, profile, steps)
+    lines += _cost_section(grade)
+    lines += _label_section(grade)
+    note = grade.get("explanation")
+    if note:
+        lines += ["grader's note:", *(f"  {x}" for x in
+                                       (note if isinstance(note, list) else [note]))]
+    return lines
+
+
+# ---------------------------------------------------------------- the verdict
+
+
+def _verdict(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+             checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
+             cut: str | None) -> str:
+    if grade.get("success"):
+        if "graceful_stop" in grade.get("labels", ()):
+            why = ("a fault left no valid path; you stopped honestly and called nothing "
+                   "downstream of it")
+        else:
+            why = (f"every step of a valid path was done with the right arguments, nothing "
+                   f"unrequested was done, and you ended with "
+                   f"{_ENDED.get(grade.get('ended_by'), grade.get('ended_by'))}")
+        return f"grade: SUCCESS: {why}."
+    reasons = _reasons(grade, task, profile, checks, steps, truncated, cut)
+    return "grade: FAILURE, because:\n" + "\n".join(f"  - {r}" for r in reasons)
+
+
+_ENDED = {"finish": "finish", "abort": "abort", "answer": "a plain answer"}
+
+
+def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+             checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
+             cut: str | None) -> list[str]:
+    labels = set(grade.get("labels", ()))
+    out = []
+    if cut:
+        out.append(f"the episode was stopped before it ended ({cut}); an episode the agent "
+                   "does not end itself is never a success")
+    elif truncated or not grade.get("ended_by"):
+        out.append(f"the episode reached the step limit ({len(steps)} steps) without finish "
+                   "or abort")
+    for label in ("aborted_after_completion", "premature_give_up", "false_claim"):
+        if label in labels:
+            out.append(f"{label}: {LABEL_MEANINGS[label]}")
+    for i in grade.get("harmful", ()):
+        if isinstance(i, int) and 0 <= i < len(steps):
+            out.append(f"step {i + 1} ({_call_text(steps[i])}) changed the world but is not "
+                       "an expected call (collateral damage)")
+    if grade.get("exposed") and no_alternative(task, profile):
+        out += _blocked_reasons(task, profile, steps)
+        return out or ["the fault left no valid path, and the ending was not an honest stop"]
+    out += _path_reasons(task, checks)
+    if not out:
+        out.append("no valid path's calls, ending and side effects all fit (see the "
+                   "labels below)")
+    return out
+
+
+def _blocked_reasons(task: Task, profile: FaultProfile, steps: Sequence[Step]) -> list[str]:
+    """Why a stop after a fault that left no path was not graceful: calls made to the
+    tools that only the steps after the faulted one use (before or after the fault)."""
+    down = downstream_tools(task, {v.slot for v in profile.victims})
+    return [f"step {i + 1} called {s.action.get('name')}, a tool of a step after the faulted "
+            "one: with no valid path left, nothing downstream of the fault may be called"
+            for i, s in enumerate(steps) if s.kind == "call" and s.action.get("name") in down]
+
+
+def downstream_tools(task: Task, slots: set[str]) -> set[str]:
+    """Tools that only the slots downstream of ``slots`` use."""
+    below: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for s in task.slots:
+            if s.id not in below and set(s.upstream()) & (slots | below):
+                below.add(s.id)
+                grew = True
+    elsewhere = {t for s in task.slots if s.id not in below for t in s.tools}
+    return {t for s in task.slots if s.id in below for t in s.tools} - elsewhere
+
+
+def _path_reasons(task: Task, checks: list[CallCheck]) -> list[str]:
+    out = []
+    missing = [c for c in checks if c.step is None]
+    for c in missing:
+        what = f"{c.category} {c.call.tool}{_step_name(task, c.call)}"
+        if c.problems != ["never called"]:
+            out.append(f"{what} was not done right: " + "; ".join(c.problems))
+        elif c.category == "Action":
+            out.append(f"{what} was never called")
+    unread = [c.call.tool for c in missing
+              if c.category != "Action" and c.problems == ["never called"]]
+    if unread:
+        out.append("calls of the path never made: " + ", ".join(unread))
+    return out
+
+
+def _path_section(task: Task, k: int, checks: list[CallCheck]) -> list[str]:
+    head = f"the valid path compared (path {k + 1} of {len(task.solutions)}):"
+    lines = [head]
+    for c in checks:
+        mark = f"done at step {c.step + 1}" if c.step is not None else "NOT DONE"
+        lines.append(f"  [{mark}] {c.category} {c.call.tool}{_step_name(task, c.call)}")
+    return lines
+
+
+# ---------------------------------------------------------------- path, faults, costs
+
+
+def _fault_section(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+                   steps: Sequence[Step]) -> list[str]:
+    fired = [(i, s.fault) for i, s in enumerate(steps) if s.fault]
+    if not fired:
+        if profile.mode == "P0":
+            return ["faults: none in this mode (P0, no perturbation)"]
+        return [f"faults: none fired ({profile.mode}: a fault fires only when its tool is "
+                "called)"]
+    lasting = "permanent: that tool keeps failing" if profile.permanent else \
+        "transient: only this first call fails"
+    lines = ["faults:"]
+    for i, f in fired:
+        lines.append(f"  step {i + 1}: {_fault_text(f, lasting)}")
+    lines.append(f"  recovered: {_recovery_text(grade, task, profile, fired)}")
+    return lines
+
+
+def _fault_text(f: Mapping[str, Any], lasting: str) -> str:
+    tool = f.get("tool", "?")
+    if f.get("kind") == "explicit":
+        return f"{tool} answered {f.get('status')} (an explicit fault, {lasting})"
+    clean = f.get("clean") or {}
+    changed = ", ".join(f"{k} = {_show(v)} (true value {_show(clean.get(k))})"
+                        for k, v in (f.get("corrupted") or {}).items())
+    clue = (f.get("witness") or {}).get("detail")
+    return (f"{tool} returned wrong data with status 200 (a silent fault, {lasting}): "
+            f"{changed or 'a corrupted response'}" + (f"; the clue: {clue}" if clue else ""))
+
+
+def _recovery_text(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
+                   fired: Sequence[tuple[int, Mapping[str, Any]]]) -> str:
+    labels = set(grade.get("labels", ()))
+    blocked = no_alternative(task, profile)
+    if grade.get("recovered"):
+        if blocked:
+            return "yes: no valid path was left and you stopped honestly (a graceful stop)"
+        return ("yes: the faulted step was completed cleanly after the fault (a retry or an "
+                "alternative) and no corrupted value was passed on")
+    if blocked:
+        return ("no: no valid path was left, so the only recovery was an honest stop "
+                "(abort, or an answer reporting the failure) without calling the tools "
+                "downstream of the fault")
+    if "over_trust" in labels:
+        return "no: a corrupted value from the faulty response reached a later call"
+    slots = dict.fromkeys(f.get("slot", "") for _, f in fired)
+    named = " and ".join(_slot_text(task, s) for s in slots if s in task.slot_by_id)
+    subject = f"the faulted step {named}" if named else "the faulted step"
+    return (f"no: {subject} was not completed cleanly after the fault (all its calls, by a "
+            "retry or an alternative)")
+
+
+def _slot_text(task: Task, slot_id: str) -> str:
+    """A slot as a person reads it: its step name and its ways, e.g.
+    'sms' (find_contact -> send_sms | search_directory_people -> send_sms)."""
+    slot = task.slot_by_id[slot_id]
+    name = task.meta.get("steps", {}).get(slot_id, slot_id)
+    ways = " | ".join(" -> ".join(side) for side in slot.alternatives)
+    return f"'{name}' ({ways})"
+
+
+def _cost_section(grade: Mapping[str, Any]) -> list[str]:
+    if not grade.get("exposed"):
+        return ["cost: c, c* and C_rec are n/a (no fault fired)"]
+    return [f"cost: c = {grade.get('c')}: your steps after the first faulty response, the "
+            f"ending included; c* = {grade.get('c_star')}: the fewest possible from there; "
+            f"C_rec = {grade.get('c_rec')} (1 - c*/max(c, c*) if the task succeeded, else "
+            "1; 0 is best)"]
+
+
+def _label_section(grade: Mapping[str, Any]) -> list[str]:
+    labels = list(grade.get("labels", ()))
+    if not labels:
+        return ["labels: none"]
+    return ["labels:", *(f"  {x}: {LABEL_MEANINGS.get(x, '(no description)')}"
+                         for x in labels)]
+
+
+# ---------------------------------------------------------------- reveal
+
+
+def reveal(task: Task, profile: FaultProfile) -> list[str]:
+    """What the agent never sees: the reference path s* and the fault profile."""
+    lines = [f"task {task.id} ({task.level}); goal: {task.meta.get('goal', '(not stated)')}",
+             f"reference path s* (path {task.default + 1} of {len(task.solutions)}):"]
+    for n, c in enumerate(task.default_path.calls, 1):
+        lines.append(f"  {n}. {c.tool}{_step_name(task, c)} "
+                     f"{json.dumps(c.args, ensure_ascii=False)}")
+    lines.append(f"fault profile ({profile.mode}):" if profile.victims else
+                 f"fault profile ({profile.mode}): no victim")
+    for v in profile.victims:
+        name = task.meta.get("steps", {}).get(v.slot, v.slot)
+        lines.append(f"  victim: step '{name}' ({v.slot}); the first of "
+                     f"{', '.join(v.tools)} called takes the fault")
+        if v.error:
+            lines.append(f"    error body: {json.dumps(v.error, ensure_ascii=False)}")
+        for tool, recipe in v.recipes.items():
+            clue = (v.witnesses.get(tool) or {}).get("detail", "")
+            lines.append(f"    {tool}: {recipe}" + (f" (clue: {clue})" if clue else ""))
+    return lines
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _step_name(task: Task, call: Call) -> str:
+    name = task.meta.get("steps", {}).get(call.slot)
+    return f" (step '{name}')" if name else ""
+
+
+def _call_text(step: Step) -> str:
+    args = step.action.get("arguments")
+    return f"{step.action.get('name')} {_show(args)}"
