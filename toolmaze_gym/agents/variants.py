@@ -782,3 +782,34 @@ def survey(tasks: Iterable[Task], modes: Iterable[str],
                 out.append(Outcome(agent.name, task.id, mode, agent.applied,
                                    bool(grade["success"]), base))
     return out
+
+
+def expected(outcome: Outcome) -> bool | None:
+    """Whether ``outcome`` is graded as its variant's kind requires (None: n/a).
+
+    A competent variant must succeed wherever the careful agent succeeds on the same
+    (task, mode); a wrong one must fail wherever it applied.
+    """
+    if not outcome.applied:
+        return None
+    if VARIANTS[outcome.variant].competent:
+        return outcome.success or not outcome.reference_success
+    return not outcome.success
+
+
+def tally(outcomes: Iterable[Outcome]) -> dict[str, dict[str, int]]:
+    """Per variant: episodes, applicable, n/a, graded success / failure, and the
+    episodes graded as the variant's kind requires (``as_required``) or not."""
+    out: dict[str, dict[str, int]] = {}
+    for o in outcomes:
+        row = out.setdefault(o.variant, dict.fromkeys(
+            ("episodes", "applicable", "n/a", "success", "failure", "as_required", "wrong"), 0))
+        row["episodes"] += 1
+        ok = expected(o)
+        if ok is None:
+            row["n/a"] += 1
+            continue
+        row["applicable"] += 1
+        row["success" if o.success else "failure"] += 1
+        row["as_required" if ok else "wrong"] += 1
+    return out
