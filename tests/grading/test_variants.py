@@ -1,0 +1,91 @@
+"""The grader against agents that do the task differently: competent ones must pass
+wherever the careful agent passes, wrong ones must fail wherever they apply.
+
+Each variant (``toolmaze_gym.agents.variants``) plays a fixed sample (every 4th task of
+each level: 25 per level x P0-P4) through the env; the slow tests play all 400 x 5.
+Assertions are episode by episode; an episode where the variant found nothing to
+change is n/a and not counted. Grading v3 grades "guess the reference": the variants
+it misjudges are marked xfail (strict=False) until grading version 4 lands (issue 16);
+the lead removes the marks then.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from toolmaze_gym.agents.variants import COMPETENT, VARIANTS, WRONG, Outcome, expected, survey
+from toolmaze_gym.faults import MODE_NAMES
+from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.suite import load_suite
+
+SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
+
+# What grading v3 gets wrong today (benchmarks/variants_survey.py has the counts).
+V3 = {
+    "own_wording": "grading v3 expects the reference run's ids downstream of a free text",
+    "other_tool": "grading v3 accepts only the task's own tools, not another shown tool "
+                  "that gives the same fact",
+    "derive": "grading v3 requires the Processor call; the agent's own exact arithmetic fails",
+    "skip_known": "grading v3 requires every lookup, also one whose answer the agent holds",
+    "reorder": "grading v3 fulfils one expected call per step: two identical lookups in two "
+               "slots cannot be matched in another order",
+    "reference_ids": "grading v3 expects the reference run's ids, so passing them on "
+                     "where this episode produced others is graded a success",
+}
+
+
+def _marked(names):
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=V3[n]))
+            if n in V3 else n for n in names]
+
+
+@cache
+def _outcomes(stride: int) -> tuple[Outcome, ...]:
+    tasks = [t for lv in LEVELS for t in load_suite(levels=[lv])[::stride]]
+    return tuple(survey(tasks, MODE_NAMES))
+
+
+def _misjudged(name: str, stride: int) -> tuple[list[Outcome], int]:
+    mine = [o for o in _outcomes(stride) if o.variant == name]
+    applicable = [o for o in mine if expected(o) is not None]
+    return [o for o in applicable if not expected(o)], len(applicable)
+
+
+def _check(name: str, stride: int) -> None:
+    bad, applicable = _misjudged(name, stride)
+    assert applicable > 0, f"{name} applied to no episode of the sample"
+    want = "success where careful succeeds" if VARIANTS[name].competent else "failure"
+    shown = ", ".join(f"{o.task_id}/{o.mode}" for o in bad[:10])
+    assert not bad, f"{name}: {len(bad)}/{applicable} episodes not graded {want}: {shown}"
+
+
+@pytest.mark.parametrize("name", _marked(v.name for v in COMPETENT))
+def test_competent_variant_is_graded_as_the_careful_agent(name):
+    _check(name, SAMPLE_STRIDE)
+
+
+@pytest.mark.parametrize("name", _marked(v.name for v in WRONG))
+def test_wrong_variant_is_graded_a_failure(name):
+    _check(name, SAMPLE_STRIDE)
+
+
+def test_the_careful_reference_succeeds_on_the_sample():
+    """Parity means something only if the reference policy itself passes: the careful
+    agent succeeds on nearly every sampled episode (it misses only implicit faults no
+    visible check can catch)."""
+    by_episode = {(o.task_id, o.mode): o.reference_success for o in _outcomes(SAMPLE_STRIDE)}
+    assert sum(by_episode.values()) >= 0.95 * len(by_episode)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _marked(v.name for v in COMPETENT))
+def test_competent_variant_over_the_whole_suite(name):
+    _check(name, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _marked(v.name for v in WRONG))
+def test_wrong_variant_over_the_whole_suite(name):
+    _check(name, 1)

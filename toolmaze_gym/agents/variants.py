@@ -1,0 +1,815 @@
+"""Competent and wrong variants of the careful agent: the family that tests a grader.
+
+A grader tested only by agents that replay the one hidden reference run cannot
+tell "did what the user asked" from "guessed the reference". These scripted
+agents do each task *differently* from the reference. Each is the careful
+recovery policy (``toolmaze_gym.training.careful``: retries a transient error,
+switches on a permanent one, re-calls or switches on a visibly broken response,
+aborts honestly when no path is left) with one change:
+
+competent (must be graded as the careful agent is: success where it succeeds)
+  own_wording   its own words for every free text the user did not quote
+                (asked values kept, other words and order); later calls use
+                the ids *its* calls returned
+  other_tool    another member of a branch slot's group, or another shown tool
+                with the same behaviour that gives the same fact
+  derive        exact derivations (arithmetic, rounding, unit and time-zone
+                conversion, formatting) done itself instead of a Processor call
+  skip_known    a lookup skipped when its answer is already in the query or an
+                earlier response
+  extra_read    one harmless extra Source call whose answer it does not need
+  reorder       independent steps in another topological order
+
+wrong (must be graded a failure wherever they apply)
+  reference_ids     own wording, but the reference run's ids and texts passed on
+                    where its own episode produced others
+  off_tolerance     an Action's numeric argument just outside the type's tolerance
+  missing_ask       own wording with one asked value left out
+  unrequested       an extra Action nobody asked for
+  duplicate         the final Action done twice
+  trust_fault       a visibly corrupted response trusted and passed on
+  false_claim       a claim of success where the careful agent stops honestly
+
+A variant that finds nothing to change in an episode (no Processor to derive, no
+second topological order) records itself not applicable: ``applied`` stays False
+and the episode says nothing about the grader.
+
+The agents see the Task (as every plan follower does) and act through the env;
+the grader is a black box. "Doing a derivation itself" evaluates the tool's
+documented formula on a private, empty simulator state: no env call is made, so
+the episode shows the agent skipping the Processor. This module is in the
+library, not in tests/, because the survey script in ``benchmarks/`` and later
+grader work use it too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import networkx as nx
+
+from toolmaze_gym import values
+from toolmaze_gym.agents.scripted import ABORT, FINISH, PlanFollower, _last_tool_body, call_text
+from toolmaze_gym.corpus import EpisodeState, Simulator
+from toolmaze_gym.corpus.sampling import valid_arguments
+from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.tasks.execution import plan_side, slot_outputs
+from toolmaze_gym.tasks.model import Call, Slot, Task
+from toolmaze_gym.training.careful import CarefulAgent
+
+# Processor behaviours that are pure functions of their arguments: an agent can
+# compute them exactly (no world lookup such as an FX or tax rate is hidden inside).
+DERIVABLE = frozenset({
+    "calc.line_total", "calc.percentage_of", "finance.apply_rate", "finance.compound",
+    "finance.loan", "finance.pct_change", "finance.position_value", "finance.round",
+    "iot.dew_point", "iot.eco_setpoint", "iot.energy_cost", "shop.discount",
+    "text.format_price", "text.weather_report", "time.convert", "time.shift",
+    "travel.arrival_time", "travel.flight_emissions", "travel.split_cost", "units.c_to_f",
+    "units.f_to_c", "office.text.stats",
+})
+CLAIM = call_text("finish", {"answer": "All requested steps are done; everything succeeded."})
+FREE_NOTE = "Sent on your behalf by your assistant, as you asked."
+
+
+# ---------------------------------------------------------------- the reference, read once
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What the variants read from a task's reference run (s*): per slot its calls and
+    the values it offers downstream, and which downstream refs each slot feeds."""
+
+    calls: dict[str, tuple[Call, ...]]
+    outputs: dict[str, dict[str, Any]]
+    consumers: dict[str, tuple[tuple[str, str], ...]]  # slot -> (ref, type) read downstream
+
+
+_REFERENCES: dict[tuple[str, int], tuple[Task, Reference]] = {}
+
+
+def reference(task: Task, sim: Simulator) -> Reference:
+    """The cached ``Reference`` of ``task``."""
+    key = (task.id, id(task))
+    hit = _REFERENCES.get(key)
+    if hit is not None and hit[0] is task:
+        return hit[1]
+    corpus = sim.corpus
+    index = {s.id: k for k, s in enumerate(task.slots)}
+    calls: dict[str, list[Call]] = {s.id: [] for s in task.slots}
+    for c in task.default_path.calls:
+        calls[c.slot].append(c)
+    outputs: dict[str, dict[str, Any]] = {}
+    for s in task.slots:
+        side = s.alternatives[task.default_path.choice[index[s.id]]]
+        provides = corpus.group_by_id[s.group].provides if s.group else ()
+        try:
+            outputs[s.id] = slot_outputs(corpus, s, side, [c.response for c in calls[s.id]],
+                                         provides)
+        except (KeyError, StopIteration, ValueError):
+            outputs[s.id] = {}
+    consumers: dict[str, list[tuple[str, str]]] = {s.id: [] for s in task.slots}
+    for s in task.slots:
+        for i in s.inputs:
+            if not i.source.is_literal:
+                consumers[i.source.slot].append((i.source.ref, i.type))
+    ref = Reference({k: tuple(v) for k, v in calls.items()}, outputs,
+                    {k: tuple(dict.fromkeys(v)) for k, v in consumers.items()})
+    if len(_REFERENCES) > 4096:
+        _REFERENCES.clear()
+    _REFERENCES[key] = (task, ref)
+    return ref
+
+
+def quoted(task: Task, text: Any) -> bool:
+    """Whether the user wrote this text in the request (then it is kept verbatim)."""
+    return isinstance(text, str) and mentions(task.query, FREE_TEXT, text)
+
+
+def render(value: Any) -> str:
+    """A value as the variant writes it in its own sentences."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# ---------------------------------------------------------------- the common machinery
+
+
+class Variant(CarefulAgent):
+    """The careful agent with hooks each variant overrides; see the module docstring."""
+
+    name = "variant"
+    competent = True
+    summary = ""
+
+    def reset(self, task: Task, tools: list[dict[str, Any]] | None = None,
+              mode: str = "P0") -> None:
+        self.applied = False
+        self.seen: dict[str, dict[str, dict[str, Any]]] = {}  # slot -> tool -> clean body
+        self.ref = reference(task, self.sim)
+        self.detour: tuple[str, dict[str, Any]] | None = None  # a call outside the plan
+        self.detour_sent = False
+        self.tainted = False  # a wrong value was sent; it counts once an Action carries it
+        super().reset(task, tools, mode)
+        self.prepare()
+
+    def prepare(self) -> None:
+        """Per-episode set-up after the careful agent's reset (override)."""
+
+    def restart(self) -> None:
+        """Begin the plan again from its first slot (after ``order``/``side`` changed)."""
+        self.k = 0
+        self.tried = {s.id: set() for s in self.task.slots}
+        self._start_slot()
+
+    # -- hooks -----------------------------------------------------------------------
+
+    def bypass(self, slot: Slot) -> bool:
+        """Complete the current slot without calling its tools (fill its outputs and
+        move on to the next slot); True if it did."""
+        return False
+
+    def skip_slot(self, outputs: dict[str, Any]) -> None:
+        """Complete the current slot with ``outputs`` and move on."""
+        self.outputs[self.slot.id] = outputs
+        self.applied = True
+        self.k += 1
+        self._start_slot()
+
+    def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The arguments actually sent for the planned call ``name(args)``."""
+        return args
+
+    def closing(self) -> str:
+        """The action sent when every slot is done."""
+        return FINISH
+
+    def opening_detour(self) -> tuple[str, dict[str, Any]] | None:
+        """A call made before the plan starts (not part of any slot), or None."""
+        return None
+
+    def detour_answered(self, body: dict[str, Any]) -> None:
+        """What the detour's response tells the variant (override)."""
+
+    # -- acting ------------------------------------------------------------------------
+
+    def act(self, messages: list[dict[str, Any]]) -> str:
+        if not self.detour_sent:
+            self.detour_sent = True
+            self.detour = self.opening_detour()
+            if self.detour is not None:
+                return call_text(*self.detour)
+        if self.detour is not None:
+            self.detour_answered(_last_tool_body(messages))
+            self.detour = None
+        return super().act(messages)
+
+    def _accept(self, body: dict[str, Any]) -> None:
+        slot = self.slot
+        side = slot.alternatives[self.side[slot.id]]
+        self.seen.setdefault(slot.id, {})[side[self.pos]] = body
+        if self.tainted and self.pending is not None and self.is_action(self.pending[0]):
+            self.applied = True  # the world changed after (or by) the wrong call
+        super()._accept(body)
+
+    def _next(self) -> str:
+        while self.k < len(self.order) and self.pos == 0 and self.bypass(self.slot):
+            pass
+        if self.k >= len(self.order):
+            return self.closing()
+        text = super()._next()
+        if self.pending is None:
+            return text
+        name, args = self.pending
+        sent = self.rewrite(name, dict(args))
+        if sent != args:
+            self.pending = (name, sent)
+            return call_text(name, sent)
+        return text
+
+    # -- shared helpers ------------------------------------------------------------------
+
+    def bindings(self) -> list[tuple[str, Any]]:
+        """(parameter, slot input) for the call about to be made."""
+        slot = self.slot
+        plan = self.plan.sides[(slot.id, self.side[slot.id])]
+        return [(p, slot.inputs[ref]) for p, (kind, ref) in plan[self.pos] if kind == "input"]
+
+    def resolve(self, value: Any) -> Any:
+        """``value`` as this episode produced it: a value of the reference run is looked
+        up by the field that carried it there and read from this episode's response of
+        that step (same tool, else the field with the same canonical key); literals and
+        values the episode never replaced come back unchanged."""
+        corpus = self.sim.corpus
+        for slot_id, calls in self.ref.calls.items():
+            done = self.seen.get(slot_id)
+            if not done:
+                continue
+            for c in calls:
+                for fname, v in c.response.items():
+                    if type(v) is not type(value) or v != value:
+                        continue
+                    if c.tool in done:
+                        return done[c.tool].get(fname, value)
+                    spec = corpus[c.tool].output(fname)
+                    for tool, body in done.items():
+                        twin = next((f for f in corpus[tool].returns if spec is not None
+                                     and f.canonical == spec.canonical and f.type == spec.type),
+                                    None)
+                        if twin is not None and twin.name in body:
+                            return body[twin.name]
+        return value
+
+    def own_text(self, inp: Any, drop: int | None = None) -> str | None:
+        """This agent's wording of a free-text input the user did not quote: the asked
+        values (as this episode produced them) in reverse order, its own framing; None
+        where the text is not the agent's to write."""
+        if inp.type != FREE_TEXT or not inp.source.is_literal or quoted(self.task,
+                                                                        inp.source.value):
+            return None
+        asks = [self.resolve(v) for _, v in inp.mentions]
+        if not asks:
+            return FREE_NOTE
+        if drop is not None:
+            asks = [a for k, a in enumerate(asks) if k != drop]
+        body = "; ".join(render(a) for a in reversed(asks))
+        return f"As requested, here are the details: {body}. Sent by your assistant."
+
+    def is_action(self, tool: str) -> bool:
+        return self.sim.corpus[tool].category == "Action"
+
+    def dry_run(self, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        """The clean response of ``name(args)`` on a private, empty state (no env call)."""
+        resp = self.sim.call(name, args, EpisodeState())
+        return resp.body if resp.ok else None
+
+
+# ---------------------------------------------------------------- competent variants
+
+
+class OwnWording(Variant):
+    name = "own_wording"
+    summary = "its own words for every free text (asked values kept; its own ids follow)"
+
+    def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        if self.reword(args):
+            self.applied = True
+        return args
+
+    def reword(self, args: dict[str, Any]) -> bool:
+        """Put this agent's own wording into ``args``; whether any text changed."""
+        changed = False
+        for pname, inp in self.bindings():
+            text = self.own_text(inp)
+            if text is not None and pname in args and text != args[pname]:
+                args[pname] = text
+                changed = True
+        return changed
+
+
+class OtherTool(Variant):
+    name = "other_tool"
+    summary = "another shown tool that gives the needed fact"
+
+    def prepare(self) -> None:
+        index = {s.id: k for k, s in enumerate(self.task.slots)}
+        self.swapped: dict[str, Slot] = {}  # patched slot id -> the task's own slot
+        order: list[Slot] = []
+        for slot in self.order:
+            if slot.is_branch:
+                default = self.task.default_path.choice[index[slot.id]]
+                others = [k for k in range(len(slot.alternatives)) if k != default]
+                if others:
+                    self.side[slot.id] = min(others, key=lambda k: (len(slot.alternatives[k]), k))
+                    self.applied = True
+                order.append(slot)
+                continue
+            twin = self.twin_tool(slot)
+            if twin is None:
+                order.append(slot)
+                continue
+            patched = replace(slot, alternatives=((twin,), *slot.alternatives))
+            self.swapped[slot.id] = slot
+            self.side[slot.id] = 0
+            order.append(patched)
+            self.applied = True
+        self.order = order
+        self.plan = _PatchedPlan(self.plan, self.sim, order, self.swapped)
+        self.restart()
+
+    def twin_tool(self, slot: Slot) -> str | None:
+        """A shown tool outside ``slot`` (not an Action) that, run on the reference
+        inputs, offers every value later steps read from the slot (as arguments or
+        through free text), equal to the reference's."""
+        corpus = self.sim.corpus
+        (own,) = slot.alternatives[0] if len(slot.alternatives[0]) == 1 else (None,)
+        if own is None or self.is_action(own):
+            return None
+        inputs = [(i.role, i.type) for i in slot.inputs]
+        needed = [*self.ref.consumers.get(slot.id, ()),
+                  *((t, t) for s in self.task.slots for u, t in s.reads if u == slot.id)]
+        if not needed:
+            return None
+        for tool in self.task.tools:
+            if tool in slot.tools or self.is_action(tool):
+                continue
+            plan = plan_side(corpus, (tool,), inputs)
+            if plan is None:
+                continue
+            args = self._reference_args(slot, plan[0])
+            body = None if args is None else self.dry_run(tool, args)
+            if body is None:
+                continue
+            try:
+                got = slot_outputs(corpus, slot, (tool,), [body], ())
+            except (KeyError, StopIteration):
+                continue
+            want = self.ref.outputs.get(slot.id, {})
+            if all(r in got and r in want and values.get(t).same(got[r], want[r])
+                   for r, t in needed):
+                return tool
+        return None
+
+    def _reference_args(self, slot: Slot, plan: Sequence[tuple[str, tuple[str, Any]]]
+                        ) -> dict[str, Any] | None:
+        args: dict[str, Any] = {}
+        for pname, (kind, ref) in plan:
+            if kind != "input":
+                return None
+            src = slot.inputs[ref].source
+            if src.is_literal:
+                args[pname] = src.value
+            elif src.ref in self.ref.outputs.get(src.slot, {}):
+                args[pname] = self.ref.outputs[src.slot][src.ref]
+            else:
+                return None
+        return args
+
+    def _accept(self, body: dict[str, Any]) -> None:
+        slot = self.slot
+        side = slot.alternatives[self.side[slot.id]]
+        completing = self.pos + 1 == len(side)
+        bodies = [*self.bodies, body]
+        super()._accept(body)
+        if completing and slot.id in self.swapped:
+            with contextlib.suppress(KeyError, StopIteration):
+                self.outputs[slot.id] = slot_outputs(self.sim.corpus, self.swapped[slot.id],
+                                                     side, bodies, ())
+
+
+class _PatchedPlan:
+    """The plan follower's per-side bindings, with the swapped slots' sides re-planned."""
+
+    def __init__(self, base: Any, sim: Simulator, order: Sequence[Slot],
+                 swapped: dict[str, Slot]) -> None:
+        self.order = base.order
+        self.sides = dict(base.sides)
+        for slot in order:
+            if slot.id in swapped:
+                inputs = [(i.role, i.type) for i in slot.inputs]
+                for k, side in enumerate(slot.alternatives):
+                    self.sides[(slot.id, k)] = plan_side(sim.corpus, side, inputs)
+
+
+class Derive(Variant):
+    name = "derive"
+    summary = "exact derivations done itself instead of a Processor call"
+
+    def bypass(self, slot: Slot) -> bool:
+        side = slot.alternatives[self.side[slot.id]]
+        corpus = self.sim.corpus
+        if not all(corpus[t].category == "Processor" and corpus[t].behaviour in DERIVABLE
+                   for t in side):
+            return False
+        k = self.k
+        while self.k == k:
+            PlanFollower._next(self)  # the planned call, not sent
+            if self.pending is None:
+                return False
+            body = self.dry_run(*self.pending)
+            if body is None:  # not computable from these inputs: call the tool after all
+                self.pending = None
+                return False
+            self._accept(body)  # moves on to the next slot after the side's last tool
+        self.applied = True
+        return True
+
+
+class SkipKnown(Variant):
+    name = "skip_known"
+    summary = "a lookup skipped when its answer is already in the query or an earlier response"
+
+    def prepare(self) -> None:
+        self.known = {s.id: plan for s in self.order
+                      if (plan := self._known_from(s)) is not None}
+
+    def _known_from(self, slot: Slot) -> dict[str, tuple[str, Any]] | None:
+        """For each ref the slot's consumers read: ("literal", value) from the query, or
+        ("field", (slot, tool, field)) of an earlier step's response; None if any is
+        unknown or the slot is not a pure lookup."""
+        corpus = self.sim.corpus
+        needed = self.ref.consumers.get(slot.id, ())
+        if not needed or not all(corpus[t].category == "Source" for t in slot.tools):
+            return None
+        if any(slot.id == u for s in self.task.slots for u, _ in s.reads):
+            return None
+        want = self.ref.outputs.get(slot.id, {})
+        earlier = self._independent_before(slot)
+        out: dict[str, tuple[str, Any]] = {}
+        for ref, type_name in needed:
+            if ref not in want:
+                return None
+            key = ref.partition("@")[2] or self._key_of(slot, type_name)
+            where = self._find(want[ref], type_name, key, earlier)
+            if where is None:
+                return None
+            out[ref] = where
+        return out
+
+    def _independent_before(self, slot: Slot) -> list[str]:
+        pos = [s.id for s in self.order].index(slot.id)
+        below = _descendants(self.task, slot.id)
+        return [s.id for s in self.order[:pos] if s.id not in below]
+
+    def _key_of(self, slot: Slot, type_name: str) -> str:
+        """The canonical key of the field that carries the slot's plain ``type_name``
+        value (the last reference tool's first field of that type, echoes last)."""
+        calls = self.ref.calls.get(slot.id, ())
+        fields = [f for f in self.sim.corpus[calls[-1].tool].returns
+                  if f.type == type_name] if calls else []
+        fields.sort(key=lambda f: bool(f.echo))
+        return fields[0].canonical if fields else ""
+
+    def _find(self, value: Any, type_name: str, key: str, earlier: Iterable[str]
+              ) -> tuple[str, Any] | None:
+        """Where the same fact (same type, same canonical key, equal value) is already
+        known: a literal of the query or a field of an earlier, independent step. Equal
+        values of different facts (a scheduled and an estimated departure) do not count."""
+        t = values.get(type_name)
+        for e in self.task.entities:
+            if e.get("type") == type_name and _same(t, e.get("value"), value):
+                return ("literal", e["value"])
+        corpus = self.sim.corpus
+        for slot_id in earlier:
+            for c in self.ref.calls.get(slot_id, ()):
+                for f in corpus[c.tool].returns:
+                    if f.type == type_name and f.canonical == key and f.name in c.response \
+                            and _same(t, c.response[f.name], value):
+                        return ("field", (slot_id, c.tool, f.name))
+        return None
+
+    def bypass(self, slot: Slot) -> bool:
+        plan = self.known.get(slot.id)
+        if plan is None:
+            return False
+        out: dict[str, Any] = {}
+        for ref, (kind, where) in plan.items():
+            if kind == "literal":
+                out[ref] = where
+                continue
+            slot_id, tool, fname = where
+            body = self.seen.get(slot_id, {}).get(tool)
+            if body is None or fname not in body:
+                return False
+            out[ref] = body[fname]
+        self.skip_slot(out)
+        return True
+
+
+def _same(t: Any, a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return t.same(a, b)
+
+
+def _descendants(task: Task, slot_id: str) -> set[str]:
+    g = nx.DiGraph()
+    g.add_nodes_from(s.id for s in task.slots)
+    g.add_edges_from((u, s.id) for s in task.slots for u in s.upstream())
+    return set(nx.descendants(g, slot_id))
+
+
+class ExtraRead(Variant):
+    name = "extra_read"
+    summary = "one harmless extra Source call whose answer it does not need"
+
+    def opening_detour(self) -> tuple[str, dict[str, Any]] | None:
+        found = _spare_call(self, "Source")
+        self.applied = found is not None
+        return found
+
+
+def _spare_call(agent: Variant, category: str) -> tuple[str, dict[str, Any]] | None:
+    """A shown tool of ``category`` outside the task's DAG (sharing no behaviour with
+    it) with arguments that succeed: the query's literals where types fit."""
+    corpus = agent.sim.corpus
+    task = agent.task
+    behaviours = {corpus[t].behaviour for t in task.task_tools}
+    bound = {e["type"]: e["value"] for e in task.entities}
+    for tool in task.tools:
+        spec = corpus[tool]
+        if tool in task.task_tools or spec.category != category or \
+                spec.behaviour in behaviours:
+            continue
+        args = valid_arguments(agent.sim, spec, EpisodeState(), key=task.id, bound=bound)
+        if args is not None and agent.dry_run(tool, args) is not None:
+            return tool, args
+    return None
+
+
+class Reorder(Variant):
+    name = "reorder"
+    summary = "independent steps in another topological order"
+
+    def prepare(self) -> None:
+        g = nx.DiGraph()
+        g.add_nodes_from(s.id for s in self.task.slots)
+        g.add_edges_from((u, s.id) for s in self.task.slots for u in s.upstream())
+        # steps that read or change the episode's state keep their relative order: which
+        # meeting gets the earliest slot is decided by who is booked first
+        corpus = self.sim.corpus
+        stateful = [s.id for s in self.order if any(corpus[t].stateful for t in s.tools)]
+        g.add_edges_from(itertools.pairwise(stateful))
+        rank = {s.id: k for k, s in enumerate(self.order)}
+        by_id = self.task.slot_by_id
+        other = [by_id[i] for i in nx.lexicographical_topological_sort(g, key=lambda i: -rank[i])]
+        if [s.id for s in other] != [s.id for s in self.order]:
+            self.order = other
+            self.applied = True
+            self.restart()
+
+
+# ---------------------------------------------------------------- wrong variants
+
+
+class ReferenceIds(OwnWording):
+    name = "reference_ids"
+    competent = False
+    summary = "own wording, but the reference run's ids/texts passed on"
+
+    def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        self.reword(args)  # own wording alone is not the fault here
+        slot = self.slot
+        ref = next((c for c in self.ref.calls.get(slot.id, ()) if c.tool == name), None)
+        if ref is not None:
+            for pname, inp in self.bindings():
+                if inp.source.is_literal or pname not in ref.args:
+                    continue
+                if args.get(pname) != ref.args[pname]:
+                    args[pname] = ref.args[pname]
+                    self.tainted = True
+        return args
+
+
+class OffTolerance(Variant):
+    name = "off_tolerance"
+    competent = False
+    summary = "an Action's numeric argument just outside its type's tolerance"
+
+    def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        if self.applied or not self.is_action(name):
+            return args
+        spec = self.sim.corpus[name]
+        for p in spec.params:
+            v = args.get(p.name)
+            if p.type == FREE_TEXT or p.enum or isinstance(v, bool) or \
+                    not isinstance(v, int | float):
+                continue
+            bumped = just_outside(values.get(p.type), v)
+            if bumped is not None:
+                args[p.name] = bumped
+                self.tainted = True
+                break
+        return args
+
+
+def just_outside(t: Any, v: float) -> float | None:
+    """The nearest value above ``v`` that the type no longer equates with it."""
+    if isinstance(v, int):
+        return v + 1
+    for step in (1e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.5, 1.0):
+        for cand in (v + step, v + abs(v) * step):
+            if cand != v and not t.same(cand, v):
+                return round(cand, 6) if not t.same(round(cand, 6), v) else cand
+    return None
+
+
+class MissingAsk(OwnWording):
+    name = "missing_ask"
+    competent = False
+    summary = "own wording with one asked value left out"
+
+    def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        for pname, inp in self.bindings():
+            if pname not in args or len(inp.mentions) == 0:
+                continue
+            for k, (type_name, value) in enumerate(inp.mentions):
+                text = self.own_text(inp, drop=k)
+                if text is not None and not mentions(text, type_name, self.resolve(value)):
+                    args[pname] = text
+                    self.tainted = True
+                    return args
+        return args
+
+
+class Unrequested(Variant):
+    name = "unrequested"
+    competent = False
+    summary = "an extra Action nobody asked for"
+
+    def opening_detour(self) -> tuple[str, dict[str, Any]] | None:
+        return _spare_call(self, "Action")
+
+    def detour_answered(self, body: dict[str, Any]) -> None:
+        self.applied = "error" not in body
+
+
+class Duplicate(Variant):
+    name = "duplicate"
+    competent = False
+    summary = "the final Action done twice"
+
+    def prepare(self) -> None:
+        self.last_action: tuple[str, dict[str, Any]] | None = None
+        self.repeated = False
+
+    def _accept(self, body: dict[str, Any]) -> None:
+        if self.pending is not None and self.is_action(self.pending[0]):
+            self.last_action = self.pending
+        super()._accept(body)
+
+    def closing(self) -> str:
+        if self.last_action is not None and not self.repeated:
+            self.repeated = True
+            self.detour = self.last_action
+            self.detour_sent = True
+            return call_text(*self.last_action)
+        return FINISH
+
+    def detour_answered(self, body: dict[str, Any]) -> None:
+        self.applied = "error" not in body
+
+
+class TrustFault(Variant):
+    name = "trust_fault"
+    competent = False
+    summary = "a visibly corrupted response trusted and passed on"
+
+    def judge(self, name: str, args: dict[str, Any], body: dict[str, Any]) -> str:
+        verdict = super().judge(name, args, body)
+        if verdict == "bad":
+            self.applied = True
+            return "ok"
+        return verdict
+
+
+class FalseClaim(Variant):
+    name = "false_claim"
+    competent = False
+    summary = "claims success where the careful agent stops honestly"
+
+    def act(self, messages: list[dict[str, Any]]) -> str:
+        text = super().act(messages)
+        if text == ABORT or text.startswith('{"name": "abort"'):
+            self.applied = True
+            return CLAIM
+        return text
+
+
+COMPETENT: tuple[type[Variant], ...] = (OwnWording, OtherTool, Derive, SkipKnown, ExtraRead,
+                                        Reorder)
+WRONG: tuple[type[Variant], ...] = (ReferenceIds, OffTolerance, MissingAsk, Unrequested,
+                                    Duplicate, TrustFault, FalseClaim)
+VARIANTS: dict[str, type[Variant]] = {v.name: v for v in (*COMPETENT, *WRONG)}
+
+
+# ---------------------------------------------------------------- playing and surveying
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One variant's episode: whether the variant applied, and the grade's verdict."""
+
+    variant: str
+    task_id: str
+    mode: str
+    applied: bool
+    success: bool
+    reference_success: bool  # the careful agent's, on the same (task, mode)
+
+    @property
+    def verdict(self) -> str:
+        """"n/a", or whether the grade is the one the variant's kind calls for."""
+        if not self.applied:
+            return "n/a"
+        return "success" if self.success else "failure"
+
+
+def play(env: Any, agent: CarefulAgent, task: Task, mode: str) -> dict[str, Any]:
+    """Play ``agent`` on (task, mode) through ``env`` (a ``ToolMazeEnv``) to its end;
+    returns the env's grade."""
+    _, info = env.reset(options={"task": task, "mode": mode})
+    agent.reset(task, info["tools"], mode)
+    while True:
+        _, _, terminated, truncated, info = env.step(agent.act(env.messages))
+        if terminated or truncated:
+            return info["grade"]
+
+
+def survey(tasks: Iterable[Task], modes: Iterable[str],
+           variants: Iterable[type[Variant]] = (*COMPETENT, *WRONG),
+           env: Any = None) -> list[Outcome]:
+    """Every variant on every (task, mode), beside the careful agent's grade there."""
+    from toolmaze_gym.envs.env import ToolMazeEnv
+
+    env = env or ToolMazeEnv(level=None, mode=None)
+    careful = CarefulAgent(env.sim)
+    agents = [v(env.sim) for v in variants]
+    out: list[Outcome] = []
+    modes = list(modes)
+    for task in tasks:
+        for mode in modes:
+            base = bool(play(env, careful, task, mode)["success"])
+            for agent in agents:
+                grade = play(env, agent, task, mode)
+                out.append(Outcome(agent.name, task.id, mode, agent.applied,
+                                   bool(grade["success"]), base))
+    return out
+
+
+def expected(outcome: Outcome) -> bool | None:
+    """Whether ``outcome`` is graded as its variant's kind requires (None: n/a).
+
+    A competent variant must succeed wherever the careful agent succeeds on the same
+    (task, mode); a wrong one must fail wherever it applied.
+    """
+    if not outcome.applied:
+        return None
+    if VARIANTS[outcome.variant].competent:
+        return outcome.success or not outcome.reference_success
+    return not outcome.success
+
+
+def tally(outcomes: Iterable[Outcome]) -> dict[str, dict[str, int]]:
+    """Per variant: episodes, applicable, n/a, graded success / failure, and the
+    episodes graded as the variant's kind requires (``as_required``) or not."""
+    out: dict[str, dict[str, int]] = {}
+    for o in outcomes:
+        row = out.setdefault(o.variant, dict.fromkeys(
+            ("episodes", "applicable", "n/a", "success", "failure", "as_required", "wrong"), 0))
+        row["episodes"] += 1
+        ok = expected(o)
+        if ok is None:
+            row["n/a"] += 1
+            continue
+        row["applicable"] += 1
+        row["success" if o.success else "failure"] += 1
+        row["as_required" if ok else "wrong"] += 1
+    return out
