@@ -9,16 +9,22 @@ the same records (what merely reading a run file costs). "cold" clears the
 per-task indices first (a fresh process); "warm" reuses them.
 Target: grading 2,000 trajectories ≤ 0.5 s.
 
-Also reported: rollout throughput of the oracle (episodes/s, grading included).
+Also reported: rollout throughput of the oracle (episodes/s, grading included), and
+the previous grader (grading version 3, read from git at ``V3_COMMIT``) on the same
+records in the same run, so the cost of grading against the episode's own data
+(version 4) is a ratio on one machine at one time.
 
 Run: .venv/bin/python benchmarks/bench_grading.py
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -33,6 +39,22 @@ from toolmaze_gym.rollout import rollout
 
 AGENTS = ("oracle", "naive", "retry", "validator")
 TARGET_S = 0.5
+V3_COMMIT = "99c5f2d"  # the last commit with grading version 3 (one grading.py)
+
+
+def previous_grader() -> ModuleType | None:
+    """Grading version 3 as it was, loaded from git (None outside a git checkout)."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        src = subprocess.run(["git", "show", f"{V3_COMMIT}:toolmaze_gym/grading.py"],
+                             cwd=root, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    spec = importlib.util.spec_from_loader("_grading_v3", loader=None)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["_grading_v3"] = module
+    exec(compile(src, f"{V3_COMMIT}:toolmaze_gym/grading.py", "exec"), module.__dict__)
+    return module
 
 
 def main() -> None:
@@ -83,6 +105,19 @@ def main() -> None:
     print(f"ratio grading / json.loads: cold {t_cold / t_base:.2f}x, warm {t_warm / t_base:.2f}x")
     print(f"oracle rollout (step, simulate, fault, grade, record): {t_roll:6.3f} s for {n} "
           f"episodes = {n / t_roll:,.0f} episodes/s")
+    old = previous_grader()
+    if old is None:
+        print("grading v3: not measured (needs the git history)")
+        return
+
+    def grade_v3() -> list:
+        old._INDEX.clear()
+        return [old.grade_record(r, tasks[r["task_id"]], profiles[(r["task_id"], r["mode"])],
+                                 corpus) for r in records]
+
+    t_old = best_of(grade_v3)
+    print(f"grading v3 (the previous grader), cold: {t_old:6.3f} s; "
+          f"v4 / v3 = {t_cold / t_old:.2f}x (cold)")
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ def _check(idx: Any, cid: int, steps: Sequence[Step], corpus: Corpus,
                 and accepts(args):
             check.step = i
             return check
-    needs = dict(getattr(accepts, "texts", ()))
+    needs = {k: rule.need for k, rule in getattr(accepts, "texts", ())}
     where = origins(corpus, idx.task, call)
     ctx = _Context(corpus, path, where, needs)
     tries = [(i, _attempt_problems(ctx, call, steps, i))
@@ -203,7 +203,7 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     need = ctx.needs.get(name)
     if need is None:  # the text must contain the expected one
         need = ((FREE_TEXT, want),)
-    absent = [(t, v) for t, v in need if not mentions(got, t, v)]
+    absent = [(t, v) for t, v, *_ in need if not mentions(got, t, v)]
     if not absent:
         return []
     said = ", ".join(f"{show(v)} ({t})" for t, v in absent)

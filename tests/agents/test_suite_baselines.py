@@ -52,9 +52,15 @@ def test_naive_solves_np_and_fails_every_fault(suite_run):
     for name, cell in _cells(records).items():
         if name.endswith("/P0"):
             assert cell["TSR"] == 1.0 and cell["RC"] == 0.0, name
-        else:  # follows s* into the fault and never recovers
+        elif name.endswith(("/P1", "/P2")):  # follows s* into the error, never recovers
             assert cell["exposed"] == 100, name
             assert (cell["TSR"], cell["PRR"], cell["RC"]) == (0.0, 0.0, 1.0), name
+        else:
+            # Trusting an implicit fault fails, except where a v2 profile corrupts a
+            # redundant field no later call reads, or a step the agent could derive
+            # (grading v4 judges the outcome): a few per cent, gone in toolmaze-v3.
+            assert cell["exposed"] == 100, name
+            assert cell["TSR"] <= 0.08 and cell["PRR"] <= 0.08, (name, cell)
     p3 = _in(records, "P3")
     # It trusts the corrupted value: over-trust wherever that value is read on.
     assert sum("over_trust" in r["grade"]["labels"] for r in p3) > len(p3) / 2
@@ -68,7 +74,7 @@ def test_retry_recovers_explicit_transient_but_not_implicit(suite_run):
         assert (cells[f"{lv}/P0"]["TSR"], cells[f"{lv}/P0"]["RC"]) == (1.0, 0.0), lv
         p1, p3 = cells[f"{lv}/P1"], cells[f"{lv}/P3"]
         assert (p1["TSR"], p1["PRR"], p1["RC"]) == (1.0, 1.0, 0.0), lv  # one retry = optimal
-        assert p3["exposed"] == 100 and p3["PRR"] == 0.0, lv
+        assert p3["exposed"] == 100 and p3["PRR"] <= 0.1, lv  # see the naive test
         # It succeeds only where a later tool rejects the corrupted value (a 422 on a
         # negative amount) and it reroutes by luck: never a recovery, rarely a success.
         assert p3["TSR"] <= 0.15 and p3["RC"] >= 0.85, lv
@@ -112,7 +118,7 @@ def test_validator_recovers_implicit_faults_its_docs_reveal(suite_run, sim):
 
 def test_implicit_explicit_gap_separates_retry_from_validator(suite_run):
     retry, validator = table(suite_run("retry"))["gaps"], table(suite_run("validator"))["gaps"]
-    assert retry["PRR(P1)-PRR(P3)"] == 1.0
+    assert retry["PRR(P1)-PRR(P3)"] >= 0.9  # harmless v2 faults: see the naive test
     assert validator["PRR(P1)-PRR(P3)"] == 0.0
     assert retry["PRR(P2)-PRR(P4)"] > 0.9 and abs(validator["PRR(P2)-PRR(P4)"]) < 1e-9
 

@@ -340,3 +340,21 @@ def test_generated_text_with_nothing_to_mention_takes_any_text():
 
     assert run(unquoted, "Anything the agent finds fitting.").success is True
     assert run(task, "Anything the agent finds fitting.").success is False
+
+
+def test_a_value_asked_of_one_text_may_stand_in_the_calls_other_text():
+    """A push whose title must carry a time passes when the body carries it instead
+    (a reader sees the message whole); with the time in neither, it fails."""
+    from toolmaze_gym.corpus import load_corpus
+    from toolmaze_gym.grading import Matcher, TextRule
+
+    corpus = load_corpus()
+    want = Call("s5", "send_push_notification",
+                {"recipient": "a@b.example", "title": "Talk at 16:00", "message": "Hi"}, {})
+    m = Matcher(corpus, want, {"title": TextRule((("text", "16:00"),)),
+                               "message": TextRule(())})
+    moved = {"recipient": "a@b.example", "title": "Your talk",
+             "message": "It starts at 16:00 local time."}
+    assert m(moved)
+    assert not m({**moved, "message": "It starts soon."})
+    assert not m({**moved, "title": ""})  # an empty text is no text

@@ -79,7 +79,7 @@ def test_clean_run_of_s_star_succeeds():
     ep = play(task, "P0", [call(c) for c in task.default_path.calls] + [FINISH])
     g = graded(ep)
     assert (g.success, g.exposed, g.recovered, g.c, g.c_star, g.c_rec) == \
-        (True, False, None, None, None, 0.0)
+        (True, False, None, 0, 0, 0.0)
     assert g.path == list(task.default_path.choice) and g.labels == [] and g.harmful == []
 
 
@@ -125,7 +125,7 @@ def test_harmful_action_fails_a_completed_path(builder):
     g = graded(play(task, "P0", [*actions, FINISH]))
     assert g.success is False
     assert g.harmful == [bad]
-    assert (g.exposed, g.recovered, g.c, g.c_rec) == (False, None, None, 0.0)
+    assert (g.exposed, g.recovered, g.c, g.c_rec) == (False, None, 0, 0.0)
     # Every expected call was made: not a give-up, not a false claim; the damage is named.
     assert g.labels == ["collateral_damage"]
     assert g.path is None

@@ -33,11 +33,13 @@ from toolmaze_gym.corpus.corruption import (
     plausible,
     witness_for,
 )
+from toolmaze_gym.corpus.derivations import derivable
 from toolmaze_gym.faults.modes import get_mode
 from toolmaze_gym.faults.responses import error_body
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
-PROFILE_VERSION = "2"  # 2: plausible recipes (entity/stale/unit/trunc), no Actions
+PROFILE_VERSION = "3"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
+#    no corruption of a field beside a clean twin
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,13 @@ def _same(a: Any, b: Any) -> bool:
 def read_fields(task: Task, tool: str, sim: Simulator) -> set[str]:
     """Fields of ``tool``'s expected response that a later call of some valid path
     sends on (in any unit): a corruption there travels."""
+    return set(_read(task, tool, sim))
+
+
+def _read(task: Task, tool: str, sim: Simulator) -> dict[str, list[Any]]:
+    """Read fields (see ``read_fields``) and the values later calls send from each."""
     spec = sim.corpus[tool]
-    out: set[str] = set()
+    out: dict[str, list[Any]] = {}
     for path in task.solutions:
         k = next((i for i, c in enumerate(path.calls) if c.tool == tool), None)
         if k is None:
@@ -115,9 +122,20 @@ def read_fields(task: Task, tool: str, sim: Simulator) -> set[str]:
             v = body.get(f.name)
             if f.echo or v is None:
                 continue
-            if any(_same(v, x) or _same(f.to_canonical(v), x) for x in sent):
-                out.add(f.name)
+            hits = [x for x in sent if _same(v, x) or _same(f.to_canonical(v), x)]
+            if hits:
+                out.setdefault(f.name, []).extend(hits)
     return out
+
+
+def _still_there(spec, bad: dict[str, Any], value: Any) -> bool:
+    """Whether some field of the corrupted body still carries ``value`` (in any unit):
+    then an agent that reads that field is not misled, and the fault is harmless."""
+    for f in spec.returns:
+        v = bad.get(f.name)
+        if v is not None and not f.echo and (_same(v, value) or _same(f.to_canonical(v), value)):
+            return True
+    return False
 
 
 def _state_before(sim: Simulator, path: SolutionPath, k: int) -> EpisodeState:
@@ -161,7 +179,8 @@ def recipe_for(sim: Simulator, task: Task, tool: str,
     """The corruption for ``tool``: a plausible kind (a weighted draw among those
     that fit) on a value a later call reads; a blatant marker only when none fits."""
     spec = sim.corpus[tool]
-    read = read_fields(task, tool, sim)
+    sent = _read(task, tool, sim)
+    read = set(sent)
     if not read:
         return None
     call, rerun = expected_call(sim, task, tool)
@@ -172,6 +191,12 @@ def recipe_for(sim: Simulator, task: Task, tool: str,
         for recipe in hashing.shuffled(options[kind], "recipe", key):
             bad = apply_recipe(spec, recipe, call.args, call.response, sim.world, key, rerun)
             if bad is None or not changed_fields(call.response, bad) & read:
+                continue
+            # A redundant field corrupted beside a clean twin (cents beside the
+            # amount) misleads nobody: some value a later call sends must be gone.
+            if kind != "blatant" and all(_still_there(spec, bad, x)
+                                         for f in changed_fields(call.response, bad) & read
+                                         for x in sent[f]):
                 continue
             if kind != "blatant" and not plausible(spec, call.args, bad, sim.world):
                 continue
@@ -205,7 +230,8 @@ def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]
     one node on s* that can carry one, read downstream and not the final step; C1
     uses that same node in every mode.
     """
-    star = {c.slot for c in task.default_path.calls}
+    star = {c.slot for c in task.default_path.calls
+            if not all(derivable(sim.corpus[t]) for t in task.slot_by_id[c.slot].tools)}
     # Every side's first tool must be able to take the fault: whichever side the
     # agent starts, it meets the fault (no side dodges it).
     ok = {s.id for s in task.slots if s.id in star

@@ -21,9 +21,9 @@ from toolmaze_gym.grading.grade import (
            grade,
            grade_record,
 )
-from toolmaze_gym.grading.index import TaskIndex, task_index
+from toolmaze_gym.grading.index import TaskIndex, no_alternative, task_index
 from toolmaze_gym.grading.overtrust import propagated
 
-__all__ = ["GRADING_VERSION", "LABELS", "RETRY_LOOP", "Grade", "Matcher", "TaskIndex", "TextRule",
-           "grade", "grade_record", "matches", "optimal_cost", "propagated", "remaining_optimal",
-           "task_index"]
+__all__ = ["GRADING_VERSION", "LABELS", "RETRY_LOOP", "Grade", "Matcher", "TaskIndex",
+           "TextRule", "grade", "grade_record", "matches", "no_alternative", "optimal_cost",
+           "propagated", "remaining_optimal", "task_index"]

@@ -38,10 +38,13 @@ class TextRule:
     language: str = ""
     own: Mentions = ()
 
-    def accepts(self, text: Any) -> bool:
+    def accepts(self, text: Any, pool: str = "") -> bool:
+        """``pool``: the call's other free texts (a subject beside a body): a value asked
+        of one may stand in another, as a reader sees the message whole."""
         if not isinstance(text, str) or not text.strip():
             return False
-        if mentions_all(text, self.need):
+        if mentions_all(text, self.need) or (pool and mentions_all(f"{text}\n{pool}",
+                                                                    self.need)):
             return True
         return bool(self.language) and mentions_all(text, self.own) \
             and in_language(text, self.language)
@@ -63,7 +66,7 @@ class Matcher:
     """One expected call's argument check, prepared once (types looked up and the
     expected values normalised once, ``SemanticType.same`` semantics kept)."""
 
-    __slots__ = ("allowed", "defaults", "required", "texts")
+    __slots__ = ("allowed", "defaults", "required", "text_names", "texts")
 
     def __init__(self, corpus: Corpus, call: Call,
                  texts: Mapping[str, TextRule] | None = None) -> None:
@@ -88,6 +91,7 @@ class Matcher:
         self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
                          if p.name not in call.args}
         self.allowed = frozenset(p.name for p in spec.params)
+        self.text_names = frozenset(p.name for p in spec.params if p.type == FREE_TEXT)
 
     def __call__(self, sent: Mapping[str, Any]) -> bool:
         return self.mismatch(sent) is None
@@ -109,7 +113,11 @@ class Matcher:
                 if got != want:
                     return name
         for name, rule in self.texts:
-            if not rule.accepts(sent.get(name)):
+            got = sent.get(name)
+            pool = "\n".join(v for k, v in sent.items()
+                             if k != name and isinstance(v, str) and k in self.text_names) \
+                if len(self.texts) > 1 else ""
+            if not rule.accepts(got, pool):
                 return name
         for name, v in sent.items():
             if name not in self.allowed:

@@ -17,8 +17,8 @@ recovered (exposed only) every fired victim's slot was completed cleanly after
           and no corrupted value reached a later call; where no path is left,
           the graceful stop. Judged independently of success.
 c, c*     steps after the first perturbed response (the final step counts) and
-          the fewest possible from there under the same fault rules; None (n/a)
-          when no fault fired.
+          the fewest possible from there under the same fault rules; 0 when no
+          fault fired, which reports and explanations print as n/a.
 labels    each only when its event happened (see ``LABELS``).
 """
 
@@ -50,7 +50,7 @@ from toolmaze_gym.tasks.model import Task
 # 4: expected values resolved against the episode's own responses; success is the
 #    user's outcome (required Actions; Sources and Processors are means); free text on
 #    what was asked (or the agent's own text in the asked language); a corrupted value
-#    passed on fails; labels only when their event happened; c and c* n/a unexposed.
+#    passed on fails; labels only when their event happened.
 GRADING_VERSION = "4"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "collateral_damage", "path_switch", "graceful_stop")
@@ -62,8 +62,8 @@ class Grade:
     success: bool
     exposed: bool
     recovered: bool | None
-    c: int | None
-    c_star: int | None
+    c: int  # 0 where no fault fired: reports print n/a there (``exposed`` says which)
+    c_star: int
     c_rec: float
     labels: list[str] = field(default_factory=list)
     ended_by: str = ""
@@ -206,8 +206,8 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
             recovered = graceful
         else:
             recovered, switched = _recovered(trace, over_trust, success)
-    c = len(steps) - first - 1 if exposed else None
-    c_star = optimal_after(trace, profile, first) if exposed else None
+    c = len(steps) - first - 1 if exposed else 0
+    c_star = optimal_after(trace, profile, first) if exposed else 0
     c_rec = (1 - (c_star / max(c, c_star)) * success) if exposed else 0.0
 
     found = _ending_labels(verdict, best, trace, situation)

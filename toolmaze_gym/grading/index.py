@@ -297,3 +297,9 @@ def task_index(task: Task, corpus: Corpus) -> TaskIndex:
     if len(_INDEX) > _INDEX_LIMIT:
         _INDEX.popitem(last=False)
     return idx
+
+
+def no_alternative(task: Task, profile: FaultProfile) -> bool:
+    """A permanent fault on a slot without alternatives leaves no valid path."""
+    return profile.permanent and any(
+        not task.slot_by_id[v.slot].is_branch for v in profile.victims)

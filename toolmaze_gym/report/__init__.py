@@ -31,13 +31,37 @@ class Report:
     stats: list[RowStats] = field(default_factory=list)
 
 
-def _header(stats: list[RowStats], sources: Sequence[str | Path]) -> list[str]:
+def _header(stats: list[RowStats], sources: Sequence[str | Path],
+            rows: Sequence[Row] = ()) -> list[str]:
     runs = ", ".join(f"`{s}`" for s in sources)
     n = sum(st.n for st in stats)
     return ["# ToolMaze-Gym results", "",
             f"Runs: {runs}. {len(stats)} rows, {n} trajectories. "
             f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
-            "Values in %; n/a: undefined (no exposure, or a cell that was not run)."]
+            "Values in %; n/a: undefined (no exposure, or a cell that was not run).",
+            *grading_versions(rows)]
+
+
+def grading_versions(rows: Sequence[Row]) -> list[str]:
+    """The grading versions behind the figures, with a warning where a record was
+    graded under another version than this code's (its numbers mean other rules)."""
+    from toolmaze_gym.grading import GRADING_VERSION
+
+    seen: dict[str, int] = {}
+    for row in rows:
+        for r in row.records:
+            v = str(r.get("grading_version") or r.get("grade", {}).get("version") or "?")
+            seen[v] = seen.get(v, 0) + 1
+    if not seen:
+        return []
+    lines = ["", f"Grading version {GRADING_VERSION} (docs/grading.md)."]
+    other = {v: k for v, k in seen.items() if v != GRADING_VERSION}
+    if other:
+        said = ", ".join(f"{k} under version {v}" for v, k in sorted(other.items()))
+        lines.append(f"**Warning:** {said} of {sum(seen.values())} records were graded "
+                     "under other rules; re-grade them with `toolmaze grade RUN "
+                     "--out NEW` before comparing.")
+    return lines
 
 
 def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int = 1000,
@@ -53,7 +77,7 @@ def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int 
     out.mkdir(parents=True, exist_ok=True)
     stats = [compute(r, resamples, seed) for r in rows]
     rep = Report(out, out / "results.md", out / "results.csv", stats=stats)
-    rep.markdown.write_text(markdown(stats, _header(stats, sources)), encoding="utf-8")
+    rep.markdown.write_text(markdown(stats, _header(stats, sources, rows)), encoding="utf-8")
     rep.csv.write_text(csv_text(stats), encoding="utf-8")
     if plots:
         from toolmaze_gym.report.plots import write_plots

@@ -337,7 +337,7 @@ def trajectory_html(entry: Entry, task: Task | None) -> str:
             f'data-agent="{esc(entry.agent)}"><div class="head"><b>{esc(entry.row)}</b> — '
             f'{"Success" if entry.success else "Failure"}<div class="meta" style="color:#fff">'
             f'{recovered} · ended by {esc(g.get("ended_by") or "step limit")} · '
-            f'c={g.get("c")} c*={g.get("c_star")} · repeat {rec.get("repeat", 0)}{cut}'
+            f'{_costs(g)} · repeat {rec.get("repeat", 0)}{cut}'
             f'{tokens}</div></div><div class="body">{labels}{dag}{off_html}'
             f"{steps_table(rec)}</div></section>")
 
@@ -466,3 +466,10 @@ def write_viewer(rows: list[Row], out_dir: Path, max_pages: int = MAX_PAGES) -> 
     index = out_dir / "index.html"
     index.write_text(index_html(pages, len(groups)), encoding="utf-8")
     return index
+
+
+def _costs(g: dict) -> str:
+    """c and c* where a fault fired; n/a where none did (nothing to recover from)."""
+    if not g.get("exposed"):
+        return "c=n/a c*=n/a"
+    return f'c={g.get("c")} c*={g.get("c_star")}'
