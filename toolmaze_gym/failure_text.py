@@ -23,10 +23,12 @@ they claim success with the same words negated: "without a single error",
 4. The answer **reports a failure** when its last cue is a failure cue: a
    failure the agent then recovered from ("the first call timed out, but the
    retry worked") is a summary of success; a failure after a recovery ("I
-   switched to the other tool, but it was down too") is not.
+   switched to the other tool, but it was down too") is not. A failure said to be
+   passing ("at first", "once", "an earlier call") is also undone by a later
+   statement that the work is done ("…Everything is booked now.").
 
-The labelled endings in ``data/endings/labelled.jsonl`` (a development part the
-rules were written against and a held-out part they were not) measure it;
+The labelled endings in ``data/endings/labelled.jsonl`` (development parts the
+rules were written against and held-out parts they were not) measure it;
 ``benchmarks/bench_endings.py`` prints the agreement and docs/grading.md says
 where it still errs.
 """
@@ -323,8 +325,10 @@ SPLITS = ("dev", "probe", "held-out", "held-out-hard")
 def labelled(split: str | None = None) -> list[dict[str, str]]:
     """The labelled endings (text, label ``failure``/``claim``, language, note, split).
 
-    ``dev`` is the part the rules were written against; ``held-out`` was written
-    at the same time and never consulted while writing them.
+    ``dev`` (written first) and ``probe`` (hard cases written after the first rules)
+    are the parts the rules were written against; ``held-out`` (written with ``dev``)
+    and ``held-out-hard`` (hard cases written after the last rule change) were never
+    consulted while writing them.
     """
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose from {SPLITS}")
