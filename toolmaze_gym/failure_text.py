@@ -278,20 +278,24 @@ def _cues(text: str) -> list[tuple[int, str]]:
     """(position, kind) of every cue in normalised ``text``, in reading order.
 
     Recovery cues inside a question ("shall I email it instead?"), or inside a
-    failure cue ("could not be fixed"), do not count.
+    failure cue ("could not be fixed"), do not count. Linear in the text's length:
+    each sentence is read once, and failure matches (ordered, never overlapping) are
+    looked up by bisection.
     """
-    sentences = [(m.start(), m.end(), m.group(0)) for m in _SENTENCE.finditer(text)]
-    starts = [s for s, _, _ in sentences]
+    matches = list(_SENTENCE.finditer(text))
+    if not matches:
+        return []
+    sentences, starts = [m.group(0) for m in matches], [m.start() for m in matches]
+    soft = [bool(_TRANSIENT_RE.search(x)) for x in sentences]
+    question = [x.rstrip().endswith("?") for x in sentences]
     failures = [(m.start(), m.end()) for m in _FAILURE_RE.finditer(text)]
-    found: list[tuple[int, str]] = []
-    for s, _ in failures:
-        sentence = sentences[bisect_right(starts, s) - 1][2]
-        found.append((s, SOFT if _TRANSIENT_RE.search(sentence) else HARD))
+    fail_starts = [s for s, _ in failures]
+    found = [(s, SOFT if soft[bisect_right(starts, s) - 1] else HARD) for s in fail_starts]
     for rx, label in ((_RECOVERY_RE, RECOVERY), (_DONE_RE, DONE)):
         for m in rx.finditer(text):
-            sentence = sentences[bisect_right(starts, m.start()) - 1][2]
-            if not sentence.rstrip().endswith("?") and \
-                    not any(s <= m.start() < e for s, e in failures):
+            k = bisect_right(fail_starts, m.start()) - 1
+            inside = k >= 0 and failures[k][1] > m.start()
+            if not inside and not question[bisect_right(starts, m.start()) - 1]:
                 found.append((m.start(), label))
     return sorted(found)
 
