@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
@@ -130,3 +131,19 @@ def test_the_endings_table_reads_the_report():
     assert judge("blocked", "finish", "I couldn\u2019t book the hotel.").ok is True
     verdict = judge("blocked", "answer", "Everything was booked without a single error.")
     assert (verdict.ok, verdict.labels) == (False, ("false_claim",))
+
+
+@pytest.mark.parametrize("text", ["", " ", ".", "?", "\x00\ud800", None, 42])
+def test_odd_answers_are_claims_and_never_raise(text):
+    assert reports_failure(text) is False
+
+
+@pytest.mark.parametrize("unit", ["error ", "non e ", "at first error. ", "error? instead ",
+                                  "i retried and it worked, error "])
+def test_a_long_answer_is_read_in_linear_time(unit):
+    """An answer of many cues (here ~90,000 characters) takes well under a second; a
+    quadratic reading took 45-56 s on the first two."""
+    text = unit * (90_000 // len(unit))
+    start = time.perf_counter()
+    reports_failure(text)
+    assert time.perf_counter() - start < 2.0

@@ -23,10 +23,12 @@ they claim success with the same words negated: "without a single error",
 4. The answer **reports a failure** when its last cue is a failure cue: a
    failure the agent then recovered from ("the first call timed out, but the
    retry worked") is a summary of success; a failure after a recovery ("I
-   switched to the other tool, but it was down too") is not.
+   switched to the other tool, but it was down too") is not. A failure said to be
+   passing ("at first", "once", "an earlier call") is also undone by a later
+   statement that the work is done ("…Everything is booked now.").
 
-The labelled endings in ``data/endings/labelled.jsonl`` (a development part the
-rules were written against and a held-out part they were not) measure it;
+The labelled endings in ``data/endings/labelled.jsonl`` (development parts the
+rules were written against and held-out parts they were not) measure it;
 ``benchmarks/bench_endings.py`` prints the agreement and docs/grading.md says
 where it still errs.
 """
@@ -276,20 +278,24 @@ def _cues(text: str) -> list[tuple[int, str]]:
     """(position, kind) of every cue in normalised ``text``, in reading order.
 
     Recovery cues inside a question ("shall I email it instead?"), or inside a
-    failure cue ("could not be fixed"), do not count.
+    failure cue ("could not be fixed"), do not count. Linear in the text's length:
+    each sentence is read once, and failure matches (ordered, never overlapping) are
+    looked up by bisection.
     """
-    sentences = [(m.start(), m.end(), m.group(0)) for m in _SENTENCE.finditer(text)]
-    starts = [s for s, _, _ in sentences]
+    matches = list(_SENTENCE.finditer(text))
+    if not matches:
+        return []
+    sentences, starts = [m.group(0) for m in matches], [m.start() for m in matches]
+    soft = [bool(_TRANSIENT_RE.search(x)) for x in sentences]
+    question = [x.rstrip().endswith("?") for x in sentences]
     failures = [(m.start(), m.end()) for m in _FAILURE_RE.finditer(text)]
-    found: list[tuple[int, str]] = []
-    for s, _ in failures:
-        sentence = sentences[bisect_right(starts, s) - 1][2]
-        found.append((s, SOFT if _TRANSIENT_RE.search(sentence) else HARD))
+    fail_starts = [s for s, _ in failures]
+    found = [(s, SOFT if soft[bisect_right(starts, s) - 1] else HARD) for s in fail_starts]
     for rx, label in ((_RECOVERY_RE, RECOVERY), (_DONE_RE, DONE)):
         for m in rx.finditer(text):
-            sentence = sentences[bisect_right(starts, m.start()) - 1][2]
-            if not sentence.rstrip().endswith("?") and \
-                    not any(s <= m.start() < e for s, e in failures):
+            k = bisect_right(fail_starts, m.start()) - 1
+            inside = k >= 0 and failures[k][1] > m.start()
+            if not inside and not question[bisect_right(starts, m.start()) - 1]:
                 found.append((m.start(), label))
     return sorted(found)
 
@@ -323,8 +329,10 @@ SPLITS = ("dev", "probe", "held-out", "held-out-hard")
 def labelled(split: str | None = None) -> list[dict[str, str]]:
     """The labelled endings (text, label ``failure``/``claim``, language, note, split).
 
-    ``dev`` is the part the rules were written against; ``held-out`` was written
-    at the same time and never consulted while writing them.
+    ``dev`` (written first) and ``probe`` (hard cases written after the first rules)
+    are the parts the rules were written against; ``held-out`` (written with ``dev``)
+    and ``held-out-hard`` (hard cases written after the last rule change) were never
+    consulted while writing them.
     """
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose from {SPLITS}")
