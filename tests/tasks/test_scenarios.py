@@ -43,7 +43,7 @@ use = "office.mail.send"
 to = "$me"
 subject = { text = "{symbol} price", asks = [] }
 body = { text = "{symbol}: {convert.converted_amount} {cur}", asks = ["convert.converted_amount", "cur"] }
-'''
+'''  # noqa: E501 (a scenario line as authors write it)
 
 
 def _write(tmp_path, text, name="financial.toml"):
