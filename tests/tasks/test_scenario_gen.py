@@ -66,12 +66,17 @@ def test_free_text_carries_what_it_must_mention(tasks):
     mail = task.slots[-1]
     body = next(i for i in mail.inputs if i.role == "body")
     types = [t for t, _ in body.mentions]
-    assert {"stock_symbol", "money_amount", "currency_code", "price_alert_id"} <= set(types)
+    # Exactly the asks: the converted price and the alert level with their currencies;
+    # the alert id and the ticker are in the template (the reference sends them) but
+    # the request never asks the e-mail to carry them.
+    assert sorted(types) == ["currency_code", "currency_code", "money_amount", "money_amount"]
     assert mentions_all(body.source.value, body.mentions)
     alert = next(c for c in task.default_path.calls if c.slot == "s4")
-    assert alert.response[next(k for k in alert.response if "id" in k.lower())] in [
+    assert alert.response[next(k for k in alert.response if "id" in k.lower())] not in [
         v for _, v in body.mentions]
-    assert ("s4", "price_alert_id") in mail.reads
+    assert ("s4", "price_alert_id") in mail.reads  # the template still names it
+    subject = next(i for i in mail.inputs if i.role == "subject")
+    assert subject.mentions == ()
     # Serialised mentions survive a round trip; inputs without them carry no key.
     again = Task.from_json(task.to_json())
     assert again.slots[-1].inputs == mail.inputs
@@ -237,6 +242,7 @@ phrasings = [
   "{qty} {company} shares: save {pct}% of the cost for {months} months, as {cur}, to {me}.",
   "Price {qty} {company} shares, take {pct}% of it times {months} months, {cur}, mail {me}.",
 ]
+cues = { "shown.message" = ["save", "take"], "cost.estimated_cost" = ["cost", "price"] }
 [scenario.params]
 company = { type = "listed_company_name" }
 qty = { type = "quantity", choices = [10, 20] }
@@ -265,9 +271,9 @@ id = "mail"
 use = "office.mail.send"
 [scenario.steps.args]
 to = "$me"
-subject = { text = "{company} shares" }
-body = { text = "{shown.message} saved; the whole order is {cost.estimated_cost}." }
-"""
+subject = { text = "{company} shares", asks = [] }
+body = { text = "{shown.message} saved; the whole order is {cost.estimated_cost}.", asks = ["shown.message", "cost.estimated_cost"] }
+"""  # noqa: E501 (a scenario line as authors write it)
 
 
 def test_sides_that_name_the_read_value_differently_still_branch(tmp_path, corpus):

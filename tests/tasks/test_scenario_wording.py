@@ -92,6 +92,7 @@ phrasings = [
   "Invite {friend} to a picnic in {city} on {day} at {start} ({minutes} min), with the forecast.",
   "Picnic in {city} with {friend}: {day}, from {start}, {minutes} minutes. Add the forecast.",
 ]
+cues = { "forecast.condition" = ["forecast"] }
 [scenario.params]
 city = { type = "city_name", choices = ["Paris", "Madrid"] }
 start = { type = "iso_datetime" }
@@ -109,7 +110,7 @@ use = "office.cal.schedule"
 attendee = "$friend"
 start = "$start"
 duration_minutes = "$minutes"
-subject = { text = "Picnic in {city}: {forecast.condition}" }
+subject = { text = "Picnic in {city}: {forecast.condition}", asks = ["forecast.condition"] }
 '''
 
 

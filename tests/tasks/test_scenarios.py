@@ -23,6 +23,7 @@ phrasings = [
   "What does one {symbol} share cost in {cur}? Mail it to {me}.",
   "Please price a {symbol} share in {cur} and send the figure to {me}.",
 ]
+cues = { "convert.converted_amount" = ["cost", "price"] }
 [scenario.params]
 symbol = { type = "stock_symbol" }
 cur = { type = "currency_code", choices = ["EUR", "GBP"], differs_from = ["quote.currency"] }
@@ -40,9 +41,9 @@ id = "mail"
 use = "office.mail.send"
 [scenario.steps.args]
 to = "$me"
-subject = { text = "{symbol} price" }
-body = { text = "{symbol}: {convert.converted_amount} {cur}" }
-'''
+subject = { text = "{symbol} price", asks = [] }
+body = { text = "{symbol}: {convert.converted_amount} {cur}", asks = ["convert.converted_amount", "cur"] }
+'''  # noqa: E501 (a scenario line as authors write it)
 
 
 def _write(tmp_path, text, name="financial.toml"):
@@ -63,7 +64,8 @@ def test_a_clean_file_loads_with_its_bindings(tmp_path):
     amount = next(a for a in sc.steps[1].args if a.role == "amount")
     assert (amount.kind, amount.step, amount.key) == ("field", "quote", "price")
     body = next(a for a in sc.steps[2].args if a.role == "body")
-    assert body.kind == "text" and body.mention == ("symbol", "convert.converted_amount", "cur")
+    assert body.kind == "text" and body.mention == ("convert.converted_amount", "cur")
+    assert body.holes == ("symbol", "convert.converted_amount", "cur")
     assert sc.steps[2].upstream() == ["convert"]
 
 
@@ -87,8 +89,10 @@ def test_a_clean_file_loads_with_its_bindings(tmp_path):
      "unknown semantic type"),
     ('id = "mail"\nuse = "office.mail.send"', 'id = "mail"\nuse = "finance.fx_rate"',
      "steps.mail", "must be an Action"),
-    ('body = { text = "{symbol}: {convert.converted_amount} {cur}" }',
-     'body = { text = "see attached" }', "args.body", "must mention at least one value"),
+    (', asks = ["convert.converted_amount", "cur"] }', " }", "args.body",
+     "must declare `asks`"),
+    ('"convert.converted_amount", "cur"]', '"convert.converted_amount", "cur", "quote.price"]',
+     "args.body.asks", "['quote.price'] do not appear in the text"),
 ])
 def test_each_mistake_is_reported_with_file_scenario_and_field(tmp_path, old, new, where,
                                                                what):
@@ -108,8 +112,10 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path):
 
 
 def test_a_step_nothing_reads_is_reported(tmp_path):
-    text = GOOD.replace('body = { text = "{symbol}: {convert.converted_amount} {cur}" }',
-                        'body = { text = "{symbol} in {cur}" }')
+    text = GOOD.replace('body = { text = "{symbol}: {convert.converted_amount} {cur}", asks = '
+                        '["convert.converted_amount", "cur"] }',
+                        'body = { text = "{symbol} in {cur}", asks = ["cur"] }').replace(
+                        "cues = { \"convert.converted_amount\" = [\"cost\", \"price\"] }\n", "")
     problems = _problems(tmp_path, text)
     assert any("steps.convert" in p and "nothing reads its result" in p for p in problems)
 
@@ -147,6 +153,8 @@ def test_the_trial_says_which_levels_a_scenario_builds_at(tmp_path, capsys):
                          'args = { amount = "quote.price", base = "quote.currency", '
                          'quote = "$cur" }\n', "")
     short = short.replace("{convert.converted_amount} {cur}", "{quote.price} (I use {cur})")
+    short = short.replace('"convert.converted_amount", "cur"]', '"quote.price"]').replace(
+        '"convert.converted_amount" = [', '"quote.price" = [')
     assert short != GOOD
     assert scenarios_main(["check", "--tries", "2", str(_write(tmp_path, short))]) == 1
     out = capsys.readouterr().out

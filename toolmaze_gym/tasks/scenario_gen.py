@@ -139,7 +139,7 @@ def step_io(corpus: Corpus, sc: Scenario) -> dict[str, StepIO]:
                 pair = (a.key, _arg_type(corpus, sc, s.use, a))
                 if pair not in reads[a.step]:
                     reads[a.step].append(pair)
-            for m in a.mention:
+            for m in a.holes:  # the reference text reads every placeholder, asked or not
                 if "." in m:
                     up, key = m.split(".", 1)
                     pair = (key, _mention_type(corpus, sc, m))
@@ -382,7 +382,7 @@ class ScenarioGenerator:
                                  field="" if typed else a.key)
                 else:
                     src = Source("literal", value=a.text)
-                    for m in a.mention:
+                    for m in a.holes:
                         if "." in m:
                             pair = (sid[m.split(".", 1)[0]],
                                     _mention_type(self.corpus, sc, m))
@@ -460,8 +460,11 @@ class ScenarioGenerator:
         domains = sorted({self.corpus[t].domain for t in task_tools})
         phr = stream.randint(0, len(sc.phrasings) - 1)
         query = _fill(sc, sc.phrasings[phr], params)
+        texts = {(f"s{k + 1}", a.role) for k, st in enumerate(sc.steps) for a in st.args
+                 if a.kind == "text"}  # written by the agent, not stated by the query
         entities = [{"type": i.type, "value": i.source.value, "slot": s.id, "role": i.role}
-                    for s in slots for i in s.inputs if i.source.is_literal and not i.mentions]
+                    for s in slots for i in s.inputs if i.source.is_literal
+                    and (s.id, i.role) not in texts]
         shown = sorted(task_tools | set(self._distractors(sc, task_tools, set(domains),
                                                           stream)))
         task = Task(id=task_id, level=level, domains=domains, query=query, entities=entities,

@@ -21,6 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
+from toolmaze_gym.tasks.asks import asks_problems, holes, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.model import LEVELS
 
@@ -29,7 +30,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
-_SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain"}
+_SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
 # Params derived from another (param type, source type) -> how: the day of a
 # date-time, so a forecast and an event starting then share one day.
@@ -71,11 +72,17 @@ class ArgSpec:
     kind: str  # "param" | "field" | "text"
     ref: str = ""  # param name, or "step.key"
     text: str = ""  # template with {param} / {step.key} placeholders
-    mention: tuple[str, ...] = ()  # refs the text must mention (default: all placeholders)
+    mention: tuple[str, ...] = ()  # the text's asks: refs it must mention (tasks.asks)
 
     @property
     def step(self) -> str:
         return self.ref.split(".", 1)[0] if self.kind == "field" else ""
+
+    @property
+    def holes(self) -> tuple[str, ...]:
+        """Every placeholder of a text's template: what the reference run fills in
+        (and so reads), a superset of the asks that are graded."""
+        return holes(self.text) if self.kind == "text" else ()
 
     @property
     def key(self) -> str:
@@ -92,7 +99,7 @@ class StepSpec:
         """Steps whose results this step reads, by argument or through its text."""
         out = {a.step for a in self.args if a.kind == "field"}
         for a in self.args:
-            out |= {r.split(".", 1)[0] for r in a.mention if "." in r}
+            out |= {r.split(".", 1)[0] for r in a.holes if "." in r}
         return sorted(out)
 
 
@@ -106,6 +113,7 @@ class Scenario:
     phrasings: tuple[str, ...]
     levels: tuple[str, ...] = LEVELS
     file: str = ""
+    cues: tuple[tuple[str, tuple[str, ...]], ...] = ()  # step output -> words asking for it
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -148,21 +156,10 @@ def _parse_arg(role: str, raw: Any, where: str, problems: list[str]) -> ArgSpec 
                         "must be a param (with `value`) so the query can state it")
         return None
     if isinstance(raw, dict) and isinstance(raw.get("text"), str):
-        extra = set(raw) - {"text", "mention"}
+        extra = set(raw) - {"text", "asks"}
         if extra:
-            problems.append(f"{where}: unknown keys {sorted(extra)} (allowed: text, mention)")
-        holes = _placeholders(raw["text"])
-        mention = raw.get("mention", holes)
-        if not isinstance(mention, list) or not all(isinstance(m, str) for m in mention):
-            problems.append(f"{where}.mention: must be a list of placeholders")
-            return None
-        missing = [m for m in mention if m not in holes]
-        if missing:
-            problems.append(f"{where}.mention: {missing} do not appear in the text")
-        if not mention:
-            problems.append(f"{where}: free text must mention at least one value "
-                            "(a {param} or {step.key} placeholder)")
-        return ArgSpec(role, "text", text=raw["text"], mention=tuple(mention))
+            problems.append(f"{where}: unknown keys {sorted(extra)} (allowed: text, asks)")
+        return ArgSpec(role, "text", text=raw["text"], mention=parse_asks(raw, where, problems))
     problems.append(f"{where}: expected \"$param\", \"step.key\" or {{ text = \"...\" }}, "
                     f"got {raw!r}")
     return None
@@ -226,7 +223,7 @@ def _parse_step(raw: Any, where: str, problems: list[str]) -> StepSpec | None:
     if not isinstance(sid, str) or not _NAME.match(sid):
         problems.append(f"{where}.id: a lower_snake_case step id is required")
         sid = "?"
-    where = f"{where.rsplit('.', 1)[0]}.steps.{sid}"
+    where = f"{where.rsplit('.', 1)[0]}.{sid}"
     if not isinstance(use, str) or not use:
         problems.append(f"{where}.use: a capability (behaviour or group id) is required")
         use = ""
@@ -280,7 +277,8 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
         phrasings = [p for p in phrasings if isinstance(p, str)] if isinstance(
             phrasings, list) else []
     return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
-                    tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels))
+                    tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
+                    cues=parse_cues(raw.get("cues"), where, problems))
 
 
 # ---------------------------------------------------------------- meaning checks
@@ -295,9 +293,8 @@ def _check_refs(sc: Scenario, where: str, problems: list[str]) -> None:
         if step.id in seen:
             problems.append(f"{w}.id: duplicate step id")
         for a in step.args:
-            refs = [a.ref] if a.kind != "text" else list(a.mention)
-            holes = _placeholders(a.text) if a.kind == "text" else []
-            for ref in refs + [h for h in holes if h not in refs]:
+            refs = [a.ref] if a.kind != "text" else list(a.holes)
+            for ref in refs:
                 name = ref
                 if "." in name:
                     up = name.split(".", 1)[0]
@@ -351,8 +348,10 @@ def _check_graph(sc: Scenario, where: str, problems: list[str]) -> None:
 def _check_phrasings(sc: Scenario, corpus: Corpus, where: str, problems: list[str]) -> None:
     params = sc.param_by_name
     stated = {a.ref for s in sc.steps for a in s.args if a.kind == "param"}
+    # A template's params are stated too (the reference text names them); the asks
+    # among them are proved by tasks.asks, which says which text asks for them.
     stated |= {m for s in sc.steps for a in s.args if a.kind == "text"
-               for m in a.mention if "." not in m}
+               for m in a.holes if "." not in m and m not in a.mention}
     tool_names = [t for t in corpus.tools if "_" in t]
     for k, text in enumerate(sc.phrasings):
         w = f"{where}.phrasings[{k}]"
@@ -415,7 +414,7 @@ def _check_bindings(sc: Scenario, corpus: Corpus, where: str, problems: list[str
                                         f"{'/'.join(keys[a.key])}, the argument takes "
                                         f"{' or '.join(sorted(types))}")
         for a in step.args:
-            for m in a.mention:
+            for m in a.holes:
                 if "." in m and m.split(".", 1)[0] in steps:
                     up = caps.get(steps[m.split(".", 1)[0]].use)
                     if up is not None and m.split(".", 1)[1] not in key_types(corpus, up):
@@ -449,6 +448,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_refs(sc, where, problems)
     _check_phrasings(sc, corpus, where, problems)
     _check_bindings(sc, corpus, where, problems)
+    problems += asks_problems(sc)
     return problems
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.mentions import FREE_TEXT
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, Input, SolutionPath, Task
 from toolmaze_gym.tasks.queries import say, stated_as
@@ -64,9 +65,17 @@ def _literals(task: Task, slot_id: str) -> frozenset[str]:
             continue
         seen.add(slot.id)
         out |= {say(i.source.value) for i in slot.inputs
-                if i.source.is_literal and not i.mentions}
+                if i.source.is_literal and not i.mentions and not _free_text(task, i)}
         todo += slot.upstream()
     return frozenset(out)
+
+
+def _free_text(task: Task, inp: Input) -> bool:
+    """A text whose content the user left open (a title, a subject, ``asks = []``):
+    nothing to mention and not quoted by the query, so any sensible text will do,
+    as the grader reads it; the agent needs nothing it cannot see."""
+    return (inp.type == FREE_TEXT and not inp.mentions
+            and not stated(task.query, inp.source.value, inp.type))
 
 
 def _bound_problems(task: Task, corpus: Corpus, where: str, inp: Input, value: Any,
@@ -123,6 +132,8 @@ def path_problems(task: Task, corpus: Corpus, path: SolutionPath) -> list[str]:
             if inp.source.is_literal and inp.mentions:
                 problems += _text_problems(task, where, inp, seen)
             elif inp.source.is_literal:
+                if _free_text(task, inp):
+                    continue
                 if not stated(task.query, value, inp.type):
                     problems.append(f"{where}: literal {say(value)!r} is not stated "
                                     "in the query")

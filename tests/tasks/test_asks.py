@@ -1,0 +1,108 @@
+"""Free texts carry what was asked: every ask is stated by every phrasing, over the library."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmaze_gym.episode import Step
+from toolmaze_gym.grading import _text_mentions, matches
+from toolmaze_gym.tasks.asks import asks_problems, cue_in, holes, texts
+from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+from toolmaze_gym.tasks.scenarios import check_files, load_library
+from toolmaze_gym.tasks.solvability import solvability_problems
+
+from .test_scenarios import GOOD
+
+LIB = load_library()
+
+
+def _problems(tmp_path, text):
+    path = tmp_path / "financial.toml"
+    path.write_text(text)
+    return check_files([path])[1]
+
+
+def test_every_text_of_the_library_is_asked_for_by_every_phrasing():
+    """The static proof over every shipped scenario (load_library would refuse too)."""
+    assert [p for sc in LIB for p in asks_problems(sc)] == []
+    assert sum(1 for sc in LIB for _ in texts(sc)) > 300
+
+
+def test_asks_are_explicit_and_a_subset_of_the_template():
+    for sc in LIB:
+        for path, a in texts(sc):
+            assert set(a.mention) <= set(holes(a.text)), (sc.id, path)
+
+
+@pytest.mark.parametrize(("sid", "path", "asks"), [
+    # The guest SMS asks for the refund reference, not the lock, scene or task ids.
+    ("fin-holiday-let-checkout-deposit", "steps.sms.args.body", ("transfer.transfer_id",)),
+    # "Text them the booking reference": one value, not six.
+    ("tr-ticket-held-seat-into-trip", "steps.sms.args.body", ("book.booking_ref",)),
+    # The pick-up SMS carries seat and landing time, not the airport's full name.
+    ("tr-check-in-tell-pickup", "steps.sms.args.body", ("checkin.seat", "local.datetime")),
+    # Hotel and forecast in every phrasing; the price only one phrasing asked is gone.
+    ("tr-conference-hotel-expense", "steps.post.args.text",
+     ("search.hotel_name", "forecast.condition", "forecast.high_c")),
+    # A title the user never gave, a subject, a bank reference: any sensible text.
+    ("tr-plan-new-trip-share", "steps.trip.args.title", ()),
+    ("fin-invest-price-dip-alert", "steps.mail.args.subject", ()),
+    ("fin-holiday-let-checkout-deposit", "steps.transfer.args.reference", ()),
+])
+def test_a_text_asks_for_what_the_request_asks(sid, path, asks):
+    sc = next(s for s in LIB if s.id == sid)
+    assert dict(texts(sc))[path].mention == asks
+
+
+@pytest.mark.parametrize(("old", "new", "what"), [
+    # A phrasing that never asks for the price cannot have a text demand it.
+    ("What does one {symbol} share cost in {cur}?", "Tell me about {symbol} in {cur}.",
+     "phrasings[0]: asks nothing about 'convert.converted_amount'"),
+    # An asked param must be a placeholder of every phrasing.
+    ("share in {cur} and send", "share in my currency and send",
+     "phrasings[1]: does not state {cur}, which steps.mail.args.body asks for"),
+    # An asked step output needs declared cues.
+    ('cues = { "convert.converted_amount" = ["cost", "price"] }\n', "",
+     "asks for 'convert.converted_amount' but the scenario declares no cues"),
+    # A cue no text asks for is stale.
+    ('["cost", "price"] }', '["cost", "price"], "quote.price" = ["price"] }',
+     "cues.quote.price: no free text asks for it"),
+    ('"convert.converted_amount" = ["cost", "price"]', '"convert" = ["cost"]',
+     "cues are for step outputs"),
+    ('"convert.converted_amount" = ["cost", "price"]', '"convert.converted_amount" = []',
+     "a non-empty list"),
+    ('asks = ["convert.converted_amount", "cur"]', 'asks = "cur"', "must be a list"),
+    ('asks = ["convert.converted_amount", "cur"]', 'asks = ["cur", "cur"]', "listed twice"),
+])
+def test_each_unstated_ask_is_reported(tmp_path, old, new, what):
+    assert old in GOOD
+    problems = _problems(tmp_path, GOOD.replace(old, new, 1))
+    assert any(what in p for p in problems), problems
+    assert all(p.startswith("financial.toml: fin-test-quote-mail") for p in problems)
+
+
+def test_cues_are_whole_words_outside_placeholders():
+    assert cue_in("What's the weather like?", "weather")
+    assert not cue_in("The weatherman said so.", "weather")
+    assert not cue_in("on {date} please", "date")
+    assert cue_in("Where I\u2019m staying", "where i'm staying")
+    assert cue_in("the HIGH in Fahrenheit", "fahrenheit")
+
+
+def test_a_free_text_passes_with_any_sensible_words(corpus, sim):
+    """asks = [] builds a task whose subject needs no mention and is not a literal the
+    query must state, and the grader takes any non-empty subject for it."""
+    sc = next(s for s in LIB if s.id == "fin-invest-price-dip-alert")
+    task = ScenarioGenerator(sim).generate(sc, "C1", "test", "t-free")
+    subject = next(i for i in task.slots[-1].inputs if i.role == "subject")
+    assert subject.mentions == ()
+    assert solvability_problems(task, corpus) == []
+    assert not any(e["role"] == "subject" for e in task.entities)
+    send = task.default_path.calls[-1]
+    pname = next(k for k, v in send.args.items() if v == subject.source.value)
+    need = _text_mentions(corpus, task, send)
+    assert need[pname] == ()
+    for words, ok in (("Your share price check", True), ("   ", False)):
+        step = Step("", {"kind": "call", "name": send.tool,
+                         "arguments": {**send.args, pname: words}}, 200, "", None)
+        assert matches(corpus, send, step, need) is ok, words

@@ -1,0 +1,162 @@
+"""What a scenario's free texts are asked to carry, and the proof that every phrasing asks it.
+
+A free-text argument (an e-mail body, an SMS, a post) is graded on content: the
+agent's text must mention the values the request asked it to carry, in any
+wording, and nothing else is required. So each text declares its **asks**
+explicitly (``{ text = "...", asks = [...] }``); the template may say more (it is
+what the reference run sends), but only the asks are graded. A text whose
+content the user never specified (a title, a subject, a bank reference) has
+``asks = []``: any non-empty text passes.
+
+An ask the query never states is a hidden requirement, so this module proves,
+for every phrasing of a scenario, that the request states each ask:
+
+* an ask of a query parameter (``city``) needs the ``{city}`` placeholder in the
+  phrasing;
+* an ask of a step output (``forecast.condition``) needs one of the **cues** the
+  scenario declares for it (``cues = { "forecast.condition" = ["weather",
+  "forecast"] }``), matched case-insensitively as whole words outside
+  placeholders: a phrasing that never mentions the weather cannot demand it.
+
+Cues are the scenario author's claim of how a person asks for the value; the
+check makes the claim hold in every phrasing, and a cue declared for a value
+that no text asks is reported as stale, so the two never drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_REF = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
+# Typographic quotes and apostrophes a phrasing may use, read as plain ones.
+_PLAIN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+Cues = tuple[tuple[str, tuple[str, ...]], ...]  # (step output, the words that ask for it)
+
+
+class _Arg(Protocol):
+    role: str
+    kind: str
+    text: str
+    mention: tuple[str, ...]
+
+
+class _Step(Protocol):
+    id: str
+    args: tuple[_Arg, ...]
+
+
+class _Scenario(Protocol):
+    file: str
+    id: str
+    phrasings: tuple[str, ...]
+    steps: tuple[_Step, ...]
+    cues: Cues
+
+
+def holes(text: str) -> tuple[str, ...]:
+    """The placeholders of a template (``{symbol}``, ``{quote.price}``), in order, once each."""
+    out: list[str] = []
+    for m in _PLACEHOLDER.findall(text):
+        name = m.split(":", 1)[0].strip()
+        if name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def parse_asks(raw: Mapping[str, Any], where: str, problems: list[str]) -> tuple[str, ...]:
+    """The asks of one ``{ text = ..., asks = [...] }`` table, with problems appended.
+
+    ``asks`` is required: a default would put every placeholder of the template
+    (ids, internal keys, values that were only conditions) into the grade."""
+    if "asks" not in raw:
+        problems.append(f"{where}: free text must declare `asks` (the values the request "
+                        "asks it to carry; `asks = []` when the user left the content open)")
+        return ()
+    asks = raw["asks"]
+    if not isinstance(asks, list) or not all(isinstance(a, str) for a in asks):
+        problems.append(f"{where}.asks: must be a list of the text's placeholders")
+        return ()
+    template = holes(raw["text"])
+    missing = [a for a in asks if a not in template]
+    if missing:
+        problems.append(f"{where}.asks: {missing} do not appear in the text")
+    dup = sorted({a for a in asks if asks.count(a) > 1})
+    if dup:
+        problems.append(f"{where}.asks: {dup} listed twice")
+    return tuple(dict.fromkeys(a for a in asks if a in template))
+
+
+def parse_cues(raw: Any, where: str, problems: list[str]) -> Cues:
+    """A scenario's ``cues`` table: step output -> the words a request asks for it with."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        problems.append(f'{where}.cues: expected a table {{ "step.key" = ["word", ...] }}')
+        return ()
+    out = []
+    for ref, words in raw.items():
+        w = f"{where}.cues.{ref}"
+        if "." not in ref or not _REF.match(ref):
+            problems.append(f"{w}: cues are for step outputs (\"step.key\"); a param's ask "
+                            "is proved by its {placeholder}")
+            continue
+        if (not isinstance(words, list) or not words
+                or not all(isinstance(c, str) and c.strip() for c in words)):
+            problems.append(f"{w}: a non-empty list of words or phrases")
+            continue
+        out.append((ref, tuple(c.strip() for c in words)))
+    return tuple(out)
+
+
+def cue_in(phrasing: str, cue: str) -> bool:
+    """Whether ``phrasing`` says ``cue`` as whole words, outside its placeholders
+    (so the cue ``date`` is not found in ``{date}``)."""
+    plain = _PLACEHOLDER.sub(" ", phrasing).translate(_PLAIN).lower()
+    want = cue.translate(_PLAIN).lower()
+    return re.search(rf"(?<!\w){re.escape(want)}(?!\w)", plain) is not None
+
+
+def _stated_params(phrasing: str) -> set[str]:
+    return set(holes(phrasing))
+
+
+def texts(sc: _Scenario) -> Iterable[tuple[str, _Arg]]:
+    """Every free-text argument of a scenario, with its ``steps.<id>.args.<role>`` path."""
+    for step in sc.steps:
+        for a in step.args:
+            if a.kind == "text":
+                yield f"steps.{step.id}.args.{a.role}", a
+
+
+def asks_problems(sc: _Scenario) -> list[str]:
+    """Every ask some phrasing does not state, and every cue that no ask uses."""
+    where = f"{sc.file}: {sc.id}"
+    cues = dict(sc.cues)
+    problems: list[str] = []
+    asked: set[str] = set()
+    for path, a in texts(sc):
+        for ref in a.mention:
+            asked.add(ref)
+            problems += _unstated(where, path, ref, sc.phrasings, cues.get(ref, ()))
+    for ref in cues:
+        if ref not in asked:
+            problems.append(f"{where}.cues.{ref}: no free text asks for it (drop the cue, "
+                            "or add it to a text's asks)")
+    return problems
+
+
+def _unstated(where: str, path: str, ref: str, phrasings: Sequence[str],
+              cues: Sequence[str]) -> list[str]:
+    if "." not in ref:
+        return [f"{where}.phrasings[{k}]: does not state {{{ref}}}, which "
+                f"{path} asks for" for k, p in enumerate(phrasings)
+                if ref not in _stated_params(p)]
+    if not cues:
+        return [f"{where}.{path}: asks for {ref!r} but the scenario declares no cues for it "
+                f'(cues = {{ "{ref}" = ["word a request asks for it with", ...] }})']
+    return [f"{where}.phrasings[{k}]: asks nothing about {ref!r} (none of its cues "
+            f"{list(cues)}), which {path} asks for" for k, p in enumerate(phrasings)
+            if not any(cue_in(p, c) for c in cues)]
