@@ -23,18 +23,21 @@ from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
-_SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain"}
+_SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "premises"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
 # Params derived from another (param type, source type) -> how: the day of a
-# date-time, so a forecast and an event starting then share one day.
+# date-time, so a forecast and an event starting then share one day; the product
+# an earlier order holds, so "the {product} from order {order}" is that order's.
 DERIVATIONS = {("iso_date", "iso_datetime"): "the date part",
-               ("iso_date", "timestamp"): "the date part"}
+               ("iso_date", "timestamp"): "the date part",
+               ("product_name", "shop_order_id"): "the product the order holds"}
 _STEP_KEYS = {"id", "use", "args"}
 
 
@@ -58,8 +61,16 @@ class ParamSpec:
     differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
     derived_from: str = ""  # another param this one is computed from (DERIVATIONS)
 
-    def derive(self, source: Any) -> Any:
-        """This param's value from its source param's (the date of a date-time)."""
+    def derive(self, source: Any, world: Any = None) -> Any:
+        """This param's value from its source param's (the date of a date-time, the
+        product of an order placed before the episode: a world fact)."""
+        if self.type == "product_name":
+            commerce = world.commerce
+            order = commerce.orders.get(str(source).strip().upper())
+            if order is None:
+                raise ValueError(f"{self.name}: {source!r} is not an order placed before "
+                                 "the episode, so it holds no product")
+            return commerce.by_id(order.lines[0][0]).name
         return str(source)[:10]
 
 
@@ -106,6 +117,7 @@ class Scenario:
     phrasings: tuple[str, ...]
     levels: tuple[str, ...] = LEVELS
     file: str = ""
+    premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -279,8 +291,10 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
         problems.append(f"{where}.phrasings: at least {MIN_PHRASINGS} non-empty strings")
         phrasings = [p for p in phrasings if isinstance(p, str)] if isinstance(
             phrasings, list) else []
+    premises = parse_premises(raw.get("premises"), f"{where}.premises", problems)
     return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
-                    tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels))
+                    tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
+                    premises=premises)
 
 
 # ---------------------------------------------------------------- meaning checks
@@ -449,6 +463,11 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_refs(sc, where, problems)
     _check_phrasings(sc, corpus, where, problems)
     _check_bindings(sc, corpus, where, problems)
+    caps = capabilities(corpus)
+    keys = {s.id: (set(key_types(corpus, caps[s.use])) if s.use in caps else None)
+            for s in sc.steps}
+    problems += check_premises(sc.premises, {p.name: p.type for p in sc.params}, keys,
+                               f"{where}.premises")
     return problems
 
 
