@@ -37,7 +37,8 @@ _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
 # an earlier order holds, so "the {product} from order {order}" is that order's.
 DERIVATIONS = {("iso_date", "iso_datetime"): "the date part",
                ("iso_date", "timestamp"): "the date part",
-               ("product_name", "shop_order_id"): "the product the order holds"}
+               ("product_name", "shop_order_id"): "the product the order holds",
+               ("product_id", "shop_order_id"): "the product the order holds"}
 _STEP_KEYS = {"id", "use", "args"}
 
 
@@ -64,13 +65,14 @@ class ParamSpec:
     def derive(self, source: Any, world: Any = None) -> Any:
         """This param's value from its source param's (the date of a date-time, the
         product of an order placed before the episode: a world fact)."""
-        if self.type == "product_name":
+        if self.type in ("product_name", "product_id"):
             commerce = world.commerce
             order = commerce.orders.get(str(source).strip().upper())
             if order is None:
                 raise ValueError(f"{self.name}: {source!r} is not an order placed before "
                                  "the episode, so it holds no product")
-            return commerce.by_id(order.lines[0][0]).name
+            product = commerce.by_id(order.lines[0][0])
+            return product.name if self.type == "product_name" else product.product_id
         return str(source)[:10]
 
 
