@@ -251,7 +251,8 @@ class ScenarioGenerator:
             out[p.name] = v
         for p in sc.params:  # derived ones last: they follow their source's draw
             if p.derived_from:
-                out[p.name] = p.derive(out[p.derived_from], self.sim.world)
+                source = sc.param_by_name[p.derived_from]
+                out[p.name] = p.derive(out[source.name], self.sim.world, source.type)
         return {p.name: out[p.name] for p in sc.params}
 
     def _draw(self, p, stream: hashing.Stream, attempt: int) -> Any:

@@ -22,6 +22,8 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
+from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
+from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 
@@ -32,13 +34,8 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "premises"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
-# Params derived from another (param type, source type) -> how: the day of a
-# date-time, so a forecast and an event starting then share one day; the product
-# an earlier order holds, so "the {product} from order {order}" is that order's.
-DERIVATIONS = {("iso_date", "iso_datetime"): "the date part",
-               ("iso_date", "timestamp"): "the date part",
-               ("product_name", "shop_order_id"): "the product the order holds",
-               ("product_id", "shop_order_id"): "the product the order holds"}
+# Params derived from another (param type, source type) -> how (``derived.py``).
+DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
 
 
@@ -62,18 +59,10 @@ class ParamSpec:
     differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
     derived_from: str = ""  # another param this one is computed from (DERIVATIONS)
 
-    def derive(self, source: Any, world: Any = None) -> Any:
+    def derive(self, source: Any, world: Any = None, source_type: str = "iso_datetime") -> Any:
         """This param's value from its source param's (the date of a date-time, the
-        product of an order placed before the episode: a world fact)."""
-        if self.type in ("product_name", "product_id"):
-            commerce = world.commerce
-            order = commerce.orders.get(str(source).strip().upper())
-            if order is None:
-                raise ValueError(f"{self.name}: {source!r} is not an order placed before "
-                                 "the episode, so it holds no product")
-            product = commerce.by_id(order.lines[0][0])
-            return product.name if self.type == "product_name" else product.product_id
-        return str(source)[:10]
+        product of an order, the customer of an invoice: ``derived.py``)."""
+        return derive(self.type, source_type, source, world)
 
 
 @dataclass(frozen=True)
