@@ -142,7 +142,7 @@ def test_the_late_parcel_is_later_than_the_flight(gen):
     got = violations(sc.premises, draw_lookup(gen.corpus, task.solutions, _slot_of(sc),
                                               gen.last_params))
     assert got == []
-    eta = [c.response for c in task.default_path.calls if c.slot == "s1"][0]
+    eta = next(c.response for c in task.default_path.calls if c.slot == "s1")
     delivery = next(v for k, v in eta.items() if "estimated_delivery" in k)
     assert delivery > "2026-08-24"  # the trip's flight leaves on the 24th
 
@@ -250,3 +250,17 @@ def test_scenarios_check_reports_a_premise_problem(tmp_path, capsys):
         encoding="utf-8")
     assert main(["scenarios", "check", "--no-trial", str(f)]) == 1
     assert "names no param 'nowhere'" in capsys.readouterr().out
+
+
+def test_scenarios_check_names_the_premise_no_draw_satisfies(tmp_path, capsys):
+    from toolmaze_gym.tasks.scenarios import library_files
+
+    src = next(p for p in library_files() if p.name == LIB[LATE].file)
+    f = tmp_path / src.name
+    f.write_text(src.read_text(encoding="utf-8").replace(
+        "eta.estimated_delivery > leave.datetime", "eta.estimated_delivery < leave.datetime"),
+        encoding="utf-8")
+    assert main(["scenarios", "check", "--tries", "1", str(f)]) == 1
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if LATE in ln)
+    assert "C4 no (premise 'eta.estimated_delivery < leave.datetime' does not hold" in line
