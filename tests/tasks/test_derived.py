@@ -38,6 +38,10 @@ def test_records_give_their_customer_payee_home_and_stock():
     assert derive("stock_symbol", "price_alert_id", alert.alert_id, WORLD) == alert.symbol
 
 
+def test_a_city_gives_the_currency_it_pays_in():
+    assert derive("currency_code", "city_name", "Tokyo", WORLD) == "JPY"
+
+
 def test_a_date_is_the_day_of_its_date_time():
     assert derive("iso_date", "iso_datetime", "2026-08-24T23:30:00Z", WORLD) == "2026-08-24"
 
@@ -46,6 +50,7 @@ def test_a_date_is_the_day_of_its_date_time():
     ("product_name", "shop_order_id", "SO-NOTREAL1"),
     ("person_name", "invoice_id", "INV-NOTREAL12"),
     ("city_name", "automation_id", "SCH-NOTREAL1"),
+    ("currency_code", "city_name", "Atlantis"),
 ])
 def test_a_record_that_does_not_exist_is_a_clear_error(kind, source, value):
     with pytest.raises(DerivationError, match=value):

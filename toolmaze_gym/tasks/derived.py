@@ -5,7 +5,8 @@ A query that names a record and a fact about it ("the {product} from order
 "refund payment {payment} and pay {payee} again") states one thing twice; drawn
 independently, the two would contradict each other in almost every task. A
 derived param (``from = "order"`` in the scenario file) is instead read off its
-source: the day of a date-time, or the product, customer, site, symbol or payee
+source: the day of a date-time, the currency of a city ("{qty} items at {price}
+{local_currency} each" in {city}), or the product, customer, site, symbol or payee
 that a record of the world holds.
 
 ``DERIVATIONS`` maps (param type, source type) to a description and the function
@@ -52,6 +53,13 @@ def _payment_recipient(value: Any, world: Any) -> str:
     return person.name
 
 
+def _city_currency(value: Any, world: Any) -> str:
+    city = world.geo.city(str(value))
+    if city is None:
+        raise DerivationError(f"{value!r} is not a city of the world")
+    return city.currency
+
+
 def _automation_site(value: Any, world: Any) -> str:
     automation = world.records.automations.get(str(value).strip().upper())
     if automation is None:
@@ -77,6 +85,7 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                                     _invoice_customer),
     ("person_name", "payment_id"): ("the person the payment went to", _payment_recipient),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
+    ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
 }
 
