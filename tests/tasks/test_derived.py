@@ -38,6 +38,13 @@ def test_records_give_their_customer_payee_home_and_stock():
     assert derive("stock_symbol", "price_alert_id", alert.alert_id, WORLD) == alert.symbol
 
 
+def test_an_itinerary_gives_the_city_its_flight_lands_in():
+    travel = WORLD.travel
+    iid = _first(travel.itineraries)
+    flight = travel.flight(travel.bookings[travel.itineraries[iid].items[0]].flight_id)
+    assert derive("city_name", "itinerary_id", iid, WORLD) == flight.destination.city.name
+
+
 def test_a_city_gives_the_currency_it_pays_in():
     assert derive("currency_code", "city_name", "Tokyo", WORLD) == "JPY"
 

@@ -5,7 +5,8 @@ A query that names a record and a fact about it ("the {product} from order
 "refund payment {payment} and pay {payee} again") states one thing twice; drawn
 independently, the two would contradict each other in almost every task. A
 derived param (``from = "order"`` in the scenario file) is instead read off its
-source: the day of a date-time, the currency of a city ("{qty} items at {price}
+source: the day of a date-time, the city a trip flies to ("my partner flies home to
+{site} on itinerary {trip}"), the currency of a city ("{qty} items at {price}
 {local_currency} each" in {city}), or the product, customer, site, symbol or payee
 that a record of the world holds.
 
@@ -60,6 +61,15 @@ def _city_currency(value: Any, world: Any) -> str:
     return city.currency
 
 
+def _itinerary_destination(value: Any, world: Any) -> str:
+    travel = world.travel
+    itinerary = travel.itineraries.get(str(value).strip().upper())
+    if itinerary is None:
+        raise DerivationError(f"{value!r} is not an itinerary planned before the episode")
+    booking = travel.bookings[itinerary.items[0]]
+    return travel.flight(booking.flight_id).destination.city.name
+
+
 def _automation_site(value: Any, world: Any) -> str:
     automation = world.records.automations.get(str(value).strip().upper())
     if automation is None:
@@ -84,6 +94,8 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("person_name", "invoice_id"): ("the customer the invoice was sent to",
                                     _invoice_customer),
     ("person_name", "payment_id"): ("the person the payment went to", _payment_recipient),
+    ("city_name", "itinerary_id"): ("the city the itinerary's flight lands in",
+                                    _itinerary_destination),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
