@@ -42,6 +42,7 @@ from toolmaze_gym.tasks.enumeration import default_index, enumerate_solutions
 from toolmaze_gym.tasks.execution import ExecutionError, run_slot, topological_order
 from toolmaze_gym.tasks.generator import signature
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
+from toolmaze_gym.tasks.premises import draw_lookup, violations
 from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
 from toolmaze_gym.tasks.scenarios import ArgSpec, Scenario, phrase_hole
 from toolmaze_gym.tasks.solvability import solvability_problems
@@ -62,6 +63,11 @@ USAGE_WEIGHT = 0.5
 
 class ScenarioBuildError(Exception):
     """This scenario cannot be built with these choices (the reason is the message)."""
+
+
+class PremiseContradicted(ScenarioBuildError):
+    """The drawn data denies a premise the query states: another draw is needed
+    (the world facts, not the choice of tools, decide it)."""
 
 
 class FaultlessBranch(ScenarioBuildError):
@@ -245,7 +251,8 @@ class ScenarioGenerator:
             out[p.name] = v
         for p in sc.params:  # derived ones last: they follow their source's draw
             if p.derived_from:
-                out[p.name] = p.derive(out[p.derived_from])
+                source = sc.param_by_name[p.derived_from]
+                out[p.name] = p.derive(out[source.name], self.sim.world, source.type)
         return {p.name: out[p.name] for p in sc.params}
 
     def _draw(self, p, stream: hashing.Stream, attempt: int) -> Any:
@@ -456,6 +463,12 @@ class ScenarioGenerator:
         except KeyError as exc:
             raise ScenarioBuildError(f"a bound field is missing: {exc}") from None
         self._check_differs(sc, slots, solutions, params)
+        sid = {s.id: f"s{k + 1}" for k, s in enumerate(sc.steps)}
+        bad = violations(sc.premises, draw_lookup(self.corpus, solutions, sid, params))
+        if bad:
+            denied = [v for v in bad if not v.unchecked]
+            raise (PremiseContradicted(denied[0].message) if denied
+                   else ScenarioBuildError(bad[0].message))
         task_tools = {t for s in slots for t in s.tools}
         domains = sorted({self.corpus[t].domain for t in task_tools})
         phr = stream.randint(0, len(sc.phrasings) - 1)
@@ -649,6 +662,9 @@ class ScenarioGenerator:
                     continue
                 try:
                     task = self.build(sc, level, assign, params, task_id, stream.fork("build"))
+                except PremiseContradicted as exc:
+                    reason = str(exc)
+                    break  # the same data under other tools: draw again
                 except FaultlessBranch as exc:
                     reason = str(exc)
                     uses = {f"s{k + 1}": st.use for k, st in enumerate(sc.steps)}

@@ -23,19 +23,21 @@ from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
+from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
+from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
-_SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues"}
+_SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
+                  "premises"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
-# Params derived from another (param type, source type) -> how: the day of a
-# date-time, so a forecast and an event starting then share one day.
-DERIVATIONS = {("iso_date", "iso_datetime"): "the date part",
-               ("iso_date", "timestamp"): "the date part"}
+# Params derived from another (param type, source type) -> how (``derived.py``).
+DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
 
 
@@ -59,9 +61,10 @@ class ParamSpec:
     differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
     derived_from: str = ""  # another param this one is computed from (DERIVATIONS)
 
-    def derive(self, source: Any) -> Any:
-        """This param's value from its source param's (the date of a date-time)."""
-        return str(source)[:10]
+    def derive(self, source: Any, world: Any = None, source_type: str = "iso_datetime") -> Any:
+        """This param's value from its source param's (the date of a date-time, the
+        product of an order, the customer of an invoice: ``derived.py``)."""
+        return derive(self.type, source_type, source, world)
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,7 @@ class Scenario:
     levels: tuple[str, ...] = LEVELS
     file: str = ""
     cues: tuple[tuple[str, tuple[str, ...]], ...] = ()  # step output -> words asking for it
+    premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -276,9 +280,10 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
         problems.append(f"{where}.phrasings: at least {MIN_PHRASINGS} non-empty strings")
         phrasings = [p for p in phrasings if isinstance(p, str)] if isinstance(
             phrasings, list) else []
+    premises = parse_premises(raw.get("premises"), f"{where}.premises", problems)
     return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
                     tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
-                    cues=parse_cues(raw.get("cues"), where, problems))
+                    cues=parse_cues(raw.get("cues"), where, problems), premises=premises)
 
 
 # ---------------------------------------------------------------- meaning checks
@@ -449,6 +454,11 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_phrasings(sc, corpus, where, problems)
     _check_bindings(sc, corpus, where, problems)
     problems += asks_problems(sc)
+    caps = capabilities(corpus)
+    keys = {s.id: (set(key_types(corpus, caps[s.use])) if s.use in caps else None)
+            for s in sc.steps}
+    problems += check_premises(sc.premises, {p.name: p.type for p in sc.params}, keys,
+                               f"{where}.premises")
     return problems
 
 

@@ -1,0 +1,85 @@
+"""Derived params: a fact of the record another param names, never a second draw."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolmaze_gym.tasks.derived import DERIVATIONS, DerivationError, derive
+from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+from toolmaze_gym.tasks.scenarios import load_library
+from toolmaze_gym.world import get_world
+
+WORLD = get_world()
+
+
+def _first(mapping):
+    return sorted(mapping)[0]
+
+
+def test_an_order_gives_its_product_by_name_and_by_id():
+    commerce = WORLD.commerce
+    oid = _first(commerce.orders)
+    product = commerce.by_id(commerce.orders[oid].lines[0][0])
+    assert derive("product_name", "shop_order_id", oid, WORLD) == product.name
+    assert derive("product_id", "shop_order_id", oid.lower(), WORLD) == product.product_id
+
+
+def test_records_give_their_customer_payee_home_and_stock():
+    rec, people = WORLD.records, WORLD.people
+    inv = rec.invoices[_first(rec.invoices)]
+    pay = rec.payments[_first(rec.payments)]
+    auto = rec.automations[_first(rec.automations)]
+    alert = rec.alerts[_first(rec.alerts)]
+    assert derive("person_name", "invoice_id", inv.invoice_id, WORLD) == \
+        people.by_email(inv.customer_email).name
+    assert derive("person_name", "payment_id", pay.payment_id, WORLD) == \
+        people.by_email(pay.recipient).name
+    assert derive("city_name", "automation_id", auto.schedule_id, WORLD) == auto.site
+    assert derive("stock_symbol", "price_alert_id", alert.alert_id, WORLD) == alert.symbol
+
+
+def test_an_itinerary_gives_the_city_its_flight_lands_in():
+    travel = WORLD.travel
+    iid = _first(travel.itineraries)
+    flight = travel.flight(travel.bookings[travel.itineraries[iid].items[0]].flight_id)
+    assert derive("city_name", "itinerary_id", iid, WORLD) == flight.destination.city.name
+
+
+def test_a_city_gives_the_currency_it_pays_in():
+    assert derive("currency_code", "city_name", "Tokyo", WORLD) == "JPY"
+
+
+def test_a_date_is_the_day_of_its_date_time():
+    assert derive("iso_date", "iso_datetime", "2026-08-24T23:30:00Z", WORLD) == "2026-08-24"
+
+
+@pytest.mark.parametrize(("kind", "source", "value"), [
+    ("product_name", "shop_order_id", "SO-NOTREAL1"),
+    ("person_name", "invoice_id", "INV-NOTREAL12"),
+    ("city_name", "automation_id", "SCH-NOTREAL1"),
+    ("currency_code", "city_name", "Atlantis"),
+])
+def test_a_record_that_does_not_exist_is_a_clear_error(kind, source, value):
+    with pytest.raises(DerivationError, match=value):
+        derive(kind, source, value, WORLD)
+
+
+def test_every_derived_param_of_the_library_matches_its_record():
+    """Generated tasks state the record and the fact derived from it consistently."""
+    gen = ScenarioGenerator()
+    derived = [sc for sc in load_library()
+               if any(p.derived_from and p.type != "iso_date" for p in sc.params)]
+    assert len(derived) >= 10
+    for sc in derived:
+        params = gen.draw_params(sc, _stream(sc.id))
+        for p in sc.params:
+            if p.derived_from and p.type != "iso_date":
+                src = sc.param_by_name[p.derived_from]
+                assert (p.type, src.type) in DERIVATIONS
+                assert params[p.name] == derive(p.type, src.type, params[src.name], WORLD)
+
+
+def _stream(name):
+    from toolmaze_gym import hashing
+
+    return hashing.Stream("derived-test", name)

@@ -1,0 +1,107 @@
+"""Params derived from another param, so two literals of one query never disagree.
+
+A query that names a record and a fact about it ("the {product} from order
+{order}", "{customer} paid invoice {invoice}", "my alert {alert} on {symbol}",
+"refund payment {payment} and pay {payee} again") states one thing twice; drawn
+independently, the two would contradict each other in almost every task. A
+derived param (``from = "order"`` in the scenario file) is instead read off its
+source: the day of a date-time, the city a trip flies to ("my partner flies home to
+{site} on itinerary {trip}"), the currency of a city ("{qty} items at {price}
+{local_currency} each" in {city}), or the product, customer, site, symbol or payee
+that a record of the world holds.
+
+``DERIVATIONS`` maps (param type, source type) to a description and the function
+that computes the value from the source value and the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Derive = Callable[[Any, Any], Any]
+
+
+class DerivationError(ValueError):
+    """The source value names no record the derivation can read."""
+
+
+def _day(value: Any, world: Any) -> str:
+    return str(value)[:10]
+
+
+def _order_product(value: Any, world: Any):
+    commerce = world.commerce
+    order = commerce.orders.get(str(value).strip().upper())
+    if order is None:
+        raise DerivationError(f"{value!r} is not an order placed before the episode")
+    return commerce.by_id(order.lines[0][0])
+
+
+def _invoice_customer(value: Any, world: Any) -> str:
+    invoice = world.records.invoices.get(str(value).strip().upper())
+    person = world.people.by_email(invoice.customer_email) if invoice else None
+    if person is None:
+        raise DerivationError(f"{value!r} is not an invoice sent before the episode")
+    return person.name
+
+
+def _payment_recipient(value: Any, world: Any) -> str:
+    payment = world.records.payments.get(str(value).strip().upper())
+    person = world.people.by_email(payment.recipient) if payment else None
+    if person is None:
+        raise DerivationError(f"{value!r} is not a payment made before the episode")
+    return person.name
+
+
+def _city_currency(value: Any, world: Any) -> str:
+    city = world.geo.city(str(value))
+    if city is None:
+        raise DerivationError(f"{value!r} is not a city of the world")
+    return city.currency
+
+
+def _itinerary_destination(value: Any, world: Any) -> str:
+    travel = world.travel
+    itinerary = travel.itineraries.get(str(value).strip().upper())
+    if itinerary is None:
+        raise DerivationError(f"{value!r} is not an itinerary planned before the episode")
+    booking = travel.bookings[itinerary.items[0]]
+    return travel.flight(booking.flight_id).destination.city.name
+
+
+def _automation_site(value: Any, world: Any) -> str:
+    automation = world.records.automations.get(str(value).strip().upper())
+    if automation is None:
+        raise DerivationError(f"{value!r} is not a scheduled automation")
+    return automation.site
+
+
+def _alert_symbol(value: Any, world: Any) -> str:
+    alert = world.records.alerts.get(str(value).strip().upper())
+    if alert is None:
+        raise DerivationError(f"{value!r} is not a price alert set before the episode")
+    return alert.symbol
+
+
+DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
+    ("iso_date", "iso_datetime"): ("the date part", _day),
+    ("iso_date", "timestamp"): ("the date part", _day),
+    ("product_name", "shop_order_id"): ("the product the order holds",
+                                        lambda v, w: _order_product(v, w).name),
+    ("product_id", "shop_order_id"): ("the product the order holds",
+                                      lambda v, w: _order_product(v, w).product_id),
+    ("person_name", "invoice_id"): ("the customer the invoice was sent to",
+                                    _invoice_customer),
+    ("person_name", "payment_id"): ("the person the payment went to", _payment_recipient),
+    ("city_name", "itinerary_id"): ("the city the itinerary's flight lands in",
+                                    _itinerary_destination),
+    ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
+    ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
+    ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
+}
+
+
+def derive(param_type: str, source_type: str, value: Any, world: Any) -> Any:
+    """The derived param's value (DerivationError when the record does not exist)."""
+    return DERIVATIONS[(param_type, source_type)][1](value, world)
