@@ -65,7 +65,7 @@ def test_free_text_carries_what_it_must_mention(tasks):
     task = tasks[("fin-invest-price-dip-alert", "C1")]
     mail = task.slots[-1]
     body = next(i for i in mail.inputs if i.role == "body")
-    types = [t for t, _ in body.mentions]
+    types = [m[0] for m in body.mentions]
     # Exactly the asks: the converted price and the alert level with their currencies;
     # the alert id and the ticker are in the template (the reference sends them) but
     # the request never asks the e-mail to carry them.

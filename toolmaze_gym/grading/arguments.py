@@ -52,10 +52,8 @@ class TextRule:
 
 def in_language(text: str, code: str) -> bool:
     """Whether ``text`` is written in the language ``code`` (ISO 639-1)."""
-    try:
-        from toolmaze_gym import language
-    except ImportError:  # until the detector lands
-        return False
+    from toolmaze_gym import language  # its model loads on first use
+
     return language.is_language(text, code)
 
 

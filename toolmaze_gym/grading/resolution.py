@@ -28,6 +28,8 @@ from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, resolve
 from toolmaze_gym.mentions import mentions
 from toolmaze_gym.tasks.execution import slot_outputs
 
+SEEN_SCAN_CHARS = 20_000  # responses longer than this are searched for the JSON form only
+
 
 @dataclass
 class PathMatch:
@@ -56,20 +58,31 @@ class EpisodeView:
             if s.clean_ok and isinstance(s.action.get("arguments"), dict):
                 self.by_tool.setdefault(s.action.get("name"), []).append(i)
         self._bodies: dict[int, dict[str, Any] | None] = {}
+        self._seen: dict[tuple, bool] = {}
 
     def seen(self, type_: str, value: Any, before: int,
              besides: frozenset[str] | set[str] = frozenset()) -> bool:
         """Whether ``value`` was in the request or a response before step ``before``
         from a tool not in ``besides`` (a call of the slot's own tools counts only
         when it is the expected call)."""
+        key = (type_, repr(value), before, frozenset(besides))
+        hit = self._seen.get(key)
+        if hit is None:
+            hit = self._seen[key] = self._look(type_, value, before, besides)
+        return hit
+
+    def _look(self, type_: str, value: Any, before: int, besides) -> bool:
         if mentions(self.query, type_, value):
             return True
         plain = str(value)
         for j in range(min(before, len(self.steps))):
             step = self.steps[j]
             obs = step.observation
-            if obs and step.action.get("name") not in besides \
-                    and (plain in obs or mentions(obs, type_, value)):
+            if not obs or step.action.get("name") in besides:
+                continue
+            # The value as JSON wrote it; another spelling (a date written out, an
+            # offset folded) only in responses of a sensible size.
+            if plain in obs or (len(obs) <= SEEN_SCAN_CHARS and mentions(obs, type_, value)):
                 return True
         return False
 
