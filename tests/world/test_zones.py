@@ -101,3 +101,10 @@ def test_flights_leave_between_six_and_ten_local_time_in_summer_and_winter():
                 assert local.date().isoformat() == day, (a, b, f.flight_id, local)
                 assert 6 <= local.hour <= 22 and (local.hour, local.minute) <= (22, 0), \
                     (a, b, f.flight_id, local)
+
+
+def test_the_standard_offset_leaves_summer_time_out():
+    summer, winter = datetime(2026, 8, 18, 12), datetime(2026, 1, 18, 12)
+    assert zones.standard_offset_hours("Europe/Vienna", summer) == 1.0
+    assert zones.standard_offset_hours("Europe/Vienna", winter) == 1.0
+    assert zones.standard_offset_hours("Australia/Sydney", winter) == 10.0

@@ -48,6 +48,14 @@ def offset_hours(name: str, at: datetime) -> float:
     return offset(name, at).total_seconds() / 3600
 
 
+def standard_offset_hours(name: str, at: datetime) -> float:
+    """The zone's standard offset at ``at``, without summer time (WorldTimeAPI's
+    ``raw_offset``): the offset in force less its daylight-saving part."""
+    local = to_local(name, at)
+    return ((local.utcoffset() or timedelta(0)) - (local.dst() or timedelta(0))) \
+        .total_seconds() / 3600
+
+
 def to_local(name: str, at: datetime) -> datetime:
     """Instant ``at`` (naive means UTC) as an aware wall-clock time in zone ``name``."""
     instant = at if at.tzinfo is not None else at.replace(tzinfo=UTC)

@@ -50,7 +50,8 @@ def zone_of(ctx: CallContext, tz: str, canonical: str) -> ZoneInfo:
 def city_timezone(ctx: CallContext, city: str) -> dict:
     c = city_of(ctx, city)
     return {"city": c.name, "timezone": c.timezone, "country_code": c.country_code,
-            "utc_offset_hours": ctx.world.geo.utc_offset_hours(c.timezone)}
+            "utc_offset_hours": ctx.world.geo.utc_offset_hours(c.timezone),
+            "raw_offset_hours": zones.standard_offset_hours(c.timezone, ctx.world.now)}
 
 
 @behaviour("time.convert")
