@@ -35,6 +35,14 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
+WORLD_CHANGED = pytest.mark.xfail(
+    strict=True,
+    reason="issue 16 (a world a careful agent can trust): real time-zone rules move flight and "
+           "train departures and offsets, so the files shipped for this suite are the old "
+           "world's and cannot regenerate until it is rebuilt (toolmaze-v3 at integration).")
+
+
+@WORLD_CHANGED
 def test_build_suite_v1_is_the_shipped_v1_whatever_the_directory(built):
     shipped = resources.files("toolmaze_gym") / "data" / "suites" / "toolmaze-v1"
     for name in FILES:

@@ -47,6 +47,14 @@ def test_every_instance_has_a_profile(suite):
             assert ps[m].task_id == task.id and ps[m].mode == m and ps[m].victims
 
 
+WORLD_CHANGED = pytest.mark.xfail(
+    strict=True,
+    reason="issue 16 (a world a careful agent can trust): real time-zone rules move flight and "
+           "train departures and offsets, so the files shipped for this suite are the old "
+           "world's and cannot regenerate until it is rebuilt (toolmaze-v3 at integration).")
+
+
+@WORLD_CHANGED
 def test_profiles_regenerate_identically_and_match_the_manifest(sim):
     shipped = (ROOT / PROFILES_FILE).read_bytes()
     manifest = json.loads((ROOT / "manifest.json").read_text())

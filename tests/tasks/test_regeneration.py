@@ -9,6 +9,8 @@ import subprocess
 import sys
 from importlib import resources
 
+import pytest
+
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.suite import (
     SUITE_SEED,
@@ -19,7 +21,15 @@ from toolmaze_gym.tasks.suite import (
     suite_signatures,
 )
 
+WORLD_CHANGED = pytest.mark.xfail(
+    strict=True,
+    reason="issue 16 (a world a careful agent can trust): real time-zone rules move flight and "
+           "train departures and offsets, so the responses stored in this suite are the old "
+           "world's; it cannot regenerate until it is rebuilt (toolmaze-v3 at integration). "
+           "tests/tasks/test_suites_run_clean.py checks that every path still runs cleanly.")
 
+
+@WORLD_CHANGED
 def test_suite_regenerates_bit_identically(tmp_path):
     built = build_suite(tmp_path / "toolmaze-v1", SUITE_SEED, 100)
     shipped = manifest(V1_NAME)

@@ -68,6 +68,15 @@ def test_every_task_validates(task, corpus, world):
     assert validate_task(task, corpus, world) == []
 
 
+WORLD_CHANGED = pytest.mark.xfail(
+    strict=True,
+    reason="issue 16 (a world a careful agent can trust): real time-zone rules move flight and "
+           "train departures and offsets, so the responses stored in this suite are the old "
+           "world's; it cannot regenerate until it is rebuilt (toolmaze-v3 at integration). "
+           "tests/tasks/test_suites_run_clean.py checks that every path still runs cleanly.")
+
+
+@WORLD_CHANGED
 def test_every_path_executes_cleanly_with_the_recorded_arguments(sim):
     for task in SUITE:
         for path in task.solutions:

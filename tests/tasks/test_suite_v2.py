@@ -72,6 +72,15 @@ def test_table1_holds_for_c4():
     assert abs(row["valid_paths"] - PATHS["C4"]) <= 0.15 * PATHS["C4"]
 
 
+WORLD_CHANGED = pytest.mark.xfail(
+    strict=True,
+    reason="issue 16 (a world a careful agent can trust): real time-zone rules move flight and "
+           "train departures and offsets, so the responses stored in this suite are the old "
+           "world's; it cannot regenerate until it is rebuilt (toolmaze-v3 at integration). "
+           "tests/tasks/test_suites_run_clean.py checks that every path still runs cleanly.")
+
+
+@WORLD_CHANGED
 def test_suite_regenerates_bit_identically(tmp_path):
     built = build_reference(tmp_path / NAME, NAME, jobs=2)
     shipped = manifest(NAME)

@@ -95,6 +95,8 @@ class _Compiled:
                                if values.get(p.type).literal and values.get(p.type).input_check
                                and not p.enum and not p.limits.ranged]
         self.names = frozenset(p.name for p in spec.params)
+        # Behaviours name fields canonically; the error body names the caller's parameter.
+        self.param_of = {p.canonical: p.name for p in spec.params}
         self.inbound = [(p.name, p.canonical, adapters.ADAPTERS[p.adapt] if p.adapt else None)
                         for p in spec.params]
         self.outbound = [(f.name, f.canonical, adapters.ADAPTERS[f.adapt] if f.adapt else None)
@@ -172,7 +174,8 @@ class Simulator:
                          for pname, arg, adapt in c.inbound if pname in args}
             result = c.behaviour(CallContext(self.world, state, name), **canonical)
         except ToolError as exc:
-            return error_response(exc.status, exc.code, exc.message, exc.field)
+            field = exc.field if exc.field in c.names else c.param_of.get(exc.field, exc.field)
+            return error_response(exc.status, exc.code, exc.message, field)
         body = {fname: (adapt(result[key]) if adapt else result[key])
                 for fname, key, adapt in c.outbound}
         return Response(200, body)

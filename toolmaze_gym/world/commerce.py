@@ -3,8 +3,10 @@
 One online store (prices in its store currency) sells a few hundred products built
 from brand, model and product-type word lists. Each product has two identifiers, as
 real stacks do: the storefront product id and the warehouse SKU; both resolve to
-the same product, so catalogue and ERP-style tools agree. Carrier tracking numbers
-resolve for any well-formed number, as a carrier's public tracking page does.
+the same product, so catalogue and ERP-style tools agree. The carriers know the
+parcels of the store's orders and a few parcels on their way to people of the
+directory (UPS, FedEx and DHL numbers); any other number is not found, as on a
+carrier's tracking page.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from toolmaze_gym.world.geo import City
 
 CATALOGUE_SIZE = 420
 PAST_ORDERS = 150
+INBOUND_PARCELS = 40  # parcels other senders ship, known to the carriers' tracking
 SAVED_CARTS = 60
 ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 TRACKING_RE = re.compile(r"^(1Z[0-9A-Z]{16}|[0-9]{12}|[0-9]{10})$")
@@ -237,8 +240,14 @@ class Commerce(Facts):
 
     # -- carrier tracking -----------------------------------------------------
 
+    @cached_property
+    def _inbound(self) -> frozenset[str]:
+        return frozenset(self._draw_tracking_number(f"inbound-{i}")
+                         for i in range(INBOUND_PARCELS))
+
     def shipment(self, tracking_number: str) -> Shipment | None:
-        """Public tracking facts for a parcel the store did not ship in this episode."""
+        """Tracking facts for a parcel the store did not ship in this episode, or None
+        for a number no carrier issued."""
         try:
             return self._shipments[tracking_number]
         except KeyError:
@@ -253,6 +262,8 @@ class Commerce(Facts):
         if not TRACKING_RE.fullmatch(tn):
             return None
         mine = self._orders_by_tracking.get(tn)
+        if mine is None and tn not in self._inbound:
+            return None
         if mine is not None:
             origin = self.by_id(mine.lines[0][0]).warehouse
             status = "in transit" if mine.days_ago else "label created"
@@ -273,6 +284,11 @@ class Commerce(Facts):
         return "1Z" + hashing.token("0123456789ABCDEFGHJKLMNPQRSTUVWXYZ", 16, *self.key(*parts))
 
     def sample_tracking_number(self, key: str) -> str:
+        """A number the carriers know: a store order's parcel or an inbound one."""
+        known = sorted(self._inbound | set(self._orders_by_tracking))
+        return hashing.choice(known, "tracking", key)
+
+    def _draw_tracking_number(self, key: str) -> str:
         kind = hashing.randint(0, 2, "tn-kind", key)
         if kind == 0:
             return self.new_tracking_number("sample", key)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from toolmaze_gym import hashing
+from toolmaze_gym.world import zones
 from toolmaze_gym.world.base import Facts, load_data
 
 # Upper bound on entries of each per-world memo table (keys can come from agent input).
@@ -91,10 +92,14 @@ class Geo(Facts):
         h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
         return round(2 * 6371.0 * math.asin(math.sqrt(h)), 1)
 
-    def utc_offset_hours(self, timezone: str, day: date | None = None) -> float:
-        """Standard offset of a zone; zoneinfo would make the world depend on tzdata."""
-        offsets = load_data("timezones.json")
-        return float(offsets[timezone])
+    def utc_offset_hours(self, timezone: str, at: datetime | None = None) -> float:
+        """The zone's UTC offset at instant ``at`` (the world's clock by default), summer
+        time included: the real rules of the pinned tzdata (``world.zones``)."""
+        return zones.offset_hours(timezone, self.world.now if at is None else at)
+
+    def to_utc(self, timezone: str, local: datetime) -> datetime:
+        """A naive wall-clock time in ``timezone`` as naive UTC (real rules, DST included)."""
+        return zones.local_to_utc(timezone, local)
 
     # -- money ------------------------------------------------------------
 

@@ -1,9 +1,12 @@
 """Office facts: the user's mailbox, calendar, chat workspace, rooms, drive and tracker.
 
 Everything an Office tool reads that the episode has not changed comes from here.
-Any well-formed identifier resolves to a pre-existing entity (a document already in
-the drive, a ticket already in the tracker), so tools are total on their id types;
-what Actions create or change lives in the episode state, layered on top.
+The workspace holds a fixed set of records before the episode (``records`` in
+data/world/office.json: events on the calendar, tickets in the tracker, documents,
+sheets and files in the drive, drafts in the mailbox; the inbox holds the latest
+message of each directory contact). Their facts are drawn from their ids; any other
+id is unknown, and the tools answer it with a 404, as a real API does. What Actions
+create or change lives in the episode state, layered on top.
 """
 
 from __future__ import annotations
@@ -68,6 +71,8 @@ class Office(Facts):
         self.channels: list[str] = list(self.data["channels"])
         self.file_names: list[str] = list(self.data["file_names"])
         self.me: Person = hashing.choice(world.people.people, *self.key("me"))
+        self.records: dict[str, frozenset[str]] = {
+            kind: frozenset(ids) for kind, ids in self.data["records"].items()}
         # Pure facts are recomputed by hashing on every call otherwise; every cached
         # value is immutable (tuples, frozen dataclasses, strings), so sharing is safe.
         self._caches: dict[str, dict[Any, Any]] = {}
@@ -85,6 +90,13 @@ class Office(Facts):
             cache.clear()
         cache[key] = value
         return value
+
+    def sample_record(self, kind: str, key: str) -> str:
+        """The id of a record of ``kind`` ('meetings', 'tickets'…) held before the episode."""
+        return hashing.choice(sorted(self.records[kind]), "office-record", kind, key)
+
+    def sample_message_id(self, key: str) -> str:
+        return hashing.choice(sorted(self._inbox_ids), "inbox-message", key)
 
     # -- people --------------------------------------------------------------
 
@@ -162,8 +174,10 @@ class Office(Facts):
             blocks.append((start, min(start + length, DAY_END)))
         return sorted(blocks)
 
-    def meeting(self, meeting_id: str) -> Meeting:
-        """An event already on the calendar, for any well-formed event id."""
+    def meeting(self, meeting_id: str) -> Meeting | None:
+        """An event already on the calendar, or None for an id it does not hold."""
+        if meeting_id not in self.records["meetings"]:
+            return None
         return self._cached("meeting", meeting_id, lambda: self._make_meeting(meeting_id))
 
     def _make_meeting(self, meeting_id: str) -> Meeting:
@@ -193,21 +207,15 @@ class Office(Facts):
     def _inbox_ids(self) -> dict[str, str]:
         return {self.latest_mail_from(e).message_id: e for e in self.world.people.emails}
 
-    def mail(self, message_id: str) -> Mail:
-        """A received message; ids not from the inbox listing get a deterministic sender."""
-        return self._cached("mail", message_id, lambda: self._make_mail(message_id))
-
-    def _make_mail(self, message_id: str) -> Mail:
+    def mail(self, message_id: str) -> Mail | None:
+        """A message in the inbox (the latest from each contact), or None."""
         sender = self._inbox_ids.get(message_id)
-        if sender is None:
-            sender = hashing.choice(self.world.people.emails, *self.key("mail", message_id))
-            k = self.key("mail", message_id)
-            return Mail(message_id, sender, hashing.choice(self.data["email_subjects"], *k, "s"),
-                        self._ago(hashing.randint(60, 1380, *k, "ago")))
-        return self.latest_mail_from(sender)
+        return None if sender is None else self.latest_mail_from(sender)
 
-    def draft(self, draft_id: str) -> tuple[str, str, str]:
-        """(to, subject, body) of a draft already in the Drafts folder."""
+    def draft(self, draft_id: str) -> tuple[str, str, str] | None:
+        """(to, subject, body) of a draft already in the Drafts folder, or None."""
+        if draft_id not in self.records["drafts"]:
+            return None
         return self._cached("draft", draft_id, lambda: self._make_draft(draft_id))
 
     def _make_draft(self, draft_id: str) -> tuple[str, str, str]:
@@ -231,8 +239,10 @@ class Office(Facts):
 
     # -- drive, sheets, tracker ---------------------------------------------
 
-    def document(self, doc_id: str) -> tuple[str, int]:
-        """(title, word count) of a document already in the drive."""
+    def document(self, doc_id: str) -> tuple[str, int] | None:
+        """(title, word count) of a document already in the drive, or None."""
+        if doc_id not in self.records["documents"]:
+            return None
         return self._cached("doc", doc_id, lambda: self._make_document(doc_id))
 
     def _make_document(self, doc_id: str) -> tuple[str, int]:
@@ -240,11 +250,17 @@ class Office(Facts):
         return (hashing.choice(self.data["document_titles"], *k, "t"),
                 hashing.randint(80, 4000, *k, "w"))
 
-    def sheet_rows(self, sheet_id: str) -> int:
+    def sheet_rows(self, sheet_id: str) -> int | None:
+        """Rows of a spreadsheet already in the drive, or None."""
+        if sheet_id not in self.records["sheets"]:
+            return None
         return self._cached("sheet", sheet_id,
                             lambda: hashing.randint(0, 400, *self.key("sheet", sheet_id)))
 
-    def ticket(self, ticket_id: str) -> Ticket:
+    def ticket(self, ticket_id: str) -> Ticket | None:
+        """A ticket already in the tracker, or None."""
+        if ticket_id not in self.records["tickets"]:
+            return None
         return self._cached("ticket", ticket_id, lambda: self._make_ticket(ticket_id))
 
     def _make_ticket(self, ticket_id: str) -> Ticket:
@@ -254,8 +270,10 @@ class Office(Facts):
                       hashing.choice(("low", "normal", "high", "urgent"), *k, "p"),
                       hashing.choice(self.world.people.emails, *k, "a"))
 
-    def file(self, file_id: str) -> tuple[str, int]:
-        """(name, size in bytes) of a file already in storage."""
+    def file(self, file_id: str) -> tuple[str, int] | None:
+        """(name, size in bytes) of a file already in storage, or None."""
+        if file_id not in self.records["files"]:
+            return None
         return self._cached("file", file_id, lambda: self._make_file(file_id))
 
     def _make_file(self, file_id: str) -> tuple[str, int]:

@@ -198,7 +198,7 @@ class Travel(Facts):
         return self.world.geo.distance_km(a.city, b.city)
 
     def _to_utc(self, place: Place, local: datetime) -> datetime:
-        return local - timedelta(hours=self.world.geo.utc_offset_hours(place.city.timezone))
+        return self.world.geo.to_utc(place.city.timezone, local)
 
     def valid_day(self, day: str) -> bool:
         """Bookable: from today up to the airline booking window."""

@@ -2,12 +2,12 @@
 
 Each records what it sent in the episode state (``webhooks``, ``push``, ``links``)
 so a later step, a grader or a test can see the side effect. Shortening is
-idempotent, as at real link shorteners: one long URL, one short link.
+idempotent, as at real link shorteners: one long URL, one short link, whose code is
+its id's (LNK-S7RMRFEJ is https://tmz.link/s7rmrfej), so the two always agree.
 """
 
 from __future__ import annotations
 
-from toolmaze_gym import hashing
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour
 from toolmaze_gym.corpus.behaviours.general_common import field_name
 from toolmaze_gym.values.catalog import make_id
@@ -47,12 +47,16 @@ def push(ctx: CallContext, recipient: str, message: str, title: str | None = Non
             "sent_at": ctx.world.now_iso}
 
 
+def short_url(link_id: str) -> str:
+    """The short URL of link ``link_id``: its code is the id without 'LNK-', lower-cased."""
+    return f"{SHORT_DOMAIN}/{link_id.removeprefix('LNK-').lower()}"
+
+
 @behaviour("dispatch.shorten")
 def shorten(ctx: CallContext, long_url: str) -> dict:
     links = ctx.state.table("links")
-    code = hashing.token("abcdefghijkmnpqrstuvwxyz23456789", 7, ctx.world.seed, long_url)
-    short = f"{SHORT_DOMAIN}/{code}"
     link_id = make_id("LNK", 8, ctx.world.seed, long_url)
+    short = short_url(link_id)
     if short not in links:
         links[short] = long_url
         ctx.state.record(ctx.tool, {"short_url": short, "long_url": long_url})

@@ -1,18 +1,23 @@
 """Time-zone lookups and date-time arithmetic (General domain).
 
-Offsets are the world's standard offsets (``Geo.utc_offset_hours``), never the
-host's tz database, so a conversion is the same on every machine. Converting and
-shifting commute, which is what lets two different chains reach one instant.
+Offsets follow the real rules, summer time included, from the pinned tzdata
+(``world.zones``), never the host's tz database, so a conversion is the same on
+every machine and agrees with what a careful agent knows. A zone lookup reports
+the offset in force at the world's clock; a conversion, the offset at the instant
+converted. Converting and shifting commute, which is what lets two different
+chains reach one instant.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
 from toolmaze_gym.corpus.behaviours.general_common import field_name
 from toolmaze_gym.corpus.behaviours.weather import city_of
 from toolmaze_gym.values.catalog import parse_datetime
+from toolmaze_gym.world import zones
 
 
 def parse_instant(value: str, field: str) -> datetime:
@@ -35,24 +40,25 @@ def format_instant(dt: datetime) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M:%S") + f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def offset_of(ctx: CallContext, tz: str, canonical: str) -> float:
+def zone_of(ctx: CallContext, tz: str, canonical: str) -> ZoneInfo:
     if tz not in ctx.world.geo.timezones:
         raise not_found("time zone", tz, field_name(ctx, canonical))
-    return ctx.world.geo.utc_offset_hours(tz)
+    return zones.zone(tz)
 
 
 @behaviour("time.city_timezone")
 def city_timezone(ctx: CallContext, city: str) -> dict:
     c = city_of(ctx, city)
     return {"city": c.name, "timezone": c.timezone, "country_code": c.country_code,
-            "utc_offset_hours": ctx.world.geo.utc_offset_hours(c.timezone)}
+            "utc_offset_hours": ctx.world.geo.utc_offset_hours(c.timezone),
+            "raw_offset_hours": zones.standard_offset_hours(c.timezone, ctx.world.now)}
 
 
 @behaviour("time.convert")
 def convert(ctx: CallContext, instant: str, to_timezone: str) -> dict:
     when = parse_instant(instant, field_name(ctx, "instant"))
-    hours = offset_of(ctx, to_timezone, "to_timezone")
-    local = when.astimezone(timezone(timedelta(hours=hours)))
+    local = when.astimezone(zone_of(ctx, to_timezone, "to_timezone"))
+    hours = (local.utcoffset() or timedelta(0)).total_seconds() / 3600
     return {"datetime": format_instant(local), "timezone": to_timezone,
             "utc_offset_hours": hours, "source": format_instant(when)}
 

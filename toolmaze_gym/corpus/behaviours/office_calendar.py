@@ -110,6 +110,8 @@ def _meeting(ctx: CallContext, meeting_id: str) -> dict[str, Any]:
     m = peek(ctx, "meetings").get(meeting_id)
     if m is None:
         f = ctx.world.office.meeting(meeting_id)
+        if f is None:
+            raise not_found("event", meeting_id, "meeting_id")
         m = {"subject": f.subject, "start": f.start, "duration": f.duration,
              "attendee": f.attendee, "status": "confirmed"}
     return m

@@ -77,7 +77,10 @@ def send_draft(ctx: CallContext, draft_id: str) -> dict:
     drafts = table(ctx, "drafts")
     draft = drafts.get(draft_id)
     if draft is None:
-        to, subject, body = ctx.world.office.draft(draft_id)
+        held = ctx.world.office.draft(draft_id)
+        if held is None:
+            raise not_found("draft", draft_id, "draft_id")
+        to, subject, body = held
         draft = drafts[draft_id] = {"to": to, "subject": subject, "body": body, "sent": False}
     if draft["sent"]:
         raise ToolError(409, "conflict", f"draft {draft_id} was already sent", "draft_id")
@@ -96,9 +99,16 @@ def latest_from(ctx: CallContext, sender: str) -> dict:
 
 @behaviour("office.mail.reply")
 def reply(ctx: CallContext, message_id: str, body: str) -> dict:
-    original = ctx.world.office.mail(message_id)
-    subject = original.subject if original.subject.startswith("Re:") else f"Re: {original.subject}"
-    return _send_mail(ctx, original.sender, subject, body, kind="reply")
+    sent = next((m for m in peek(ctx, "outbox") if m["message_id"] == message_id), None)
+    if sent is not None:  # a follow-up to a message sent earlier in the episode
+        to, subject = sent["to"], sent["subject"]
+    else:
+        original = ctx.world.office.mail(message_id)
+        if original is None:
+            raise not_found("message", message_id, "message_id")
+        to, subject = original.sender, original.subject
+    subject = subject if subject.startswith("Re:") else f"Re: {subject}"
+    return _send_mail(ctx, to, subject, body, kind="reply")
 
 
 # ---------------------------------------------------------------- SMS

@@ -1,8 +1,9 @@
 """Office workspace: documents, spreadsheets, tasks, tickets and file storage.
 
-Entities created in the episode live in its state; any other well-formed id is an
-entity that already existed (world facts), so updates and reads work on both and
-a later read reflects every earlier change.
+Entities created in the episode live in its state; the workspace's records from
+before the episode are world facts (``Office.records``), so updates and reads work
+on both and a later read reflects every earlier change. Any other id is a 404
+naming the id, as a real API answers.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 from typing import Any
 
 from toolmaze_gym.corpus import adapters
-from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour
+from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
 from toolmaze_gym.corpus.behaviours.office_common import (
     counter,
     future_day,
@@ -36,7 +37,10 @@ def _document(ctx: CallContext, doc_id: str, touch: bool = False) -> dict[str, A
     """The episode's copy of a document; ``touch`` keeps it so a change persists."""
     if doc_id in peek(ctx, "documents"):
         return table(ctx, "documents")[doc_id]
-    title, count = ctx.world.office.document(doc_id)
+    held = ctx.world.office.document(doc_id)
+    if held is None:
+        raise not_found("document", doc_id, "document_id")
+    title, count = held
     doc = {"title": title, "words": count}
     if touch:
         table(ctx, "documents")[doc_id] = doc
@@ -76,6 +80,7 @@ def get_document(ctx: CallContext, document_id: str) -> dict:
 @behaviour("office.doc.share")
 def share_document(ctx: CallContext, document_id: str, email: str, role: str) -> dict:
     """Idempotent per (document, grantee): sharing again updates the role."""
+    _document(ctx, document_id)
     email, role = email.strip().lower(), role.strip().lower()
     pid = make_id("PRM", 8, document_id, email)
     table(ctx, "permissions")[pid] = {"document_id": document_id, "email": email, "role": role}
@@ -98,9 +103,14 @@ def create_sheet(ctx: CallContext, title: str) -> dict:
 
 @behaviour("office.sheet.append")
 def append_row(ctx: CallContext, spreadsheet_id: str, values: str) -> dict:
-    sheets = table(ctx, "sheets")
-    sheet = sheets.setdefault(spreadsheet_id,
-                              {"title": "", "rows": ctx.world.office.sheet_rows(spreadsheet_id)})
+    sheet = peek(ctx, "sheets").get(spreadsheet_id)
+    if sheet is None:
+        rows = ctx.world.office.sheet_rows(spreadsheet_id)
+        if rows is None:
+            raise not_found("spreadsheet", spreadsheet_id, "spreadsheet_id")
+        sheet = table(ctx, "sheets")[spreadsheet_id] = {"title": "", "rows": rows}
+    else:
+        sheet = table(ctx, "sheets")[spreadsheet_id]
     sheet["rows"] += 1
     ctx.state.record(ctx.tool, {"action": "sheet.append", "spreadsheet_id": spreadsheet_id,
                                 "row": sheet["rows"]})
@@ -128,6 +138,8 @@ def _ticket(ctx: CallContext, ticket_id: str, touch: bool = False) -> dict[str, 
     if ticket_id in peek(ctx, "tickets"):
         return table(ctx, "tickets")[ticket_id]
     f = ctx.world.office.ticket(ticket_id)
+    if f is None:
+        raise not_found("ticket", ticket_id, "ticket_id")
     t = {"summary": f.summary, "status": f.status, "priority": f.priority,
          "assignee": f.assignee}
     if touch:
@@ -210,7 +222,10 @@ def _upload(ctx: CallContext, file_name: str, content: str) -> dict[str, Any]:
 def _share_link(ctx: CallContext, file_id: str) -> dict[str, Any]:
     files = table(ctx, "files")
     if file_id not in files:
-        name, size = ctx.world.office.file(file_id)
+        held = ctx.world.office.file(file_id)
+        if held is None:
+            raise not_found("file", file_id, "file_id")
+        name, size = held
         files[file_id] = {"name": name, "size": size}
     url = ctx.world.office.share_url(file_id)
     files[file_id]["link"] = url

@@ -41,7 +41,10 @@ def _quoted(ctx: CallContext, fare_quote_id: str) -> Flight:
     fq = fare_quote_id.strip().upper()
     if not fq.startswith("FQ-"):
         raise not_found("fare quote", fare_quote_id, "fare_quote_id")
-    return _flight(ctx, fq[3:], "fare_quote_id")
+    f = ctx.world.travel.flight(fq[3:])
+    if f is None:
+        raise not_found("fare quote", fare_quote_id, "fare_quote_id")
+    return f
 
 
 def seats_left(ctx: CallContext, f: Flight) -> int:

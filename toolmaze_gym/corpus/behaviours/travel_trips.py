@@ -176,6 +176,10 @@ def per_diem(ctx: CallContext, city: str, days: int) -> dict:
 def booking_message(ctx: CallContext, booking_ref: str, passenger_name: str, amount: float,
                     currency: str) -> dict:
     ref, cur = booking_ref.strip().upper(), currency.upper()
+    known = ctx.state.data.get("travel.bookings") or {}
+    if ref not in known and ref not in ctx.world.travel.bookings:
+        # A confirmation of a booking that does not exist would state a falsehood.
+        raise not_found("booking", booking_ref, "booking_ref")
     text = (f"Booking {ref} is confirmed for {' '.join(passenger_name.split())}. "
             f"Total charged: {amount:,.2f} {cur}. Keep this reference for check-in.")
     return {"message": text, "booking_ref": ref, "amount": amount, "currency": cur}

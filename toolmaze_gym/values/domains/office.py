@@ -1,7 +1,8 @@
 """Office types: message, calendar, document and ticket identifiers, statuses, counts.
 
-Identifiers are opaque and come from earlier calls (never from the user); the
-enums a user can name (a channel, a priority, a sharing role, a file name) are
+Identifiers are opaque and come from earlier calls, or name a record the workspace
+held before the episode (an event, a ticket, a document: a query may state those);
+the enums a user can name (a channel, a priority, a sharing role, a file name) are
 literals so a query can state them.
 """
 
@@ -13,19 +14,30 @@ from toolmaze_gym.values.catalog import enum_type, id_type, number_type, pattern
 # ---------------------------------------------------------------- identifiers
 
 id_type("contact_id", "CT", 8, "directory contact id, e.g. CT-7Q2X9ZLM")
-id_type("email_message_id", "MSG", 10, "mail message id, e.g. MSG-7Q2X9ZLM4K")
-id_type("draft_id", "DRF", 8, "mail draft id, e.g. DRF-7Q2X9ZLM")
+
+
+def _held(kind: str):
+    """A sampler drawing the id of a record the workspace holds before the episode."""
+    return lambda world, key: world.office.sample_record(kind, key)
+
+
+id_type("email_message_id", "MSG", 10, "mail message id, e.g. MSG-7Q2X9ZLM4K",
+        existing=lambda world, key: world.office.sample_message_id(key))
+id_type("draft_id", "DRF", 8, "mail draft id, e.g. DRF-7Q2X9ZLM", existing=_held("drafts"))
 id_type("sms_message_id", "SM", 10, "SMS message SID, e.g. SM-7Q2X9ZLM4K")
 id_type("chat_message_id", "CHT", 10, "chat message id, e.g. CHT-7Q2X9ZLM4K")
-id_type("meeting_id", "EVT", 10, "calendar event id, e.g. EVT-7Q2X9ZLM4K")
+id_type("meeting_id", "EVT", 10, "calendar event id, e.g. EVT-7Q2X9ZLM4K",
+        existing=_held("meetings"))
 id_type("room_booking_id", "RB", 8, "room reservation id, e.g. RB-7Q2X9ZLM")
-id_type("document_id", "DOC", 10, "document id, e.g. DOC-7Q2X9ZLM4K")
-id_type("spreadsheet_id", "SHT", 10, "spreadsheet id, e.g. SHT-7Q2X9ZLM4K")
+id_type("document_id", "DOC", 10, "document id, e.g. DOC-7Q2X9ZLM4K",
+        existing=_held("documents"))
+id_type("spreadsheet_id", "SHT", 10, "spreadsheet id, e.g. SHT-7Q2X9ZLM4K",
+        existing=_held("sheets"))
 id_type("permission_id", "PRM", 8, "sharing permission id, e.g. PRM-7Q2X9ZLM")
 id_type("task_id", "TSK", 8, "task id, e.g. TSK-7Q2X9ZLM")
-id_type("ticket_id", "TKT", 8, "support ticket id, e.g. TKT-7Q2X9ZLM")
+id_type("ticket_id", "TKT", 8, "support ticket id, e.g. TKT-7Q2X9ZLM", existing=_held("tickets"))
 id_type("reminder_id", "RMD", 8, "reminder id, e.g. RMD-7Q2X9ZLM")
-id_type("file_id", "FILE", 10, "stored file id, e.g. FILE-7Q2X9ZLM4K")
+id_type("file_id", "FILE", 10, "stored file id, e.g. FILE-7Q2X9ZLM4K", existing=_held("files"))
 
 enum_type("room_id", lambda w: w.office.room_ids,
           "meeting-room id as listed by the room finder, e.g. 'paris-atlas'", literal=False)

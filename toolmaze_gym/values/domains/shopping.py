@@ -46,5 +46,6 @@ enum_type("shipment_status", lambda w: ("label created", "in transit", "out for 
 
 number_type("weight_kg", 0, 10000, "a weight in kilograms, never negative",
             sample_lo=0.1, sample_hi=30)
-number_type("price_factor", 0, 1, "share of the price still payable after a discount, 0–1",
+number_type("price_factor", 0, 1,
+            "share of the price still payable after a discount, a fraction 0–1",
             sample_lo=0.6, sample_hi=0.95)
