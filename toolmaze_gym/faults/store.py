@@ -51,6 +51,9 @@ def build_reference(out_dir: Path, name: str = SUITE_NAME, seed: int | None = No
     (``fault_kinds``); v1 is frozen and ignores both.
     """
     spec = kind(name)
+    if not spec.rebuildable:
+        raise SuiteError(f"{name} is kept loadable, not rebuildable: the world and the fault "
+                         f"rules it was built under have changed since (build {SUITE_NAME})")
     sim = Simulator()
     return spec.build(out_dir, spec.seed if seed is None else seed,
                       spec.per_level if per_level is None else per_level, on_task, jobs,

@@ -1,4 +1,7 @@
-"""The reference suite ``toolmaze-v2``, built from the scenario library.
+"""The reference suite ``toolmaze-v3``, built from the scenario library.
+
+(``toolmaze-v2`` came from the same builder under grading version 3; it stays
+loadable for old runs, but its world, asks and fault rules have changed since.)
 
 Per level, the least-used scenario goes first (then the least-used domain), and
 tool usage steers each task's choice of providers, which keeps tool sets diverse
@@ -36,10 +39,10 @@ from toolmaze_gym.tasks.suite import (
     write_suite,
 )
 
-SUITE_NAME = "toolmaze-v2"
+SUITE_NAME = "toolmaze-v3"
 SUITE_SEED = 20261201
 PER_LEVEL = 100
-ID_PREFIX = "tmz-v2"
+ID_PREFIX = "tmz-v3"
 CROWD_WEIGHT = 7.0  # per capability the typical earlier task already used
 # One call off the target length, against one reuse of a scenario. C3 has the
 # fewest usable scenarios, so there reuse (Jaccard) weighs more than length.

@@ -2,9 +2,11 @@
 
 Every command, the env and the training data ask this registry for a suite's
 builder, procedural split generator and per-task generator instead of testing
-suite names, so adding ``toolmaze-v3`` is one entry here. ``SUITE_NAME`` (the
-default everywhere) is ``toolmaze-v2``; ``toolmaze-v1`` stays loadable and
-rebuildable for old runs.
+suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v3``, built from
+the scenario library under grading version 4. ``toolmaze-v2`` (the same builder
+before the world, the asks and the fault rules changed) is kept for loading old
+runs only, as shipped; ``toolmaze-v1`` still generates procedural tasks of its
+kind, but neither rebuilds bit for bit any more (``build-suite`` says so).
 """
 
 from __future__ import annotations
@@ -36,13 +38,19 @@ class SuiteKind:
     build: Callable[..., dict]
     generate_split: Callable[..., Iterator[Task]]
     procedural_task: Callable[..., Task]
+    # Whether ``build`` still reproduces the shipped files: a suite built under older
+    # world and fault rules can be loaded and drawn from, not rebuilt bit for bit.
+    rebuildable: bool = True
 
+
+LOAD_ONLY = {"toolmaze-v2": "kept for loading old runs only (its builder became "
+                            "toolmaze-v3's when the world, asks and fault rules changed)"}
 
 KINDS: dict[str, SuiteKind] = {k.name: k for k in (
     SuiteKind(v2.SUITE_NAME, v2.SUITE_SEED, v2.PER_LEVEL, v2.build_suite, v2.generate_split,
               v2.procedural_task),
     SuiteKind(v1.V1_NAME, v1.SUITE_SEED, v1.PER_LEVEL, v1.build_suite, v1.generate_split,
-              v1.procedural_task),
+              v1.procedural_task, rebuildable=False),
 )}
 assert SUITE_NAME in KINDS, "the default suite must have a builder"
 
@@ -54,6 +62,9 @@ def names() -> list[str]:
 
 def kind(name: str = SUITE_NAME) -> SuiteKind:
     """The builders of suite ``name``; a clear error for any other name."""
+    if name in LOAD_ONLY:
+        raise SuiteError(f"{name} is {LOAD_ONLY[name]}; build or generate with "
+                         f"{SUITE_NAME}")
     try:
         return KINDS[name]
     except KeyError:
@@ -65,7 +76,7 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
                    exclude_tools: Iterable[str] = (), exclude_domains: Iterable[str] = (),
                    suite: str = SUITE_NAME,
                    check: Callable[[Task], list[str]] | None = None) -> Iterator[Task]:
-    """``n`` procedural tasks of ``suite``'s kind (default v2), disjoint from it.
+    """``n`` procedural tasks of ``suite``'s kind (default v3), disjoint from it.
 
     Pass ``check=faults.store.profiles_buildable`` for tasks that will be played
     in fault modes: without it a v2 task may have no node an implicit fault can
