@@ -93,8 +93,9 @@ class ToolMazeEnv(gym.Env[str, str]):
         level: ``C1``–``C4``, or None to sample it per episode (with ``curriculum``).
         mode: ``P0``–``P4`` (``NP`` = ``P0``), or None to sample it per episode.
         split: ``"suite"`` (the reference suite) or a procedural split (``"train"``,
-            ``"dev"``) of the same kind (v2 scenarios for toolmaze-v2), disjoint from it.
-        suite: the reference suite (default ``toolmaze-v2``; ``toolmaze-v1`` for old runs).
+            ``"dev"``) of the same kind (scenarios for toolmaze-v3), disjoint from it.
+        suite: the reference suite (default ``toolmaze-v3``; ``toolmaze-v1`` or
+            ``toolmaze-v2`` for old runs).
         prompt: ``"standard"`` or ``"failure_aware"`` system prompt.
         reward: reward weights and shaping (``toolmaze_gym.reward.RewardConfig``).
         max_steps: the env truncates (and grades) after this many steps (default 25).
@@ -183,7 +184,7 @@ class ToolMazeEnv(gym.Env[str, str]):
 
     def _procedural_task(self, level: str, mode: str) -> tuple[Task, FaultProfile]:
         """A procedural task of the suite's kind, fully determined by reset(seed), never
-        equal to a task of the suite, on which ``mode``'s fault can be played (a v2
+        equal to a task of the suite, on which ``mode``'s fault can be played (a v3
         task may have no node an implicit fault can fall on: the next index is tried)."""
         index = int(self.np_random.integers(1 << 30))
         for k in range(PROCEDURAL_TRIES):

@@ -13,7 +13,25 @@ from toolmaze_gym.cli import main
 from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
 
-TASK = "tmz-v2-c2-0003"  # guest room: list devices, read thermostat, heat, light, lock, notify
+GUEST_ROOM = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoint",
+              "set_light_state", "notify_household"}
+
+
+def _guest_room():
+    """The default suite's first C2 guest-room task: list the room's devices, read the
+    thermostat, set the heat (a value stated in the request), switch the light, lock a
+    door, tell the household; a fault of every mode strikes the thermostat read."""
+    return next(t for t in load_suite() if t.level == "C2"
+                and {c.tool for c in t.default_path.calls} >= GUEST_ROOM
+                and all("get_thermostat_state" in shipped_profiles()[(t.id, m)].victims[0].tools
+                        for m in ("P1", "P2", "P4")))
+
+
+TASK = _guest_room().id
+CALLS = get_task(TASK).default_path.calls
+HEAT = next(k for k, c in enumerate(CALLS) if c.tool == "nest_set_heat_setpoint")
+LIGHT = next(k for k, c in enumerate(CALLS) if c.tool == "set_light_state")
+THERMOSTAT = CALLS[HEAT].args["device"]
 
 
 def _line(call) -> str:
@@ -57,37 +75,66 @@ def test_a_transient_fault_retried_is_explained_as_recovered(tmp_path, capsys):
     assert code == 0
     grade = _grade_part(out)
     status = victim.error["error"]["code"]
-    assert f"step 2: get_thermostat_state answered {status} (an explicit fault, transient" \
+    at = next(k for k, c in enumerate(CALLS) if c.tool in victim.tools)
+    assert f"step {at + 1}: {CALLS[at].tool} answered {status} (an explicit fault, transient" \
         in grade
-    assert "recovered: yes" in grade and "c = 7" in grade and "c* = 7" in grade
+    after = len(CALLS) - at + 1  # the retry, the calls after it and finish
+    assert "recovered: yes" in grade and f"c = {after}:" in grade and f"c* = {after}:" in grade
     assert "C_rec = 0.0" in grade
 
 
 def test_a_wrong_call_fails_and_the_explanation_names_argument_and_values(tmp_path, capsys):
     lines = _reference(TASK)
-    lines[2] = 'nest_set_heat_setpoint device=TH-T48YZ6MA heatCelsius=21'  # asked: 20 °C
+    asked = CALLS[HEAT].args["heatCelsius"]
+    lines[HEAT] = f"nest_set_heat_setpoint device={THERMOSTAT} heatCelsius={asked + 1}"
     code, out, _ = _play(tmp_path, capsys, lines, "--task", TASK)
     assert code == 1
     grade = _grade_part(out)
+    n = HEAT + 1
     assert "grade: FAILURE" in grade
-    assert "Action nest_set_heat_setpoint (step 'heat') was not done right: step 3: argument " \
-        "heatCelsius: expected 20 (stated in the request), sent 21" in grade
-    assert "step 3 (nest_set_heat_setpoint" in grade and "collateral damage" in grade
+    assert f"Action nest_set_heat_setpoint (step 'heat') was not done right: step {n}: " \
+        f"argument heatCelsius: expected {json.dumps(asked)} (stated in the request), sent " \
+        f"{json.dumps(asked + 1)}" in grade
+    assert f"step {n} (nest_set_heat_setpoint" in grade and "collateral damage" in grade
     assert "[NOT DONE] Action nest_set_heat_setpoint" in grade
+    assert f"[done at step {LIGHT + 1}] Action set_light_state" in grade
+
+
+def _asked_text():
+    """The default suite's first task with an Action whose free text must mention two
+    values or more: (task, index of the call, parameter, the values asked for)."""
+    from toolmaze_gym.corpus import load_corpus
+    from toolmaze_gym.grading import task_index
+    from toolmaze_gym.mentions import FREE_TEXT
+
+    corpus = load_corpus()
+    for task in load_suite():
+        idx = task_index(task, corpus)
+        for k, call in enumerate(task.default_path.calls):
+            if corpus[call.tool].category != "Action":
+                continue
+            cid = next(i for i, c in enumerate(idx.calls) if c == call)
+            for name, rule in idx.matchers[cid].texts:
+                need = [(t, v) for t, v, *_ in rule.need if t != FREE_TEXT]
+                if len(need) >= 2:
+                    return task, k, name, need
+    raise AssertionError("no task asks for values in a text")
 
 
 def test_a_text_missing_an_asked_value_is_named(tmp_path, capsys):
-    lines = _reference(TASK)
-    lines[6] = 'notify_household site=Oslo message="Guest room heated to 20 C, light on."'
-    code, out, _ = _play(tmp_path, capsys, lines, "--task", TASK)
+    task, k, name, need = _asked_text()
+    call = task.default_path.calls[k]
+    lines = _reference(task.id)
+    lines[k] = f"{call.tool} {json.dumps({**call.args, name: 'Done as you asked.'})}"
+    code, out, _ = _play(tmp_path, capsys, lines, "--task", task.id)
     assert code == 1
-    assert 'argument message does not mention 20.4 (temperature_c), "completed" ' \
-        '(iot_command_status), "back door" (door_name), "locked"' in _grade_part(out)
+    said = ", ".join(f"{json.dumps(v, ensure_ascii=False)} ({t})" for t, v in need)
+    assert f"argument {name} does not mention {said}" in _grade_part(out)
 
 
 def test_bad_input_lines_are_reported_and_cost_no_step(tmp_path, capsys):
     lines = _reference(TASK)
-    bad = ["get_thermostat_stat thermostat_id=TH-T48YZ6MA", "set_light_state light_id",
+    bad = [f"get_thermostat_stat thermostat_id={THERMOSTAT}", "set_light_state light_id",
            'notify_household message="unclosed', "doc nowhere", '{"name": "finish",', "raw"]
     mixed = [lines[0], *bad[:3], "# a comment", "", *lines[1:5], *bad[3:], *lines[5:]]
     record = tmp_path / "rec.jsonl"
@@ -104,20 +151,25 @@ def test_bad_input_lines_are_reported_and_cost_no_step(tmp_path, capsys):
 
 
 def test_interactive_play_through_stdin(monkeypatch, capsys):
-    lines = ["help", "tools", "doc lock_door", "history", "lock_dor lock_id=LK-1",
-             *_reference(TASK)[:3], "history", *_reference(TASK)[3:]]
+    upto = HEAT + 1
+    lines = ["help", "tools", "doc set_light_state", "history", "set_light_stat on=true",
+             *_reference(TASK)[:upto], "history", *_reference(TASK)[upto:]]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
     assert main(["play", "--task", TASK]) == 0
     out, err = capsys.readouterr()
     assert "TOOL KEY=VALUE" in out  # help
-    assert "  lock_door: Bolt a smart lock by its registry id;" in out  # tools
-    assert "## lock_door\n" in out  # doc
+    for tool in get_task(TASK).tools:  # tools
+        assert f"\n  {tool}: " in out, tool
+    assert "## set_light_state\n" in out  # doc
     assert "no steps yet" in out
-    assert "did you mean lock_door?" in err and "(not a step)" in err
-    assert '  3. nest_set_heat_setpoint {"device": "TH-T48YZ6MA", "heatCelsius": 20} -> 200' \
-        in out
-    assert "[step 8] finish: Done: all of it is done." in out
+    assert "did you mean set_light_state?" in err and "(not a step)" in err
+    heat = json.dumps(CALLS[HEAT].args, ensure_ascii=False)
+    assert f"  {upto}. nest_set_heat_setpoint {heat} -> 200" in out
+    assert f"[step {len(CALLS) + 1}] finish: Done: all of it is done." in out
     assert "grade: SUCCESS" in out
+
+
+CUT = "episode cut before finish/abort ({}): not graded as an ending; add finish or abort"
 
 
 def test_end_of_input_before_an_ending_is_graded_as_cut(monkeypatch, capsys):
@@ -125,7 +177,25 @@ def test_end_of_input_before_an_ending_is_graded_as_cut(monkeypatch, capsys):
     assert main(["play", "--task", TASK]) == 1
     out, err = capsys.readouterr()
     assert "the input ended before the episode did" in err
-    assert "the episode was stopped before it ended (stopped)" in out
+    assert _grade_part(out).strip() == CUT.format("stopped")
+
+
+def test_a_cut_episode_gives_nothing_away_without_reveal(tmp_path, capsys):
+    """A cut is no ending: its explanation would name the path and the fault, which
+    the player could then replay; only --reveal shows it."""
+    code, out, _ = _play(tmp_path, capsys, _reference(TASK)[:1], "--task", TASK,
+                         "--mode", "P1")
+    assert code == 1
+    grade = _grade_part(out)
+    assert grade.strip() == CUT.format("stopped")
+    for tool in {c.tool for c in CALLS[1:]}:
+        assert tool not in grade, tool
+    _, shown, _ = _play(tmp_path, capsys, _reference(TASK)[:1], "--task", TASK,
+                        "--mode", "P1", "--reveal")
+    grade = _grade_part(shown)
+    assert CUT.format("stopped") in grade
+    assert "the episode was stopped before it ended (stopped)" in grade
+    assert "the valid path compared" in grade and "[revealed]" in grade
 
 
 def test_ctrl_c_ends_cleanly_with_the_grade(monkeypatch, capsys):
@@ -134,28 +204,30 @@ def test_ctrl_c_ends_cleanly_with_the_grade(monkeypatch, capsys):
 
     monkeypatch.setattr("builtins.input", interrupted)
     assert main(["play", "--task", TASK]) == 130
-    assert "the episode was stopped before it ended (interrupted)" in capsys.readouterr().out
+    assert CUT.format("interrupted") in capsys.readouterr().out
 
 
 def test_quit_stops_and_grades(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\nfinish never read\n"))
     assert main(["play", "--task", TASK]) == 1
     out = capsys.readouterr().out
-    assert "stopped before it ended (quit)" in out and "[step 1] finish" not in out
+    assert CUT.format("quit") in out and "[step 1] finish" not in out
 
 
 def test_the_agent_sees_prompt_clock_request_and_docs_and_nothing_hidden(tmp_path, capsys):
     task = get_task(TASK)
     _, out, _ = _play(tmp_path, capsys, ["quit"], "--task", TASK, "--mode", "P2")
     opening = out.split("[step 1]")[0].split("[grade]")[0]
-    env = ToolMazeEnv(level="C2", mode="P2")
+    env = ToolMazeEnv(level=task.level, mode="P2")
     env.reset(options={"task_id": TASK})
     for m in env.messages:  # the system prompt (with the clock) and the request, verbatim
         assert m["content"] in opening
     assert "The current date and time is" in opening
     for tool in [*task.tools, "finish", "abort"]:
         assert f"## {tool}\n" in opening
-    hidden = [task.meta["goal"], "TH-T48YZ6MA", "LK-ATRZ8Y2W", "20.4",
+    ids = [v for v in CALLS[0].response.values()  # the devices' ids, found by the lookup
+           if isinstance(v, str) and v not in task.query]
+    hidden = [task.meta["goal"], THERMOSTAT, CALLS[LIGHT].args["light_id"], *ids,
               shipped_profiles()[(TASK, "P2")].victims[0].error["error"]["message"],
               "reference path", "victim"]
     for secret in hidden:
@@ -167,15 +239,15 @@ def test_reveal_shows_the_reference_path_and_the_fault_profile(tmp_path, capsys)
     _, shown, _ = _play(tmp_path, capsys, ["quit"], "--task", TASK, "--mode", "P1", "--reveal")
     assert "[revealed]" not in plain and "victim" not in plain
     revealed = shown.split("[revealed]", 1)[1]
-    assert '3. nest_set_heat_setpoint (step \'heat\') {"device": "TH-T48YZ6MA", ' \
-        '"heatCelsius": 20}' in revealed
+    assert f"{HEAT + 1}. nest_set_heat_setpoint (step 'heat') " \
+        f"{json.dumps(CALLS[HEAT].args, ensure_ascii=False)}" in revealed
     assert "fault profile (P1):" in revealed and "error body:" in revealed
 
 
 def test_full_docs_show_the_json_schemas(tmp_path, capsys):
     _, out, _ = _play(tmp_path, capsys, ["quit"], "--task", TASK, "--full-docs")
-    assert '"name": "lock_door"' in out and '"parameters": {' in out
-    assert "## lock_door" not in out
+    assert '"name": "set_light_state"' in out and '"parameters": {' in out
+    assert "## set_light_state" not in out
 
 
 def test_raw_model_text_goes_to_the_env_verbatim(tmp_path, capsys):
@@ -188,7 +260,7 @@ def test_raw_model_text_goes_to_the_env_verbatim(tmp_path, capsys):
     code, out, _ = _play(tmp_path, capsys, lines, "--task", TASK)
     assert code == 1
     assert "[step 1] not a valid call -> 400" in out
-    assert '[step 2] list_room_devices {"room": "guest room", "site": "Oslo"} -> 200' in out
+    assert f"[step 2] {first[0]} {json.dumps(CALLS[0].args, ensure_ascii=False)} -> 200" in out
     assert "[step 3] no_such_tool {} -> 404" in out and '"type": "unknown_tool"' in out
     assert "[step 4] plain answer: I could not finish the job." in out
 
@@ -245,8 +317,8 @@ def test_a_task_file_and_the_envs_seed_choose_the_episode(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--task", "tmz-v2-c9-0000"], "no task 'tmz-v2-c9-0000' in toolmaze-v2"),
-    (["--level", "C1", "--index", "100"], "--index 100: toolmaze-v2 has 100 C1 tasks (0..99)"),
+    (["--task", "tmz-v9-c9-0000"], f"no task 'tmz-v9-c9-0000' in {SUITE_NAME}"),
+    (["--level", "C1", "--index", "100"], f"--index 100: {SUITE_NAME} has 100 C1 tasks (0..99)"),
     (["--level", "C1", "--index", "1", "--seed", "1"], "give --seed or --index, not both"),
     (["--task", TASK, "--level", "C2"], "--task names the episode"),
     ([], "choose the episode: --task ID, or --level"),
@@ -287,7 +359,7 @@ def test_the_step_limit_ends_the_episode_and_is_named(tmp_path, capsys):
     code, out, _ = _play(tmp_path, capsys, _reference(TASK), "--task", TASK, "--mode", "NP",
                          "--max-steps", "2")
     assert code == 1
-    assert "episode: tmz-v2-c2-0003 (C2, P0 NP" in out
+    assert f"episode: {TASK} (C2, P0 NP" in out
     assert "the episode is over: the step limit (2) is reached" in out
     assert "[step 3]" not in out
     assert "the episode reached the step limit (2 steps) without finish or abort" in out

@@ -1,10 +1,9 @@
 """``build-suite --out DIR`` and ``generate --jobs`` through the real console script.
 
-``build-suite`` builds toolmaze-v2 unless ``--suite toolmaze-v1`` is given; v1 built
-into a directory of any name is the shipped v1 byte for byte (v2's own rebuild test
-is tests/tasks/test_suite_v2.py), and ``stats``, ``show`` and ``baselines --suite
-DIR`` read a built directory; ``generate --jobs N`` writes the same bytes as a
-serial run and shows its progress.
+``build-suite`` builds toolmaze-v3 (its rebuild test is tests/tasks/test_suite_v2.py)
+and refuses the suites kept for loading only (``generate`` refuses v2); ``stats``,
+``show`` and ``baselines --suite DIR`` read a built directory; ``generate --jobs N``
+writes the same bytes as a serial run and shows its progress.
 """
 
 from __future__ import annotations
@@ -12,10 +11,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from importlib import resources
 from pathlib import Path
 
 import pytest
+
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX, SUITE_NAME, SUITE_SEED
 
 TOOLMAZE = Path(sys.executable).with_name("toolmaze")
 FILES = ("C1.jsonl", "C2.jsonl", "C3.jsonl", "C4.jsonl", "profiles.jsonl", "manifest.json")
@@ -26,27 +26,22 @@ def toolmaze(*args: str) -> subprocess.CompletedProcess:
                           timeout=600, check=False)
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("suites") / "not-the-suite-name"
-    proc = toolmaze("build-suite", "--suite", "toolmaze-v1", "--out", str(out), "--jobs", "2",
-                    "--quiet")
-    assert proc.returncode == 0, proc.stderr
-    return out
+def test_build_suite_refuses_a_suite_kept_for_loading_only(tmp_path):
+    """toolmaze-v1 and v2 were built under an older world and older fault rules: they
+    load, but no longer rebuild bit for bit, and build-suite says so in one line."""
+    for name in ("toolmaze-v1", "toolmaze-v2"):
+        proc = toolmaze("build-suite", "--suite", name, "--out", str(tmp_path / name))
+        assert proc.returncode == 2 and f"invalid choice: '{name}'" in proc.stderr
+        assert f"(choose from '{SUITE_NAME}')" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert not (tmp_path / name).exists()
 
 
-WORLD_CHANGED = pytest.mark.xfail(
-    strict=True,
-    reason="issue 16 (a world a careful agent can trust): real time-zone rules move flight and "
-           "train departures and offsets, so the files shipped for this suite are the old "
-           "world's and cannot regenerate until it is rebuilt (toolmaze-v3 at integration).")
-
-
-@WORLD_CHANGED
-def test_build_suite_v1_is_the_shipped_v1_whatever_the_directory(built):
-    shipped = resources.files("toolmaze_gym") / "data" / "suites" / "toolmaze-v1"
-    for name in FILES:
-        assert (built / name).read_bytes() == (shipped / name).read_bytes(), name
+def test_generate_refuses_v2_and_offers_the_suites_with_a_generator(tmp_path):
+    proc = toolmaze("generate", "--suite", "toolmaze-v2", "--out", str(tmp_path / "t.jsonl"))
+    assert proc.returncode == 2 and "invalid choice: 'toolmaze-v2'" in proc.stderr
+    assert f"(choose from '{SUITE_NAME}', 'toolmaze-v1')" in proc.stderr
+    assert not (tmp_path / "t.jsonl").exists()
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +57,8 @@ def test_stats_show_baselines_and_grade_accept_the_directory(small, tmp_path):
     assert stats.returncode == 0, stats.stderr
     assert {lv: row["tasks"] for lv, row in json.loads(stats.stdout).items()} == \
         {"C1": 2, "C2": 2, "C3": 2, "C4": 2}
-    show = toolmaze("show", "tmz-v2-c2-0001", "--suite", str(small))
-    assert show.returncode == 0 and "tmz-v2-c2-0001" in show.stdout, show.stderr
+    show = toolmaze("show", f"{ID_PREFIX}-c2-0001", "--suite", str(small))
+    assert show.returncode == 0 and f"{ID_PREFIX}-c2-0001" in show.stdout, show.stderr
     assert show.stdout.startswith("goal: ")
     runs = tmp_path / "runs.jsonl"
     base = toolmaze("baselines", "--agents", "oracle", "--suite", str(small), "--quiet",
@@ -75,9 +70,10 @@ def test_stats_show_baselines_and_grade_accept_the_directory(small, tmp_path):
     assert grade.returncode == 0 and "0 grades changed" in grade.stderr, grade.stderr
 
 
-def test_build_suite_builds_v2_by_default_and_names_it_in_the_manifest(small):
+def test_build_suite_builds_v3_by_default_and_names_it_in_the_manifest(small):
     manifest = json.loads((small / "manifest.json").read_text())
-    assert manifest["name"] == "toolmaze-v2-seed20261201-n2" and manifest["scenarios"]
+    assert manifest["name"] == f"{SUITE_NAME}-seed{SUITE_SEED}-n2" == \
+        "toolmaze-v3-seed20261201-n2" and manifest["scenarios"]
     assert "profiles.jsonl" in manifest["files"]
 
 

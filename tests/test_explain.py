@@ -7,12 +7,23 @@ import json
 
 import pytest
 
+from toolmaze_gym.call_checks import show
 from toolmaze_gym.episode import Episode
-from toolmaze_gym.explain import LABEL_MEANINGS, explain, reveal
-from toolmaze_gym.grading import LABELS, grade
-from toolmaze_gym.tasks.suite import get_task
+from toolmaze_gym.explain import LABEL_MEANINGS, downstream_tools, explain, reveal
+from toolmaze_gym.faults.store import shipped_profiles
+from toolmaze_gym.grading import LABELS, grade, no_alternative
+from toolmaze_gym.tasks.suite import get_task, load_suite
 
-TASK = "tmz-v2-c2-0003"
+GUEST_ROOM = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoint",
+              "set_light_state", "notify_household"}
+# The default suite's first C2 guest-room task (list devices, read the thermostat, heat,
+# light, lock, notify) whose faults all strike the thermostat read.
+TASK = next(t.id for t in load_suite() if t.level == "C2"
+            and {c.tool for c in t.default_path.calls} >= GUEST_ROOM
+            and all("get_thermostat_state" in shipped_profiles()[(t.id, m)].victims[0].tools
+                    for m in ("P1", "P2", "P3", "P4")))
+CALLS = get_task(TASK).default_path.calls
+READ = next(k for k, c in enumerate(CALLS) if c.tool == "get_thermostat_state")
 
 
 def _call(tool: str, **args) -> str:
@@ -49,33 +60,42 @@ def test_extra_grade_fields_are_tolerated_and_a_graders_note_is_shown(sim):
 def test_costs_read_na_without_a_fault_and_are_explained_with_one(sim):
     _, plain = _played(sim, "P0", [*_reference(), _call("finish", answer="Done.")])
     assert "c, c* and C_rec are n/a (no fault fired)" in plain
-    _, faulted = _played(sim, "P3", [*_reference()[:2], _call("finish", answer="Done.")])
+    _, faulted = _played(sim, "P3", [*_reference()[:READ + 1], _call("finish", answer="Done.")])
     assert "cost: c = 1: your steps after the first faulty response" in faulted
     assert "c* = " in faulted and "C_rec = 1.0" in faulted
 
 
 def test_a_silent_fault_names_the_field_the_true_value_and_the_clue(sim):
-    g, text = _played(sim, "P4", [*_reference()[:2], _call("finish", answer="Done.")])
-    assert g["exposed"]
-    assert ("step 2: get_thermostat_state returned wrong data with status 200 (a silent "
-            "fault, permanent: that tool keeps failing)") in text
-    assert "updated_at = \"2026-07-16T09:00:00Z\" (true value \"2026-08-18T09:00:00Z\")" in text
-    assert "the clue: timestamp 2026-07-16T09:00:00Z is 33 days away from now" in text
+    task = get_task(TASK)
+    ep = Episode(task, "P4", sim)
+    for a in _reference()[:READ + 1]:
+        ep.step(a)
+    fault = ep.steps[READ].fault
+    g, text = _played(sim, "P4", [*_reference()[:READ + 1], _call("finish", answer="Done.")])
+    assert g["exposed"] and fault["corrupted"] and fault["witness"]["detail"]
+    assert (f"step {READ + 1}: get_thermostat_state returned wrong data with status 200 (a "
+            "silent fault, permanent: that tool keeps failing)") in text
+    for k, v in fault["corrupted"].items():
+        assert f"{k} = {show(v)} (true value {show(fault['clean'][k])})" in text
+    assert f"the clue: {fault['witness']['detail']}" in text
     assert "recovered: no: the faulted step 'thermostat' (get_thermostat_state | " \
         "honeywell_get_thermostat) was not completed cleanly after the fault" in text
 
 
 def test_over_trust_is_named_as_the_reason_recovery_failed(sim):
-    g, text = _played(sim, "P4", _reference()[:2])
-    corrupted_temp = None
     task = get_task(TASK)
     ep = Episode(task, "P4", sim)
-    for a in _reference()[:2]:
+    for a in _reference()[:READ + 1]:
         ep.step(a)
-    corrupted_temp = ep.steps[1].fault["corrupted"]["current_temperature_c"]
-    notify = _call("notify_household", site="Oslo", message=f"Guest room: was {corrupted_temp} "
-                   "C, now set to 20 C; light completed; back door locked.")
-    g, text = _played(sim, "P4", [*_reference()[:6], notify, _call("finish", answer="Done.")])
+    corrupted_temp = ep.steps[READ].fault["corrupted"]["current_temperature_c"]
+    true_temp = CALLS[READ].response["current_temperature_c"]
+    k = next(k for k, c in enumerate(CALLS) if c.tool == "notify_household")
+    said = CALLS[k].args["message"]
+    assert f"was {true_temp} C" in said  # the reading the request asked to be told
+    notify = _call("notify_household", **{**CALLS[k].args, "message": said.replace(
+        str(true_temp), str(corrupted_temp))})
+    g, text = _played(sim, "P4", [*_reference()[:k], notify, *_reference()[k + 1:],
+                                  _call("finish", answer="Done.")])
     assert "over_trust" in g["labels"]
     assert "recovered: no: a corrupted value from the faulty response reached a later call" \
         in text
@@ -83,41 +103,69 @@ def test_over_trust_is_named_as_the_reason_recovery_failed(sim):
 
 def test_a_call_the_env_refused_is_named_with_its_error(sim):
     ref = _reference()
-    no_on = _call("set_light_state", light_id="LT-X72W8S2X")
-    _, text = _played(sim, "P0", [*ref[:3], no_on, *ref[4:], _call("finish", answer="Done.")])
-    assert "Action set_light_state (step 'light') was not done right: step 4: it failed " \
-        "with status 400: missing required parameter 'on'" in text
+    k = next(k for k, c in enumerate(CALLS) if c.tool == "set_light_state")
+    no_on = _call("set_light_state", light_id=CALLS[k].args["light_id"])
+    _, text = _played(sim, "P0", [*ref[:k], no_on, *ref[k + 1:], _call("finish", answer="Done.")])
+    assert f"Action set_light_state (step 'light') was not done right: step {k + 1}: it " \
+        "failed with status 400: missing required parameter 'on'" in text
 
 
 def test_a_wrong_value_says_where_the_expected_one_comes_from(sim):
     ref = _reference()
-    living_room = "TH-Q4L4NRXR"  # the Oslo living room's thermostat, not the guest room's
-    wrong = _call("nest_set_heat_setpoint", device=living_room, heatCelsius=20)
-    _, text = _played(sim, "P0", [*ref[:2], wrong, *ref[3:], _call("finish", answer="Done.")])
-    assert "Action nest_set_heat_setpoint (step 'heat') was not done right: step 3: argument " \
-        'device: expected "TH-T48YZ6MA" (from the response of list_room_devices), sent ' \
-        f'"{living_room}"' in text
+    k = next(k for k, c in enumerate(CALLS) if c.tool == "nest_set_heat_setpoint")
+    own = CALLS[k].args["device"]
+    other = next(c.args["device"] for t in load_suite() for c in t.default_path.calls
+                 if c.tool == "nest_set_heat_setpoint" and c.args["device"] != own)
+    wrong = _call("nest_set_heat_setpoint", **{**CALLS[k].args, "device": other})
+    _, text = _played(sim, "P0", [*ref[:k], wrong, *ref[k + 1:], _call("finish", answer="Done.")])
+    assert f"Action nest_set_heat_setpoint (step 'heat') was not done right: step {k + 1}: " \
+        f'argument device: expected "{own}" (from the response of list_room_devices), sent ' \
+        f'"{other}"' in text
 
 
 def test_an_argument_the_request_did_not_ask_for_is_named(sim):
-    task_id = "tmz-v2-c1-0017"
+    """Grading v4: an optional text the request left open (a push title) may be sent
+    with any words, so it is no reason; an argument the tool does not have is named."""
+    # The default suite's first push notification sent without a title.
+    task_id, push = next((t.id, c) for t in load_suite() for c in t.default_path.calls
+                         if c.tool == "send_push_notification" and "title" not in c.args)
     calls = get_task(task_id).default_path.calls
-    push = next(c for c in calls if c.tool == "send_push_notification")
-    lines = [_call(c.tool, **c.args, **({"title": "Order update"} if c is push else {}))
-             for c in calls]
-    _, text = _played(sim, "P0", [*lines, _call("finish", answer="Done.")], task_id)
-    assert 'argument title="Order update" was not asked for (leave it out or send its ' \
-        "default null)" in text
+
+    def played(**extra):
+        lines = [_call(c.tool, **c.args, **(extra if c is push else {})) for c in calls]
+        return _played(sim, "P0", [*lines, _call("finish", answer="Done.")], task_id)
+
+    g, text = played(title="Order update")
+    assert g["success"] and "was not asked for" not in text
+    g, text = played(priority="high")
+    assert not g["success"]
+    k = calls.index(push)
+    reason = next(x for x in text.splitlines() if "Action send_push_notification (step '" in x)
+    assert f"was not done right: step {k + 1}: it failed with status 400" in reason
+    assert "priority" in reason  # the env's own message names the argument
 
 
 def test_nothing_done_lists_the_reads_once_and_each_action(sim):
+    """Grading v4: lookups are means, never a reason, and are not named unless the
+    reference is shown; each required Action is named once as never called."""
     g, text = _played(sim, "P0", [_call("finish", answer="Done.")])
     assert not g["success"]
-    assert "calls of the path never made: list_room_devices, get_thermostat_state, " \
-        "find_lock" in text
-    for tool in ("nest_set_heat_setpoint", "set_light_state", "lock_door", "notify_household"):
-        assert f"Action {tool} (step '" in text
-        assert text.count("was never called") == 4
+    task = get_task(TASK)
+    ep = Episode(task, "P0", sim)
+    actions = [c.tool for c in CALLS if sim.corpus[c.tool].category == "Action"]
+    lookups = [c.tool for c in CALLS if sim.corpus[c.tool].category != "Action"]
+    assert len(actions) >= 3 and lookups
+    for tool in actions:
+        assert f"  - Action {tool} (step '" in text and f"[NOT DONE] Action {tool}" in text
+    assert text.count("was never called") == len(actions)
+    assert "calls of the path never made" not in text
+    for tool in lookups:
+        assert tool not in text, tool
+    shown = "\n".join(explain(g, task, ep.profile, ep.steps, sim.corpus, show_reference=True))
+    for tool in lookups:
+        assert f"] Source {tool}" in shown or f"] Processor {tool}" in shown
+        assert f"[optional] Source {tool}" in shown or f"[optional] Processor {tool}" in shown
+    assert shown.count("was never called") == len(actions)
 
 
 @pytest.mark.parametrize("mode", ["P0", "P2", "P4"])
@@ -160,25 +208,54 @@ def _own_wording(sim, task_id: str, mode: str = "P0"):
     return g, "\n".join(explain(g, task, ep.profile, ep.steps, sim.corpus)), own
 
 
-def test_an_id_of_the_reference_run_the_episode_never_produced_is_pointed_out(sim):
-    g, text, own = _own_wording(sim, "tmz-v2-c1-0022")  # a sheet created, then a row added
-    if g["success"]:
-        pytest.skip("the grader resolves ids against the episode: nothing to point out")
-    ref, mine = "SHT-W6KAHXAUD7", own["SHT-W6KAHXAUD7"]
-    assert f'argument spreadsheet_id: expected "{ref}" (from the response of ' in text
-    assert f'sent "{mine}"; this episode\'s ' in text
-    assert "you passed on your own episode's value, and the expected one is the reference " \
-        "run's" in text
+def _own_ids(sim, in_text: bool):
+    """The default suite's first C1 task where an id an Action created is passed on to a
+    later Action (inside its free text with ``in_text``, else as an argument), played
+    by a competent agent whose own run created other ids: (grade, explanation, the
+    reference id, the episode's own one)."""
+    from toolmaze_gym.mentions import FREE_TEXT
+
+    for task in load_suite():
+        if task.level != "C1":
+            continue
+        calls = task.default_path.calls
+        found = set()
+        for k, c in enumerate(calls):
+            if sim.corpus[c.tool].category != "Action":
+                continue
+            made = {v for v in c.response.values() if isinstance(v, str) and len(v) > 6}
+            for later in calls[k + 1:]:
+                spec = sim.corpus[later.tool]
+                for name, v in later.args.items():
+                    text = spec.param(name).type == FREE_TEXT
+                    if spec.category == "Action" and text == in_text and isinstance(v, str):
+                        found |= {i for i in made if (i in v if text else i == v)}
+        if not found:
+            continue
+        g, text, own = _own_wording(sim, task.id)
+        ref = next((i for i in sorted(found) if i in own), None)
+        if ref is not None:
+            return g, text, ref, own[ref]
+    raise AssertionError("no task passes a created id on")
 
 
-def test_a_mention_of_a_reference_id_in_free_text_is_pointed_out(sim):
-    g, text, own = _own_wording(sim, "tmz-v2-c1-0008")  # a review, then a to-do naming it
-    if g["success"]:
-        pytest.skip("the grader resolves ids against the episode: nothing to point out")
-    ref = "REV-JMRJKA96"
-    assert f'argument name does not mention "{ref}" (review_id); "{ref}" is the reference ' \
-        f"run's submit_product_rating rating_id; this episode's (step 2) is " \
-        f'"{own[ref]}"' in text
+def test_an_id_the_episode_created_is_the_one_expected_downstream(sim):
+    """Grading v4: an id comes from the episode (a sheet created, then a row added to
+    it), so passing on the episode's own id succeeds and the reference run's id is
+    never asked for (under grading v3 the explanation had to point it out)."""
+    g, text, ref, mine = _own_ids(sim, in_text=False)
+    assert ref != mine
+    assert g["success"] and text.startswith("grade: SUCCESS"), text
+    assert ref not in text and "reference run" not in text and "NOT DONE" not in text
+
+
+def test_a_mention_of_the_episodes_own_id_in_free_text_is_accepted(sim):
+    """Grading v4: a text naming the id this episode created (a to-do naming the
+    review just posted) is right; the reference run's id is never expected."""
+    g, text, ref, mine = _own_ids(sim, in_text=True)
+    assert ref != mine
+    assert g["success"] and text.startswith("grade: SUCCESS"), text
+    assert ref not in text and "reference run" not in text and "NOT DONE" not in text
 
 
 def test_the_explanation_needs_neither_the_env_nor_the_agents():
@@ -195,18 +272,34 @@ def test_the_explanation_needs_neither_the_env_nor_the_agents():
     assert not loaded, loaded
 
 
+def _blocked_with_a_probe():
+    """The default suite's first C1 task whose permanent P2 fault leaves no valid path
+    and whose reference calls a tool downstream of the victim right after it: (task,
+    the victim's call index)."""
+    profiles = shipped_profiles()
+    for task in load_suite():
+        profile = profiles.get((task.id, "P2"))
+        if task.level != "C1" or profile is None or not no_alternative(task, profile):
+            continue
+        calls = task.default_path.calls
+        victim = profile.victims[0]
+        at = next(k for k, c in enumerate(calls) if c.slot == victim.slot)
+        if at + 1 < len(calls) and calls[at + 1].tool in downstream_tools(task, {victim.slot}):
+            return task, at
+    raise AssertionError("no blocked task with a downstream call")
+
+
 def test_a_stop_after_probing_downstream_of_a_blocking_fault_names_the_probe(sim):
-    task_id = "tmz-v2-c1-0003"  # close a ticket, look up the assignee, compose, mail
-    calls = get_task(task_id).default_path.calls
-    compose = next(k for k, c in enumerate(calls) if c.tool == "render_email_template")
+    task, compose = _blocked_with_a_probe()
+    calls = task.default_path.calls
     lines = [_call(c.tool, **c.args) for c in calls]
-    reason = "The template service is not implemented, so I couldn't send the email."
+    reason = "The service is not implemented, so I couldn't complete the request."
     g, text = _played(sim, "P2", [*lines[: compose + 1], lines[compose + 1],
-                                  _call("abort", reason=reason)], task_id)
+                                  _call("abort", reason=reason)], task.id)
     assert not g["success"]
-    assert f"step {compose + 2} called send_mail_message, a tool of a step after the " \
-        "faulted one" in text
+    assert f"step {compose + 2} called {calls[compose + 1].tool}, a tool of a step after " \
+        "the faulted one" in text
     assert "was never called" not in text  # with no path left, missing calls are no reason
     g, text = _played(sim, "P2", [*lines[: compose + 1], _call("abort", reason=reason)],
-                      task_id)
+                      task.id)
     assert g["success"] and "grade: SUCCESS: a fault left no valid path" in text

@@ -138,3 +138,24 @@ def test_addresses_and_file_names_are_not_split_at_joiners():
                     "https://example.com/path")
     assert not mentions("attached old-report.pdf", "file_name", "report.pdf")
     assert mentions("trip to St. Louis\u2013Denver", "city_name", "St. Louis")
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("decide by 2026-08-19 05:00 EDT", True),  # the local clock of the value's own offset
+    ("05:00 on 19 Aug 2026 (New York time)", True),
+    ("2026-08-19T05:00-04:00", True),
+    ("2026-08-19 09:00 UTC", True),  # the same instant in UTC
+    ("2026-08-19 05:00 UTC", False),  # 05:00 UTC is another instant
+    ("2026-08-19T05:00Z", False),
+    ("2026-08-19 06:00", False),
+])
+def test_a_datetime_with_an_offset_may_be_written_as_its_local_time(text, ok):
+    assert mentions(text, "iso_datetime", "2026-08-19T05:00:00-04:00") is ok
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("due on 26 Aug", True), ("due August 26th", True),  # no year: the value's year
+    ("due 26 Aug 2025", False), ("due on 27 Aug", False),
+])
+def test_a_date_written_without_its_year_is_read_in_the_values_year(text, ok):
+    assert mentions(text, "iso_date", "2026-08-26") is ok

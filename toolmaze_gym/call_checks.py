@@ -1,27 +1,29 @@
 """Each expected call of a task checked against an episode's steps, with the reasons
 in words: for the explanation of a grade (``toolmaze_gym.explain``).
 
-Whether a step *is* an expected call is the grader's own decision (its argument
-matchers, through ``grading.task_index``), so the explanation never disagrees with
-the grade. Why a step is *not* the call is worked out here, argument by argument,
-with the same normalisers: the argument that is missing or different, the value
-the reference run sent and where that value comes from (the request, or an
-earlier response), and what this episode's own earlier response held there, which
-shows when a grade leans on a value of the reference run that the episode never
-produced.
+What counts as done is the grader's own decision, so the explanation never
+disagrees with the grade: the path compared is the one the grader matched
+(``grading.trace``), a required Action is not done exactly when the grade lists it
+in ``missing``, and the lookups (Sources and Processors) are means under grading
+v4: optional, never a reason. Why an Action is *not* done is worked out here,
+argument by argument, with the same normalisers, against the values the grader
+expected in this episode (resolved against its own responses): the argument that
+is missing or different, where its value comes from (the request, or an earlier
+response), a faulty or failed attempt.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
+from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, Task
@@ -37,6 +39,12 @@ class CallCheck:
     category: str  # the tool's category: Source, Processor or Action
     step: int | None = None  # 0-based index of the step that made the call
     problems: list[str] = field(default_factory=list)
+    done: bool = False  # as the grader decided (a lookup: whether a step made it)
+
+    @property
+    def optional(self) -> bool:
+        """A lookup (Source or Processor): a means, not required (grading v4)."""
+        return self.category != "Action"
 
 
 @dataclass(frozen=True)
@@ -57,46 +65,66 @@ class Origin:
 
 def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
                  corpus: Corpus) -> tuple[int, list[CallCheck]]:
-    """The valid path the episode came closest to (the graded one when the grade
-    names it, else the one with the most calls made, s* on a tie), and the check of
-    each of its calls."""
+    """The valid path the grader compared the episode with (the graded one when the
+    grade names it, else the one it came closest to), and the check of each of its
+    calls: a required Action is done unless ``grade["missing"]`` lists it."""
     idx = task_index(task, corpus)
+    trace = Trace(idx, steps)
     chosen = grade.get("path")
-    best: tuple[tuple[int, bool], int, list[CallCheck]] | None = None
-    for k, path in enumerate(idx.paths):
-        calls = [idx.calls[c] for c in path.cids]
-        checks = [_check(idx, cid, steps, corpus, calls) for cid in path.cids]
-        if chosen is not None and list(path.choice) == list(chosen):
-            return k, checks
-        score = (sum(c.step is not None for c in checks), k == task.default)
-        if best is None or score > best[0]:
-            best = (score, k, checks)
-    assert best is not None  # every task has a valid path
-    return best[1], best[2]
+    k = next((k for k, p in enumerate(idx.paths)
+              if chosen is not None and list(p.choice) == list(chosen)), None)
+    if k is None:
+        k = trace.matches.index(trace.best()[0])
+    match = trace.matches[k]
+    missing = grade.get("missing")
+    if missing is None:  # a grade of an older version: the grader's match decides
+        missing = [{"tool": idx.calls[c].tool, "slot": idx.calls[c].slot,
+                    "step": match.wrong.get(c, (None, ""))[0],
+                    "argument": match.wrong.get(c, (None, ""))[1],
+                    "expected": match.expected.get(c, {})} for c in match.missing]
+    wrong = {(m.get("tool"), m.get("slot")): m for m in missing if isinstance(m, Mapping)}
+    path = idx.paths[k]
+    calls = [idx.calls[c] for c in path.cids]
+    checks = []
+    for cid in path.cids:
+        call = idx.calls[cid]
+        check = CallCheck(call, corpus[call.tool].category, match.steps.get(cid))
+        entry = wrong.get((call.tool, call.slot)) if not check.optional else None
+        if entry is None:  # no step for a required Action: a graceful stop's success
+            check.done = check.step is not None
+        else:
+            check.step = None
+            check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls)
+        checks.append(check)
+    return k, checks
 
 
-def _check(idx: Any, cid: int, steps: Sequence[Step], corpus: Corpus,
-           path: Sequence[Call]) -> CallCheck:
+def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Sequence[Step],
+                      corpus: Corpus, path: Sequence[Call]) -> list[str]:
+    """Why a required Action the grader lists as missing was not done right: the
+    attempt the grader names (checked against the values it expected in this
+    episode), else the closest faulty or failed call of the tool, else never called."""
     call, accepts = idx.calls[cid], idx.matchers[cid]
-    check = CallCheck(call, corpus[call.tool].category)
-    for i, s in enumerate(steps):
-        args = s.action.get("arguments")
-        if s.clean_ok and s.action.get("name") == call.tool and isinstance(args, dict) \
-                and accepts(args):
-            check.step = i
-            return check
+    expected = entry.get("expected") or {}
+    if isinstance(expected, Mapping):
+        call = replace(call, args={**call.args,
+                                   **{k: v for k, v in expected.items() if k in call.args}})
     needs = {k: rule.need for k, rule in getattr(accepts, "texts", ())}
-    where = origins(corpus, idx.task, call)
-    ctx = _Context(corpus, path, where, needs)
-    tries = [(i, _attempt_problems(ctx, call, steps, i))
-             for i, s in enumerate(steps)
-             if s.kind == "call" and s.action.get("name") == call.tool]
+    ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs)
+    step = entry.get("step")
+    if isinstance(step, int) and 0 <= step < len(steps):
+        tries = [step]
+    else:
+        tries = [i for i, s in enumerate(steps)
+                 if s.kind == "call" and s.action.get("name") == call.tool]
     if not tries:
-        check.problems = ["never called"]
-        return check
-    i, problems = min(tries, key=lambda t: len(t[1]))
-    check.problems = [f"step {i + 1}: {p}" for p in problems]
-    return check
+        return ["never called"]
+    found = [(i, _attempt_problems(ctx, call, steps, i)) for i in tries]
+    i, problems = min(found, key=lambda t: len(t[1]))
+    arg = entry.get("argument")
+    if arg and not any(arg in p for p in problems):
+        problems = [f"argument {arg} is not what this episode called for", *problems]
+    return [f"step {i + 1}: {p}" for p in problems]
 
 
 @dataclass(frozen=True)
@@ -120,8 +148,8 @@ def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int) 
     if not isinstance(sent, dict):
         return ["its arguments are not a JSON object"]
     problems = _argument_problems(ctx, call, sent, steps[:i])
-    return problems or ["the arguments look right, but it came before the calls whose "
-                        "results it needs"]
+    return problems or ["the arguments look right, but it came before the values it "
+                        "needs existed, or used values the episode never showed you"]
 
 
 def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
@@ -142,7 +170,8 @@ def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
                 out.append(f"argument {p.name}: expected {show(want)}{said}, sent "
                            f"{show(sent[p.name])}"
                            + _own_value(corpus, call, p.name, origin, sent[p.name], before))
-        elif p.name in sent and not same(p.type, sent[p.name], p.default):
+        elif p.name in sent and p.type != FREE_TEXT \
+                and not same(p.type, sent[p.name], p.default):  # open texts are free
             out.append(f"argument {p.name}={show(sent[p.name])} was not asked for "
                        f"(leave it out or send its default {show(p.default)})")
     known = {p.name for p in spec.params}

@@ -1,6 +1,6 @@
 """``toolmaze play``: play one episode yourself as the agent, and see the grade explained.
 
-    toolmaze play --task tmz-v2-c2-0003 --mode P1
+    toolmaze play --task tmz-v3-c2-0004 --mode P1
     toolmaze play --level C3 --index 7 --mode P4 --reveal
     toolmaze play --tasks dev.jsonl --level C1 --seed 3 --actions my-try.txt --record plays.jsonl
 
@@ -182,7 +182,7 @@ def add_commands(sub) -> None:
         "at a time, and get the grade explained at the end. Exit status: 0 success, 1 not a "
         "success, 2 a usage error.")
     p.epilog = HELP
-    p.add_argument("--task", metavar="ID", help="the task to play, e.g. tmz-v2-c2-0003 "
+    p.add_argument("--task", metavar="ID", help="the task to play, e.g. tmz-v3-c2-0004 "
                    "(default: chosen by --level with --index or --seed)")
     p.add_argument("--level", choices=LEVELS, help="the level to take the task from "
                    "(default: the source's only level; else required without --task)")
@@ -206,7 +206,7 @@ def add_commands(sub) -> None:
     p.add_argument("--full-docs", action="store_true",
                    help="show the tools' JSON schemas instead of the compact docs")
     p.add_argument("--reveal", action="store_true", help="after the grade, show the reference "
-                   "path and the fault profile")
+                   "path and the fault profile (and a cut episode's full explanation)")
     p.add_argument("--record", metavar="FILE", help="append the episode to this JSONL file as "
                    "one trajectory record (the runner's format; default: none)")
     p.add_argument("--label", default="human", help="the agent's name in the record")

@@ -1,9 +1,9 @@
 """Task commands: ``generate``, ``build-suite``, ``stats`` and ``show``.
 
-``generate`` writes procedural tasks of a suite's kind (default toolmaze-v2,
+``generate`` writes procedural tasks of a suite's kind (default toolmaze-v3,
 never overlapping that suite), in parallel with ``--jobs`` and with the same
 bytes as a serial run; ``build-suite`` regenerates a reference suite (default
-toolmaze-v2) into a directory that every command taking ``--suite``/``SUITE``
+toolmaze-v3) into a directory that every command taking ``--suite``/``SUITE``
 accepts; both find a suite's generator in ``tasks.suites``; ``stats`` prints the paper's
 Table 1 for a suite, a suite directory or a task file; ``show`` one task.
 """
@@ -113,7 +113,7 @@ def cmd_generate(ns: argparse.Namespace) -> int:
 
 
 def cmd_build_suite(ns: argparse.Namespace) -> int:
-    """Build ``--suite`` (default v2) with its fault profiles; v2 keeps only tasks
+    """Build ``--suite`` (default v3) with its fault profiles; v3 keeps only tasks
     whose profiles can be built with an alternative left (``profiles_buildable``)."""
     from tqdm import tqdm
 
@@ -235,7 +235,8 @@ def add_commands(sub) -> None:
     from toolmaze_gym.corpus.spec import DOMAINS
     from toolmaze_gym.tasks.model import LEVELS
     from toolmaze_gym.tasks.suite import PER_LEVEL, SPLITS, SUITE_NAME
-    from toolmaze_gym.tasks.suites import names
+    from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
+    from toolmaze_gym.tasks.suites import kind, names
 
     source = "suite name, suite directory (build-suite --out) or JSONL file of tasks"
     p = sub.add_parser("generate", help="generate procedural tasks (disjoint from the suite)")
@@ -259,8 +260,10 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("build-suite", help="(maintainers) regenerate a reference suite")
-    p.add_argument("--suite", choices=names(), default=SUITE_NAME,
-                   help=f"which reference suite to build (default: {SUITE_NAME})")
+    p.add_argument("--suite", choices=[n for n in names() if kind(n).rebuildable],
+                   default=SUITE_NAME,
+                   help=f"which reference suite to build (default: {SUITE_NAME}; older "
+                   "suites are kept for loading only)")
     p.add_argument("--out", required=True,
                    help="output directory (its parent must exist); the reference seed and "
                    "size rebuild the shipped suite bit for bit")
@@ -285,6 +288,6 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("show", help="a task's query, DAG and solution paths")
-    p.add_argument("task_id", help="task id, e.g. tmz-v2-c3-0000")
+    p.add_argument("task_id", help=f"task id, e.g. {ID_PREFIX}-c3-0000")
     p.add_argument("--suite", default=SUITE_NAME, help=source)
     p.set_defaults(func=cmd_show)

@@ -10,9 +10,12 @@ the grade as a plain mapping, so a grader that adds fields (an ``explanation`` o
 its own is shown too) does not break it. ``reveal`` shows what the agent is never
 shown: the reference path and the fault profile.
 
-The per-call reasons come from ``toolmaze_gym.call_checks``: "expected" values are
-the ones the grader compares against, with where they come from and, for a value
-bound to an earlier response, what this episode's own response held there.
+The per-call reasons come from ``toolmaze_gym.call_checks`` and agree with the
+grade: a required Action is done unless the grade lists it in ``missing``, the
+lookups (Sources, Processors) are means and only ever optional, and "expected"
+values are the ones the grader resolved against this episode. Without
+``reveal`` the path is shown by its required Actions only, never by the tools
+the reference run used to look things up.
 """
 
 from __future__ import annotations
@@ -44,11 +47,12 @@ LABEL_MEANINGS = {
 
 def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
             steps: Sequence[Step], corpus: Corpus, truncated: bool = False,
-            cut: str | None = None) -> list[str]:
-    """The explanation of ``grade`` for this episode, as lines of text."""
+            cut: str | None = None, show_reference: bool = False) -> list[str]:
+    """The explanation of ``grade`` for this episode, as lines of text; the path
+    compared is listed call by call only with ``show_reference``."""
     k, checks = closest_path(grade, task, steps, corpus)
     lines = [_verdict(grade, task, profile, checks, steps, truncated, cut)]
-    lines += _path_section(task, k, checks)
+    lines += _path_section(task, k, checks, show_reference)
     lines += _fault_section(grade, task, profile, steps)
     lines += _cost_section(grade)
     lines += _label_section(grade)
@@ -163,27 +167,41 @@ def _missing_reasons(grade: Mapping[str, Any], task: Task, steps: Sequence[Step]
 
 
 def _path_reasons(task: Task, checks: list[CallCheck]) -> list[str]:
+    """Each required Action the grader counts as not done, with why; lookups are
+    means (grading v4) and never a reason."""
     out = []
-    missing = [c for c in checks if c.step is None]
-    for c in missing:
-        what = f"{c.category} {c.call.tool}{_step_name(task, c.call)}"
-        if c.problems != ["never called"]:
-            out.append(f"{what} was not done right: " + "; ".join(c.problems))
-        elif c.category == "Action":
+    for c in checks:
+        if c.optional or c.done:
+            continue
+        what = f"Action {c.call.tool}{_step_name(task, c.call)}"
+        if c.problems in ([], ["never called"]):
             out.append(f"{what} was never called")
-    unread = [c.call.tool for c in missing
-              if c.category != "Action" and c.problems == ["never called"]]
-    if unread:
-        out.append("calls of the path never made: " + ", ".join(unread))
+        else:
+            out.append(f"{what} was not done right: " + "; ".join(c.problems))
     return out
 
 
-def _path_section(task: Task, k: int, checks: list[CallCheck]) -> list[str]:
-    head = f"the valid path compared (path {k + 1} of {len(task.solutions)}):"
-    lines = [head]
-    for c in checks:
-        mark = f"done at step {c.step + 1}" if c.step is not None else "NOT DONE"
+def _path_section(task: Task, k: int, checks: list[CallCheck],
+                  show_reference: bool = False) -> list[str]:
+    """Done or not, as the grader decided it. The reference path's lookups are named
+    only with ``show_reference``; without it just the required Actions are listed."""
+    if show_reference:
+        lines = [f"the valid path compared (path {k + 1} of {len(task.solutions)}):"]
+        shown = checks
+    else:
+        lines = ["the required Actions (of the valid path closest to yours):"]
+        shown = [c for c in checks if not c.optional]
+    for c in shown:
+        if c.done and c.step is not None:
+            mark = f"done at step {c.step + 1}"
+        else:
+            mark = "optional" if c.optional else "NOT DONE"
         lines.append(f"  [{mark}] {c.category} {c.call.tool}{_step_name(task, c.call)}")
+    lookups = sum(c.optional for c in checks)
+    if lookups and not show_reference:
+        lines.append(f"  (and {lookups} lookup{'s' if lookups > 1 else ''}, Sources or "
+                     "Processors: optional, how you get the data is up to you; --reveal "
+                     "lists them)")
     return lines
 
 

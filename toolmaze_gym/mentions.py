@@ -111,6 +111,12 @@ _ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 _DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})(?!\d)",
                         re.I)
 _MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})(?!\d)", re.I)
+# The same without a year ("on 24 Aug", "August 24th"): read as the year of the value
+# it is compared with (a message about the coming days does not repeat the year).
+_DAY_MONTH_NY = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s+\d)",
+                           re.I)
+_MONTH_DAY_NY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD}(?![\d:])(?!,?\s+\d{{4}})",
+                           re.I)
 _ISO_DATETIME = re.compile(
     r"(?<!\d)(\d{4}-\d{2}-\d{2})[T ](\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*"
     r"(Z|UTC|GMT|[+-]\d{2}:?\d{2})?(?![\d:])", re.I)
@@ -134,6 +140,17 @@ def dates_in(text: str) -> set[str]:
         add(y, _MONTHS[mon.lower()], d)
     for mon, d, y in _MONTH_DAY.findall(text):
         add(y, _MONTHS[mon.lower()], d)
+    return found
+
+
+def _dates_of_year(text: str, year: str) -> set[str]:
+    """``dates_in``, with dates written without a year read as in ``year``."""
+    found = dates_in(text)
+    pairs = [(d, mon) for d, mon in _DAY_MONTH_NY.findall(text)]
+    pairs += [(d, mon) for mon, d in _MONTH_DAY_NY.findall(text)]
+    for d, mon in pairs:
+        with contextlib.suppress(ValueError):
+            found.add(date(int(year), _MONTHS[mon.lower()], int(d)).isoformat())
     return found
 
 
@@ -175,7 +192,7 @@ def _date_mentioned(text: str, type_name: str, value: Any) -> bool:
         want = values.get(type_name).normalise(value)
     except (TypeError, ValueError, AttributeError):
         return False
-    return want in dates_in(text)
+    return want in _dates_of_year(text, str(want)[:4])
 
 
 def _datetime_mentioned(text: str, type_name: str, value: Any) -> bool:
@@ -189,7 +206,31 @@ def _datetime_mentioned(text: str, type_name: str, value: Any) -> bool:
     # datetimes already read above are not read again in pieces.
     rest = _ISO_DATETIME.sub(" ", text)
     day, clock = want.split("T")
-    return day in dates_in(rest) and clock in _clock_times(rest)
+    if day in _dates_of_year(rest, day[:4]) and clock in _clock_times(rest):
+        return True
+    # A value with its own offset may be written as the local date and clock time it
+    # shows ("2026-08-19 05:00 New York time" for 2026-08-19T05:00:00-04:00).
+    local = _LOCAL.match(str(value))
+    if local is None or local[3] in ("Z", "+00:00"):
+        return False
+    return local[1] in _dates_of_year(text, local[1][:4]) \
+        and local[2] in _local_clock_times(text, local[3])
+
+
+_LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
+                    r"(Z|[+-]\d{2}:\d{2})$")
+
+
+def _local_clock_times(text: str, offset: str) -> set[str]:
+    """``HH:MM`` times written without a zone, or with the zone ``offset`` itself."""
+    out: set[str] = set()
+    for h, m, ampm, zone in _CLOCK.findall(text):
+        hour = int(h)
+        if ampm:
+            hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)
+        if hour < 24 and int(m) < 60 and (not zone or _offset(zone) == offset):
+            out.add(f"{hour:02d}:{m}")
+    return out
 
 
 # ---------------------------------------------------------------- text and names

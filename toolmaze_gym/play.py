@@ -143,13 +143,20 @@ class PlaySession:
 
     def closing(self, show_reference: bool = False) -> str:
         """The grade, explained; with ``show_reference`` also the reference path and
-        the fault profile."""
+        the fault profile. An episode cut before the agent ended it (input ran out,
+        quit, Ctrl-C) gets one short line: its explanation would only give away the
+        path and the faults, so it is shown with ``show_reference`` alone."""
         ep = self.env.episode
         assert ep is not None and ep.done
         rec = self.env.record()
         lines = [f"{RULE}\n[grade]"]
-        lines += explain(rec["grade"], self.task, ep.profile, ep.steps, self.env.sim.corpus,
-                         truncated=ep.truncated, cut=ep.cut_reason)
+        if ep.cut_reason:
+            lines.append(f"episode cut before finish/abort ({ep.cut_reason}): not graded as "
+                         "an ending; add finish or abort")
+        if show_reference or not ep.cut_reason:
+            lines += explain(rec["grade"], self.task, ep.profile, ep.steps,
+                             self.env.sim.corpus, truncated=ep.truncated, cut=ep.cut_reason,
+                             show_reference=show_reference)
         if show_reference:
             lines += [f"{RULE}\n[revealed]", *reveal(self.task, ep.profile)]
         return "\n".join(lines)

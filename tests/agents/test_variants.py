@@ -68,7 +68,7 @@ def test_own_wording_never_sends_the_reference_text_and_keeps_every_ask():
                 # every asked value this episode holds is in one of its texts (values
                 # the episode replaced, such as ids its own texts derived, are its own)
                 seen = task.query + " ".join(s.observation for s in steps)
-                held = [(t, v) for t, v in inp.mentions if str(v) in seen]
+                held = [(m[0], m[1]) for m in inp.mentions if str(m[1]) in seen]
                 assert any(mentions_all(t, held) for t in sent), (task.id, inp)
 
 

@@ -14,7 +14,8 @@ from toolmaze_gym.envs.env import MAX_ECHO_CHARS
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from tests.envs._helpers import play
 from toolmaze_gym.prompts import FAILURE_AWARE, STANDARD, clock_line
-from toolmaze_gym.tasks.suite import load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 FINISH = json.dumps({"name": "finish", "arguments": {"answer": "done"}})
 ABORT = json.dumps({"name": "abort", "arguments": {"reason": "cannot"}})
@@ -200,7 +201,7 @@ def test_procedural_split_is_disjoint_and_playable(level):
     out = play(env, "oracle", seed=11)
     task = env.unwrapped.episode.task
     assert task.id.startswith("tmz-v2-train-") and task.level == level
-    assert task.meta["scenario"] and task.meta["goal"]  # a v2 task, from the library
+    assert task.meta["scenario"] and task.meta["goal"]  # a v3 task, from the library
     assert task.meta["signature"] not in {t.meta["signature"] for t in load_suite()}
     assert out["grade"]["success"] is True
 
@@ -213,10 +214,13 @@ def test_procedural_reset_with_a_seed_plays_the_same_task_again():
     assert first == again and first[1]["task_id"] != other[1]["task_id"]
 
 
-def test_the_default_suite_is_v2_and_v1_still_plays_by_name():
+def test_the_default_suite_is_v3_and_v1_and_v2_still_play_by_name():
     env = ToolMazeEnv(level="C1", mode="P0")
-    assert env.suite == "toolmaze-v2"
+    assert env.suite == SUITE_NAME == "toolmaze-v3"
     assert env.reset(seed=0)[1]["task_id"] == load_suite(levels=["C1"])[0].id
+    assert load_suite(levels=["C1"])[0].id.startswith(f"{ID_PREFIX}-c1-")
+    kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v2")
+    assert kept.reset(seed=0)[1]["task_id"] == "tmz-v2-c1-0000"
     old = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1")
     assert old.reset(seed=0)[1]["task_id"] == "tmz-v1-c1-0000"
     dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
@@ -225,7 +229,7 @@ def test_the_default_suite_is_v2_and_v1_still_plays_by_name():
 
 
 def test_procedural_tasks_can_always_carry_the_episodes_fault():
-    """Some v2 tasks have no node an implicit fault can fall on, or a victim with no
+    """Some v3 tasks have no node an implicit fault can fall on, or a victim with no
     alternative: the env skips them instead of failing in reset."""
     env = ToolMazeEnv(level="C2", mode="P3", split="train")
     for seed in range(6):  # about a third of C2 draws fall on an unplayable task

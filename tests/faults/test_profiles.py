@@ -15,6 +15,7 @@ from toolmaze_gym.corpus.corruption import (
     recipe_kind,
     witness_for,
 )
+from toolmaze_gym.corpus.derivations import derivable
 from toolmaze_gym.corpus.invariants import violations, visible_violations
 from toolmaze_gym.faults import FAULT_MODES, MODE_NAMES, build_profile, get_mode
 from toolmaze_gym.faults.census import blatant_share, kind_shares
@@ -47,14 +48,8 @@ def test_every_instance_has_a_profile(suite):
             assert ps[m].task_id == task.id and ps[m].mode == m and ps[m].victims
 
 
-WORLD_CHANGED = pytest.mark.xfail(
-    strict=True,
-    reason="issue 16 (a world a careful agent can trust): real time-zone rules move flight and "
-           "train departures and offsets, so the files shipped for this suite are the old "
-           "world's and cannot regenerate until it is rebuilt (toolmaze-v3 at integration).")
 
 
-@WORLD_CHANGED
 def test_profiles_regenerate_identically_and_match_the_manifest(sim):
     shipped = (ROOT / PROFILES_FILE).read_bytes()
     manifest = json.loads((ROOT / "manifest.json").read_text())
@@ -91,13 +86,16 @@ def test_victims_are_where_the_design_puts_them(suite, sim):
 def test_implicit_modes_skip_only_branches_that_cannot_carry_a_plausible_fault(suite, sim):
     """A branch is left out of an implicit mode only when the first tool of some
     side is an Action, has nothing a later call reads, or no corruption of what is
-    read carries a witness."""
+    read carries a witness, or when the agent could derive the branch's result itself
+    (then a fault there is no dead end: profile version 3)."""
     for task, ps in suite:
         if task.level == "C1":
             continue
         skipped = {s.id for s in task.branch_slots()} - {v.slot for v in ps["P4"].victims}
         for slot_id in skipped:
             heads = [side[0] for side in task.slot_by_id[slot_id].alternatives]
+            if all(derivable(sim.corpus[t]) for t in task.slot_by_id[slot_id].tools):
+                continue
             assert any(
                 sim.corpus[h].category == "Action" or not read_fields(task, h, sim)
                 or any(recipe_for(sim, task, h, f"{task.id}/{m}/{slot_id}/{h}") is None
@@ -198,7 +196,8 @@ def test_witness_is_derivable_from_what_the_agent_sees(implicit, sim):
             assert "24 h old" in doc
         # Every argument came from the query or a response, except free text the
         # agent writes itself (graded on the values it must mention, not verbatim).
-        written = {i.source.value for s in task.slots for i in s.inputs if i.mentions}
+        written = {i.source.value for s in task.slots for i in s.inputs
+                   if i.type == "text" and i.source.is_literal}
         for arg in call.args.values():
             if isinstance(arg, str) and len(arg) > 2 and arg not in written:
                 assert arg in task.query or any(
@@ -210,7 +209,9 @@ def test_fault_kinds_are_plausible_and_mixed(suite):
     shares = kind_shares(p for _, ps in suite for p in ps.values())
     for m in ("P3", "P4"):
         assert blatant_share(shares[m]) <= 0.10, shares[m]
-        assert all(shares[m][k] >= 0.10 for k in FAULT_KINDS), shares[m]
+        # Each plausible kind keeps a real share; unit slips are the rarest since a
+        # slip beside its clean twin (cents next to the amount) no longer counts.
+        assert all(shares[m][k] >= 0.05 for k in FAULT_KINDS), shares[m]
         assert max(shares[m][k] for k in FAULT_KINDS) <= 0.5, shares[m]
 
 

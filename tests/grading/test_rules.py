@@ -249,7 +249,10 @@ def test_trusting_agent_fails_and_is_labelled():
                + [call(c) for c in S[v + 2:]] + [FINISH])
     g = graded(play(task, "P3", actions))
     assert (g.success, g.exposed, g.recovered, g.c_rec) == (False, True, False, 1.0)
-    assert g.labels == ["over_trust"]
+    # It passed a corrupted value on; it did not give up, and its claim is about work
+    # it did attempt (an Action sent with a wrong value is collateral damage).
+    assert "over_trust" in g.labels
+    assert not {"premature_give_up", "false_claim"} & set(g.labels)
 
 
 def test_value_a_later_call_expects_is_not_over_trust():

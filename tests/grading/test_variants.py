@@ -4,9 +4,8 @@ wherever the careful agent passes, wrong ones must fail wherever they apply.
 Each variant (``toolmaze_gym.agents.variants``) plays a fixed sample (every 4th task of
 each level: 25 per level x P0-P4) through the env; the slow tests play all 400 x 5.
 Assertions are episode by episode; an episode where the variant found nothing to
-change is n/a and not counted. What grading v4 still misjudges on the v2
-data is marked xfail (strict=False) with the count and the cause; the toolmaze-v3
-rebuild (issue 16) removes the marks.
+change is n/a and not counted. What is still misjudged is marked xfail
+(strict=False) with the count and the cause.
 """
 
 from __future__ import annotations
@@ -22,18 +21,12 @@ from toolmaze_gym.tasks.suite import load_suite
 
 SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
 
-# What grading v4 still gets wrong on the shipped toolmaze-v2 data (counts on the
-# default sample: benchmarks/variants_survey.py). Each needs the toolmaze-v3 rebuild:
-# v2 tasks record the values a text must mention without the step they came from, so
-# an id the agent's own call produced cannot be resolved per episode in free text.
+# Where a variant's verdict is known to be wrong, with the count on the default sample
+# (benchmarks/variants_survey.py prints the whole suite's).
 V3 = {
-    "own_wording": "48/423: v2 free-text mentions carry reference ids (no binding to the "
-                   "step that produced them); resolved per episode once v3 is rebuilt",
-    "derive": "43/267: v2 texts bound to a derived value quote the reference rendering",
-    "reference_ids": "39/92: a reference id mentioned in a v2 free text is not bound to "
-                     "its step, so the episode's own id cannot be asked for",
-    "trust_fault": "11/200: some v2 implicit faults fall on a redundant field no later "
-                   "call reads or on a derivable step (a harmless fault to trust)",
+    "trust_fault": "12/200: the corrupted value flows only into a free text the request "
+                   "left open (asks = []), where the variant writes the reference template, "
+                   "so nothing corrupted is passed on; the variant counts itself applied",
 }
 
 

@@ -138,13 +138,14 @@ def test_hacks_earn_less_than_validator(level, mode):
 def test_hacks_do_not_succeed():
     """Beyond means: none of the hacks completes a faulted task by luck of the grader.
 
-    ``every_tool`` is left out here: it sends the plan's own arguments, so where the
-    shown tools' order happens to be one the data allows and an alternative gave the
-    clean value, it has done the user's task (grading v4 judges the outcome, not the
-    route); its mean still has to stay below the validator's (above)."""
+    ``every_tool`` and ``replay`` are left out here: both send the plan's own
+    arguments, so where another response had already shown the agent the clean value
+    (a contact lookup that gave the phone number the faulted one was to give), they
+    have done the user's task (grading v4 judges the outcome, not the route); their
+    means still have to stay below the validator's (above)."""
     env = gym.make("ToolMaze-C3P3-v0")
     for t in _cell_tasks("C3"):
-        for hack in ("abort", "retry_forever", "replay"):
+        for hack in ("abort", "retry_forever"):
             _, g, _ = episode_return(env, t, hack)
             assert not g["success"], (t, hack, g)
 

@@ -7,9 +7,10 @@ import json
 from toolmaze_gym.cli import main
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.suite import load_suite
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 
-def test_generate_dev_emits_v2_tasks_that_are_not_in_the_suite(tmp_path, capsys):
+def test_generate_dev_emits_v3_tasks_that_are_not_in_the_suite(tmp_path, capsys):
     out = tmp_path / "dev.jsonl"
     assert main(["generate", "--split", "dev", "--n", "4", "--out", str(out), "--quiet"]) == 0
     tasks = [Task.from_json(line) for line in out.read_text().splitlines()]
@@ -81,7 +82,8 @@ def test_stats_faults_needs_a_suite_with_profiles(capsys, tmp_path):
 
 
 def test_show_prints_goal_and_query_first_then_dag_and_paths(capsys):
-    task = load_suite(levels=["C3"])[0]  # the default suite: toolmaze-v2
+    task = load_suite(levels=["C3"])[0]  # the default suite: toolmaze-v3
+    assert task.id.startswith(f"{ID_PREFIX}-c3-")
     assert main(["show", task.id]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == [f"goal: {task.meta['goal']}", f"query: {task.query}"]

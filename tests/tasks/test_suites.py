@@ -1,4 +1,5 @@
-"""The suite registry: v2 is the default everywhere, v1 stays loadable by name."""
+"""The suite registry: v3 is the default everywhere; v1 and v2 stay loadable by name, only
+v1 still generates tasks of its kind, and v2 is refused for building or generating."""
 
 from __future__ import annotations
 
@@ -13,35 +14,56 @@ from toolmaze_gym.tasks import suite_v2, suites
 from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, get_task, load_suite, manifest
 
 
-def test_the_default_suite_is_v2():
-    assert SUITE_NAME == "toolmaze-v2" == suites.names()[0]
-    assert {t.id[:7] for t in load_suite()} == {"tmz-v2-"}
+def test_the_default_suite_is_v3():
+    assert SUITE_NAME == "toolmaze-v3" == suite_v2.SUITE_NAME == suites.names()[0]
+    assert suite_v2.ID_PREFIX == "tmz-v3"
+    assert {t.id[:7] for t in load_suite()} == {f"{suite_v2.ID_PREFIX}-"}
     assert manifest()["seed"] == suite_v2.SUITE_SEED
+    assert manifest()["name"] == SUITE_NAME
 
 
-def test_every_command_and_the_runner_default_to_v2():
+def test_every_command_and_the_runner_default_to_v3():
     parser = build_parser()
     args = {"generate": ["--out", "x"], "build-suite": ["--out", "x"], "stats": [],
-            "show": ["tmz-v2-c1-0000"], "baselines": [], "grade": ["run.jsonl"]}
+            "show": [f"{suite_v2.ID_PREFIX}-c1-0000"], "baselines": [], "grade": ["run.jsonl"]}
     for command, rest in args.items():
         ns = parser.parse_args([command, *rest])
-        assert (getattr(ns, "suite", None) or ns.tasks) == "toolmaze-v2", command
-    assert Selection().suite == "toolmaze-v2"
+        assert (getattr(ns, "suite", None) or ns.tasks) == SUITE_NAME, command
+    assert Selection().suite == SUITE_NAME
 
 
 def test_v1_still_loads_by_name_with_its_profiles(sim):
     tasks = load_suite("toolmaze-v1")
     assert len(tasks) == 400 and tasks[0].id == "tmz-v1-c1-0000"
     assert get_task("tmz-v1-c2-0004", "toolmaze-v1").level == "C2"
-    with pytest.raises(SuiteError, match="no task 'tmz-v1-c2-0004' in toolmaze-v2"):
+    with pytest.raises(SuiteError, match=f"no task 'tmz-v1-c2-0004' in {SUITE_NAME}"):
         get_task("tmz-v1-c2-0004")
-    for name in ("toolmaze-v1", "toolmaze-v2"):
+    for name in ("toolmaze-v1", "toolmaze-v2", SUITE_NAME):
         task = load_suite(name, ["C3"])[0]
         assert profile_for(task, "P4", sim, name) == shipped_profiles(name)[(task.id, "P4")]
 
 
+def test_v2_still_loads_by_name_but_is_kept_for_old_runs_only():
+    tasks = load_suite("toolmaze-v2")
+    assert len(tasks) == 400 and tasks[0].id == "tmz-v2-c1-0000"
+    assert get_task("tmz-v2-c2-0004", "toolmaze-v2").level == "C2"
+    assert manifest("toolmaze-v2")["name"] == "toolmaze-v2"
+    assert "toolmaze-v2" not in suites.names() and "toolmaze-v2" in suites.LOAD_ONLY
+    refused = (f"toolmaze-v2 is kept for loading old runs only .*; build or generate with "
+               f"{SUITE_NAME}$")
+    with pytest.raises(SuiteError, match=refused):
+        suites.kind("toolmaze-v2")
+    with pytest.raises(SuiteError, match=refused):
+        next(iter(suites.generate_split("train", 1, suite="toolmaze-v2")))
+
+
+def test_only_the_default_suite_is_rebuildable():
+    assert [n for n in suites.names() if suites.kind(n).rebuildable] == [SUITE_NAME]
+    assert suites.kind("toolmaze-v1").rebuildable is False
+
+
 def test_each_suite_generates_its_own_kind_disjoint_from_itself():
-    for name, scenario in (("toolmaze-v2", True), ("toolmaze-v1", False)):
+    for name, scenario in ((SUITE_NAME, True), ("toolmaze-v1", False)):
         tasks = list(suites.generate_split("train", 2, seed=9, suite=name))
         assert [bool(t.meta.get("scenario")) for t in tasks] == [scenario] * 2, name
         assert not {t.meta["signature"] for t in tasks} & \
@@ -56,8 +78,8 @@ def test_procedural_task_depends_on_the_index_alone():
 
 
 def test_unknown_suite_names_are_refused_with_the_choices():
-    with pytest.raises(SuiteError, match="no generator for suite 'v3'; choose from "
-                                         "toolmaze-v2, toolmaze-v1"):
-        suites.kind("v3")
+    with pytest.raises(SuiteError, match="no generator for suite 'v4'; choose from "
+                                         f"{SUITE_NAME}, toolmaze-v1$"):
+        suites.kind("v4")
     with pytest.raises(SuiteError):
-        next(itertools.islice(suites.generate_split("train", 1, suite="v3"), 1))
+        next(itertools.islice(suites.generate_split("train", 1, suite="v4"), 1))

@@ -56,22 +56,20 @@ import networkx as nx
 from toolmaze_gym import values
 from toolmaze_gym.agents.scripted import ABORT, FINISH, PlanFollower, _last_tool_body, call_text
 from toolmaze_gym.corpus import EpisodeState, Simulator
+from toolmaze_gym.corpus.derivations import DERIVABLE_BEHAVIOURS
 from toolmaze_gym.corpus.sampling import valid_arguments
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
 from toolmaze_gym.training.careful import CarefulAgent
 
-# Processor behaviours that are pure functions of their arguments: an agent can
-# compute them exactly (no world lookup such as an FX or tax rate is hidden inside).
-DERIVABLE = frozenset({
-    "calc.line_total", "calc.percentage_of", "finance.apply_rate", "finance.compound",
-    "finance.loan", "finance.pct_change", "finance.position_value", "finance.round",
-    "iot.dew_point", "iot.eco_setpoint", "iot.energy_cost", "shop.discount",
-    "text.format_price", "text.weather_report", "time.convert", "time.shift",
-    "travel.arrival_time", "travel.flight_emissions", "travel.split_cost", "units.c_to_f",
-    "units.f_to_c", "office.text.stats",
-})
+# Derivations the agent does itself with the tool's exact numbers (one list for the
+# grader, the faults and this variant: corpus.derivations). Processors that write text
+# (a translation, a summary, a booking message) are left out: an agent writing its own
+# words does not produce the tool's exact string, which is what running it would give.
+DERIVABLE = frozenset(b for b in DERIVABLE_BEHAVIOURS
+                      if not b.startswith(("text.", "office.text.")) and
+                      b != "travel.booking_message")
 CLAIM = call_text("finish", {"answer": "All requested steps are done; everything succeeded."})
 FREE_NOTE = "Sent on your behalf by your assistant, as you asked."
 
@@ -272,7 +270,7 @@ class Variant(CarefulAgent):
         if inp.type != FREE_TEXT or not inp.source.is_literal or quoted(self.task,
                                                                         inp.source.value):
             return None
-        asks = [self.resolve(v) for _, v in inp.mentions]
+        asks = [self.resolve(m[1]) for m in inp.mentions]
         if not asks:
             return FREE_NOTE
         if drop is not None:
@@ -650,9 +648,14 @@ class MissingAsk(OwnWording):
         for pname, inp in self.bindings():
             if pname not in args or len(inp.mentions) == 0:
                 continue
-            for k, (type_name, value) in enumerate(inp.mentions):
+            for k, (type_name, value, *_) in enumerate(inp.mentions):
                 text = self.own_text(inp, drop=k)
-                if text is not None and not mentions(text, type_name, self.resolve(value)):
+                want = self.resolve(value)
+                # Left out of the whole call: the grader reads a message's texts together
+                # (a value asked of the body may stand in the title).
+                others = [v for q, v in args.items() if q != pname and isinstance(v, str)]
+                if text is not None and not mentions(text, type_name, want) \
+                        and not any(mentions(v, type_name, want) for v in others):
                     args[pname] = text
                     self.tainted = True
                     return args

@@ -8,6 +8,10 @@ the grader accepts the derived value (``grading.resolution``). Processors that
 read the world (exchange rates, tax and per-diem tables, coupons, shipping rates)
 or apply a model the agent cannot know (flight emissions, an eco set-point rule)
 are not derivations: their results count as facts to be looked up.
+
+A few Sources answer with what a careful agent already knows (``KNOWN_BEHAVIOURS``:
+the time zone of a city and its offset, under the real rules): they are treated the
+same way, since an agent may skip the lookup and a fault there is no dead end.
 """
 
 from __future__ import annotations
@@ -26,6 +30,12 @@ DERIVABLE_BEHAVIOURS = frozenset({
 })
 
 
+KNOWN_BEHAVIOURS = frozenset({"time.city_timezone"})
+
+
 def derivable(spec) -> bool:
-    """Whether the tool ``spec`` is a Processor whose result an agent can derive."""
-    return spec.category == "Processor" and spec.behaviour in DERIVABLE_BEHAVIOURS
+    """Whether an agent can produce the result of tool ``spec`` itself: a Processor
+    that derives it exactly, or a Source of common knowledge."""
+    if spec.category == "Processor":
+        return spec.behaviour in DERIVABLE_BEHAVIOURS
+    return spec.category == "Source" and spec.behaviour in KNOWN_BEHAVIOURS

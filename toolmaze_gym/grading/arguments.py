@@ -7,7 +7,8 @@ judged on content (``toolmaze_gym.mentions``): they must mention the values the
 request asks for, or contain the upstream text they are bound to; a text asked in
 a language may instead be the agent's own text in that language, mentioning what
 the source text had to say. Optional parameters the call does not set must be
-absent or sent with their default; unknown parameters never match.
+absent or sent with their default, except free text the request left open (a title,
+a note); unknown parameters never match.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
-from toolmaze_gym.mentions import FREE_TEXT, mentions_all
+from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.model import Call
 
 Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
@@ -30,24 +31,45 @@ class TextRule:
     """What one free-text argument must say.
 
     ``need``: the values it must mention (empty: any non-empty text).
-    ``language``/``own``: a text in this language that mentions ``own`` also passes
-    (the agent translated, or wrote it in the asked language, itself).
+    ``own``/``language``: a text that mentions ``own`` (in ``language`` where one is
+    asked) also passes: the agent wrote itself what a Processor would have rendered
+    (a weather report, a translation, a summary of what it was asked to say).
     """
 
     need: Mentions
     language: str = ""
     own: Mentions = ()
+    alts: tuple[tuple[int, Mentions], ...] = ()  # need entry -> its own-words stand-in
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
         of one may stand in another, as a reader sees the message whole."""
         if not isinstance(text, str) or not text.strip():
             return False
-        if mentions_all(text, self.need) or (pool and mentions_all(f"{text}\n{pool}",
-                                                                    self.need)):
+        whole = f"{text}\n{pool}" if pool else text
+        alts = dict(self.alts)
+        if all(says(whole, t, v) or (k in alts and all(says(whole, *m) for m in alts[k]))
+               for k, (t, v) in enumerate(self.need)):
             return True
-        return bool(self.language) and mentions_all(text, self.own) \
-            and in_language(text, self.language)
+        if not self.own or (self.language and not in_language(text, self.language)):
+            return False
+        # In another language the words get translated: names, ids, numbers and
+        # dates must be there, common lower-case words ("cloudy") need not.
+        return all(says(text, t, v) for t, v in self.own
+                   if not (self.language and _word(v)))
+
+
+def _word(value: Any) -> bool:
+    """A value written in common lower-case words ("partly cloudy", "in transit")."""
+    return isinstance(value, str) and bool(value) and all(
+        w.isalpha() and w.islower() for w in value.replace("-", " ").split())
+
+
+def says(text: str, type_name: str, value: Any) -> bool:
+    """``mentions``, with common words also in another form ("thunderstorms")."""
+    if mentions(text, type_name, value):
+        return True
+    return _word(value) and len(value) >= 4 and value in text.lower()
 
 
 def in_language(text: str, code: str) -> bool:
@@ -86,8 +108,10 @@ class Matcher:
             except (TypeError, ValueError, AttributeError):
                 norm = _RAW
             self.required.append((p.name, t.normalise, want, norm))
+        # An optional text the request says nothing about (a push title, a note) may
+        # be sent with any words; other optional parameters keep their default.
         self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
-                         if p.name not in call.args}
+                         if p.name not in call.args and p.type != FREE_TEXT}
         self.allowed = frozenset(p.name for p in spec.params)
         self.text_names = frozenset(p.name for p in spec.params if p.type == FREE_TEXT)
 

@@ -220,7 +220,7 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
                  c_rec=round(c_rec, 6), labels=[x for x in LABELS if x in found],
                  ended_by=ended_by, path=list(best.path.choice) if success and completed
                  else None, harmful=[] if success else harmful,
-                 missing=[] if completed else _missing(idx, best))
+                 missing=[] if completed or success else _missing(idx, best))
 
 
 def grade_record(record: Mapping[str, Any], task: Task, profile: FaultProfile,

@@ -43,6 +43,9 @@ class TextSpec:
     need: tuple[tuple[str, Ref], ...]
     language: str = ""
     own: tuple[tuple[str, Ref], ...] = ()
+    # Per entry of ``need`` that is a text a derivable Processor renders (a weather
+    # report, a formatted price): what the agent's own rendering must say instead.
+    alts: tuple[tuple[int, tuple[tuple[str, Ref], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -192,22 +195,52 @@ class TaskIndex:
                     Ref("slot", want, src.slot, src.ref)
             args.append((pname, r))
             if params[pname].type == FREE_TEXT:
-                texts.append((pname, self._text_spec(r, slot.inputs[ref] if kind == "input"
-                                                     else None)))
+                spec_ = self._text_spec(r, slot.inputs[ref] if kind == "input" else None)
+                if kind == "local":
+                    spec_ = self._local_text_spec(r, slot, side, call.tool)
+                texts.append((pname, spec_))
         return tuple(args), tuple(texts)
+
+    def _local_text_spec(self, ref: Ref, slot: Slot, side: tuple[str, ...], tool: str
+                         ) -> TextSpec:
+        """A text an earlier tool of the same side produced (a summary posted by the
+        next tool): the agent's own text passes when it says what that tool was given
+        to say (the slot's asks), in the slot's language if it has one."""
+        earlier = side[: side.index(tool)]
+        if not earlier or not all(derivable(self.corpus[t]) for t in earlier):
+            return TextSpec(((FREE_TEXT, ref),))
+        language = next((i.source.value for i in slot.inputs
+                         if i.type == "language_code" and i.source.is_literal), "")
+        texts = [i for i in slot.inputs if i.type == FREE_TEXT and i.source.is_literal]
+        own = tuple(m for i in texts for m in _mention_refs(i))
+        if texts and not own and not language:
+            return TextSpec(())  # the request left the content open: any words
+        return TextSpec(((FREE_TEXT, ref),), language, own)
 
     def _text_spec(self, ref: Ref, inp: Input | None) -> TextSpec:
         """What a free-text argument must say (docs/grading.md, free text)."""
         if inp is not None and ref.kind == "literal":
             quoted = mentions(self.task.query, FREE_TEXT, ref.value)
-            if inp.mentions or not quoted:
-                return TextSpec(_mention_refs(inp))  # asks (empty: the user left it free)
+            if inp.mentions or not quoted:  # asks (empty: the user left it free)
+                need = _mention_refs(inp)
+                return TextSpec(need, alts=self._alternatives(need))
             return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
         need = ((FREE_TEXT, ref),)  # an upstream text: contain it, or say it oneself
         if ref.kind != "slot":
             return TextSpec(need)
         language, own = self._own_content(ref.slot)
         return TextSpec(need, language, own)
+
+    def _alternatives(self, need: tuple[tuple[str, Ref], ...]
+                      ) -> tuple[tuple[int, tuple[tuple[str, Ref], ...]], ...]:
+        """For each asked text a derivable Processor produced, its own content."""
+        out = []
+        for k, (t, r) in enumerate(need):
+            if t == FREE_TEXT and r.kind == "slot":
+                language, own = self._own_content(r.slot)
+                if own and not language:
+                    out.append((k, own))
+        return tuple(out)
 
     def _own_content(self, slot_id: str, depth: int = 0) -> tuple[str, tuple]:
         """(language, mentions) a text written by the agent itself must carry to stand
@@ -243,7 +276,9 @@ class TaskIndex:
             return resolve(r, outputs, local)
 
         return {name: TextRule(tuple((t, val(r)) for t, r in spec.need), spec.language,
-                               tuple((t, val(r)) for t, r in spec.own))
+                               tuple((t, val(r)) for t, r in spec.own),
+                               tuple((k, tuple((t, val(r)) for t, r in alt))
+                                     for k, alt in spec.alts))
                 for name, spec in exp.texts}
 
     def matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]],
@@ -255,7 +290,8 @@ class TaskIndex:
         if args == exp.call.args and rules == self.ref_rules[exp.cid]:
             return self.matchers[exp.cid]
         ref_key = (exp.cid, repr((sorted(args.items(), key=str),
-                                  sorted((k, r.need, r.own) for k, r in rules.items()))))
+                                  sorted((k, r.need, r.own, r.alts)
+                                         for k, r in rules.items()))))
         hit = self._matcher_cache.get(ref_key)
         if hit is None:
             hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules)

@@ -24,8 +24,8 @@ from toolmaze_gym.corpus.derivations import derivable
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import Matcher
-from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, resolve
-from toolmaze_gym.mentions import mentions
+from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, TextSpec, resolve
+from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import slot_outputs
 
 SEEN_SCAN_CHARS = 20_000  # responses longer than this are searched for the JSON form only
@@ -130,6 +130,12 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex) -> PathMatc
                                  if i not in out.used), None)
                     if near is not None:
                         out.wrong[cid] = (near, m.mismatch(view.args(near)) or "")
+                        # What the attempt created is what the episode has downstream:
+                        # later steps are judged on the agent's own ids, not blamed
+                        # for not using the reference run's.
+                        got = view.body(near)
+                        if got is not None and _has_fields(got, exp.call.response):
+                            body = got
             else:
                 out.steps[cid] = found
                 done.append(found)
@@ -145,11 +151,7 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex) -> PathMatc
             bodies.append(body)
         provides = corpus.group_by_id[slot.group].provides if slot.group else ()
         tools = [idx.calls[c].tool for c in cids]
-        try:
-            outputs[slot_id] = slot_outputs(corpus, slot, tools, bodies, provides)
-        except (KeyError, IndexError):
-            outputs[slot_id] = slot_outputs(corpus, slot, tools,
-                                            [idx.calls[c].response for c in cids], provides)
+        outputs[slot_id] = _outputs(idx, slot, tools, bodies, cids, provides)
         known.done[slot_id] = max(done) if len(done) == len(cids) else None
         avail[slot_id] = after if produced else -1
     return out
@@ -171,13 +173,15 @@ class _Provenance:
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
                 local_at: Mapping[str, int | None], i: int) -> bool:
         spec = self.idx.corpus[exp.call.tool]
-        for _, text in exp.texts:  # what a text must mention: the agent must have had it
-            if any(r.kind == "slot" and not self.slot_value_ok(r.slot, r.key, t, i)
-                   for t, r in text.need):
-                return False
+        sent = self.view.args(i)
+        texts = dict(exp.texts)
         for name, r in exp.args:
             p = spec.param(name)
             if p is None:
+                continue
+            if p.type == FREE_TEXT:
+                if not self.text_ok(texts.get(name), sent.get(name), i):
+                    return False
                 continue
             if r.kind == "slot" and not self.slot_value_ok(r.slot, r.key, p.type, i):
                 return False
@@ -189,6 +193,33 @@ class _Provenance:
                                                                   own):
                     return False
         return True
+
+    def text_ok(self, spec: TextSpec | None, got: Any, i: int) -> bool:
+        """What a text carries must be what the agent had: an upstream text it contains
+        word for word must have reached it (its own call, or a response), never be
+        "derived"; each value it mentions passes ``slot_value_ok`` (derivations allowed)."""
+        if spec is None or not isinstance(got, str):
+            return True
+        entries = [*spec.need, *spec.own, *(m for _, alt in spec.alts for m in alt)]
+        for t, r in entries:
+            if r.kind != "slot":
+                continue
+            value = self.outputs.get(r.slot, {}).get(r.key, r.value)
+            if value is None or not mentions(got, t, value):
+                continue
+            if t == FREE_TEXT and isinstance(value, str):
+                if not self.text_reached(r.slot, value, i):
+                    return False
+            elif not self.slot_value_ok(r.slot, r.key, t, i):
+                return False
+        return True
+
+    def text_reached(self, slot_id: str, value: str, i: int) -> bool:
+        at = self.done.get(slot_id)
+        if at is not None and at < i:
+            return True
+        besides = set(self.idx.task.slot_by_id[slot_id].tools) | self.idx.downstream[slot_id]
+        return self.view.seen(FREE_TEXT, value, i, besides)
 
     def slot_value_ok(self, slot_id: str, key: str, type_: str, i: int, depth: int = 0
                       ) -> bool:
@@ -206,6 +237,24 @@ class _Provenance:
             return False
         return all(self.slot_value_ok(inp.source.slot, inp.source.ref, inp.type, i, depth + 1)
                    for inp in slot.inputs if not inp.source.is_literal)
+
+
+def _outputs(idx: TaskIndex, slot, tools: list[str], bodies: list[dict[str, Any]],
+             cids: Sequence[int], provides) -> dict[str, Any]:
+    """What the slot offers downstream in this episode. A stored reference response
+    that lacks a field today's tool returns (a suite built under an older world) is
+    completed from the episode's body, and the other way round; what neither has is
+    simply not offered (the calls that need it then fail to match, never crash)."""
+    refs = [idx.calls[c].response for c in cids]
+    for merged in (bodies, [{**r, **b} for r, b in zip(refs, bodies, strict=True)]):
+        try:
+            return slot_outputs(idx.corpus, slot, tools, merged, provides)
+        except (KeyError, IndexError):
+            continue
+    out: dict[str, Any] = {}
+    for body in bodies:
+        out.update({k: v for k, v in body.items()})
+    return out
 
 
 def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: set[int],

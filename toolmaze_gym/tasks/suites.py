@@ -79,7 +79,7 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
     """``n`` procedural tasks of ``suite``'s kind (default v3), disjoint from it.
 
     Pass ``check=faults.store.profiles_buildable`` for tasks that will be played
-    in fault modes: without it a v2 task may have no node an implicit fault can
+    in fault modes: without it a v3 task may have no node an implicit fault can
     fall on, or a victim with no alternative.
     """
     return kind(suite).generate_split(split, n, seed, levels, exclude_tools, exclude_domains,
