@@ -28,7 +28,7 @@ from toolmaze_gym.corpus import EpisodeState
 from toolmaze_gym.corpus.sampling import valid_arguments
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults.responses import PERMANENT_ERRORS, TRANSIENT_ERRORS
-from toolmaze_gym.grading import task_index
+from toolmaze_gym.grading import grade, task_index
 from toolmaze_gym.tasks.model import Task
 
 TRANSIENT = {e["code"] for e in TRANSIENT_ERRORS}
@@ -444,3 +444,19 @@ def test_recovery_is_judged_independently_of_success():
     g = graded(ep)
     assert (g.success, g.exposed, g.recovered) == (False, True, True)
     assert g.labels == ["collateral_damage"] and g.c_rec == 1.0
+
+
+def test_a_record_from_another_build_of_the_suite_is_graded_not_crashed_on():
+    """A stored trajectory whose fault names a slot and tool this task does not have
+    (the suite was rebuilt since) still gets a grade, never a traceback."""
+    import dataclasses
+
+    task = next(tasks("C1"))
+    S = task.default_path.calls
+    ep = play(task, "P2", [call(c) for c in S] + [FINISH])
+    first = next(i for i, s in enumerate(ep.steps) if s.fault)
+    alien = {**ep.steps[first].fault, "slot": "s99", "tool": "no_such_tool"}
+    steps = list(ep.steps)
+    steps[first] = dataclasses.replace(steps[first], fault=alien)
+    g = grade(task, ep.profile, steps)
+    assert g.exposed and g.success is False

@@ -44,7 +44,7 @@ def optimal_after(trace: Trace, profile: FaultProfile, limit: int) -> int:
     unusable: dict[str, set[int]] = {}
     if profile.permanent:
         for f in fault_steps:
-            unusable.setdefault(f["slot"], set()).update(idx.side_of[(f["slot"], f["tool"])])
+            unusable.setdefault(f["slot"], set()).update(idx.fault_sides(f))
     rest = min_remaining_calls(task, completed, unusable, progress)
     if rest is None:
         return 1

@@ -119,7 +119,7 @@ def _no_path_left(trace: Trace, profile: FaultProfile) -> bool:
     unusable: dict[str, set[int]] = {}
     for i in trace.faults:
         f = trace.steps[i].fault
-        unusable.setdefault(f["slot"], set()).update(trace.idx.side_of[(f["slot"], f["tool"])])
+        unusable.setdefault(f["slot"], set()).update(trace.idx.fault_sides(f))
     return min_remaining_calls(trace.idx.task, set(), unusable) is None
 
 
@@ -140,12 +140,12 @@ def _recovered(trace: Trace, over_trust: bool, success: bool) -> tuple[bool, boo
     seen: set[int] = set()
     for i in trace.faults:
         ev = steps[i].fault
-        if ev["victim"] in seen:
+        if ev["victim"] in seen or ev.get("slot") not in idx.sides:
             continue
         seen.add(ev["victim"])
         side = trace.slot_completed_after(ev["slot"], i)
         recovered = recovered and (side is not None or success)
-        if side is not None and side not in idx.side_of[(ev["slot"], ev["tool"])]:
+        if side is not None and side not in idx.fault_sides(ev):
             switched = True
     return recovered, switched
 

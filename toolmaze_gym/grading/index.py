@@ -300,6 +300,11 @@ class TaskIndex:
                 self._matcher_cache.popitem(last=False)
         return hit
 
+    def fault_sides(self, event: Mapping[str, Any]) -> frozenset[int]:
+        """The sides of a fault event's slot its tool belongs to (none for an event that
+        is not this task's: a record from another build of the suite)."""
+        return self.side_of.get((event.get("slot"), event.get("tool")), frozenset())
+
     def unsolvable(self, profile: FaultProfile) -> bool:
         """A permanent fault on a slot without alternatives leaves no valid path."""
         return profile.permanent and any(v.slot in self.fixed for v in profile.victims)
