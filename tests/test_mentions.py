@@ -159,3 +159,13 @@ def test_a_datetime_with_an_offset_may_be_written_as_its_local_time(text, ok):
 ])
 def test_a_date_written_without_its_year_is_read_in_the_values_year(text, ok):
     assert mentions(text, "iso_date", "2026-08-26") is ok
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("la livraison est prévue le 24 août 2026", True),
+    ("entrega el 24 de agosto de 2026", True), ("am 24. August 2026", True),
+    ("consegna il 24 agosto", True), ("levering op 24 augustus", True),
+    ("I may 24 times", False),  # a lower-case "may" is no month
+])
+def test_dates_in_the_languages_texts_are_asked_in(text, ok):
+    assert mentions(text, "iso_date", "2026-08-24") is ok

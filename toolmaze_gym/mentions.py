@@ -105,16 +105,33 @@ _MONTHS = {m: k for k, names in enumerate(
      ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
      ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
      ("dec", "december")), 1) for m in names}
+# The months in the other languages texts are asked in (es, pt, it, fr, de, nl), so an
+# agent's own translation can write its dates the way that language does.
+_MONTHS.update({m: k for k, names in enumerate((
+    ("enero", "janeiro", "gennaio", "janvier", "januar", "januari"),
+    ("febrero", "fevereiro", "febbraio", "février", "fevrier", "februar", "februari"),
+    ("marzo", "março", "marco", "mars", "märz", "marz", "maart"),
+    ("abril", "aprile", "avril", "april"),
+    ("mayo", "maio", "maggio", "mai", "mei"),
+    ("junio", "junho", "giugno", "juin", "juni"),
+    ("julio", "julho", "luglio", "juillet", "juli"),
+    ("agosto", "août", "aout", "augustus"),
+    ("septiembre", "setiembre", "setembro", "settembre", "septembre", "septembrer"),
+    ("octubre", "outubro", "ottobre", "octobre", "oktober"),
+    ("noviembre", "novembro", "novembre", "november"),
+    ("diciembre", "dezembro", "dicembre", "décembre", "decembre", "dezember", "december"),
+), 1) for m in names if m not in _MONTHS})
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
-_DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})(?!\d)",
-                        re.I)
+_OF = r"(?:of|de|di|del)"  # "23 de agosto de 2026", "23 di agosto"
+_DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_MONTH},?\s+"
+                        rf"(?:{_OF}\s+)?(\d{{4}})(?!\d)", re.I)
 _MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})(?!\d)", re.I)
 # The same without a year ("on 24 Aug", "August 24th"): read as the year of the value
 # it is compared with (a message about the coming days does not repeat the year).
-_DAY_MONTH_NY = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH}(?![a-z])(?!,?\s+\d)",
-                           re.I)
+_DAY_MONTH_NY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_MONTH}(?![a-z])"
+                           rf"(?!,?\s+(?:{_OF}\s+)?\d)", re.I)
 _MONTH_DAY_NY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD}(?![\d:])(?!,?\s+\d{{4}})",
                            re.I)
 _ISO_DATETIME = re.compile(
@@ -149,6 +166,8 @@ def _dates_of_year(text: str, year: str) -> set[str]:
     pairs = [(d, mon) for d, mon in _DAY_MONTH_NY.findall(text)]
     pairs += [(d, mon) for mon, d in _MONTH_DAY_NY.findall(text)]
     for d, mon in pairs:
+        if mon.islower() and mon.lower() in ("may", "mars", "mai"):  # "I may 3 times"
+            continue
         with contextlib.suppress(ValueError):
             found.add(date(int(year), _MONTHS[mon.lower()], int(d)).isoformat())
     return found
