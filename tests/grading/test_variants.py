@@ -24,6 +24,10 @@ SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
 # Where a variant's verdict is known to be wrong, with the count on the default sample
 # (benchmarks/variants_survey.py prints the whole suite's).
 V3 = {
+    "reference_ids": "1/43: the e-mail carrying the reference text failed (a P2 fault on "
+                     "the mail group) and the retry through the other tool carried the "
+                     "variant's own text, so nothing wrong reached the world; the variant "
+                     "counts itself applied",
     "trust_fault": "12/200: the corrupted value flows only into a free text the request "
                    "left open (asks = []), where the variant writes the reference template, "
                    "so nothing corrupted is passed on; the variant counts itself applied",

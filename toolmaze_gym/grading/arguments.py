@@ -110,8 +110,11 @@ class Matcher:
             self.required.append((p.name, t.normalise, want, norm))
         # An optional text the request says nothing about (a push title, a note) may
         # be sent with any words; other optional parameters keep their default.
+        # (A text with a default of its own, such as an order's side "buy", is no free
+        # content: it keeps its default like any other parameter.)
         self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
-                         if p.name not in call.args and p.type != FREE_TEXT}
+                         if p.name not in call.args
+                         and not (p.type == FREE_TEXT and p.default is None)}
         self.allowed = frozenset(p.name for p in spec.params)
         self.text_names = frozenset(p.name for p in spec.params if p.type == FREE_TEXT)
 

@@ -109,7 +109,8 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex) -> PathMatc
     known = _Provenance(idx, view, outputs)
     for slot_id, cids in path.slots:
         slot = by_id[slot_id]
-        after = max((avail.get(u, -1) for u in slot.upstream()), default=-1)
+        known.side_tools[slot_id] = {idx.calls[c].tool for c in cids}
+        after = max((avail.get(u, -1) for u in _needs(slot)), default=-1)
         local: dict[str, Any] = {}
         local_at: dict[str, int | None] = {}
         bodies: list[dict[str, Any]] = []
@@ -169,6 +170,7 @@ class _Provenance:
                  outputs: Mapping[str, Mapping[str, Any]]) -> None:
         self.idx, self.view, self.outputs = idx, view, outputs
         self.done: dict[str, int | None] = {}
+        self.side_tools: dict[str, set[str]] = {}  # slot -> the tools of this path's side
 
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
                 local_at: Mapping[str, int | None], i: int) -> bool:
@@ -187,7 +189,7 @@ class _Provenance:
                 return False
             if r.kind == "local" and r.key in local:
                 at = local_at.get(r.key)
-                own = set(self.idx.task.slot_by_id[exp.call.slot].tools) \
+                own = self.side_tools.get(exp.call.slot, set()) \
                     | self.idx.downstream[exp.call.slot]
                 if (at is None or at >= i) and not self.view.seen(p.type, local[r.key], i,
                                                                   own):
@@ -218,7 +220,8 @@ class _Provenance:
         at = self.done.get(slot_id)
         if at is not None and at < i:
             return True
-        besides = set(self.idx.task.slot_by_id[slot_id].tools) | self.idx.downstream[slot_id]
+        besides = self.side_tools.get(slot_id, set(self.idx.task.slot_by_id[slot_id].tools)) \
+            | self.idx.downstream[slot_id]
         return self.view.seen(FREE_TEXT, value, i, besides)
 
     def slot_value_ok(self, slot_id: str, key: str, type_: str, i: int, depth: int = 0
@@ -228,9 +231,10 @@ class _Provenance:
             return True
         value = self.outputs.get(slot_id, {}).get(key)
         slot = self.idx.task.slot_by_id[slot_id]
-        # Responses of the slot's own tools, and of tools downstream of it (which
-        # echo what the agent gave them), are no independent source of the value.
-        besides = set(slot.tools) | self.idx.downstream[slot_id]
+        # Responses of the tools of the side that should produce it, and of tools
+        # downstream of it (which echo what the agent gave them), are no independent
+        # source of the value; another alternative's answer is.
+        besides = self.side_tools.get(slot_id, set(slot.tools)) | self.idx.downstream[slot_id]
         if value is None or self.view.seen(type_, value, i, besides):
             return True
         if depth > 6 or not all(derivable(self.idx.corpus[t]) for t in slot.tools):
@@ -254,6 +258,15 @@ def _outputs(idx: TaskIndex, slot, tools: list[str], bodies: list[dict[str, Any]
     out: dict[str, Any] = {}
     for body in bodies:
         out.update({k: v for k, v in body.items()})
+    return out
+
+
+def _needs(slot) -> set[str]:
+    """The slots whose episode values this slot uses: its inputs' sources, and the steps
+    whose values its texts are asked to carry (a placeholder of the template that is not
+    asked for orders nothing: the request leaves those steps independent)."""
+    out = {i.source.slot for i in slot.inputs if not i.source.is_literal}
+    out |= {m[2] for i in slot.inputs for m in i.mentions if len(m) >= 4 and m[2]}
     return out
 
 
