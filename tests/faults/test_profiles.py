@@ -186,7 +186,7 @@ def test_witness_is_derivable_from_what_the_agent_sees(implicit, sim):
         spec = sim.corpus[tool]
         w = v.witnesses[tool]
         seen = visible_violations(spec, call.args, bad, sim.world)
-        if w["kind"] == "range" and not seen:
+        if w["kind"] == "range" and not any(x.field == w["field"] for x in seen):
             # Known gap (issue 16 closing note): one blatant value (a low of 295.9 °C in
             # tmz-v3-c3-0046) carries a witness that cites the city's climate band, a
             # hidden fact; the builder should prefer visible witnesses (needs a rebuild).
