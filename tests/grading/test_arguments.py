@@ -375,3 +375,17 @@ def test_an_optional_text_the_request_left_open_may_be_sent():
     sent = {"recipient": "a@b.example", "message": "Your parcel is in Toronto."}
     assert m(sent) and m({**sent, "title": "Desk lamp ordered"})
     assert not m({**sent, "badge": 3})  # not a parameter of the tool at all
+
+
+def test_an_own_translation_may_write_names_and_words_the_languages_way():
+    """The agent's own Spanish passes where the translator's text was expected: the
+    city written "Dubái", the condition translated; ids and numbers must be there."""
+    from toolmaze_gym.grading import TextRule
+
+    rule = TextRule((("text", "[es] Order SO-1 was scanned in Dubai: light rain."),), "es",
+                    (("city_name", "Dubai"), ("shop_order_id", "SO-1"),
+                     ("weather_condition", "light rain")))
+    own = "El pedido SO-1 fue escaneado por última vez en Dubái, con lluvia ligera."
+    assert rule.accepts(own)
+    assert not rule.accepts(own.replace("SO-1", "SO-2"))  # an id is not translated
+    assert not rule.accepts("The order SO-1 was last scanned in Dubai, in light rain.")

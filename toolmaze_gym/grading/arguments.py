@@ -13,6 +13,7 @@ a note); unknown parameters never match.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,8 +56,15 @@ class TextRule:
             return False
         # In another language the words get translated: names, ids, numbers and
         # dates must be there, common lower-case words ("cloudy") need not.
-        return all(says(text, t, v) for t, v in self.own
-                   if not (self.language and _word(v)))
+        folded = _fold(text) if self.language else text
+        return all(says(text, t, v) or (isinstance(v, str) and says(folded, t, _fold(v)))
+                   for t, v in self.own if not (self.language and _word(v)))
+
+
+def _fold(text: str) -> str:
+    """Accents dropped: a translation writes "Dubái" for Dubai."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(c))
 
 
 def _word(value: Any) -> bool:
