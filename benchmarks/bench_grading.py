@@ -19,6 +19,7 @@ Run: .venv/bin/python benchmarks/bench_grading.py
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import subprocess
@@ -35,11 +36,20 @@ from toolmaze_gym.agents import make_scripted
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.faults import MODE_NAMES
 from toolmaze_gym.faults.store import suite_with_profiles
+from toolmaze_gym.grading import index as grading_index
 from toolmaze_gym.rollout import rollout
 
 AGENTS = ("oracle", "naive", "retry", "validator")
 TARGET_S = 0.5
 V3_COMMIT = "99c5f2d"  # the last commit with grading version 3 (one grading.py)
+
+
+def _pairs(task):
+    """``task`` with each free text's mentions as (type, value) pairs (grading v3's form)."""
+    slots = [dataclasses.replace(s, inputs=tuple(
+        dataclasses.replace(i, mentions=tuple((m[0], m[1]) for m in i.mentions))
+        for i in s.inputs)) for s in task.slots]
+    return dataclasses.replace(task, slots=slots)
 
 
 def previous_grader() -> ModuleType | None:
@@ -85,7 +95,7 @@ def main() -> None:
                                      corpus) for r in records]
 
     def grade_cold() -> list:
-        grading._INDEX.clear()
+        grading_index._INDEX.clear()
         return grade_all()
 
     fresh = grade_cold()
@@ -110,10 +120,13 @@ def main() -> None:
         print("grading v3: not measured (needs the git history)")
         return
 
+    # Grading v3 reads mentions as (type, value) pairs: give it the tasks in that form.
+    old_tasks = {k: _pairs(t) for k, t in tasks.items()}
+
     def grade_v3() -> list:
         old._INDEX.clear()
-        return [old.grade_record(r, tasks[r["task_id"]], profiles[(r["task_id"], r["mode"])],
-                                 corpus) for r in records]
+        return [old.grade_record(r, old_tasks[r["task_id"]],
+                                 profiles[(r["task_id"], r["mode"])], corpus) for r in records]
 
     t_old = best_of(grade_v3)
     print(f"grading v3 (the previous grader), cold: {t_old:6.3f} s; "

@@ -30,6 +30,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym import values
@@ -72,6 +73,11 @@ def _readings(token: str) -> set[float]:
 
 def numbers_in(text: str) -> set[float]:
     """The numbers ``text`` writes, every reading of each (spaced groups also apart)."""
+    return set(_numbers_in(text))
+
+
+@lru_cache(maxsize=1024)  # a grade reads one text once per path; bounded: texts are agents'
+def _numbers_in(text: str) -> frozenset[float]:
     found: set[float] = set()
     for m in _NUMBER.finditer(text):
         token = m.group(0)
@@ -79,7 +85,7 @@ def numbers_in(text: str) -> set[float]:
         if re.search(r"[ \u00a0\u202f]", token):
             for part in re.split(r"[ \u00a0\u202f]", token):
                 found |= _readings(part)
-    return found
+    return frozenset(found)
 
 
 def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
@@ -336,6 +342,18 @@ def mentions(text: Any, type_name: str, value: Any) -> bool:
     """Whether free text ``text`` mentions ``value`` of semantic type ``type_name``."""
     if not isinstance(text, str) or value is None:
         return False
+    try:
+        return _mentions(text, type_name, value)
+    except TypeError:  # an unhashable value (a list or a dict): not cached
+        return _mention_rule(text, type_name, value)
+
+
+@lru_cache(maxsize=8192)  # the same text is checked on every valid path; bounded
+def _mentions(text: str, type_name: str, value: Any) -> bool:
+    return _mention_rule(text, type_name, value)
+
+
+def _mention_rule(text: str, type_name: str, value: Any) -> bool:
     t = values.get(type_name) if type_name else None
     kind = t.schema.get("type") if t is not None else None
     if type_name == FREE_TEXT or (t is None and isinstance(value, str) and " " in value):
