@@ -12,22 +12,41 @@ from collections.abc import Sequence
 
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.index import PathIndex, TaskIndex
-from toolmaze_gym.grading.resolution import PathMatch, resolve_all
+from toolmaze_gym.grading.resolution import EpisodeView, PathMatch, resolve_path
 
 
 class Trace:
     def __init__(self, idx: TaskIndex, steps: Sequence[Step]) -> None:
         self.idx = idx
         self.steps = steps
-        self.matches: list[PathMatch] = resolve_all(idx, steps)
-        pos: dict[int, set[int]] = {}
-        for m in self.matches:
-            for cid, i in m.steps.items():
-                pos.setdefault(cid, set()).add(i)
-        self.pos = {cid: sorted(found) for cid, found in pos.items()}
+        self.view = EpisodeView(steps, idx.task.query)
+        self._matches: list[PathMatch | None] = [None] * len(idx.paths)
+        self._pos: dict[int, list[int]] | None = None
         self.actions = [i for i, s in enumerate(steps)
                         if s.clean_ok and s.action.get("name") in idx.actions]
         self.faults = [i for i, s in enumerate(steps) if s.fault is not None]
+
+    def match(self, k: int) -> PathMatch:
+        """The trajectory against path ``k`` (resolved once, on first use)."""
+        m = self._matches[k]
+        if m is None:
+            m = self._matches[k] = resolve_path(self.idx, self.view, self.idx.paths[k])
+        return m
+
+    @property
+    def matches(self) -> list[PathMatch]:
+        return [self.match(k) for k in range(len(self.idx.paths))]
+
+    @property
+    def pos(self) -> dict[int, list[int]]:
+        """Call id -> the steps that are it, on any path (costs, recovery, probing)."""
+        if self._pos is None:
+            pos: dict[int, set[int]] = {}
+            for m in self.matches:
+                for cid, i in m.steps.items():
+                    pos.setdefault(cid, set()).add(i)
+            self._pos = {cid: sorted(found) for cid, found in pos.items()}
+        return self._pos
 
     def extra_actions(self, m: PathMatch) -> list[int]:
         """Actions the path does not account for: wrong, unrequested or duplicated."""
@@ -35,7 +54,13 @@ class Trace:
 
     def best(self) -> tuple[PathMatch, bool]:
         """The completed path with the fewest extra Actions (True), or else the path
-        the trajectory came closest to (False)."""
+        the trajectory came closest to (False). A completed path that accounts for
+        every Action and every call made ends the search (the usual clean episode)."""
+        calls = sum(1 for s in self.steps if s.clean_ok)
+        for k in range(len(self.idx.paths)):
+            m = self.match(k)
+            if m.complete and not self.extra_actions(m) and len(m.steps) == calls:
+                return m, True
         done = [m for m in self.matches if m.complete]
         if done:
             return min(done, key=lambda m: (len(self.extra_actions(m)), -len(m.steps))), True
@@ -44,7 +69,7 @@ class Trace:
 
     def match_path(self, path: PathIndex) -> list[int] | None:
         """The steps of a completed ``path`` (None when it was not completed)."""
-        m = self.matches[self.idx.paths.index(path)]
+        m = self.match(self.idx.paths.index(path))
         return sorted(m.steps.values()) if m.complete else None
 
     def side_progress(self, cids: Sequence[int], start: int, limit: int) -> int:
