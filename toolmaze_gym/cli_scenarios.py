@@ -83,10 +83,11 @@ def profiles_buildable(task) -> list[str]:
 
 
 def cmd_build_suite(ns: argparse.Namespace) -> int:
-    """``toolmaze build-suite --suite toolmaze-v2`` under this command's name."""
+    """``toolmaze build-suite`` (the scenario-library suite) under this command's name."""
     from toolmaze_gym.cli_tasks import cmd_build_suite as build
+    from toolmaze_gym.tasks.suite_v2 import SUITE_NAME as LIBRARY_SUITE
 
-    return build(argparse.Namespace(**{"quiet": True, **vars(ns), "suite": "toolmaze-v2"}))
+    return build(argparse.Namespace(**{"quiet": True, **vars(ns), "suite": LIBRARY_SUITE}))
 
 
 def add_commands(sub) -> None:
@@ -106,9 +107,9 @@ def add_commands(sub) -> None:
     c.add_argument("--groups", action="store_true",
                    help="also list group ids (composites such as gen_current_report)")
     c.set_defaults(func=cmd_capabilities)
-    c = ssub.add_parser("build-suite", help="(maintainers) build toolmaze-v2 from the library")
+    c = ssub.add_parser("build-suite", help="(maintainers) build toolmaze-v3 from the library")
     c.add_argument("--out", required=True, help="output directory")
-    c.add_argument("--seed", type=int, default=None, help="default: the toolmaze-v2 seed")
+    c.add_argument("--seed", type=int, default=None, help="default: the toolmaze-v3 seed")
     c.add_argument("--per-level", type=int, default=100)
     c.add_argument("--jobs", type=int, default=1, help="levels built in parallel processes")
     c.set_defaults(func=cmd_build_suite)
