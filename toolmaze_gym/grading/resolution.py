@@ -257,7 +257,7 @@ def _outputs(idx: TaskIndex, slot, tools: list[str], bodies: list[dict[str, Any]
             continue
     out: dict[str, Any] = {}
     for body in bodies:
-        out.update({k: v for k, v in body.items()})
+        out.update(body)
     return out
 
 
@@ -290,9 +290,3 @@ def _has_fields(body: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:
 def _resolved(exp: Expected, outputs: Mapping[str, Mapping[str, Any]],
               local: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return [(name, resolve(r, outputs, local)) for name, r in exp.args]
-
-
-def resolve_all(idx: TaskIndex, steps: Sequence[Step]) -> list[PathMatch]:
-    """Every valid path, matched against the trajectory."""
-    view = EpisodeView(steps, idx.task.query)
-    return [resolve_path(idx, view, p) for p in idx.paths]

@@ -1,4 +1,4 @@
-"""A trajectory matched once against every valid path of its task.
+"""A trajectory matched against the valid paths of its task, each path once, on demand.
 
 Later questions (how far a side got before a step, which side of a slot was
 completed after a fault, which Actions no expected call accounts for) are lookups
