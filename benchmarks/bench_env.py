@@ -199,7 +199,8 @@ def main() -> None:
 
 
 OWNERS = [("envs/", "envs (this layer)"), ("reward/", "reward"),
-          ("toolmaze_gym/episode.py", "episode.py"), ("toolmaze_gym/grading.py", "grading.py"),
+          ("toolmaze_gym/episode.py", "episode.py"), ("toolmaze_gym/grading/", "grading"),
+          ("toolmaze_gym/mentions.py", "mentions.py"),
           ("toolmaze_gym/actions.py", "actions.py"), ("toolmaze_gym/rollout.py", "rollout.py"),
           ("toolmaze_gym/corpus/", "corpus (simulator)"), ("toolmaze_gym/faults/", "faults"),
           ("toolmaze_gym/tasks/", "tasks"), ("toolmaze_gym/values/", "values"),
@@ -212,7 +213,8 @@ ENTRY_POINTS = [("envs/env.py", "step"), ("envs/env.py", "reset"),
                 ("toolmaze_gym/episode.py", "step"), ("toolmaze_gym/actions.py", "parse_action"),
                 ("toolmaze_gym/faults/engine.py", "call"),
                 ("toolmaze_gym/corpus/simulator.py", "call"),
-                ("toolmaze_gym/episode.py", "_jsonable"), ("toolmaze_gym/grading.py", "grade"),
+                ("toolmaze_gym/episode.py", "_jsonable"),
+                ("toolmaze_gym/grading/grade.py", "grade"),
                 ("toolmaze_gym/rollout.py", "append_step"), ("envs/env.py", "_dumps")]
 
 

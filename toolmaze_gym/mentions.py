@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -318,12 +318,27 @@ def _named(text: str, type_name: str, value: Any) -> bool:
     # punctuation ("Tesla Inc.") or starting with one ("#general") is compared
     # without it too.
     bare = want.strip(_EDGE).lstrip(_SIGILS) or want
-    for size in _word_count(want):
-        for w in _windows(text, want, size):
-            if any((t.same(w, v) if t is not None else w.casefold() == v.casefold())
-                   for v in {want, bare}):
-                return True
-    return False
+    same = _sameness(t, (want, bare))
+    return any(same(w) for size in _word_count(want) for w in _windows(text, want, size))
+
+
+def _sameness(t: values.SemanticType | None, targets: tuple[str, ...]) -> Callable[[str], bool]:
+    """``w -> any(t.same(w, v) for v in targets)``, with the targets normalised once
+    (a long text has thousands of windows)."""
+    if t is None:
+        folded = {v.casefold() for v in targets}
+        return lambda w: w.casefold() in folded
+    try:
+        normal = {t.normalise(v) for v in targets}
+    except (TypeError, ValueError, AttributeError):
+        return lambda w: any(t.same(w, v) for v in targets)
+
+    def same(w: str) -> bool:
+        try:
+            return t.normalise(w) in normal
+        except (TypeError, ValueError, AttributeError):
+            return w in targets
+    return same
 
 
 def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:

@@ -157,6 +157,12 @@ class TaskIndex:
         self.downstream = {s: frozenset(t for d in self.down_slots[s] for t in by_id[d].tools)
                            for s in self.slot_ids}
         self.upstream = {s: _closure(s, parents) for s in self.slot_ids}
+        # What a slot's resolution reads: the slots upstream of it (the resolver's memo).
+        self.reads = {s: tuple(sorted(self.upstream[s])) for s in self.slot_ids}
+        self.paths_with: dict[int, tuple[int, ...]] = {}  # call id -> the paths it is on
+        for k, path in enumerate(self.paths):
+            for cid in path.cids:
+                self.paths_with[cid] = (*self.paths_with.get(cid, ()), k)
         # (tool, parameter) -> values some expected call sends there.
         self.expected_args: dict[tuple[str, str], list[Any]] = {}
         for c in self.calls:

@@ -59,6 +59,10 @@ class EpisodeView:
                 self.by_tool.setdefault(s.action.get("name"), []).append(i)
         self._bodies: dict[int, dict[str, Any] | None] = {}
         self._seen: dict[tuple, bool] = {}
+        # id(matcher), step -> (the matcher, whether it accepts the step's arguments);
+        # the matcher is kept so that its id is not reused while this view lives.
+        self._accepts: dict[tuple[int, int], tuple[Matcher, bool]] = {}
+        self.outputs: dict[tuple, dict[str, Any]] = {}  # see _outputs
 
     def seen(self, type_: str, value: Any, before: int,
              besides: frozenset[str] | set[str] = frozenset()) -> bool:
@@ -89,6 +93,14 @@ class EpisodeView:
     def args(self, i: int) -> Mapping[str, Any]:
         return self.steps[i].action["arguments"]
 
+    def accepts(self, m: Matcher, i: int) -> bool:
+        """``m(self.args(i))``, once per matcher and step (paths share both)."""
+        key = (id(m), i)
+        hit = self._accepts.get(key)
+        if hit is None:
+            hit = self._accepts[key] = (m, m(self.args(i)))
+        return hit[1]
+
     def body(self, i: int) -> dict[str, Any] | None:
         if i not in self._bodies:
             try:
@@ -99,63 +111,147 @@ class EpisodeView:
         return self._bodies[i]
 
 
-def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex) -> PathMatch:
-    """Match ``view`` against ``path`` (see the module docstring)."""
-    corpus, task = idx.corpus, idx.task
-    by_id = task.slot_by_id
-    out = PathMatch(path)
-    outputs: dict[str, dict[str, Any]] = {}
-    avail: dict[str, int] = {}  # slot -> step after which its episode values exist
-    known = _Provenance(idx, view, outputs)
+class _State:
+    """What resolving a path has established after some of its slots."""
+
+    def __init__(self) -> None:
+        self.steps: dict[int, int] = {}
+        self.missing: list[int] = []
+        self.wrong: dict[int, tuple[int, str]] = {}
+        self.used: set[int] = set()
+        self.expected: dict[int, dict[str, Any]] = {}
+        self.outputs: dict[str, dict[str, Any]] = {}
+        self.avail: dict[str, int] = {}  # slot -> step after which its episode values exist
+        self.done: dict[str, int | None] = {}
+        self.side_tools: dict[str, set[str]] = {}
+        self.results: dict[str, int] = {}  # slot -> id() of its memoised _SlotResult
+
+
+@dataclass(frozen=True)
+class _SlotResult:
+    """What one slot's side added to a path's state."""
+
+    steps: tuple[tuple[int, int], ...]
+    missing: tuple[int, ...]
+    wrong: tuple[tuple[int, tuple[int, str]], ...]
+    used: tuple[int, ...]
+    expected: tuple[tuple[int, dict[str, Any]], ...]
+    outputs: dict[str, Any]
+    done: int | None
+    avail: int
+
+    def apply(self, st: _State, slot_id: str) -> None:
+        st.steps.update(self.steps)
+        st.missing.extend(self.missing)
+        st.wrong.update(self.wrong)
+        st.used.update(self.used)
+        st.expected.update(self.expected)
+        st.outputs[slot_id] = self.outputs
+        st.done[slot_id] = self.done
+        st.avail[slot_id] = self.avail
+
+
+SlotMemo = dict  # (slot, side, upstream results, steps already taken) -> _SlotResult
+
+
+def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
+                 memo: SlotMemo | None = None) -> PathMatch:
+    """Match ``view`` against ``path`` (see the module docstring).
+
+    A slot's side resolves the same on every path that agrees on how the slots it
+    reads (its upstream) resolved and on which steps of its tools earlier Actions
+    took, so with ``memo`` (one per trajectory; it keeps every result it keys by
+    ``id``) each such case is resolved once: the valid paths of a task share most
+    of their slots."""
+    st = _State()
     for slot_id, cids in path.slots:
-        slot = by_id[slot_id]
-        known.side_tools[slot_id] = {idx.calls[c].tool for c in cids}
-        after = max((avail.get(u, -1) for u in _needs(slot)), default=-1)
-        local: dict[str, Any] = {}
-        local_at: dict[str, int | None] = {}
-        bodies: list[dict[str, Any]] = []
-        produced = after >= 0
-        done: list[int] = []
-        for cid in cids:
-            exp = idx.expected[cid]
-            m = idx.matcher(exp, outputs, local)
-            found = _pick(view, exp, m, after, out.used,
-                          partial(known.args_ok, exp, local, local_at))
-            body = view.body(found) if found is not None else None
-            if found is None or body is None or not _has_fields(body, exp.call.response):
-                found, body = None, exp.call.response
-                if exp.action:
-                    out.missing.append(cid)
-                    out.expected[cid] = dict(_resolved(exp, outputs, local))
-                    near = next((i for i in view.by_tool.get(exp.call.tool, ())
-                                 if i not in out.used), None)
-                    if near is not None:
-                        out.wrong[cid] = (near, m.mismatch(view.args(near)) or "")
-                        # What the attempt created is what the episode has downstream:
-                        # later steps are judged on the agent's own ids, not blamed
-                        # for not using the reference run's.
-                        got = view.body(near)
-                        if got is not None and _has_fields(got, exp.call.response):
-                            body = got
-            else:
-                out.steps[cid] = found
-                done.append(found)
-                if exp.action:
-                    out.used.add(found)
-                    produced = True
-                if produced:
-                    after = max(after, found)
-            for f in corpus[exp.call.tool].returns:
-                if f.type not in local and f.name in body:
-                    local[f.type] = body[f.name]
-                    local_at[f.type] = found
-            bodies.append(body)
+        tools = {idx.calls[c].tool for c in cids}
+        st.side_tools[slot_id] = tools
+        key = None
+        if memo is not None:
+            taken = tuple(i for t in sorted(tools) for i in view.by_tool.get(t, ())
+                          if i in st.used)
+            key = (slot_id, cids, tuple(st.results.get(u) for u in idx.reads[slot_id]), taken)
+            result = memo.get(key)
+        if key is None or result is None:
+            result = _resolve_slot(idx, view, st, slot_id, cids)
+            if key is not None:
+                memo[key] = result
+        result.apply(st, slot_id)
+        st.results[slot_id] = id(result)
+    return PathMatch(path, st.steps, st.missing, st.wrong, st.used, st.expected)
+
+
+def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
+                  cids: tuple[int, ...]) -> _SlotResult:
+    """Resolve one slot's side of a path against the state before it."""
+    corpus = idx.corpus
+    slot = idx.task.slot_by_id[slot_id]
+    known = _Provenance(idx, view, st.outputs, st.done, st.side_tools)
+    after = max((st.avail.get(u, -1) for u in _needs(slot)), default=-1)
+    local: dict[str, Any] = {}
+    local_at: dict[str, int | None] = {}
+    bodies: list[dict[str, Any]] = []
+    produced = after >= 0
+    steps: dict[int, int] = {}
+    missing: list[int] = []
+    wrong: dict[int, tuple[int, str]] = {}
+    expected: dict[int, dict[str, Any]] = {}
+    used = _Taken(st.used)
+    for cid in cids:
+        exp = idx.expected[cid]
+        m = idx.matcher(exp, st.outputs, local)
+        found = _pick(view, exp, m, after, used,
+                      partial(known.args_ok, exp, local, local_at))
+        body = view.body(found) if found is not None else None
+        if found is None or body is None or not _has_fields(body, exp.call.response):
+            found, body = None, exp.call.response
+            if exp.action:
+                missing.append(cid)
+                expected[cid] = dict(_resolved(exp, st.outputs, local))
+                near = next((i for i in view.by_tool.get(exp.call.tool, ())
+                             if i not in used), None)
+                if near is not None:
+                    wrong[cid] = (near, m.mismatch(view.args(near)) or "")
+                    # What the attempt created is what the episode has downstream:
+                    # later steps are judged on the agent's own ids, not blamed
+                    # for not using the reference run's.
+                    got = view.body(near)
+                    if got is not None and _has_fields(got, exp.call.response):
+                        body = got
+        else:
+            steps[cid] = found
+            if exp.action:
+                used.new.append(found)
+                produced = True
+            if produced:
+                after = max(after, found)
+        for f in corpus[exp.call.tool].returns:
+            if f.type not in local and f.name in body:
+                local[f.type] = body[f.name]
+                local_at[f.type] = found
+        bodies.append(body)
+    key = (slot_id, cids, tuple(map(id, bodies)))  # bodies live as long as the view
+    outs = view.outputs.get(key)
+    if outs is None:
         provides = corpus.group_by_id[slot.group].provides if slot.group else ()
         tools = [idx.calls[c].tool for c in cids]
-        outputs[slot_id] = _outputs(idx, slot, tools, bodies, cids, provides)
-        known.done[slot_id] = max(done) if len(done) == len(cids) else None
-        avail[slot_id] = after if produced else -1
-    return out
+        outs = view.outputs[key] = _outputs(idx, slot, tools, bodies, cids, provides)
+    return _SlotResult(tuple(steps.items()), tuple(missing), tuple(wrong.items()),
+                       tuple(used.new), tuple(expected.items()), outs,
+                       max(steps.values()) if len(steps) == len(cids) else None,
+                       after if produced else -1)
+
+
+class _Taken:
+    """Steps earlier Actions of the path took, and those this slot takes."""
+
+    def __init__(self, before: set[int]) -> None:
+        self.before = before
+        self.new: list[int] = []
+
+    def __contains__(self, i: object) -> bool:
+        return i in self.before or i in self.new
 
 
 class _Provenance:
@@ -167,10 +263,11 @@ class _Provenance:
     showed the agent fails."""
 
     def __init__(self, idx: TaskIndex, view: EpisodeView,
-                 outputs: Mapping[str, Mapping[str, Any]]) -> None:
+                 outputs: Mapping[str, Mapping[str, Any]],
+                 done: Mapping[str, int | None], side_tools: Mapping[str, set[str]]) -> None:
         self.idx, self.view, self.outputs = idx, view, outputs
-        self.done: dict[str, int | None] = {}
-        self.side_tools: dict[str, set[str]] = {}  # slot -> the tools of this path's side
+        self.done = done  # slot -> the last step of its side, when all were made
+        self.side_tools = side_tools  # slot -> the tools of this path's side
 
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
                 local_at: Mapping[str, int | None], i: int) -> bool:
@@ -270,17 +367,18 @@ def _needs(slot) -> set[str]:
     return out
 
 
-def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: set[int],
+def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken,
           ok: Callable[[int], bool]) -> int | None:
     """The step that is ``exp``: the earliest unused match for an Action; for a
     lookup, a match that saw what the reference run saw where there is one (a
     stateful source, free slots in a calendar, answers differently after a booking),
     else the earliest. ``ok``: the agent could have had the values it sent."""
-    cands = [i for i in view.by_tool.get(exp.call.tool, ())
-             if i > after and not (exp.action and i in used) and m(view.args(i)) and ok(i)]
-    if not cands or exp.action or len(cands) == 1:
-        return cands[0] if cands else None
-    return next((i for i in cands if view.body(i) == exp.call.response), cands[0])
+    cands = (i for i in view.by_tool.get(exp.call.tool, ())
+             if i > after and not (exp.action and i in used) and view.accepts(m, i) and ok(i))
+    first = next(cands, None)
+    if first is None or exp.action or view.body(first) == exp.call.response:
+        return first
+    return next((i for i in cands if view.body(i) == exp.call.response), first)
 
 
 def _has_fields(body: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:
