@@ -16,7 +16,8 @@ from toolmaze_gym.tasks.model import Task
 _CALL_FORMAT = (
     "To call a tool, reply with exactly one JSON object "
     '{"name": "<tool>", "arguments": {...}} (or inside <tool_call></tool_call> tags). '
-    'When the task is complete, call {"name": "finish", "arguments": {"answer": "<summary>"}}. '
+    'When the task is complete, call {"name": "finish", "arguments": {"answer": "<summary>"}}, '
+    "telling the user in the answer any values they asked to be told. "
     'If the task cannot be completed, call {"name": "abort", "arguments": {"reason": "<why>"}}.'
 )
 

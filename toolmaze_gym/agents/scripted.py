@@ -24,6 +24,7 @@ from toolmaze_gym.faults import get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs, topological_order
 from toolmaze_gym.tasks.model import Slot, Task
+from toolmaze_gym.tasks.queries import say_as
 
 
 def call_text(name: str, arguments: dict[str, Any]) -> str:
@@ -136,8 +137,22 @@ class PlanFollower:
                 elif decision == "abort":
                     return ABORT
                 else:
-                    return FINISH
+                    return self._finish()
         return self._next()
+
+    def _finish(self) -> str:
+        """``finish``, telling the user the values the request asked for, as this
+        episode's responses gave them (none it never received)."""
+        told = []
+        for m in self.task.answer:
+            if len(m) < 4:
+                told.append(say_as(m[0], m[1]))
+            elif m[3] in self.outputs.get(m[2], {}):
+                told.append(say_as(m[0], self.outputs[m[2]][m[3]]))
+        if not told:
+            return FINISH
+        return call_text("finish", {"answer": "All requested steps are done. "
+                                              "You asked: " + "; ".join(told) + "."})
 
     def _accept(self, body: dict[str, Any]) -> None:
         slot = self.slot
@@ -163,7 +178,7 @@ class PlanFollower:
 
     def _next(self) -> str:
         if self.k >= len(self.order):
-            return FINISH
+            return self._finish()
         slot = self.slot
         side = slot.alternatives[self.side[slot.id]]
         plan = self.plan.sides[(slot.id, self.side[slot.id])]

@@ -54,7 +54,7 @@ from typing import Any
 import networkx as nx
 
 from toolmaze_gym import values
-from toolmaze_gym.agents.scripted import ABORT, FINISH, PlanFollower, _last_tool_body, call_text
+from toolmaze_gym.agents.scripted import ABORT, PlanFollower, _last_tool_body, call_text
 from toolmaze_gym.corpus import EpisodeState, Simulator
 from toolmaze_gym.corpus.derivations import DERIVABLE_BEHAVIOURS
 from toolmaze_gym.corpus.sampling import valid_arguments
@@ -185,7 +185,7 @@ class Variant(CarefulAgent):
 
     def closing(self) -> str:
         """The action sent when every slot is done."""
-        return FINISH
+        return self._finish()
 
     def opening_detour(self) -> tuple[str, dict[str, Any]] | None:
         """A call made before the plan starts (not part of any slot), or None."""
@@ -694,7 +694,7 @@ class Duplicate(Variant):
             self.detour = self.last_action
             self.detour_sent = True
             return call_text(*self.last_action)
-        return FINISH
+        return self._finish()
 
     def detour_answered(self, body: dict[str, Any]) -> None:
         self.applied = "error" not in body

@@ -10,8 +10,16 @@ or apply a model the agent cannot know (flight emissions, an eco set-point rule)
 are not derivations: their results count as facts to be looked up.
 
 A few Sources answer with what a careful agent already knows (``KNOWN_BEHAVIOURS``:
-the time zone of a city and its offset, under the real rules): they are treated the
-same way, since an agent may skip the lookup and a fault there is no dead end.
+the time zone of a city and its offset, under the real rules; ``KNOWN_FIELDS``: the
+country and time zone of a city, beside coordinates it cannot know exactly): they are
+treated the same way, since an agent may skip the lookup and a fault there is no dead
+end.
+
+Wrapping a message in a greeting and a signature (``office.text.compose_email``) or
+an invitation's fixed lines (``office.text.meeting_invite``) is formatting: an agent
+that writes its own e-mail or invitation carries what the user asked it to say, and
+needs neither the user's signature nor the template's wording (``OWN_TEXT_SKIPS``:
+inputs a rendering of one's own need not repeat, such as the greeting's name).
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ DERIVABLE_BEHAVIOURS = frozenset({
     "finance.apply_rate", "finance.compound", "finance.loan", "finance.pct_change",
     "finance.position_value", "finance.round",
     "iot.dew_point", "iot.energy_cost",
-    "office.text.action_items", "office.text.stats", "office.text.summarize",
+    "office.text.action_items", "office.text.compose_email", "office.text.meeting_invite",
+    "office.text.stats", "office.text.summarize",
     "shop.discount",
     "text.summarize", "text.translate", "text.weather_report",
     "time.convert", "time.shift",
@@ -32,6 +41,14 @@ DERIVABLE_BEHAVIOURS = frozenset({
 
 KNOWN_BEHAVIOURS = frozenset({"time.city_timezone"})
 
+KNOWN_FIELDS: dict[str, frozenset[str]] = {
+    "geo.geocode": frozenset({"country_code", "timezone"}),
+}
+
+OWN_TEXT_SKIPS: dict[str, frozenset[str]] = {
+    "office.text.compose_email": frozenset({"person_name"}),
+}
+
 
 def derivable(spec) -> bool:
     """Whether an agent can produce the result of tool ``spec`` itself: a Processor
@@ -39,3 +56,27 @@ def derivable(spec) -> bool:
     if spec.category == "Processor":
         return spec.behaviour in DERIVABLE_BEHAVIOURS
     return spec.category == "Source" and spec.behaviour in KNOWN_BEHAVIOURS
+
+
+def known(spec, type_name: str) -> bool:
+    """Whether an agent can have the ``type_name`` output of tool ``spec`` without
+    calling it: the tool is ``derivable``, or the field is common knowledge."""
+    return derivable(spec) or (spec.category == "Source"
+                               and type_name in KNOWN_FIELDS.get(spec.behaviour, ()))
+
+
+def own_text_skips(specs) -> frozenset[str]:
+    """Input types an agent's own rendering need not carry, for every tool of a side."""
+    sets = [OWN_TEXT_SKIPS.get(s.behaviour, frozenset()) for s in specs]
+    return frozenset.intersection(*sets) if sets else frozenset()
+
+
+def can_do_without(specs, read) -> bool:
+    """Whether a careful agent can do without a step done by one of the tools
+    ``specs``, of which later steps read values of the types ``read``: each tool is a
+    derivation, or all that is read is common knowledge (a city's country). Faults
+    never fall on such a step: it is no dead end."""
+    specs, read = list(specs), set(read)
+    if all(derivable(s) for s in specs):
+        return True
+    return bool(read) and all(known(s, t) for s in specs for t in read)

@@ -33,13 +33,14 @@ from toolmaze_gym.corpus.corruption import (
     plausible,
     witness_for,
 )
-from toolmaze_gym.corpus.derivations import derivable
+from toolmaze_gym.corpus.derivations import can_do_without
 from toolmaze_gym.faults.modes import get_mode
 from toolmaze_gym.faults.responses import error_body
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
-PROFILE_VERSION = "3"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
-#    no corruption of a field beside a clean twin
+PROFILE_VERSION = "4"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
+#    no corruption of a field beside a clean twin; 4: nor one whose read outputs are
+#    common knowledge (a city's country), e-mail and invitation templates derivable
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,11 @@ def _key(task: Task, mode: str, slot_id: str, tool: str) -> str:
     return f"{task.id}/{mode}/{slot_id}/{tool}"
 
 
+def _agent_can_have(task: Task, sim: Simulator, slot_id: str) -> bool:
+    tools = [sim.corpus[t] for t in task.slot_by_id[slot_id].tools]
+    return can_do_without(tools, {t for u, _, t in task.edges() if u == slot_id})
+
+
 def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]:
     """Where faults go.
 
@@ -231,7 +237,7 @@ def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]
     uses that same node in every mode.
     """
     star = {c.slot for c in task.default_path.calls
-            if not all(derivable(sim.corpus[t]) for t in task.slot_by_id[c.slot].tools)}
+            if not _agent_can_have(task, sim, c.slot)}
     # Every side's first tool must be able to take the fault: whichever side the
     # agent starts, it meets the fault (no side dodges it).
     ok = {s.id for s in task.slots if s.id in star

@@ -10,7 +10,9 @@ success   the outcome the user asked for: every required Action of a valid path
           Processors are means (any order the data allows, a lookup skipped, a
           derivation done by the agent). Where a permanent fault left no valid
           path: an honest stop by an agent that never called a tool downstream
-          of the victim.
+          of the victim. A request that asks to be told values (``Task.answer``)
+          is done only when the final answer mentions each, as this episode's
+          responses gave it (``unanswered`` lists the ones it left out).
 exposed   a fault fired.
 recovered (exposed only) every fired victim's slot was completed cleanly after
           the fault (a retry or an alternative), or the task succeeded after it,
@@ -39,6 +41,7 @@ from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.resolution import PathMatch
 from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.mentions import mentions
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
 
@@ -51,7 +54,9 @@ from toolmaze_gym.tasks.model import Task
 #    user's outcome (required Actions; Sources and Processors are means); free text on
 #    what was asked (or the agent's own text in the asked language); a corrupted value
 #    passed on fails; labels only when their event happened.
-GRADING_VERSION = "4"
+# 5: the final answer must mention each value the request asks to be told; a city's
+#    country counts as known, e-mail and invitation templates as derivable.
+GRADING_VERSION = "5"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "collateral_damage", "path_switch", "graceful_stop")
 RETRY_LOOP = 3  # identical failing calls that make a loop
@@ -72,6 +77,9 @@ class Grade:
     # Required Actions not done right, closest path: tool, slot, the nearest step that
     # called the tool (None: never called) and the first argument that differs.
     missing: list[dict[str, Any]] = field(default_factory=list)
+    # Values the request asked to be told that the final answer does not mention:
+    # type, value (this episode's), slot (None: a value the query states).
+    unanswered: list[dict[str, Any]] = field(default_factory=list)
     version: str = GRADING_VERSION
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,7 +88,7 @@ class Grade:
                 "labels": list(self.labels), "ended_by": self.ended_by,
                 "path": None if self.path is None else list(self.path),
                 "harmful": list(self.harmful), "missing": [dict(m) for m in self.missing],
-                "version": self.version}
+                "unanswered": [dict(m) for m in self.unanswered], "version": self.version}
 
 
 def _failing_loop(steps: Sequence[Step]) -> bool:
@@ -150,6 +158,19 @@ def _recovered(trace: Trace, over_trust: bool, success: bool) -> tuple[bool, boo
     return recovered, switched
 
 
+def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]]:
+    """The asked values the final answer leaves out, each as this episode gave it (the
+    reference run's where the agent never made the step: a value it knew)."""
+    out = []
+    for m in task.answer:
+        type_, value, slot = m[0], m[1], m[2] if len(m) >= 4 else None
+        if slot is not None:
+            value = best.outputs.get(slot, {}).get(m[3], value)
+        if not mentions(answer, type_, value):
+            out.append({"type": type_, "value": value, "slot": slot})
+    return out
+
+
 def _missing(idx: TaskIndex, m: PathMatch) -> list[dict[str, Any]]:
     out = []
     for cid in m.missing:
@@ -197,7 +218,9 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
                             else "")
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     graceful = blocked and verdict.ok and not probed
-    success = verdict.ok and not harmful and not probed and not over_trust
+    unanswered = _unanswered(task, best, steps[-1].action.get("text", "")) \
+        if completed and ended_by == "finish" and task.answer else []
+    success = verdict.ok and not harmful and not probed and not over_trust and not unanswered
 
     recovered: bool | None = None
     switched = False
@@ -220,7 +243,8 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
                  c_rec=round(c_rec, 6), labels=[x for x in LABELS if x in found],
                  ended_by=ended_by, path=list(best.path.choice) if success and completed
                  else None, harmful=[] if success else harmful,
-                 missing=[] if completed or success else _missing(idx, best))
+                 missing=[] if completed or success else _missing(idx, best),
+                 unanswered=unanswered)
 
 
 def grade_record(record: Mapping[str, Any], task: Task, profile: FaultProfile,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.corpus.derivations import derivable
+from toolmaze_gym.corpus.derivations import derivable, own_text_skips
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import Matcher, TextRule
 from toolmaze_gym.mentions import FREE_TEXT, mentions
@@ -256,8 +256,11 @@ class TaskIndex:
         if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
             return "", ()
         language, own = "", []
+        skips = own_text_skips([self.corpus[t] for t in slot.tools])
         for inp in slot.inputs:
             src = inp.source
+            if inp.type in skips:
+                continue
             if inp.type == "language_code" and src.is_literal:
                 language = src.value
             elif inp.type == FREE_TEXT:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from toolmaze_gym.corpus.derivations import derivable
+from toolmaze_gym.corpus.derivations import known
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import Matcher
@@ -41,6 +41,7 @@ class PathMatch:
     wrong: dict[int, tuple[int, str]] = field(default_factory=dict)  # cid -> (step, argument)
     used: set[int] = field(default_factory=set)  # Action steps this path accounts for
     expected: dict[int, dict[str, Any]] = field(default_factory=dict)  # cid -> resolved args
+    outputs: dict[str, dict[str, Any]] = field(default_factory=dict)  # slot -> its values
 
     @property
     def complete(self) -> bool:
@@ -179,7 +180,7 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
                 memo[key] = result
         result.apply(st, slot_id)
         st.results[slot_id] = id(result)
-    return PathMatch(path, st.steps, st.missing, st.wrong, st.used, st.expected)
+    return PathMatch(path, st.steps, st.missing, st.wrong, st.used, st.expected, st.outputs)
 
 
 def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
@@ -334,7 +335,7 @@ class _Provenance:
         besides = self.side_tools.get(slot_id, set(slot.tools)) | self.idx.downstream[slot_id]
         if value is None or self.view.seen(type_, value, i, besides):
             return True
-        if depth > 6 or not all(derivable(self.idx.corpus[t]) for t in slot.tools):
+        if depth > 6 or not all(known(self.idx.corpus[t], type_) for t in slot.tools):
             return False
         return all(self.slot_value_ok(inp.source.slot, inp.source.ref, inp.type, i, depth + 1)
                    for inp in slot.inputs if not inp.source.is_literal)

@@ -109,6 +109,9 @@ class Task:
     default: int  # index of s* in ``solutions``
     tools: list[str]  # candidate tools shown to the agent (task tools + distractors)
     meta: dict[str, Any] = field(default_factory=dict)
+    # Values the request asks to be told (the final answer must mention each), in the
+    # form of a text's mentions: (type, value) or (type, value, slot, key).
+    answer: tuple[tuple[Any, ...], ...] = ()
 
     @property
     def default_path(self) -> SolutionPath:
@@ -135,9 +138,11 @@ class Task:
     # -- serialisation -------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data; empty optional fields (``mentions``, ``field``, ``reads``) are
-        left out, so tasks without them serialise exactly as before they existed."""
+        """Plain data; empty optional fields (``mentions``, ``field``, ``reads``,
+        ``answer``) are left out, so tasks without them serialise exactly as before
+        they existed."""
         d = asdict(self)
+        _drop_empty(d, "answer")
         for slot in d["slots"]:
             _drop_empty(slot, "reads")
             for inp in slot["inputs"]:
@@ -160,7 +165,8 @@ class Task:
                 for p in d["solutions"]]
         return cls(id=d["id"], level=d["level"], domains=list(d["domains"]), query=d["query"],
                    entities=list(d["entities"]), slots=slots, solutions=sols,
-                   default=d["default"], tools=list(d["tools"]), meta=dict(d.get("meta", {})))
+                   default=d["default"], tools=list(d["tools"]), meta=dict(d.get("meta", {})),
+                   answer=tuple((str(m[0]), *m[1:]) for m in d.get("answer", ())))
 
     @classmethod
     def from_json(cls, text: str) -> Task:

@@ -28,6 +28,7 @@ import networkx as nx
 from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.corpus.corruption import detectable
+from toolmaze_gym.corpus.derivations import can_do_without
 from toolmaze_gym.mentions import mentions_all
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
@@ -401,9 +402,9 @@ class ScenarioGenerator:
         return slots
 
     def _fill_texts(self, sc: Scenario, slots: list[Slot], params: dict[str, Any],
-                    ) -> list[Slot]:
+                    ) -> tuple[list[Slot], list[tuple[Any, ...]]]:
         """Run s* once, writing each free text from the values seen so far and
-        recording what it must mention."""
+        recording what it must mention; then what the final answer must mention."""
         sid = {s.id: f"s{k + 1}" for k, s in enumerate(sc.steps)}
         steps = {sid[s.id]: s for s in sc.steps}
         by_id = {s.id: s for s in slots}
@@ -424,39 +425,49 @@ class ScenarioGenerator:
             side = min(slot.alternatives, key=len)
             provides = self.corpus.group_by_id[slot.group].provides if slot.group else ()
             _, outputs[slot.id] = run_slot(self.sim, slot, side, outputs, state, provides)
-        return [by_id[s.id] for s in slots]
+        answer = self._asked(sc, getattr(sc, "answer", ()), params, outputs, sid)
+        return [by_id[s.id] for s in slots], answer
 
     def _render(self, sc: Scenario, a: ArgSpec, params: dict[str, Any],
                 outputs: dict[str, dict[str, Any]], sid: dict[str, str],
-                ) -> tuple[str, list[tuple[str, Any]]]:
-        def value(ref: str) -> tuple[str, Any]:
-            t = _mention_type(self.corpus, sc, ref)
-            if "." not in ref:
-                return t, params[ref]
-            step, key = ref.split(".", 1)
-            out = outputs[sid[step]]  # a value handed on by type has no such key here
-            return t, out[f"{t}@{key}"] if f"{t}@{key}" in out else out[t]
-
+                ) -> tuple[str, list[tuple[Any, ...]]]:
         text = a.text
         for ref in sorted(set(_holes(a.text)), key=len, reverse=True):
-            text = text.replace("{" + ref + "}", say_as(*value(ref)))
-        mentions = []
-        for ref in a.mention:
-            pair = value(ref)
-            if "." in ref:  # a step output: recorded with where it came from, so the
-                step, key = ref.split(".", 1)  # grader resolves it per episode
+            text = text.replace("{" + ref + "}", say_as(*self._value(sc, ref, params,
+                                                                     outputs, sid)))
+        return text, self._asked(sc, a.mention, params, outputs, sid)
+
+    def _value(self, sc: Scenario, ref: str, params: dict[str, Any],
+               outputs: dict[str, dict[str, Any]], sid: dict[str, str]) -> tuple[str, Any]:
+        t = _mention_type(self.corpus, sc, ref)
+        if "." not in ref:
+            return t, params[ref]
+        step, key = ref.split(".", 1)
+        out = outputs[sid[step]]  # a value handed on by type has no such key here
+        return t, out[f"{t}@{key}"] if f"{t}@{key}" in out else out[t]
+
+    def _asked(self, sc: Scenario, refs: Sequence[str], params: dict[str, Any],
+               outputs: dict[str, dict[str, Any]], sid: dict[str, str]
+               ) -> list[tuple[Any, ...]]:
+        """What a text (or the final answer) must mention: (type, value), and for a
+        step output also where it came from, so the grader resolves it per episode."""
+        mentions: list[tuple[Any, ...]] = []
+        for ref in refs:
+            pair: tuple[Any, ...] = self._value(sc, ref, params, outputs, sid)
+            if "." in ref:
+                step, key = ref.split(".", 1)
                 out = outputs[sid[step]]
                 t = pair[0]
                 pair = (*pair, sid[step], f"{t}@{key}" if f"{t}@{key}" in out else t)
             if pair not in mentions:
                 mentions.append(pair)
-        return text, mentions
+        return mentions
 
     def build(self, sc: Scenario, level: str, assign: dict[str, Option],
               params: dict[str, Any], task_id: str, stream: hashing.Stream) -> Task:
         """One task, or ScenarioBuildError saying why it is not acceptable."""
         try:
-            slots = self._fill_texts(sc, self._slots(sc, assign, params), params)
+            slots, answer = self._fill_texts(sc, self._slots(sc, assign, params), params)
             solutions = enumerate_solutions(self.sim, slots)
         except ExecutionError as exc:
             raise ScenarioBuildError(f"does not run cleanly: {exc}") from None
@@ -482,7 +493,7 @@ class ScenarioGenerator:
                                                           stream)))
         task = Task(id=task_id, level=level, domains=domains, query=query, entities=entities,
                     slots=slots, solutions=solutions, default=default_index(solutions),
-                    tools=shown,
+                    tools=shown, answer=tuple(answer),
                     meta={"generator": GENERATOR_VERSION, "scenario": sc.id, "goal": sc.goal,
                           "phrasing": phr, "primary_domain": sc.domain,
                           "steps": {f"s{k + 1}": s.id for k, s in enumerate(sc.steps)}})
@@ -575,6 +586,9 @@ class ScenarioGenerator:
         would repeat the side effect), with a corruption the documented invariants
         catch. Later tools of a side and the Action a side ends in are not asked."""
         slot = task.slot_by_id[slot_id]
+        if can_do_without([self.corpus[t] for t in slot.tools],
+                          {t for u, _, t in task.edges() if u == slot_id}):
+            return False  # no dead end: the agent can have what it gives
         firsts = {side[0] for side in slot.alternatives}
         found = {}
         for path in task.solutions:  # the first valid path making each call
