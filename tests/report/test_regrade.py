@@ -119,6 +119,8 @@ BAD_INPUTS = {
                             "its grade is not a JSON object"),
     "unknown task": (_json_edit(lambda r: r.update(task_id="no-such-task")),
                      f"task 'no-such-task' is not in {SUITE_NAME}"),
+    "unknown suite": (_json_edit(lambda r: r.update(suite="no-such-suite")),
+                      "its suite 'no-such-suite' is not a shipped suite"),
     "unknown mode": (_json_edit(lambda r: r.update(mode="P9")), "malformed record"),
     "status a string": (_json_edit(lambda r: r["steps"][0].update(status="200")),
                         "step 1: its status is not a number"),
