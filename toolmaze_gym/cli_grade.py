@@ -16,9 +16,13 @@ import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolmaze_gym.cli import UsageError, output_file
+
+if TYPE_CHECKING:
+    from toolmaze_gym.report.regrade import Regraded
+    from toolmaze_gym.tasks.model import Task
 
 
 def _read_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -41,7 +45,8 @@ def _task_source(source: str):
     return {t.id: t for t in load_tasks(source)}
 
 
-def regrade(records: list[tuple[str, dict[str, Any]]], tasks: dict, source: str, sim=None):
+def regrade(records: list[tuple[str, dict[str, Any]]], tasks: dict[str, Task], source: str,
+            sim: Any = None) -> Regraded:
     """The records graded again from their steps against ``tasks`` (from ``source``)."""
     from toolmaze_gym.report.regrade import regrade as regrade_records
     from toolmaze_gym.runner import RunError
