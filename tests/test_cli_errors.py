@@ -108,6 +108,14 @@ def test_json_errors_keep_line_and_column(tmp_path):
     one_line_error(run("grade", str(rec)), "grade", f"{rec}:2:15: not valid JSON")
 
 
+def test_a_task_file_that_is_not_utf8_names_its_line(tmp_path):
+    from toolmaze_gym.tasks.suite import load_suite
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(load_suite()[0].to_json().encode() + b'\n{"id": "caf\xe9"}\n')
+    one_line_error(run("stats", str(bad)), "stats", f"{bad}:2: not UTF-8 text")
+
+
 def test_a_record_that_is_not_a_task_is_explained(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "x"}\n')

@@ -94,8 +94,13 @@ def _task_lines(path: Path) -> list:
     from toolmaze_gym.tasks.model import Task
 
     tasks = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UsageError(f"{path}:{lineno}: not UTF-8 text (byte "
+                                 f"0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
             if not line.strip():
                 continue
             try:

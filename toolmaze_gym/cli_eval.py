@@ -121,6 +121,9 @@ def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, s
         raise UsageError(str(exc)) from None
     if not quiet:
         print(rep.markdown.read_text(encoding="utf-8").split("\n## ", 2)[1].join(["## ", ""]))
+    if rep.regrade.disagreed:
+        print(f"warning: {rep.regrade.said()}; the report uses the grades the trajectories "
+              "give", file=sys.stderr)
     print(f"report: {rep.markdown}" + (f"\nviewer: {rep.viewer}" if rep.viewer else ""),
           file=sys.stderr)
 

@@ -1,10 +1,12 @@
-"""``toolmaze grade RUN.jsonl``: re-grade trajectory records with the current grader.
+"""``toolmaze grade RUN``: re-grade trajectory records with the current grader.
 
-Each line of RUN.jsonl is a trajectory record as ``rollout()`` / the runner write
-it (task id, mode, steps, ...). The steps are graded again against the task and
-its fault profile (the shipped suite by default, or ``--tasks FILE.jsonl``), the
-C×P table of every (agent, prompt) in the file is printed, and ``--out`` writes
-the records with the new grade and grading version.
+RUN is a JSONL file whose lines are trajectory records as ``rollout()`` / the runner
+write them (task id, mode, steps, ...), or a run directory (read as ``report`` reads
+it). The steps are graded again against the task and its fault profile (the shipped
+suite by default, or ``--tasks FILE.jsonl``) by the code ``report`` uses
+(``toolmaze_gym.report.regrade``), the C×P table of every (agent, prompt) is printed,
+the last line says how many stored grades disagreed, and ``--out`` writes the records
+with the new grade and grading version.
 """
 
 from __future__ import annotations
@@ -14,35 +16,26 @@ import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolmaze_gym.cli import UsageError, output_file
 
+if TYPE_CHECKING:
+    from toolmaze_gym.report.regrade import Regraded
+    from toolmaze_gym.tasks.model import Task
 
-def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UsageError(f"{path}:{lineno}:{exc.colno}: not valid JSON ({exc.msg})") \
-                    from None
-            if not isinstance(rec, dict):
-                raise UsageError(f"{path}:{lineno}: a record must be a JSON object")
-            missing = [k for k in ("task_id", "mode", "steps") if k not in rec]
-            if missing or not isinstance(rec["steps"], list):
-                what = f"the field {missing[0]} is missing" if missing else \
-                    "its steps are not a list"
-                raise UsageError(f"{path}:{lineno}: not a trajectory record ({what})")
-            out.append((lineno, rec))
-    if not out:
-        raise UsageError(f"{path} holds no trajectory records")
-    return out
+
+def _read_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The records of a JSONL file or a run directory, checked (one line per mistake)."""
+    from toolmaze_gym.report.records import read_source
+    from toolmaze_gym.runner import RunError
+
+    if not path.exists():
+        raise UsageError(f"no such file or run directory: {path}")
+    try:
+        return read_source(path)
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _task_source(source: str):
@@ -52,43 +45,25 @@ def _task_source(source: str):
     return {t.id: t for t in load_tasks(source)}
 
 
-def regrade(records: list[tuple[int, dict[str, Any]]], tasks, where: str, source: str,
-            sim=None) -> tuple[list[dict[str, Any]], int]:
-    """The records with fresh grades, and how many grades changed."""
-    from toolmaze_gym.corpus import Simulator
-    from toolmaze_gym.episode import Step
-    from toolmaze_gym.faults import get_mode
-    from toolmaze_gym.faults.store import profile_for
-    from toolmaze_gym.grading import GRADING_VERSION, grade
+def regrade(records: list[tuple[str, dict[str, Any]]], tasks: dict[str, Task], source: str,
+            sim: Any = None) -> Regraded:
+    """The records graded again from their steps against ``tasks`` (from ``source``)."""
+    from toolmaze_gym.report.regrade import regrade as regrade_records
+    from toolmaze_gym.runner import RunError
+    from toolmaze_gym.tasks.suite import shipped_suites
 
-    sim = sim or Simulator()
-    out, changed = [], 0
-    for lineno, rec in records:
+    suite = source if source in shipped_suites() else None
+
+    def find(rec: dict[str, Any]):
         task = tasks.get(rec["task_id"])
         if task is None:
-            raise UsageError(f"{where}:{lineno}: task {rec['task_id']!r} is not in {source} "
-                             "(pass --tasks)")
-        try:
-            mode = get_mode(str(rec["mode"])).name
-            steps = [Step.from_dict(s) for s in rec["steps"]]
-            if any(not isinstance(s.action, dict) or "kind" not in s.action for s in steps):
-                raise ValueError("a step has no parsed action")
-        except KeyError as exc:
-            raise UsageError(f"{where}:{lineno}: malformed record (a step lacks the field "
-                             f"{exc.args[0]})") from None
-        except (ValueError, TypeError, AttributeError) as exc:
-            raise UsageError(f"{where}:{lineno}: malformed record ({exc})") from None
-        g = grade(task, profile_for(task, mode, sim), steps, bool(rec.get("truncated")),
-                  corpus=sim.corpus).to_dict()
-        old = rec.get("grade")
-        strip = {"version"}
-        if not isinstance(old, dict) or {k: v for k, v in old.items() if k not in strip} != \
-                {k: v for k, v in g.items() if k not in strip}:
-            changed += 1
-        new = dict(rec)
-        new.update(level=task.level, mode=mode, grade=g, grading_version=GRADING_VERSION)
-        out.append(new)
-    return out, changed
+            raise LookupError(f"task {rec['task_id']!r} is not in {source} (pass --tasks)")
+        return task, suite
+
+    try:
+        return regrade_records(records, find, sim)
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_grade(ns: argparse.Namespace) -> int:
@@ -101,7 +76,8 @@ def cmd_grade(ns: argparse.Namespace) -> int:
     run = Path(ns.run)
     records = _read_records(run)
     tasks = _task_source(ns.tasks)
-    graded, changed = regrade(records, tasks, str(run), ns.tasks)
+    result = regrade(records, tasks, ns.tasks)
+    graded, changed = result.records, result.disagreed + result.missing
 
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for rec in graded:
@@ -134,8 +110,8 @@ def cmd_grade(ns: argparse.Namespace) -> int:
             for rec in graded:
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
     print(f"re-graded {len(graded)} records with grading version {GRADING_VERSION}; "
-          f"{changed} grades changed" + (f"; wrote {out_path}" if out_path else ""),
-          file=sys.stderr)
+          f"{changed} grades changed ({result.said()})"
+          + (f"; wrote {out_path}" if out_path else ""), file=sys.stderr)
     return 0
 
 
@@ -144,7 +120,8 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("grade", help="re-grade trajectory records (JSONL) and print the "
                        "C×P table")
-    p.add_argument("run", help="JSONL file of trajectory records (rollout/runner output)")
+    p.add_argument("run", help="JSONL file of trajectory records (rollout/runner output) or a "
+                   "run directory (toolmaze eval --out)")
     p.add_argument("--tasks", default=SUITE_NAME,
                    help="suite name, suite directory or JSONL file of the tasks the records "
                    "ran on")

@@ -201,11 +201,13 @@ def print_fault_kinds(source: str) -> int:
 
     from toolmaze_gym.faults.census import blatant_share, format_shares, kind_shares
     from toolmaze_gym.faults.store import read_profiles, shipped_profiles
-    from toolmaze_gym.tasks.suite import SuiteError, shipped_suites
+    from toolmaze_gym.tasks.suite import PROFILES_FILE, SuiteError, shipped_suites
 
     if not (source in shipped_suites() or Path(source).is_dir()):
         raise UsageError(f"--faults needs a suite with fault profiles (a shipped suite name or "
                          f"a build-suite directory), not {source!r}")
+    if source in shipped_suites() or (Path(source) / PROFILES_FILE).is_file():
+        load_tasks(source)  # the manifest check of every command: refuse an edited copy
     try:
         profiles = shipped_profiles(source) if source in shipped_suites() else \
             read_profiles(Path(source), source)

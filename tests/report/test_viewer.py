@@ -10,7 +10,13 @@ import pytest
 
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.report import load_rows
-from toolmaze_gym.report.viewer import choose_pages, group_entries, write_viewer
+from toolmaze_gym.report.viewer import (
+    choose_pages,
+    group_entries,
+    page_name,
+    unique_name,
+    write_viewer,
+)
 from toolmaze_gym.tasks.suite import get_task
 
 
@@ -21,7 +27,7 @@ def viewer(run_dirs, tmp_path_factory):
 
 
 def _page(viewer, task_id: str, mode: str) -> str:
-    return (viewer.parent / "t" / f"{task_id}-{mode}.html").read_text()
+    return (viewer.parent / page_name(task_id, mode)).read_text()
 
 
 def test_index_lists_every_trajectory_once_with_filter_data(viewer, records):
@@ -46,7 +52,8 @@ def test_a_page_shows_query_victims_path_fault_and_steps(viewer, records, sim):
     assert marked == victims
     fired = next(s["fault"] for s in rec["steps"] if s["fault"])
     assert f'class="node called fired" data-tool="{fired["tool"]}"' in text
-    section = text.split(f'id="naive-{rec["task_id"]}-P2-standard-0"')[1].split("</section>")[0]
+    anchor = unique_name("naive", rec["task_id"], "P2", "standard", 0)
+    section = text.split(f'id="{anchor}"')[1].split("</section>")[0]
     assert section.count('<tr class="step') == len(rec["steps"])
     assert "Perturbed response" in text and "FAULT explicit" in text
 

@@ -11,6 +11,7 @@ import pytest
 
 from toolmaze_gym.cli import main
 from toolmaze_gym.report import build_report
+from toolmaze_gym.report.viewer import page_name
 from toolmaze_gym.runner import RunConfig, RunError, Selection, read_records, record_key, run
 from toolmaze_gym.tasks.suite import sha256
 
@@ -140,7 +141,7 @@ def test_the_report_shows_the_files_tasks_even_after_the_file_is_gone(dev_file, 
     rep = build_report([out], tmp_path / "report", resamples=0, plots=False)
     task = json.loads(dev_file.read_text().splitlines()[0])
     assert read_records(out)[0]["task_id"] == task["id"]
-    page = next((tmp_path / "report" / "viewer" / "t").glob(f"{task['id']}-P2.html"))
+    page = tmp_path / "report" / "viewer" / page_name(task["id"], "P2")
     html = page.read_text()
     assert "task not found" not in html and "Tool DAG" in html
     assert rep.viewer is not None

@@ -81,6 +81,25 @@ def test_stats_faults_needs_a_suite_with_profiles(capsys, tmp_path):
     assert "profiles.jsonl" in capsys.readouterr().err
 
 
+def test_stats_faults_refuses_an_edited_suite_copy(capsys, tmp_path):
+    """A copied suite whose tasks were edited is not the suite its profiles were built
+    for: like every command that loads tasks, ``--faults`` checks the manifest."""
+    import shutil
+    from importlib import resources
+
+    from toolmaze_gym.tasks.suite import SUITE_NAME
+
+    copy = tmp_path / "copy"
+    shutil.copytree(str(resources.files("toolmaze_gym") / "data" / "suites" / SUITE_NAME), copy)
+    assert main(["stats", "--faults", str(copy)]) == 0  # an exact copy is fine
+    capsys.readouterr()
+    c1 = copy / "C1.jsonl"
+    c1.write_text(c1.read_text().replace("EUR", "USD", 1))
+    assert main(["stats", "--faults", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "C1.jsonl does not match its manifest checksum" in err
+
+
 def test_show_prints_goal_and_query_first_then_dag_and_paths(capsys):
     task = load_suite(levels=["C3"])[0]  # the default suite: toolmaze-v3
     assert task.id.startswith(f"{ID_PREFIX}-c3-")

@@ -2,7 +2,8 @@
 
 ``build_report(["runs/a", "runs/b"], "runs/report")`` writes results.md and results.csv
 (``tables``), three PNG figures (``plots``) and viewer/index.html (``viewer``); one row
-per (agent, prompt) found in the runs (``runs``).
+per (agent, prompt) found in the runs (``runs``). Every grade is derived again from
+its trajectory (``regrade``); the header says how many stored grades disagreed.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolmaze_gym.report.runs import Row, load_rows
+from toolmaze_gym.report.regrade import Regraded
+from toolmaze_gym.report.runs import Row, load_graded, load_rows
 from toolmaze_gym.report.tables import RowStats, compute, csv_text, markdown
 from toolmaze_gym.runner import RunError
 
-__all__ = ["Report", "Row", "RowStats", "build_report", "compute", "load_rows"]
+__all__ = ["Regraded", "Report", "Row", "RowStats", "build_report", "compute", "load_graded",
+           "load_rows"]
 
 
 @dataclass
@@ -29,39 +32,18 @@ class Report:
     plots: list[Path] = field(default_factory=list)
     viewer: Path | None = None
     stats: list[RowStats] = field(default_factory=list)
+    regrade: Regraded = field(default_factory=Regraded)  # how the stored grades compared
 
 
 def _header(stats: list[RowStats], sources: Sequence[str | Path],
-            rows: Sequence[Row] = ()) -> list[str]:
+            graded: Regraded | None = None) -> list[str]:
     runs = ", ".join(f"`{s}`" for s in sources)
     n = sum(st.n for st in stats)
     return ["# ToolMaze-Gym results", "",
             f"Runs: {runs}. {len(stats)} rows, {n} trajectories. "
             f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
             "Values in %; n/a: undefined (no exposure, or a cell that was not run).",
-            *grading_versions(rows)]
-
-
-def grading_versions(rows: Sequence[Row]) -> list[str]:
-    """The grading versions behind the figures, with a warning where a record was
-    graded under another version than this code's (its numbers mean other rules)."""
-    from toolmaze_gym.grading import GRADING_VERSION
-
-    seen: dict[str, int] = {}
-    for row in rows:
-        for r in row.records:
-            v = str(r.get("grading_version") or r.get("grade", {}).get("version") or "?")
-            seen[v] = seen.get(v, 0) + 1
-    if not seen:
-        return []
-    lines = ["", f"Grading version {GRADING_VERSION} (docs/grading.md)."]
-    other = {v: k for v, k in seen.items() if v != GRADING_VERSION}
-    if other:
-        said = ", ".join(f"{k} under version {v}" for v, k in sorted(other.items()))
-        lines.append(f"**Warning:** {said} of {sum(seen.values())} records were graded "
-                     "under other rules; re-grade them with `toolmaze grade RUN "
-                     "--out NEW` before comparing.")
-    return lines
+            *(graded.lines() if graded else [])]
 
 
 def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int = 1000,
@@ -70,14 +52,15 @@ def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int 
     """Load the runs, compute every row's figures, and write the report to ``out``."""
     from toolmaze_gym.report.viewer import MAX_PAGES
 
-    rows = load_rows(list(sources))
+    rows, graded = load_graded(list(sources))
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise RunError(f"{out} exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     stats = [compute(r, resamples, seed) for r in rows]
-    rep = Report(out, out / "results.md", out / "results.csv", stats=stats)
-    rep.markdown.write_text(markdown(stats, _header(stats, sources, rows)), encoding="utf-8")
+    rep = Report(out, out / "results.md", out / "results.csv", stats=stats, regrade=graded)
+    rep.markdown.write_text(markdown(stats, _header(stats, sources, graded)),
+                            encoding="utf-8")
     rep.csv.write_text(csv_text(stats), encoding="utf-8")
     if plots:
         from toolmaze_gym.report.plots import write_plots

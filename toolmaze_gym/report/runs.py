@@ -5,7 +5,8 @@ episodes always run with the standard prompt (the hint only concerns faults), so
 failure-aware row borrows the NP records of its agent. Records of one agent from
 several directories (shards copied from several machines) are merged by episode
 key; two agents that share a name but not their options are told apart by their
-run directory's name.
+run directory's name. Every record's grade is derived again from its trajectory
+(``regrade``): stored grades are only compared.
 """
 
 from __future__ import annotations
@@ -15,15 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.runner import (
-    TASKS_FILE,
-    RunError,
-    load_task_file,
-    read_config,
-    read_records,
-    record_key,
-)
+from toolmaze_gym.report.records import read_source
+from toolmaze_gym.report.regrade import Regraded, TaskFinder, regrade
+from toolmaze_gym.runner import TASKS_FILE, load_task_file, read_config, record_key
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, task_index
 
 PROMPT_LABELS = {"standard": "standard", "failure_aware": "failure-aware"}
 
@@ -44,30 +41,6 @@ class Row:
         return f"{self.agent} ({PROMPT_LABELS.get(self.prompt, self.prompt)})"
 
 
-def _load_source(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Records and configuration of a run directory, or of a bare JSONL records file."""
-    if path.is_dir():
-        records = read_records(path)
-        if not records:
-            raise RunError(f"{path} holds no trajectory records")
-        return records, read_config(path) or {}
-    if path.is_file():
-        records = []
-        with path.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if line.strip():
-                    try:
-                        rec = json.loads(line)
-                        record_key(rec)
-                    except (ValueError, KeyError, TypeError):
-                        raise RunError(f"{path}:{lineno}: not a trajectory record") from None
-                    records.append(rec)
-        if not records:
-            raise RunError(f"{path} holds no trajectory records")
-        return records, {}
-    raise RunError(f"no such run directory or records file: {path}")
-
-
 def _source_tasks(path: Path, records: list[dict[str, Any]]) -> dict[str, Task]:
     """The tasks a run over a task file played: kept in its run directory, or (for a
     bare records file) read from the task file its records name, if it is still there.
@@ -79,16 +52,49 @@ def _source_tasks(path: Path, records: list[dict[str, Any]]) -> dict[str, Task]:
             for k, t in load_task_file(src).items()}
 
 
+def _finder(tasks: dict[str, Task], cfg: dict[str, Any]) -> TaskFinder:
+    """Where a source's records find their tasks: the task file a record names (kept
+    in the run directory as tasks.jsonl), else the suite it ran on."""
+
+    def find(rec: dict[str, Any]) -> tuple[Task, str | None]:
+        tid = rec["task_id"]
+        if rec.get("tasks"):
+            if tid not in tasks:
+                raise LookupError(f"task {tid!r} is not in its task file {rec['tasks']} "
+                                  "(report the run directory, which keeps its tasks)")
+            return tasks[tid], None
+        suite = str(rec.get("suite") or cfg.get("suite") or SUITE_NAME)
+        try:
+            return task_index(suite)[tid], suite
+        except (SuiteError, FileNotFoundError):
+            raise LookupError(f"its suite {suite!r} is not a shipped suite") from None
+        except KeyError:
+            raise LookupError(f"task {tid!r} is not in {suite}") from None
+
+    return find
+
+
 def load_rows(sources: list[str | Path]) -> list[Row]:
-    """Rows of every (agent, prompt) found in ``sources``, in a stable order."""
+    """Rows of every (agent, prompt) found in ``sources``, in a stable order, graded
+    again from their trajectories."""
+    return load_graded(sources)[0]
+
+
+def load_graded(sources: list[str | Path]) -> tuple[list[Row], Regraded]:
+    """``load_rows``, and what re-grading found (how many stored grades disagreed)."""
+    from toolmaze_gym.corpus import Simulator
+
     groups: dict[tuple[str, str], dict[str, Any]] = {}
+    graded, sim = Regraded(), None
     for src in sources:
         path = Path(src)
-        records, cfg = _load_source(path)
-        tasks = _source_tasks(path, records)
-        for rec in records:
-            if not all(k in rec for k in ("task_id", "level", "mode", "grade")):
-                raise RunError(f"{path}: a record lacks task_id, level, mode or grade")
+        located = read_source(path)
+        cfg = (read_config(path) or {}) if path.is_dir() else {}
+        tasks = _source_tasks(path, [r for _, r in located])
+        sim = sim or Simulator()
+        first = len(graded.records)
+        regrade(located, _finder(tasks, cfg), sim, into=graded)
+        for rec in graded.records[first:]:
             agent = str(rec.get("agent") or cfg.get("label") or path.stem)
             options = json.dumps(rec.get("agent_options") or {}, sort_keys=True)
             group = groups.setdefault((agent, options), {"records": {}, "sources": [],
@@ -100,6 +106,11 @@ def load_rows(sources: list[str | Path]) -> list[Row]:
             if str(path) not in group["sources"]:
                 group["sources"].append(str(path))
                 group["dirs"].append(path.name if path.is_dir() else path.stem)
+    return _rows(groups), graded
+
+
+def _rows(groups: dict[tuple[str, str], dict[str, Any]]) -> list[Row]:
+    """One row per (agent, prompt); a failure-aware row borrows its agent's NP records."""
     names = [a for a, _ in groups]
     rows = []
     for (agent, _), group in groups.items():

@@ -28,11 +28,14 @@ from typing import Any
 
 import networkx as nx
 
+from toolmaze_gym import hashing
 from toolmaze_gym.report.runs import PROMPT_LABELS, Row
 from toolmaze_gym.runner import record_key
 from toolmaze_gym.tasks.model import Task
 
 MAX_PAGES = 200
+SLUG_CHARS = 80  # readable part of a page name or anchor
+HASH_CHARS = 10  # hex digits of the exact key's hash (40 bits)
 PREVIEW_CHARS = 240
 MODE_NAMES = {"P0": "NP (no fault)", "P1": "P1 explicit-transient",
               "P2": "P2 explicit-permanent", "P3": "P3 implicit-transient",
@@ -92,7 +95,9 @@ class Entry:
 
     @property
     def anchor(self) -> str:
-        return slug(f"{self.agent}-{record_key(self.rec)}")
+        rec = self.rec
+        return unique_name(self.agent, rec["task_id"], rec["mode"],
+                           rec.get("prompt") or "standard", int(rec.get("repeat", 0)))
 
     @property
     def success(self) -> bool:
@@ -100,7 +105,23 @@ class Entry:
 
 
 def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.")
+
+
+def unique_name(*key: object) -> str:
+    """A name for ``key`` that is safe in a file name or an HTML id: a readable slug of
+    its parts, capped at ``SLUG_CHARS``, and a hash of the exact parts. The slug alone
+    maps "task/one", "task one" and "task-one" to one name (one page would overwrite
+    the others) and keeps a long id whole (past the file system's 255 bytes); the hash
+    keeps every key apart and the cap keeps every name short."""
+    readable = slug("-".join(str(k) for k in key))[:SLUG_CHARS].rstrip("-.")
+    exact = json.dumps([str(k) for k in key], ensure_ascii=False)
+    return f"{readable or 'x'}-{hashing.digest(exact) % 16**HASH_CHARS:0{HASH_CHARS}x}"
+
+
+def page_name(task_id: str, mode: str) -> str:
+    """The page of episode (task, mode), relative to the viewer folder."""
+    return f"t/{unique_name(task_id, mode)}.html"
 
 
 def esc(x: Any) -> str:
@@ -460,7 +481,7 @@ def write_viewer(rows: list[Row], out_dir: Path, max_pages: int = MAX_PAGES) -> 
         else:
             sim = sim or Simulator()
             profile = profile_for(task, key[1], sim, suite)
-        href = f"t/{slug(key[0])}-{key[1]}.html"
+        href = page_name(*key)
         (out_dir / href).write_text(page_html(key, entries, task, profile), encoding="utf-8")
         pages.append((key, href, entries))
     index = out_dir / "index.html"
