@@ -19,6 +19,7 @@ competent (must be graded as the careful agent is: success where it succeeds)
                 earlier response
   extra_read    one harmless extra Source call whose answer it does not need
   reorder       independent steps in another topological order
+  own_answer    the values the request asks to be told, in its own sentence
 
 wrong (must be graded a failure wherever they apply)
   reference_ids     own wording, but the reference run's ids and texts passed on
@@ -29,6 +30,7 @@ wrong (must be graded a failure wherever they apply)
   duplicate         the final Action done twice
   trust_fault       a visibly corrupted response trusted and passed on
   false_claim       a claim of success where the careful agent stops honestly
+  unanswered        a final answer that leaves out one value the user asked for
 
 A variant that finds nothing to change in an episode (no Processor to derive, no
 second topological order) records itself not applicable: ``applied`` stays False
@@ -587,6 +589,28 @@ class Reorder(Variant):
 # ---------------------------------------------------------------- wrong variants
 
 
+class OwnAnswer(Variant):
+    name = "own_answer"
+    summary = "the asked values told in its own sentence, in another order"
+
+    def _finish(self) -> str:
+        told = self.told()
+        if not told:
+            return super()._finish()
+        self.applied = True
+        return call_text("finish", {"answer": "Finished. For your records, " +
+                                    ", and ".join(reversed(told)) + " -- that is everything."})
+
+    def told(self, drop: int | None = None) -> list[str]:
+        """The asked values this episode gave, as the variant writes them."""
+        out = []
+        for k, m in enumerate(self.task.answer):
+            value = m[1] if len(m) < 4 else self.outputs.get(m[2], {}).get(m[3])
+            if value is not None and k != drop:
+                out.append(render(value))
+        return out
+
+
 class ReferenceIds(OwnWording):
     name = "reference_ids"
     competent = False
@@ -726,10 +750,27 @@ class FalseClaim(Variant):
         return text
 
 
+class Unanswered(OwnAnswer):
+    name = "unanswered"
+    competent = False
+    summary = "a final answer that leaves out one value the user asked to be told"
+
+    def _finish(self) -> str:
+        if not self.task.answer:
+            return super()._finish()
+        told = self.told(drop=0)
+        m = self.task.answer[0]
+        value = m[1] if len(m) < 4 else self.outputs.get(m[2], {}).get(m[3])
+        if value is None or any(mentions(t, m[0], value) for t in told):
+            return super()._finish()  # the left-out value is said by another one
+        self.applied = True
+        return call_text("finish", {"answer": "Finished. " + ", ".join(told)})
+
+
 COMPETENT: tuple[type[Variant], ...] = (OwnWording, OtherTool, Derive, SkipKnown, ExtraRead,
-                                        Reorder)
+                                        Reorder, OwnAnswer)
 WRONG: tuple[type[Variant], ...] = (ReferenceIds, OffTolerance, MissingAsk, Unrequested,
-                                    Duplicate, TrustFault, FalseClaim)
+                                    Duplicate, TrustFault, FalseClaim, Unanswered)
 VARIANTS: dict[str, type[Variant]] = {v.name: v for v in (*COMPETENT, *WRONG)}
 
 
