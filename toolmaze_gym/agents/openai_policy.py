@@ -271,7 +271,11 @@ def _check_tools_seen(tools: list[dict[str, Any]] | None, prompt_tokens: int) ->
 def _describe(exc: BaseException) -> str:
     """One line for an endpoint failure: the HTTP status and the server's message."""
     status = getattr(exc, "status_code", None)
-    text = " ".join(str(exc).split())[:300]
+    text = str(exc)
+    body = getattr(exc, "body", None)
+    if body is not None and json.dumps(body, ensure_ascii=False) not in text:
+        text += f" {json.dumps(body, ensure_ascii=False)}"  # e.g. FastAPI's {"detail": ...}
+    text = " ".join(text.split())[:300]
     return f"HTTP {status}: {text}" if status else f"{type(exc).__name__}: {text}"
 
 
