@@ -164,3 +164,11 @@ def test_a_server_that_ignores_sampling_is_reported(endpoint, tmp_path, capsys):
     assert main(_eval(url, tmp_path / "sampled", "--temperature", "1", "--seed", "3")) == 0
     assert "warning:" not in capsys.readouterr().err
     assert not json.loads((tmp_path / "sampled" / "run.json").read_text()).get("warnings")
+
+
+def test_the_stop_message_shows_no_credentials_from_the_url(endpoint, tmp_path, capsys):
+    ep, url = endpoint
+    ep.answer = lambda req: (401, {"error": {"message": "invalid api key"}}, {})
+    secret = url.replace("http://", "http://user:sk-secret-42@")
+    line = _one_line_failure(capsys, _eval(secret, tmp_path / "run", "--mode", "P0"))
+    assert "sk-secret-42" not in line and "127.0.0.1" in line

@@ -41,6 +41,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from toolmaze_gym.agents.conversation import model_messages, with_tool_docs
 from toolmaze_gym.agents.errors import EndpointError
@@ -58,9 +59,13 @@ __all__ = ["EndpointError", "OpenAIPolicy", "model_messages", "reply_text", "wir
 
 OPENAI_URL = "https://api.openai.com/v1"
 # A tool schema is JSON text: no tokenizer packs more than this many characters of it
-# into one token (BPE vocabularies average 2.5-4.5 on such text; 8 leaves a wide margin),
+# into one token (SmolLM2's packs 3.2-3.4 on the suite's schemas; 8 leaves a wide margin),
 # so a prompt counted at fewer tokens than the schemas' characters / this cannot hold them.
+# On the suite, that floor is 4.4-11x a first prompt without the tools and 2.7x below one
+# with them: a dropped tool list is caught on the first turn, an honest one never is.
 MAX_CHARS_PER_TOKEN = 8
+_SERVER_ERROR_HINT = ("; a server that fails on one conversation only may be failing to parse "
+                      "the model's tool call: --compact-tools lets ToolMaze parse calls instead")
 _CONTEXT_HINTS = ("context length", "context_length", "maximum context", "context window",
                   "too many tokens", "prompt is too long")
 
@@ -105,6 +110,7 @@ class OpenAIPolicy:
                              "pip install 'toolmaze-gym[llm]'") from None
         self.openai = openai
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL)
+        self.shown_url = shown_url(self.base_url)  # for messages: no credentials in it
         key = os.environ.get(api_key_env, "")
         if not key and self.base_url.rstrip("/") == OPENAI_URL:
             raise ValueError(f"policy 'openai': set ${api_key_env} to call {OPENAI_URL} "
@@ -124,10 +130,10 @@ class OpenAIPolicy:
         try:
             ids = [m.id for m in self.client.models.list()]
         except self.openai.OpenAIError as exc:
-            raise ValueError(f"policy 'openai': no model given and {self.base_url}/models "
+            raise ValueError(f"policy 'openai': no model given and {self.shown_url}/models "
                              f"could not be read ({exc}); pass model=...") from None
         if len(ids) != 1:
-            raise ValueError(f"policy 'openai': no model given and {self.base_url} serves "
+            raise ValueError(f"policy 'openai': no model given and {self.shown_url} serves "
                              f"{len(ids)} models ({', '.join(ids[:10])}); pass model=...")
         return ids[0]
 
@@ -154,8 +160,10 @@ class OpenAIPolicy:
                   if isinstance(r, BaseException)]
         if failed:
             key, exc = failed[0]
-            raise EndpointError(f"policy 'openai': the endpoint {self.base_url} failed for "
-                                f"{len(failed)} turn(s), e.g. {key!r}: {_describe(exc)}",
+            hint = _SERVER_ERROR_HINT if (getattr(exc, "status_code", None) or 0) >= 500 \
+                and not self.compact_tools else ""
+            raise EndpointError(f"policy 'openai': the endpoint {self.shown_url} failed for "
+                                f"{len(failed)} turn(s), e.g. {key!r}: {_describe(exc)}{hint}",
                                 [k for k, _ in failed]) from exc
         for ep in episodes:
             ep.pending = None
@@ -272,11 +280,34 @@ def _describe(exc: BaseException) -> str:
     """One line for an endpoint failure: the HTTP status and the server's message."""
     status = getattr(exc, "status_code", None)
     text = str(exc)
-    body = getattr(exc, "body", None)
-    if body is not None and json.dumps(body, ensure_ascii=False) not in text:
-        text += f" {json.dumps(body, ensure_ascii=False)}"  # e.g. FastAPI's {"detail": ...}
+    said = _body_message(getattr(exc, "body", None))
+    if said and said not in text:  # e.g. FastAPI's {"detail": ...}, which openai leaves out
+        text += f" ({said})"
     text = " ".join(text.split())[:300]
     return f"HTTP {status}: {text}" if status else f"{type(exc).__name__}: {text}"
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a message may show it: without user, password, query or fragment (a
+    key is sometimes passed in one of them)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host  # an IPv6 address keeps its brackets
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")) if parts.scheme else url
+
+
+def _body_message(body: Any) -> str:
+    """The server's own words in an error body: ``message``, ``error.message`` or
+    FastAPI's ``detail``; the body as JSON when it has none of them."""
+    if body is None:
+        return ""
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        for field_name in ("message", "detail"):
+            if isinstance(inner.get(field_name), str):
+                return inner[field_name]
+    return body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
 
 
 def _check(temperature: float, max_tokens: int, concurrency: int, timeout: float,
