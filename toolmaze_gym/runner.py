@@ -633,7 +633,7 @@ class _Driver:
                 raise
             except Exception as exc:  # any policy failure cuts episodes, not the run
                 detail = f"{type(exc).__name__}: {exc}"
-                keys = getattr(exc, "keys", None)  # e.g. the openai policy's EndpointError
+                keys = getattr(exc, "keys", None)  # a policy may name the turns that failed
                 named = {k for k, _ in todo} & (set(keys) if isinstance(keys, list | tuple)
                                                 else set())
                 if named or len(todo) == 1:  # the policy says which turns failed
