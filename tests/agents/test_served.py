@@ -3,13 +3,16 @@
 The server serves the embedded SmolLM2-135M-Instruct from its converted checkpoint
 folder (the GGUF loaded with ``gguf_file=`` and saved once by
 ``toolmaze_gym.agents.models``, with the tool-capable template); a wrapper records
-the exact token ids of each prompt the server builds (``_serve_recording.py``). The
-tests stay quick: a handful of requests, one new token each where the reply does
-not matter. Skipped with the reason when the serving extra or the model is missing.
+the exact token ids of each prompt the server builds (``_serve_recording.py``). A
+second server serves the same weights with SmolLM2's own template, which renders no
+tools (as llama.cpp does with the GGUF as it ships). The tests stay quick: a handful
+of requests, one new token each where the reply does not matter. Skipped with the
+reason when the serving extra or the model is missing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -17,6 +20,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,8 @@ pytest.importorskip("uvicorn", reason="transformers serve needs transformers[ser
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from toolmaze_gym.agents import make_policy
 from toolmaze_gym.agents.errors import EndpointError
+from toolmaze_gym.cli import main
+from toolmaze_gym.runner import read_records
 
 SERVE = Path(__file__).with_name("_serve_recording.py")
 
@@ -56,19 +62,19 @@ def _up(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory, smollm2_tokenizer_dir) -> Any:
+@contextlib.contextmanager
+def _serve(model_dir: Path, tmp: Path) -> Iterator[Served]:
+    """``transformers serve`` of ``model_dir`` on a free port, stopped on exit."""
     from transformers.utils.import_utils import is_serve_available
 
     if not is_serve_available():
         pytest.skip("transformers serve is unavailable: pip install 'transformers[serving]'")
-    tmp = tmp_path_factory.mktemp("served")
     port, record = _free_port(), tmp / "prompts.jsonl"
     # one passive thread: a spinning OpenMP pool made each request 5x slower on shared cores
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "OMP_NUM_THREADS": "1", "OMP_WAIT_POLICY": "PASSIVE"}
     log = (tmp / "server.log").open("w")
-    proc = subprocess.Popen([sys.executable, str(SERVE), str(smollm2_tokenizer_dir), str(port),
+    proc = subprocess.Popen([sys.executable, str(SERVE), str(model_dir), str(port),
                              str(record)], stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}/v1"
     try:
@@ -78,7 +84,7 @@ def served(tmp_path_factory, smollm2_tokenizer_dir) -> Any:
                 pytest.fail(f"transformers serve did not start: "
                             f"{(tmp / 'server.log').read_text()[-2000:]}")
             time.sleep(0.5)
-        yield Served(url, record, smollm2_tokenizer_dir)
+        yield Served(url, record, model_dir)
     finally:
         proc.terminate()
         try:
@@ -86,6 +92,34 @@ def served(tmp_path_factory, smollm2_tokenizer_dir) -> Any:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, smollm2_tokenizer_dir) -> Iterator[Served]:
+    with _serve(smollm2_tokenizer_dir, tmp_path_factory.mktemp("served")) as server:
+        yield server
+
+
+# SmolLM2-135M-Instruct's own chat template, as its GGUF ships it: it renders no tools.
+SMOLLM2_OWN_TEMPLATE = (
+    "{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}"
+    "{{ '<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging "
+    "Face<|im_end|>\n' }}{% endif %}{{'<|im_start|>' + message['role'] + '\n' + "
+    "message['content'] + '<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}"
+    "{{ '<|im_start|>assistant\n' }}{% endif %}")
+
+
+@pytest.fixture(scope="module")
+def served_own_template(tmp_path_factory, smollm2_tokenizer_dir) -> Iterator[Served]:
+    """The same weights served with SmolLM2's own template (what llama.cpp does with the
+    GGUF as it ships): the server takes the tools and renders none of them."""
+    folder = tmp_path_factory.mktemp("own-template")
+    for f in smollm2_tokenizer_dir.iterdir():
+        if f.name != "chat_template.jinja":
+            (folder / f.name).symlink_to(f)
+    (folder / "chat_template.jinja").write_text(SMOLLM2_OWN_TEMPLATE, encoding="utf-8")
+    with _serve(folder, tmp_path_factory.mktemp("served-own")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +182,20 @@ def test_a_model_the_server_does_not_serve_is_endpoint_trouble(served):
     policy.start("k", None, [], "P0")
     with pytest.raises(EndpointError, match="no-such-model"):
         policy.act_many([("k", [{"role": "user", "content": "hi"}])])
+
+
+def test_a_real_server_that_drops_the_tools_stops_the_run(served_own_template, tmp_path,
+                                                          capsys):
+    """The tools go out; the template renders none; the server's own count of the
+    prompt gives it away, and nothing is booked as SmolLM2's. With --compact-tools
+    the tools are in the system prompt, no tools field can be dropped, and the run
+    plays."""
+    argv = ["eval", "--agent", "openai", "--base-url", served_own_template.url,
+            "--temperature", "0", "--max-tokens", "1", "--max-steps", "2", "--level", "C1",
+            "--limit", "1", "--mode", "P0", "--quiet", "--no-report"]
+    assert main([*argv, "--out", str(tmp_path / "schemas")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "dropped the tools" in err, err
+    assert read_records(tmp_path / "schemas") == []
+    assert main([*argv, "--compact-tools", "--out", str(tmp_path / "compact")]) == 0
+    assert len(read_records(tmp_path / "compact")) == 1
