@@ -24,10 +24,11 @@ _FLAG_OPTIONS = {
     "base_url": {"openai": "base_url"},
     "api_key_env": {"openai": "api_key_env"},
     "temperature": {"hf": "temperature", "openai": "temperature"},
+    "top_p": {"hf": "top_p", "openai": "top_p"},
     "max_tokens": {"hf": "max_new_tokens", "openai": "max_tokens"},
     "concurrency": {"openai": "concurrency"},
     "timeout": {"openai": "timeout"},
-    "compact_tools": {"hf": "compact_tools"},
+    "compact_tools": {"hf": "compact_tools", "openai": "compact_tools"},
     "device": {"hf": "device"},
     "seed": {"hf": "seed", "openai": "seed", "random": "seed"},
 }
@@ -42,12 +43,14 @@ def _option_value(text: str) -> Any:
 
 def agent_options(ns: argparse.Namespace) -> dict[str, Any]:
     """The policy options the flags give, with a clear error for a flag that does not
-    apply to the chosen agent."""
+    apply to the chosen agent. A flag not given is None (or False for a switch); a
+    given 0 is an option like any other (``--temperature 0`` is greedy, ``--seed 0``
+    a seed), so the test is identity, never truthiness or ``==`` (``0 == False``)."""
     kind = ns.agent if ns.agent in ("hf", "openai", "random") else "scripted"
     opts: dict[str, Any] = {}
     for flag, names in _FLAG_OPTIONS.items():
         value = getattr(ns, flag)
-        if value in (None, False):
+        if value is None or value is False:
             continue
         if kind not in names:
             raise UsageError(f"--{flag.replace('_', '-')} does not apply to the "
@@ -66,6 +69,7 @@ def _split(values: list[str] | None) -> list[str]:
 
 
 def cmd_eval(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.agents.errors import EndpointError
     from toolmaze_gym.faults import MODE_NAMES
     from toolmaze_gym.runner import RunConfig, RunError, Selection, parse_shard, run
     from toolmaze_gym.tasks.model import LEVELS
@@ -97,6 +101,11 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         summary = run(cfg, out, resume=ns.resume, progress=not ns.quiet)
     except RunError as exc:
         raise UsageError(str(exc)) from None
+    except EndpointError as exc:  # not bad input, and not the model's score: exit 1
+        print(f"toolmaze eval: error: endpoint trouble, the run stopped: {exc} (no episode "
+              "was booked for it; --resume plays them once the endpoint works)",
+              file=sys.stderr)
+        return 1
     rate = summary.successes / summary.episodes if summary.episodes else 0.0
     print(f"{summary.episodes} episodes run ({summary.skipped} already done) in "
           f"{summary.wall_s:.1f} s; TSR {100 * rate:.1f}%; "
@@ -104,6 +113,8 @@ def cmd_eval(ns: argparse.Namespace) -> int:
           f"{100 * summary.outside_share:.1f}% of wall time outside the model"
           + (f"; cut: {summary.cuts}" if summary.cuts else "")
           + f"\nrecords: {summary.records_path}", file=sys.stderr)
+    for warning in summary.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if not ns.no_report:
         _report([str(out)], out / "report", ns.quiet)
     return 0
@@ -215,11 +226,17 @@ def add_commands(sub) -> None:
                    "(default: OPENAI_API_KEY)")
     g.add_argument("--temperature", type=float,
                    help="hf, openai: sampling temperature, 0 = greedy (default: hf 0, openai 1)")
+    g.add_argument("--top-p", type=float,
+                   help="hf, openai: nucleus sampling mass (default: not restricted; openai: "
+                   "not sent, the endpoint's default)")
     g.add_argument("--max-tokens", type=int,
                    help="hf, openai: new tokens per turn (default: hf 256, openai 1024)")
     g.add_argument("--concurrency", type=int, help="openai: requests in flight (default: 8)")
     g.add_argument("--timeout", type=float, help="openai: seconds per request (default: 120)")
-    g.add_argument("--compact-tools", action="store_true", help="hf: compact tool rendering")
+    g.add_argument("--compact-tools", action="store_true",
+                   help="hf, openai: document the tools as compact text in the system prompt "
+                   "instead of JSON schemas (openai: no `tools` field is sent; the model "
+                   "calls tools in <tool_call> text)")
     g.add_argument("--device", help="hf: cpu, cuda, cuda:1, ... (default: cuda when torch sees "
                    "a GPU, else cpu)")
     g.add_argument("--seed", type=int, help="hf, openai, random: sampling seed, combined with "

@@ -17,6 +17,9 @@ Why it is shaped this way:
   (graded like a truncation) with the reason in its record. Only a policy that fails
   ``MAX_CONSECUTIVE_ERRORS`` episodes in a row stops the run (a dead endpoint should
   not fill a run with cuts); records cut for an error are run again on ``resume``.
+  Endpoint trouble (:class:`~toolmaze_gym.agents.errors.EndpointError`) is never
+  the model's: it stops the run at once, with no record for the episodes in flight,
+  so ``resume`` plays them once the endpoint works.
 * ``repeats`` (pass^k) plays each episode k times under keys that differ only in the
   repeat index. A sampling policy seeds each episode from its seed and that key
   (``toolmaze_gym.agents.policy.episode_seed``), so the k runs differ and a rerun
@@ -47,6 +50,7 @@ import gymnasium as gym
 import numpy as np
 
 from toolmaze_gym import hashing
+from toolmaze_gym.actions import parse_action
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.prompts import PROMPTS
 from toolmaze_gym.tasks.model import LEVELS, Task
@@ -385,7 +389,7 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
 
 
 def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
-              chosen: list[str]) -> None:
+              chosen: list[str], sampling: dict[str, Any] | None = None) -> None:
     """Create the run directory and its run.json (once: shards share it). A run over a
     task file also keeps its chosen tasks (tasks.jsonl), so reports can show them
     wherever the file has gone."""
@@ -403,6 +407,7 @@ def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
     _write_json_atomic(run_dir / RUN_FILE, {
         **json.loads(json.dumps(cfg.identity(tasks))),
         "tasks": None if source is None else str(Path(source).resolve()), "episodes": total,
+        "sampling": sampling,
         "toolmaze_version": __version__,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
@@ -417,11 +422,14 @@ class SharedTurns:
     always is): this wrapper answers a turn it has seen before from memory instead of
     asking the model again. Usage counts only what the model processed; the record's
     ``usage["shared_turns"]`` says how many turns came from memory. The runner wraps
-    only policies that decode greedily (``temperature == 0``)."""
+    only policies that decode greedily (``temperature == 0``). Turns of one batch that
+    share a conversation (the five modes of a task open alike) cost one request too."""
 
     def __init__(self, inner: Any, size: int = 4096) -> None:
         self.inner, self.name, self.size = inner, inner.name, size
         self.batch_size = getattr(inner, "batch_size", 1)
+        self.sampling = getattr(inner, "sampling", None)
+        self.warnings = getattr(inner, "warnings", list)
         self.memo: OrderedDict[str, str] = OrderedDict()
         self.tools: dict[str, str] = {}
         self.shared: dict[str, dict[int, str]] = {}
@@ -436,24 +444,27 @@ class SharedTurns:
         return f"{hashing.digest(self.tools[key], text):016x}{len(text)}"
 
     def act_many(self, turns: list[tuple[str, list[dict[str, Any]]]]) -> list[str]:
-        found: dict[str, str] = {}
-        todo, digests = [], {}
-        for key, messages in turns:
-            d = self._digest(key, messages)
-            if d in self.memo:
-                self.memo.move_to_end(d)
-                found[key] = self.memo[d]
-                turn = sum(m.get("role") == "assistant" for m in messages)
-                self.shared[key][turn] = found[key]
-            else:
+        digests = {key: self._digest(key, messages) for key, messages in turns}
+        todo, asked = [], set()
+        for key, messages in turns:  # one request per new conversation of the batch
+            d = digests[key]
+            if d not in self.memo and d not in asked:
                 todo.append((key, messages))
-                digests[key] = d
+                asked.add(d)
         if todo:
             for (key, _), text in zip(todo, self.inner.act_many(todo), strict=True):
-                found[key] = self.memo[digests[key]] = text
-            while len(self.memo) > self.size:
-                self.memo.popitem(last=False)
-        return [found[key] for key, _ in turns]
+                self.memo[digests[key]] = text
+        own = {key for key, _ in todo}
+        out = []
+        for key, messages in turns:
+            text = self.memo[digests[key]]
+            self.memo.move_to_end(digests[key])
+            if key not in own:
+                self.shared[key][sum(m.get("role") == "assistant" for m in messages)] = text
+            out.append(text)
+        while len(self.memo) > self.size:
+            self.memo.popitem(last=False)
+        return out
 
     def finish(self, key: str) -> dict[str, Any]:
         usage = dict(self.inner.finish(key))
@@ -484,13 +495,23 @@ def cycling(turns: list[Any], window: int) -> bool:
 
     A turn is an action with its response, so retrying a call whose answer changes
     (a transient error, then the data) is not a loop, while a model that alternates
-    between two calls getting the same two answers is, however long its period.
+    between two calls getting the same two answers is, however long its period. The
+    runner gives actions as :func:`action_key` (what was done, not how it was
+    spelled or which id the server gave the call).
     """
     if window <= 0 or len(turns) < window:
         return False
     tail = turns[-window:]
     return any(all(tail[k] == tail[k - period] for k in range(period, window))
                for period in range(1, window // 2 + 1))
+
+
+def action_key(raw: Any) -> str:
+    """What an action does, for comparing actions: its parsed kind, tool and arguments
+    as canonical JSON. Raw text would hold a server's unique call id (native
+    ``tool_calls``), the key order and the spacing, and no loop would ever repeat."""
+    return json.dumps(parse_action(raw).to_dict(), sort_keys=True, ensure_ascii=False,
+                      default=str)
 
 
 def _last_response(messages: list[dict[str, Any]]) -> str:
@@ -512,6 +533,7 @@ class RunSummary:
     model_s: float = 0.0  # inside policy.act_many
     cuts: dict[str, int] = field(default_factory=dict)
     records_path: str = ""
+    warnings: list[str] = field(default_factory=list)  # about the endpoint (run.json too)
 
     @property
     def outside_share(self) -> float:
@@ -532,6 +554,7 @@ class _Driver:
         self.batch = max(1, int(cfg.batch or getattr(policy, "batch_size", 1) or 1))
         self.errors_in_a_row = 0
         self.label = cfg.label or getattr(policy, "name", cfg.agent)
+        self.sampling = getattr(policy, "sampling", None)
 
     def run(self, specs: Iterable[EpisodeSpec]) -> None:
         by_prompt: dict[str, list[EpisodeSpec]] = {}
@@ -570,7 +593,8 @@ class _Driver:
                 if term[i] or trunc[i]:
                     self._end(pool, i, live.pop(i), None)
                     continue
-                live[i].turns.append((actions[i], _last_response(pool.messages(i))))
+                live[i].turns.append((action_key(actions[i]),
+                                      _last_response(pool.messages(i))))
                 if cycling(live[i].turns, self.cfg.loop_guard):
                     self._end(pool, i, live.pop(i), ("loop", None))
 
@@ -587,6 +611,7 @@ class _Driver:
                                                            dict[str, tuple[str, str | None]]]:
         """Texts per key, and (reason, detail) per key to cut."""
         from toolmaze_gym.agents import ContextOverflow
+        from toolmaze_gym.agents.errors import EndpointError
 
         texts: dict[str, str] = {}
         cuts: dict[str, tuple[str, str | None]] = {}
@@ -604,9 +629,11 @@ class _Driver:
                     cuts[k] = ("context", str(exc))
                 todo = [t for t in todo if t[0] not in cuts]
                 continue
+            except EndpointError:  # the endpoint's fault, never the model's: stop the run
+                raise
             except Exception as exc:  # any policy failure cuts episodes, not the run
                 detail = f"{type(exc).__name__}: {exc}"
-                keys = getattr(exc, "keys", None)  # e.g. the openai policy's EndpointError
+                keys = getattr(exc, "keys", None)  # a policy may name the turns that failed
                 named = {k for k, _ in todo} & (set(keys) if isinstance(keys, list | tuple)
                                                 else set())
                 if named or len(todo) == 1:  # the policy says which turns failed
@@ -635,6 +662,7 @@ class _Driver:
         rec.update(
             prompt=ep.spec.prompt, repeat=ep.spec.repeat, key=ep.spec.key,
             agent_options=self.cfg.agent_options, suite=self.cfg.selection.suite,
+            sampling=self.sampling,
             usage={k: int(usage.get(k, 0)) for k in ("prompt_tokens", "completion_tokens",
                                                      "turns", "shared_turns")},
             raw=list(usage.get("raw", ep.raw)), wall_s=round(time.perf_counter() - ep.t0, 4))
@@ -719,7 +747,8 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
             raise RunError(str(exc)) from None
     if cfg.share_turns and getattr(policy, "temperature", None) == 0:
         policy = SharedTurns(policy)
-    _init_dir(run_dir, cfg, len(specs), tasks, list(dict.fromkeys(s.task_id for s in specs)))
+    _init_dir(run_dir, cfg, len(specs), tasks, list(dict.fromkeys(s.task_id for s in specs)),
+              getattr(policy, "sampling", None))
     writer = RecordWriter(path)
     bar = _Progress(len(mine), summary.skipped, cfg.label or cfg.agent, progress)
 
@@ -734,4 +763,14 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
         summary.wall_s = time.perf_counter() - t0
         writer.close()
         bar.close()
+    summary.warnings = list(getattr(policy, "warnings", list)())
+    if summary.warnings:
+        _note_warnings(run_dir, summary.warnings)
     return summary
+
+
+def _note_warnings(run_dir: Path, warnings: list[str]) -> None:
+    """Add what the run learnt about its endpoint to run.json (once per text)."""
+    config = read_config(run_dir) or {}
+    config["warnings"] = list(dict.fromkeys([*config.get("warnings", []), *warnings]))
+    _write_json_atomic(run_dir / RUN_FILE, config)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.agents._fake_endpoint import endpoint  # noqa: F401  (a fixture: the stub server)
 from toolmaze_gym.agents import make_scripted
 from toolmaze_gym.faults import MODE_NAMES
 from toolmaze_gym.faults.store import suite_with_profiles

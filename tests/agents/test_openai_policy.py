@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import gymnasium as gym
@@ -14,96 +11,11 @@ import pytest
 pytest.importorskip("openai")
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
+from tests.agents._fake_endpoint import FAST, Reply, completion
 from toolmaze_gym.actions import parse_action
 from toolmaze_gym.agents import ContextOverflow, make_policy
-from toolmaze_gym.agents.openai_policy import MALFORMED_REPLY, EndpointError
+from toolmaze_gym.agents.errors import EndpointError
 from toolmaze_gym.agents.scripted import OracleAgent
-
-Reply = tuple[int, Any, dict[str, str]]  # status, body (dict = JSON, str = raw), headers
-
-
-class Endpoint:
-    """A chat-completions server whose replies a test scripts: ``queue`` first (one
-    reply per request), then ``answer(request)``."""
-
-    def __init__(self) -> None:
-        self.queue: list[Reply] = []
-        self.answer: Callable[[dict[str, Any]], Reply] = lambda req: (200, completion("ok"), {})
-        self.requests: list[dict[str, Any]] = []
-        self.headers: list[dict[str, str]] = []
-        self.lock = threading.Lock()
-        self.in_flight = self.peak = 0
-        self.delay = threading.Event()
-
-    def reply(self, request: dict[str, Any], headers: dict[str, str]) -> Reply:
-        with self.lock:
-            self.requests.append(request)
-            self.headers.append(headers)
-            if self.queue:
-                return self.queue.pop(0)
-        return self.answer(request)
-
-
-def completion(content: str | None = None, calls: list[tuple[str, dict]] | None = None,
-               usage: tuple[int, int] = (100, 10)) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": content}
-    if calls:
-        message["tool_calls"] = [
-            {"id": f"c{k}", "type": "function",
-             "function": {"name": name, "arguments": json.dumps(args)}}
-            for k, (name, args) in enumerate(calls)]
-    return {"id": "cmpl-1", "object": "chat.completion", "created": 0, "model": "tiny",
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if calls else "stop"}],
-            "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
-                      "total_tokens": sum(usage)}}
-
-
-FAST = {"retry-after-ms": "5"}  # the client honours it: retries stay quick in tests
-
-
-@pytest.fixture
-def endpoint() -> Iterator[tuple[Endpoint, str]]:
-    ep = Endpoint()
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            self._send(200, {"object": "list", "data": [{"id": "tiny", "object": "model"}]},
-                       {})
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            with ep.lock:
-                ep.in_flight += 1
-                ep.peak = max(ep.peak, ep.in_flight)
-            try:
-                ep.delay.wait(0.05)
-                self._send(*ep.reply(body, {k.lower(): v for k, v in self.headers.items()}))
-            finally:
-                with ep.lock:
-                    ep.in_flight -= 1
-
-        def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
-            data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield ep, f"http://127.0.0.1:{server.server_port}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _policy(url: str, **options: Any):
@@ -156,7 +68,7 @@ def test_an_oracle_behind_the_endpoint_plays_as_it_does_directly(endpoint, sim, 
     assert len(env.episode.steps) >= 3  # calls, tool results and an ending
     usage = policy.finish("k")
     assert usage["turns"] == len(env.episode.steps) == len(ep.requests)
-    assert usage["prompt_tokens"] == 100 * usage["turns"]
+    assert usage["prompt_tokens"] == 5000 * usage["turns"]
     assert usage["completion_tokens"] == 10 * usage["turns"]
     first, last = ep.requests[0], ep.requests[-1]
     assert first["model"] == "tiny" and first["temperature"] == 0.3
@@ -205,7 +117,9 @@ def test_authentication_errors_are_not_retried(endpoint):
     assert len(ep.requests) == 1
 
 
-def test_malformed_replies_are_retried_then_played_as_an_invalid_action(endpoint):
+def test_malformed_replies_are_retried_then_raise_endpoint_error(endpoint):
+    """A reply that is not a chat completion is the endpoint's fault: asked again, and
+    if it stays malformed, never played as the model's (broken) action."""
     ep, url = endpoint
     ep.queue = [(200, "this is not json", {}), (200, {"id": "x", "choices": []}, {})]
     ep.answer = lambda req: (200, completion("The price is 12 EUR."), {})
@@ -219,16 +133,24 @@ def test_malformed_replies_are_retried_then_played_as_an_invalid_action(endpoint
     ep.answer = lambda req: (200, {"choices": None}, {})
     policy = _policy(url, max_retries=1)
     policy.start("k", env.episode.task, info["tools"], "P1")
-    [text] = policy.act_many([("k", env.messages)])
-    assert text.startswith(MALFORMED_REPLY)
-    _, _, term, trunc, step = env.step(text)
-    assert not (term or trunc) and step["status"] == 400  # the episode goes on
-    # OpenAI refuses a tool result without its call: the env's answer to the broken
-    # action reaches the endpoint as a user message
+    with pytest.raises(EndpointError, match="malformed reply") as err:
+        policy.act_many([("k", env.messages)])
+    assert err.value.keys == ["k"]
+
+
+def test_the_envs_answer_to_a_broken_action_reaches_the_endpoint_as_a_user_message(endpoint):
+    """OpenAI refuses a tool result without its call: the env's answer to a broken
+    action goes out as a user message (as ``hf`` shows it, see test_conversation)."""
+    ep, url = endpoint
+    env, info = _env()
+    env.step('<tool_call>{"name": broken</tool_call>')
+    assert env.messages[-1]["role"] == "tool"
+    policy = _policy(url)
+    policy.start("k", env.episode.task, info["tools"], "P1")
     ep.answer = lambda req: (200, completion("fine"), {})
     policy.act_many([("k", env.messages)])
     sent = ep.requests[-1]["messages"]
-    assert env.messages[-1]["role"] == "tool" and sent[-1]["role"] == "user"
+    assert sent[-1]["role"] == "user"
     assert env.messages[-1]["content"] in sent[-1]["content"]
     assert [m["role"] for m in sent[:-1]] == [m["role"] for m in env.messages[:-1]]
 
@@ -312,5 +234,7 @@ def test_bad_openai_options_are_refused(monkeypatch):
         make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", concurrency=0)
     with pytest.raises(ValueError, match="seed must be an integer"):
         make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", seed="7")
-    with pytest.raises(ValueError, match=r"takes no option.*compact_tools"):
-        make_policy("openai", model="m", compact_tools=True)
+    with pytest.raises(ValueError, match=r"top_p must be a number in \[0, 1\]"):
+        make_policy("openai", model="m", base_url="http://127.0.0.1:9/v1", top_p=1.5)
+    with pytest.raises(ValueError, match=r"takes no option.*kv_reuse"):
+        make_policy("openai", model="m", kv_reuse=True)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from toolmaze_gym import hashing
-from toolmaze_gym.agents.compact_tools import system_with_tools
+from toolmaze_gym.agents.conversation import with_tool_docs
 from toolmaze_gym.agents.models import default_model_dir, tool_chat_template
 from toolmaze_gym.agents.policy import ContextOverflow, EpisodeBook, Turn, new_usage
 from toolmaze_gym.agents.threads import configure_cpu_threads
@@ -60,14 +60,15 @@ class HFPolicy:
     the embedded SmolLM2-135M-Instruct (converted and cached on first use)."""
 
     name = "hf"
-    OPTIONS = ("model", "compact_tools", "max_new_tokens", "temperature", "seed", "device",
-               "batch_size", "kv_reuse", "cached_episodes")
+    OPTIONS = ("model", "compact_tools", "max_new_tokens", "temperature", "top_p", "seed",
+               "device", "batch_size", "kv_reuse", "cached_episodes")
 
     def __init__(self, model: str | Path | None = None, compact_tools: bool = False,
                  max_new_tokens: int = 256, temperature: float = 0.0, seed: int = 0,
                  device: str | None = None, batch_size: int | None = None,
-                 kv_reuse: bool = True, cached_episodes: int = 8) -> None:
-        _check(max_new_tokens, temperature, seed, batch_size)
+                 kv_reuse: bool = True, cached_episodes: int = 8,
+                 top_p: float | None = None) -> None:
+        _check(max_new_tokens, temperature, seed, batch_size, top_p)
         if not isinstance(cached_episodes, int) or cached_episodes < 1:
             raise ValueError(f"policy 'hf': cached_episodes must be a positive integer, "
                              f"got {cached_episodes!r}")
@@ -81,6 +82,7 @@ class HFPolicy:
         self.device = _device(torch, device)
         self.compact_tools, self.kv_reuse = bool(compact_tools), bool(kv_reuse)
         self.max_new_tokens, self.temperature, self.seed = max_new_tokens, temperature, seed
+        self.top_p = top_p
         self.batch_size = batch_size or (16 if self.device.type == "cuda" else 1)
         self.tokenizer, self.model = _load(self.path, self.device)
         self.template = _tool_template(self.tokenizer, self.path)
@@ -115,11 +117,10 @@ class HFPolicy:
 
     def prompt_text(self, key: str, messages: list[dict[str, Any]]) -> str:
         """The exact text the model is given for this turn."""
-        tools: list[dict[str, Any]] | None = self.episodes.get(key).tools
-        msgs = template_messages(messages)
-        if self.compact_tools and tools:
-            msgs, tools = system_with_tools(msgs, tools), None
-        return self.tokenizer.apply_chat_template(msgs, tools=tools or None, tokenize=False,
+        msgs, tools = with_tool_docs(messages, self.episodes.get(key).tools,
+                                     self.compact_tools)
+        return self.tokenizer.apply_chat_template(template_messages(msgs), tools=tools,
+                                                  tokenize=False,
                                                   add_generation_prompt=True,
                                                   chat_template=self.template)
 
@@ -186,8 +187,16 @@ class HFPolicy:
             "eos_token_id": self.stop_ids, "pad_token_id": self.tokenizer.pad_token_id,
             "return_dict_in_generate": True}
         if self.temperature > 0:  # plain temperature sampling, as chat APIs do
-            kwargs.update(temperature=self.temperature, top_p=1.0, top_k=0)
+            kwargs.update(temperature=self.temperature, top_k=0,
+                          top_p=1.0 if self.top_p is None else self.top_p)
         return kwargs
+
+    @property
+    def sampling(self) -> dict[str, Any]:
+        """The sampling settings every turn uses, as run.json and records show them
+        (``top_p`` None: not restricted; ``seed`` only matters when sampling)."""
+        return {"temperature": self.temperature, "top_p": self.top_p, "seed": self.seed,
+                "max_tokens": self.max_new_tokens}
 
     def _seed(self, key: str, turn: int) -> None:
         if self.temperature > 0:
@@ -210,7 +219,11 @@ class HFPolicy:
         return text
 
 
-def _check(max_new_tokens: int, temperature: float, seed: int, batch_size: int | None) -> None:
+def _check(max_new_tokens: int, temperature: float, seed: int, batch_size: int | None,
+           top_p: float | None) -> None:
+    if top_p is not None and (not isinstance(top_p, int | float) or isinstance(top_p, bool)
+                              or not 0 < top_p <= 1):
+        raise ValueError(f"policy 'hf': top_p must be a number in (0, 1], got {top_p!r}")
     if not isinstance(max_new_tokens, int) or max_new_tokens < 1:
         raise ValueError(f"policy 'hf': max_new_tokens must be a positive integer, "
                          f"got {max_new_tokens!r}")

@@ -1,32 +1,36 @@
 """``openai``: any OpenAI-compatible chat-completions endpoint as a ToolMaze policy.
 
 vLLM, SGLang, llama.cpp's server and hosted APIs all speak this protocol. The
-episode's messages go out as they are (OpenAI wire format) with the task's tool
-schemas as native ``tools``; a reply with ``tool_calls`` comes back to the env as
-the OpenAI ``tool_calls`` JSON it parses (the env plays one call per step, the
-first), and plain content is the final answer. With ``seed``, each episode sends
-its own seed (the policy's seed and the episode key, which names the repeat), so
-``--repeats`` samples differently per repeat and reproducibly where the endpoint
-honours seeds; without it the endpoint's own randomness applies.
+episode's messages go out as every model policy shows them
+(:mod:`toolmaze_gym.agents.conversation`: the same conversation ``hf`` renders), with
+the task's tool schemas as native ``tools`` or, with ``compact_tools``, as compact
+text in the system prompt; a reply with ``tool_calls`` comes back to the env as the
+OpenAI ``tool_calls`` JSON it parses (the env plays one call per step, the first),
+and plain content is the final answer.
 
-Failures of the *endpoint* and ToolMaze's injected faults never mix: faults
-arrive inside ``tool`` messages of the conversation and go to the model like any
-tool result, while the endpoint's own HTTP 408/409/429/5xx answers and lost
-connections are retried with exponential backoff (honouring ``Retry-After``)
-by the ``openai`` client, up to ``max_retries`` times.
+Options mean what they say: ``temperature`` and ``max_tokens`` are always sent,
+``top_p`` and ``seed`` whenever given (zero included); :attr:`OpenAIPolicy.sampling`
+is what the runner records. With ``seed``, each episode sends its own seed (the
+policy's seed and the episode key, which names the repeat), so ``--repeats``
+samples differently per repeat and reproducibly where the endpoint honours seeds.
+A server may ignore both: at a temperature above 0, replies to one prompt from
+several episodes (the five modes of a task open alike) that all come back
+identical are reported by :meth:`OpenAIPolicy.warnings`.
 
-What ``act_many`` does when the endpoint misbehaves:
-
-* a malformed reply (not JSON, no ``choices``, no message) is requested again,
-  with the same backoff, up to ``max_retries`` times; if it stays malformed the
-  turn returns :data:`MALFORMED_REPLY`-prefixed text, a broken call attempt that
-  the env answers with a 400 observation, so the run goes on and the episode
-  shows what happened (``usage["endpoint_errors"]`` counts these);
-* a reply saying the prompt is longer than the model's context raises
-  :class:`~toolmaze_gym.agents.policy.ContextOverflow` for those episodes;
-* anything else that survives the retries (authentication, unknown model, an
-  endpoint that stays down) raises :class:`EndpointError`: retrying a run whose
-  endpoint is unusable would only fill it with failed episodes.
+Failures of the *endpoint* and ToolMaze's injected faults never mix: faults arrive
+inside ``tool`` messages of the conversation and go to the model like any tool
+result, while endpoint trouble is never played as a model's action. The endpoint's
+HTTP 408/409/429/5xx answers and lost connections are retried with exponential
+backoff (honouring ``Retry-After``) by the ``openai`` client, up to ``max_retries``
+times, and a malformed reply (not JSON, no ``choices``) is requested again as often;
+a prompt longer than the model's context raises
+:class:`~toolmaze_gym.agents.policy.ContextOverflow` for those episodes (a property
+of the model, cut per episode). Anything else raises
+:class:`~toolmaze_gym.agents.errors.EndpointError`, which stops the run: what
+survives the retries (a dead endpoint, a rejected key, an unknown model, a server
+that keeps failing, a reply that stays malformed), and a server that silently drops
+the tools, seen in its own count of the prompt (``usage.prompt_tokens`` too small to
+hold the tool schemas sent: llama.cpp with a chat template that renders no tools).
 """
 
 from __future__ import annotations
@@ -37,7 +41,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+from toolmaze_gym.agents.conversation import model_messages, with_tool_docs
+from toolmaze_gym.agents.errors import EndpointError
 from toolmaze_gym.agents.policy import (
     ContextOverflow,
     EpisodeBook,
@@ -45,21 +52,22 @@ from toolmaze_gym.agents.policy import (
     episode_seed,
     new_usage,
 )
+from toolmaze_gym.agents.sampling_check import SamplingCheck
 from toolmaze_gym.tasks.model import Task
 
+__all__ = ["EndpointError", "OpenAIPolicy", "model_messages", "reply_text", "wire_messages"]
+
 OPENAI_URL = "https://api.openai.com/v1"
-MALFORMED_REPLY = "<tool_call>malformed endpoint reply"
+# A tool schema is JSON text: no tokenizer packs more than this many characters of it
+# into one token (SmolLM2's packs 3.2-3.4 on the suite's schemas; 8 leaves a wide margin),
+# so a prompt counted at fewer tokens than the schemas' characters / this cannot hold them.
+# On the suite, that floor is 4.4-11x a first prompt without the tools and 2.7x below one
+# with them: a dropped tool list is caught on the first turn, an honest one never is.
+MAX_CHARS_PER_TOKEN = 8
+_SERVER_ERROR_HINT = ("; a server that fails on one conversation only may be failing to parse "
+                      "the model's tool call: --compact-tools lets ToolMaze parse calls instead")
 _CONTEXT_HINTS = ("context length", "context_length", "maximum context", "context window",
                   "too many tokens", "prompt is too long")
-
-
-class EndpointError(RuntimeError):
-    """The endpoint failed in a way retrying does not fix; ``keys`` are the turns
-    that got no reply."""
-
-    def __init__(self, message: str, keys: list[str]) -> None:
-        super().__init__(message)
-        self.keys = keys
 
 
 class _Malformed(Exception):
@@ -86,14 +94,15 @@ class OpenAIPolicy:
     exactly one model (vLLM, SGLang, llama.cpp): it is read from ``/models``."""
 
     name = "openai"
-    OPTIONS = ("model", "base_url", "api_key_env", "temperature", "max_tokens",
-               "concurrency", "timeout", "max_retries", "seed")
+    OPTIONS = ("model", "base_url", "api_key_env", "temperature", "top_p", "max_tokens",
+               "concurrency", "timeout", "max_retries", "seed", "compact_tools")
 
     def __init__(self, model: str | None = None, base_url: str | None = None,
                  api_key_env: str = "OPENAI_API_KEY", temperature: float = 1.0,
                  max_tokens: int = 1024, concurrency: int = 8, timeout: float = 120.0,
-                 max_retries: int = 6, seed: int | None = None) -> None:
-        _check(temperature, max_tokens, concurrency, timeout, max_retries, seed)
+                 max_retries: int = 6, seed: int | None = None, top_p: float | None = None,
+                 compact_tools: bool = False) -> None:
+        _check(temperature, max_tokens, concurrency, timeout, max_retries, seed, top_p)
         try:
             import openai
         except ImportError:
@@ -101,6 +110,7 @@ class OpenAIPolicy:
                              "pip install 'toolmaze-gym[llm]'") from None
         self.openai = openai
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL)
+        self.shown_url = shown_url(self.base_url)  # for messages: no credentials in it
         key = os.environ.get(api_key_env, "")
         if not key and self.base_url.rstrip("/") == OPENAI_URL:
             raise ValueError(f"policy 'openai': set ${api_key_env} to call {OPENAI_URL} "
@@ -109,6 +119,8 @@ class OpenAIPolicy:
         self.client = openai.OpenAI(base_url=self.base_url, api_key=key or "none",
                                     timeout=timeout, max_retries=max_retries)
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
+        self.top_p, self.compact_tools = top_p, bool(compact_tools)
+        self.check = SamplingCheck(temperature)
         self.concurrency, self.max_retries = concurrency, max_retries
         self.model = model or self._only_model()
         self.model_id = self.model
@@ -118,10 +130,10 @@ class OpenAIPolicy:
         try:
             ids = [m.id for m in self.client.models.list()]
         except self.openai.OpenAIError as exc:
-            raise ValueError(f"policy 'openai': no model given and {self.base_url}/models "
+            raise ValueError(f"policy 'openai': no model given and {self.shown_url}/models "
                              f"could not be read ({exc}); pass model=...") from None
         if len(ids) != 1:
-            raise ValueError(f"policy 'openai': no model given and {self.base_url} serves "
+            raise ValueError(f"policy 'openai': no model given and {self.shown_url} serves "
                              f"{len(ids)} models ({', '.join(ids[:10])}); pass model=...")
         return ids[0]
 
@@ -148,8 +160,10 @@ class OpenAIPolicy:
                   if isinstance(r, BaseException)]
         if failed:
             key, exc = failed[0]
-            raise EndpointError(f"policy 'openai': {self.base_url} failed for "
-                                f"{len(failed)} turn(s), e.g. {key!r}: {exc}",
+            hint = _SERVER_ERROR_HINT if (getattr(exc, "status_code", None) or 0) >= 500 \
+                and not self.compact_tools else ""
+            raise EndpointError(f"policy 'openai': the endpoint {self.shown_url} failed for "
+                                f"{len(failed)} turn(s), e.g. {key!r}: {_describe(exc)}{hint}",
                                 [k for k, _ in failed]) from exc
         for ep in episodes:
             ep.pending = None
@@ -157,6 +171,17 @@ class OpenAIPolicy:
 
     def finish(self, key: str) -> dict[str, Any]:
         return self.episodes.close(key).usage
+
+    @property
+    def sampling(self) -> dict[str, Any]:
+        """What every request sends, as run.json and records show it (None: not sent,
+        the endpoint's default applies; ``seed`` is combined with each episode key)."""
+        return {"temperature": self.temperature, "top_p": self.top_p, "seed": self.seed,
+                "max_tokens": self.max_tokens}
+
+    def warnings(self) -> list[str]:
+        """What the run learnt about the endpoint that its records alone do not show."""
+        return self.check.warnings()
 
     # -- one turn ----------------------------------------------------------------------
 
@@ -171,19 +196,23 @@ class OpenAIPolicy:
             except _Malformed as exc:
                 ep.usage["endpoint_errors"] += 1
                 if attempt == self.max_retries:
-                    text = f"{MALFORMED_REPLY}: {exc}</tool_call>"
-                else:
-                    time.sleep(min(0.5 * 2 ** attempt, 8.0))
+                    raise EndpointError(f"malformed reply ({exc}), {attempt + 1} time(s) "
+                                        "in a row") from exc
+                time.sleep(min(0.5 * 2 ** attempt, 8.0))
+        self.check.add(request, text)
         ep.usage["turns"] += 1
         ep.usage["raw"].append(text)
         return text
 
     def _request(self, ep: _Episode, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        request: dict[str, Any] = {"model": self.model, "messages": wire_messages(messages),
+        msgs, tools = with_tool_docs(messages, ep.tools, self.compact_tools)
+        request: dict[str, Any] = {"model": self.model, "messages": msgs,
                                    "temperature": self.temperature,
                                    "max_tokens": self.max_tokens}
-        if ep.tools:
-            request["tools"] = ep.tools
+        if tools:
+            request["tools"] = tools
+        if self.top_p is not None:
+            request["top_p"] = self.top_p
         if ep.seed is not None:  # per episode: repeats sample differently, reruns alike
             request["seed"] = ep.seed
         return request
@@ -203,7 +232,9 @@ class OpenAIPolicy:
             raise _Malformed("no choices in the response")
         usage = getattr(reply, "usage", None)
         if usage is not None:
-            ep.usage["prompt_tokens"] += int(getattr(usage, "prompt_tokens", 0) or 0)
+            prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+            _check_tools_seen(request.get("tools"), prompt)
+            ep.usage["prompt_tokens"] += prompt
             ep.usage["completion_tokens"] += int(getattr(usage, "completion_tokens", 0) or 0)
         return reply_text(choices[0].message)
 
@@ -227,24 +258,60 @@ def _call(call: Any) -> dict[str, Any]:
                          "arguments": getattr(fn, "arguments", None)}}
 
 
-def wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``messages`` as strict endpoints accept them: a ``tool`` message that answers
-    no preceding tool call (the env's reply to an unparseable action) becomes a user
-    message, since OpenAI rejects a tool result without its call."""
-    out, open_ids = [], set()
-    for m in messages:
-        if m.get("role") == "assistant":
-            open_ids = {c.get("id") for c in m.get("tool_calls") or ()}
-        if m.get("role") == "tool" and m.get("tool_call_id") not in open_ids:
-            out.append({"role": "user",
-                        "content": f"[{m.get('name') or 'tool'} response] {m.get('content')}"})
-            continue
-        out.append(m)
-    return out
+wire_messages = model_messages  # the name this module used to give it
+
+
+def _check_tools_seen(tools: list[dict[str, Any]] | None, prompt_tokens: int) -> None:
+    """Raise if the endpoint's own count of the prompt cannot hold the tools sent (it
+    dropped them without a word); a reply without a count proves nothing."""
+    if not tools or prompt_tokens <= 0:
+        return
+    chars = len(json.dumps(tools, ensure_ascii=False))
+    floor = chars // MAX_CHARS_PER_TOKEN
+    if prompt_tokens < floor:
+        raise EndpointError(
+            f"the endpoint dropped the tools: it counted the prompt at {prompt_tokens} "
+            f"tokens, but the {len(tools)} tool schemas sent need at least {floor}; serve "
+            "a chat template that renders tools (llama.cpp: --jinja with a tool-capable "
+            "template, see docs/endpoints.md) or pass --compact-tools")
+
+
+def _describe(exc: BaseException) -> str:
+    """One line for an endpoint failure: the HTTP status and the server's message."""
+    status = getattr(exc, "status_code", None)
+    text = str(exc)
+    said = _body_message(getattr(exc, "body", None))
+    if said and said not in text:  # e.g. FastAPI's {"detail": ...}, which openai leaves out
+        text += f" ({said})"
+    text = " ".join(text.split())[:300]
+    return f"HTTP {status}: {text}" if status else f"{type(exc).__name__}: {text}"
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a message may show it: without user, password, query or fragment (a
+    key is sometimes passed in one of them)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host  # an IPv6 address keeps its brackets
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")) if parts.scheme else url
+
+
+def _body_message(body: Any) -> str:
+    """The server's own words in an error body: ``message``, ``error.message`` or
+    FastAPI's ``detail``; the body as JSON when it has none of them."""
+    if body is None:
+        return ""
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        for field_name in ("message", "detail"):
+            if isinstance(inner.get(field_name), str):
+                return inner[field_name]
+    return body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
 
 
 def _check(temperature: float, max_tokens: int, concurrency: int, timeout: float,
-           max_retries: int, seed: int | None) -> None:
+           max_retries: int, seed: int | None, top_p: float | None) -> None:
     def bad(what: str, value: Any) -> ValueError:
         return ValueError(f"policy 'openai': {what}, got {value!r}")
 
@@ -259,3 +326,6 @@ def _check(temperature: float, max_tokens: int, concurrency: int, timeout: float
         raise bad("max_retries must be a non-negative integer", max_retries)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise bad("seed must be an integer (or omitted)", seed)
+    if top_p is not None and (not isinstance(top_p, int | float) or isinstance(top_p, bool)
+                              or not 0 <= top_p <= 1):
+        raise bad("top_p must be a number in [0, 1] (or omitted)", top_p)
