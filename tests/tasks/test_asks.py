@@ -129,10 +129,22 @@ def test_an_answer_is_parsed_and_needs_no_text_to_carry_it(tmp_path):
     assert "quote.price" not in {m for _, a in texts(sc) for m in a.mention}
 
 
-def test_a_scenario_without_answer_asks_to_be_told_nothing():
-    sc = next(s for s in LIB if s.id == "fin-invest-price-dip-alert")
-    assert [s for s in LIB if s.answer] and sc.answer == ("convert.converted_amount",)
-    assert next(s for s in LIB if not s.answer).answer == ()
+@pytest.mark.parametrize(("sid", "answer"), [
+    # "What does one share cost me right now?": the converted price, in every phrasing.
+    ("fin-invest-price-dip-alert", ("convert.converted_amount",)),
+    # "Tell me the landing time in {city} time ... what the per diem comes to".
+    ("tr-err-conference-flight-car-allowance", ("landing.datetime", "convert.converted_amount")),
+    # "Tell me the refund as a readable amount ... what's left of that budget".
+    ("tr-strike-cancel-flight-go-by-rail", ("refund.message", "expense.budget_remaining")),
+    # Values asked to be e-mailed, texted or pushed are the text's asks, not the answer's.
+    ("fin-fund-holding-projection", ()),
+    ("gen-shopping-abroad-budget", ()),
+    # "Tell the #channel what you found": told to others, not to the user.
+    ("fin-earnings-dip-alert", ()),
+])
+def test_the_answer_is_what_the_request_asks_to_be_told(sid, answer):
+    sc = next(s for s in LIB if s.id == sid)
+    assert sc.answer == answer
 
 
 @pytest.mark.parametrize(("answer", "cues", "what"), [
