@@ -65,7 +65,7 @@ def test_a_text_asks_for_what_the_request_asks(sid, path, asks):
      "asks for 'convert.converted_amount' but the scenario declares no cues"),
     # A cue no text asks for is stale.
     ('["cost", "price"] }', '["cost", "price"], "quote.price" = ["price"] }',
-     "cues.quote.price: no free text asks for it"),
+     "cues.quote.price: neither a free text nor the answer asks for it"),
     ('"convert.converted_amount" = ["cost", "price"]', '"convert" = ["cost"]',
      "cues are for step outputs"),
     ('"convert.converted_amount" = ["cost", "price"]', '"convert.converted_amount" = []',
@@ -104,3 +104,69 @@ def test_a_free_text_passes_with_any_sensible_words(corpus, sim):
     assert idx.ref_rules[cid][pname].need == ()  # the user left the subject open
     for words, ok in (("Your share price check", True), ("   ", False)):
         assert idx.matchers[cid]({**send.args, pname: words}) is ok, words
+
+
+# ---------------------------------------------------------------- the answer: values to be told
+
+_CUES = 'cues = { "convert.converted_amount" = ["cost", "price"] }\n'
+
+
+def _with_answer(answer: str, cues: str = _CUES) -> str:
+    """GOOD whose request also asks to be told ``answer`` (a TOML list) in the reply."""
+    assert _CUES in GOOD
+    return GOOD.replace(_CUES, f"{cues}answer = {answer}\n", 1)
+
+
+def test_an_answer_is_parsed_and_needs_no_text_to_carry_it(tmp_path):
+    path = tmp_path / "financial.toml"
+    path.write_text(_with_answer('["convert.converted_amount", "quote.price"]',
+                                 'cues = { "convert.converted_amount" = ["cost", "price"], '
+                                 '"quote.price" = ["share"] }\n'))
+    (sc,), problems = check_files([path])
+    assert problems == []
+    assert sc.answer == ("convert.converted_amount", "quote.price")
+    # quote.price is asked of no text, only of the answer: its cue is not stale.
+    assert "quote.price" not in {m for _, a in texts(sc) for m in a.mention}
+
+
+@pytest.mark.parametrize(("sid", "answer"), [
+    # "What does one share cost me right now?": the converted price, in every phrasing.
+    ("fin-invest-price-dip-alert", ("convert.converted_amount",)),
+    # "Tell me the landing time in {city} time ... what the per diem comes to".
+    ("tr-err-conference-flight-car-allowance", ("landing.datetime", "convert.converted_amount")),
+    # "Tell me the refund as a readable amount ... what's left of that budget".
+    ("tr-strike-cancel-flight-go-by-rail", ("refund.message", "expense.budget_remaining")),
+    # Values asked to be e-mailed, texted or pushed are the text's asks, not the answer's.
+    ("fin-fund-holding-projection", ()),
+    ("gen-shopping-abroad-budget", ()),
+    # "Tell the #channel what you found": told to others, not to the user.
+    ("fin-earnings-dip-alert", ()),
+])
+def test_the_answer_is_what_the_request_asks_to_be_told(sid, answer):
+    sc = next(s for s in LIB if s.id == sid)
+    assert sc.answer == answer
+
+
+@pytest.mark.parametrize(("answer", "cues", "what"), [
+    # A phrasing that never asks for the value cannot have the answer demand it:
+    # "Please price a ... share" says neither "what" nor "much".
+    ('["quote.price"]', 'cues = { "convert.converted_amount" = ["cost", "price"], '
+     '"quote.price" = ["what", "much"] }\n',
+     "phrasings[1]: asks nothing about 'quote.price' (none of its cues ['what', 'much']), "
+     "which answer asks for"),
+    # An answer ref needs declared cues, as a text's ask does.
+    ('["quote.currency"]', _CUES, "answer: asks for 'quote.currency' but the scenario "
+     "declares no cues"),
+    # Bad refs: an unknown step, a key the step does not return, a param, a non-list, twice.
+    ('["landing.local_time"]', _CUES, "answer: 'landing.local_time' names step 'landing', "
+     "which is not a step of this scenario"),
+    ('["quote.prize"]', _CUES, "answer: 'quote.prize': finance.quote returns no 'prize'"),
+    ('["cur"]', _CUES, "answer: 'cur' is not a step output"),
+    ('"convert.converted_amount"', _CUES, "answer: expected a list of step outputs"),
+    ('["convert.converted_amount", "convert.converted_amount"]', _CUES,
+     "answer: 'convert.converted_amount' listed twice"),
+])
+def test_each_unstated_or_bad_answer_is_reported(tmp_path, answer, cues, what):
+    problems = _problems(tmp_path, _with_answer(answer, cues))
+    assert any(what in p for p in problems), problems
+    assert all(p.startswith("financial.toml: fin-test-quote-mail") for p in problems)

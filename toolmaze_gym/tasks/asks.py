@@ -18,9 +18,16 @@ for every phrasing of a scenario, that the request states each ask:
   "forecast"] }``), matched case-insensitively as whole words outside
   placeholders: a phrasing that never mentions the weather cannot demand it.
 
+The same holds for the **answer**: the step outputs the request asks to be
+*told* ("tell me the landing time", "how much does it come to"), which the agent
+delivers in its final answer rather than in an Action's argument. A scenario
+declares them (``answer = ["landing.local_time"]``) and each needs cues that
+match in every phrasing, exactly as an ask of a text does.
+
 Cues are the scenario author's claim of how a person asks for the value; the
 check makes the claim hold in every phrasing, and a cue declared for a value
-that no text asks is reported as stale, so the two never drift apart.
+that neither a text nor the answer asks is reported as stale, so the two never
+drift apart.
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ class _Scenario(Protocol):
     phrasings: tuple[str, ...]
     steps: tuple[_Step, ...]
     cues: Cues
+    answer: tuple[str, ...]
 
 
 def holes(text: str) -> tuple[str, ...]:
@@ -111,6 +119,28 @@ def parse_cues(raw: Any, where: str, problems: list[str]) -> Cues:
     return tuple(out)
 
 
+def parse_answer(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
+    """A scenario's ``answer`` list: the step outputs the request asks to be told.
+
+    Only step outputs: a param is the user's own literal, nothing to be told."""
+    if raw is None:
+        return ()
+    w = f"{where}.answer"
+    if not isinstance(raw, list) or not all(isinstance(r, str) for r in raw):
+        problems.append(f'{w}: expected a list of step outputs ["step.key", ...]')
+        return ()
+    out: list[str] = []
+    for ref in raw:
+        if "." not in ref or not _REF.match(ref):
+            problems.append(f"{w}: {ref!r} is not a step output (\"step.key\"); the answer "
+                            "tells the user what the tools found, not what they said")
+        elif ref in out:
+            problems.append(f"{w}: {ref!r} listed twice")
+        else:
+            out.append(ref)
+    return tuple(out)
+
+
 def cue_in(phrasing: str, cue: str) -> bool:
     """Whether ``phrasing`` says ``cue`` as whole words, outside its placeholders
     (so the cue ``date`` is not found in ``{date}``)."""
@@ -132,7 +162,8 @@ def texts(sc: _Scenario) -> Iterable[tuple[str, _Arg]]:
 
 
 def asks_problems(sc: _Scenario) -> list[str]:
-    """Every ask some phrasing does not state, and every cue that no ask uses."""
+    """Every ask (of a text or of the answer) some phrasing does not state, and every
+    cue that no ask uses."""
     where = f"{sc.file}: {sc.id}"
     cues = dict(sc.cues)
     problems: list[str] = []
@@ -141,10 +172,13 @@ def asks_problems(sc: _Scenario) -> list[str]:
         for ref in a.mention:
             asked.add(ref)
             problems += _unstated(where, path, ref, sc.phrasings, cues.get(ref, ()))
+    for ref in sc.answer:
+        asked.add(ref)
+        problems += _unstated(where, "answer", ref, sc.phrasings, cues.get(ref, ()))
     for ref in cues:
         if ref not in asked:
-            problems.append(f"{where}.cues.{ref}: no free text asks for it (drop the cue, "
-                            "or add it to a text's asks)")
+            problems.append(f"{where}.cues.{ref}: neither a free text nor the answer asks "
+                            "for it (drop the cue, or add it to a text's asks or to `answer`)")
     return problems
 
 

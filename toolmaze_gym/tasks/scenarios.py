@@ -21,7 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
-from toolmaze_gym.tasks.asks import asks_problems, holes, parse_asks, parse_cues
+from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
@@ -34,7 +34,7 @@ _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
-                  "premises"}
+                  "premises", "answer"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
@@ -118,6 +118,7 @@ class Scenario:
     file: str = ""
     cues: tuple[tuple[str, tuple[str, ...]], ...] = ()  # step output -> words asking for it
     premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
+    answer: tuple[str, ...] = ()  # step outputs the request asks to be told (tasks.asks)
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -283,7 +284,8 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
     premises = parse_premises(raw.get("premises"), f"{where}.premises", problems)
     return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
                     tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
-                    cues=parse_cues(raw.get("cues"), where, problems), premises=premises)
+                    cues=parse_cues(raw.get("cues"), where, problems), premises=premises,
+                    answer=parse_answer(raw.get("answer"), where, problems))
 
 
 # ---------------------------------------------------------------- meaning checks
@@ -433,6 +435,24 @@ def _check_bindings(sc: Scenario, corpus: Corpus, where: str, problems: list[str
                             "Action (send, book, pay, post, set ...)")
 
 
+def _check_answer(sc: Scenario, corpus: Corpus, where: str, problems: list[str]) -> None:
+    """Each answer ref names a step of the scenario and a key its capability returns
+    (as a text's ``{step.key}`` is checked), so the grader never looks for a value no
+    response carries."""
+    caps = capabilities(corpus)
+    steps = sc.step_by_id
+    for ref in sc.answer:
+        sid, key = ref.split(".", 1)
+        if sid not in steps:
+            problems.append(f"{where}.answer: {ref!r} names step {sid!r}, which is not a step "
+                            f"of this scenario (steps: {', '.join(steps)})")
+            continue
+        cap = caps.get(steps[sid].use)
+        if cap is not None and key not in (keys := key_types(corpus, cap)):
+            problems.append(f"{where}.answer: {ref!r}: {cap.name} returns no {key!r} "
+                            f"(keys: {', '.join(sorted(keys))})")
+
+
 def _enum_problems(corpus: Corpus, cap, role: str, p: ParamSpec, where: str) -> list[str]:
     """Values a param can take that a tool's closed set refuses (a 422 at run time)."""
     enums = {v for t in sorted(cap.tools) for q in corpus[t].params
@@ -453,6 +473,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_refs(sc, where, problems)
     _check_phrasings(sc, corpus, where, problems)
     _check_bindings(sc, corpus, where, problems)
+    _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (set(key_types(corpus, caps[s.use])) if s.use in caps else None)
