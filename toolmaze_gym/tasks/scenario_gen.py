@@ -425,7 +425,7 @@ class ScenarioGenerator:
             side = min(slot.alternatives, key=len)
             provides = self.corpus.group_by_id[slot.group].provides if slot.group else ()
             _, outputs[slot.id] = run_slot(self.sim, slot, side, outputs, state, provides)
-        answer = self._asked(sc, getattr(sc, "answer", ()), params, outputs, sid)
+        answer = self._asked(sc, sc.answer, params, outputs, sid)
         return [by_id[s.id] for s in slots], answer
 
     def _render(self, sc: Scenario, a: ArgSpec, params: dict[str, Any],
