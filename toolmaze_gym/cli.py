@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -176,11 +178,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _warnings_to_stderr(command: str) -> Iterator[None]:
+    """The library's warnings (the ``toolmaze_gym`` logger) as one redacted line each on
+    stderr, ``toolmaze CMD: warning: ...``, while a command runs."""
+    from toolmaze_gym.redact import RedactingFilter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"toolmaze {command}: warning: %(message)s"))
+    handler.addFilter(RedactingFilter())
+    handler.setLevel(logging.WARNING)
+    logger = logging.getLogger("toolmaze_gym")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(argv)
     try:
-        return ns.func(ns)
+        with _warnings_to_stderr(ns.command):
+            return ns.func(ns)
     except UsageError as exc:
         print(f"toolmaze {ns.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -67,7 +67,16 @@ def _split(values: list[str] | None) -> list[str]:
 
 def cmd_eval(ns: argparse.Namespace) -> int:
     from toolmaze_gym.faults import MODE_NAMES
-    from toolmaze_gym.runner import RunConfig, RunError, Selection, parse_shard, run
+    from toolmaze_gym.redact import redact
+    from toolmaze_gym.runner import (
+        EXIT_ENDPOINT,
+        EndpointStop,
+        RunConfig,
+        RunError,
+        Selection,
+        parse_shard,
+        run,
+    )
     from toolmaze_gym.tasks.model import LEVELS
     from toolmaze_gym.tasks.suite import SUITE_NAME
 
@@ -95,18 +104,33 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         if batch is not None and batch < 1:
             raise RunError("--batch must be at least 1")
         summary = run(cfg, out, resume=ns.resume, progress=not ns.quiet)
+    except EndpointStop as exc:  # endpoint trouble: no model score, its own exit code
+        print(f"toolmaze eval: error: {redact(str(exc), [ns.api_key_env or ''])}",
+              file=sys.stderr)
+        return EXIT_ENDPOINT
     except RunError as exc:
-        raise UsageError(str(exc)) from None
-    rate = summary.successes / summary.episodes if summary.episodes else 0.0
-    print(f"{summary.episodes} episodes run ({summary.skipped} already done) in "
-          f"{summary.wall_s:.1f} s; TSR {100 * rate:.1f}%; "
-          f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens; "
-          f"{100 * summary.outside_share:.1f}% of wall time outside the model"
-          + (f"; cut: {summary.cuts}" if summary.cuts else "")
-          + f"\nrecords: {summary.records_path}", file=sys.stderr)
+        raise UsageError(redact(str(exc), [ns.api_key_env or ""])) from None
+    print(summary_text(summary), file=sys.stderr)
     if not ns.no_report:
         _report([str(out)], out / "report", ns.quiet)
     return 0
+
+
+def summary_text(summary) -> str:
+    """What a run did, for the terminal: the session's work, and the TSR of every
+    episode recorded (a resumed run's earlier sessions included)."""
+    tsr = f"TSR {100 * summary.recorded_tsr:.1f}%"
+    if summary.episodes == 0 and summary.skipped:
+        return (f"nothing left to run: {summary.skipped} episodes already recorded; {tsr}"
+                f"\nrecords: {summary.records_path}")
+    if summary.skipped:
+        tsr += f" over the {summary.recorded} episodes recorded"
+    return (f"{summary.episodes} episodes run ({summary.skipped} already done) in "
+            f"{summary.wall_s:.1f} s; {tsr}; "
+            f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens; "
+            f"{100 * summary.outside_share:.1f}% of wall time outside the model"
+            + (f"; cut: {summary.cuts}" if summary.cuts else "")
+            + f"\nrecords: {summary.records_path}")
 
 
 def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, seed: int = 0,

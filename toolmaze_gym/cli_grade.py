@@ -42,7 +42,19 @@ def _read_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
             out.append((lineno, rec))
     if not out:
         raise UsageError(f"{path} holds no trajectory records")
-    return out
+    return _unique(out, path)
+
+
+def _unique(records: list[tuple[int, dict[str, Any]]], path: Path) \
+        -> list[tuple[int, dict[str, Any]]]:
+    """One record per episode, by the rule ``report`` applies too
+    (:func:`toolmaze_gym.runner.unique_records`), with a warning for what was dropped."""
+    from toolmaze_gym.runner import unique_records, warn_duplicates
+
+    kept, dropped = unique_records(rec for _, rec in records)
+    warn_duplicates(path, dropped)
+    keep = {id(rec) for rec in kept}
+    return [(lineno, rec) for lineno, rec in records if id(rec) in keep]
 
 
 def _task_source(source: str):

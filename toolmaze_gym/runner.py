@@ -34,6 +34,7 @@ Why it is shaped this way:
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import time
@@ -49,6 +50,8 @@ import numpy as np
 from toolmaze_gym import hashing
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.prompts import PROMPTS
+from toolmaze_gym.redact import Redactor
+from toolmaze_gym.runlock import LockHeld, check_free, run_lock
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, sha256, task_index
 
@@ -61,11 +64,26 @@ STANDARD = "standard"
 IDENTITY = ("agent", "label", "agent_options", "suite", "task_digest", "levels", "modes",
             "task_ids", "limit", "sample_seed", "prompts", "repeats", "max_steps", "loop_guard")
 TASKS_FILE = "tasks.jsonl"  # the tasks of a run over a task file, for reports
+log = logging.getLogger(__name__)
+
+__all__ = ["EndpointStop", "RunConfig", "RunError", "RunSummary",
+           "Selection", "read_records", "record_key", "run", "run_lock", "select",
+           "unique_records"]
 
 
 class RunError(Exception):
     """A run cannot start or go on (bad selection, conflicting run directory, a policy
     that keeps failing); the message is one line for the user."""
+
+
+class EndpointStop(RunError):
+    """The policy's endpoint failed (an :class:`EndpointError`: a rejected key, a dead
+    server): the run stopped without booking the episodes in flight, which
+    ``--resume`` plays once the endpoint works. ``toolmaze eval`` exits with
+    :data:`EXIT_ENDPOINT`."""
+
+
+EXIT_ENDPOINT = 3
 
 
 # ---------------------------------------------------------------- selection
@@ -264,10 +282,38 @@ def _parses(line: bytes) -> bool:
         return False
 
 
+def unique_records(records: Iterable[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """One record per episode, and how many duplicates were dropped: the one rule
+    ``grade``, ``report`` and ``--resume`` share.
+
+    Records of one (agent, task, mode, prompt, repeat) are the same episode, whatever
+    file they come from (two writers, a shard copied twice): the first finished one is
+    kept. A record cut for a policy error gives way to a later run of its episode
+    (that is what ``--resume`` does with it) and is not counted as a duplicate.
+    """
+    by_key: dict[tuple[str, str], dict[str, Any]] = {}
+    dropped = 0
+    for rec in records:
+        key = (str(rec.get("agent") or ""), record_key(rec))
+        old = by_key.get(key)
+        if old is None or old.get("cut") == "error":
+            by_key[key] = rec
+        elif rec.get("cut") != "error":
+            dropped += 1
+    return list(by_key.values()), dropped
+
+
+def warn_duplicates(where: str | Path, dropped: int) -> None:
+    """Tell the user (through the ``toolmaze_gym`` logger) that duplicates were dropped."""
+    if dropped:
+        log.warning("%s: %d duplicate records of episodes recorded before were ignored "
+                    "(the first record of each episode counts)", where, dropped)
+
+
 def read_records(run_dir: Path) -> list[dict[str, Any]]:
-    """Every record in a run directory (all shard files), one per episode key: a
-    record cut for a policy error gives way to a later run of the same episode."""
-    by_key: dict[str, dict[str, Any]] = {}
+    """Every record in a run directory (all shard files), one per episode
+    (:func:`unique_records`; dropped duplicates are logged as a warning)."""
+    found: list[dict[str, Any]] = []
     for path in sorted(run_dir.glob(RECORDS_GLOB)):
         with path.open(encoding="utf-8") as fh:
             for lineno, line in enumerate(fh, 1):
@@ -275,15 +321,15 @@ def read_records(run_dir: Path) -> list[dict[str, Any]]:
                     continue
                 try:
                     rec = json.loads(line)
-                    key = record_key(rec)
+                    record_key(rec)
                 except (ValueError, KeyError, TypeError):
                     if not line.endswith("\n"):
                         continue  # a line cut short by a kill: that episode reruns
                     raise RunError(f"{path}:{lineno}: not a trajectory record") from None
-                old = by_key.get(key)
-                if old is None or old.get("cut") == "error":
-                    by_key[key] = rec
-    return list(by_key.values())
+                found.append(rec)
+    kept, dropped = unique_records(found)
+    warn_duplicates(run_dir, dropped)
+    return kept
 
 
 def done_keys(run_dir: Path) -> set[str]:
@@ -301,23 +347,51 @@ def read_config(run_dir: Path) -> dict[str, Any] | None:
         raise RunError(f"{path} is not valid JSON") from None
 
 
-def _write_json_atomic(path: Path, obj: Any) -> None:
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode: a surrogate pair kept apart becomes the character it
+    encodes, a lone surrogate U+FFFD. Models emit both (a byte-level tokenizer cut
+    mid-character, a JSON escape of half a pair), and UTF-8 can encode neither."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+def _jsonable(obj: Any) -> Any:
+    """What a record holds that JSON cannot (a policy's odd usage values): as text."""
+    if isinstance(obj, bytes | bytearray):
+        return bytes(obj).decode("utf-8", "replace")
+    return repr(obj)
+
+
+def to_json(obj: Any, redactor: Redactor, indent: int | None = None) -> str:
+    """JSON text as runs write it: valid UTF-8 whatever the strings hold, and without
+    secrets (redacted in the finished text, so no field is missed)."""
+    return redactor(valid_text(json.dumps(obj, ensure_ascii=False, indent=indent,
+                                          default=_jsonable)))
+
+
+def _write_json_atomic(path: Path, obj: Any, redactor: Redactor | None = None) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.write_text(to_json(obj, redactor or Redactor(), indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, path)
 
 
 class RecordWriter:
-    """Appends records to one JSONL file, each flushed and fsync'd before returning."""
+    """Appends records to one JSONL file, each flushed and fsync'd before returning,
+    each one line of valid UTF-8 JSON without secrets (:func:`to_json`)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, redactor: Redactor | None = None) -> None:
         if path.exists():
             _repair(path)
-        self.path = path
+        self.path, self.redactor = path, redactor or Redactor()
         self._fh = path.open("a", encoding="utf-8")
 
     def write(self, rec: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self._fh.write(to_json(rec, self.redactor) + "\n")
         self._fh.flush()
         os.fsync(self._fh.fileno())
 
@@ -360,12 +434,26 @@ class RunConfig:
                 "loop_guard": self.loop_guard}
 
 
-def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Task]) -> Path:
-    """Refuse a run directory that cannot take this run; returns this shard's records
-    file. Writes nothing, so a refused run leaves no trace."""
+def run_redactor(cfg: RunConfig) -> Redactor:
+    """The redactor of a run: the configured key (``api_key_env``) and the environment's
+    secrets, wherever they appear (see :mod:`toolmaze_gym.redact`)."""
+    return Redactor.from_environment([str(cfg.agent_options.get("api_key_env") or "")])
+
+
+def _identity_on_disk(cfg: RunConfig, tasks: dict[str, Task], redactor: Redactor) -> dict:
+    """The identity as run.json holds it: tuples as lists, secrets redacted (so a run
+    whose ``--base-url`` carries a key still matches its own run.json)."""
+    return json.loads(to_json(cfg.identity(tasks), redactor))
+
+
+def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Task],
+               redactor: Redactor) -> Path:
+    """Refuse a run directory that cannot take this run (another configuration, records
+    without ``--resume``, a live writer); returns this shard's records file. Writes
+    nothing, so a refused run leaves no trace."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"{run_dir} exists and is not a directory")
-    ident = json.loads(json.dumps(cfg.identity(tasks)))  # tuples → lists, as on disk
+    ident = _identity_on_disk(cfg, tasks, redactor)
     old = read_config(run_dir) if run_dir.is_dir() else None
     if old is not None:
         diff = [k for k in IDENTITY if old.get(k) != ident[k]]
@@ -378,14 +466,22 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
                            f"({old.get(diff[0])!r} vs {ident[diff[0]]!r}); "
                            "use a new --out or the same settings")
     path = run_dir / records_name(cfg.shard)
-    if path.exists() and path.stat().st_size and not resume:
-        raise RunError(f"{path} already holds records; pass --resume to continue the run "
-                       "or choose a new --out")
+    try:
+        check_free(path)
+    except LockHeld as exc:
+        raise RunError(str(exc)) from None
+    _check_unused(path, resume)
     return path
 
 
+def _check_unused(path: Path, resume: bool) -> None:
+    if path.exists() and path.stat().st_size and not resume:
+        raise RunError(f"{path} already holds records; pass --resume to continue the run "
+                       "or choose a new --out")
+
+
 def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
-              chosen: list[str]) -> None:
+              chosen: list[str], redactor: Redactor) -> None:
     """Create the run directory and its run.json (once: shards share it). A run over a
     task file also keeps its chosen tasks (tasks.jsonl), so reports can show them
     wherever the file has gone."""
@@ -401,11 +497,12 @@ def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
         tmp.write_text("".join(lines), encoding="utf-8")
         os.replace(tmp, run_dir / TASKS_FILE)
     _write_json_atomic(run_dir / RUN_FILE, {
-        **json.loads(json.dumps(cfg.identity(tasks))),
+        **_identity_on_disk(cfg, tasks, redactor),
         "tasks": None if source is None else str(Path(source).resolve()), "episodes": total,
         "toolmaze_version": __version__,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
+        "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"},
+        redactor)
 
 
 # ---------------------------------------------------------------- shared turns
@@ -512,6 +609,13 @@ class RunSummary:
     model_s: float = 0.0  # inside policy.act_many
     cuts: dict[str, int] = field(default_factory=dict)
     records_path: str = ""
+    recorded: int = 0  # episodes of this shard on disk after the run (all sessions)
+    recorded_successes: int = 0
+
+    @property
+    def recorded_tsr(self) -> float:
+        """TSR over every recorded episode of the shard (earlier sessions included)."""
+        return self.recorded_successes / self.recorded if self.recorded else 0.0
 
     @property
     def outside_share(self) -> float:
@@ -519,7 +623,8 @@ class RunSummary:
         return 1 - self.model_s / self.wall_s if self.wall_s else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "outside_share": self.outside_share}
+        return {**asdict(self), "outside_share": self.outside_share,
+                "recorded_tsr": self.recorded_tsr}
 
 
 class _Driver:
@@ -585,8 +690,10 @@ class _Driver:
 
     def _act(self, turns: list[tuple[str, list]]) -> tuple[dict[str, str],
                                                            dict[str, tuple[str, str | None]]]:
-        """Texts per key, and (reason, detail) per key to cut."""
+        """Texts per key (valid Unicode), and (reason, detail) per key to cut. An
+        :class:`EndpointError` goes up: it stops the run, it is no episode's fault."""
         from toolmaze_gym.agents import ContextOverflow
+        from toolmaze_gym.agents.errors import EndpointError
 
         texts: dict[str, str] = {}
         cuts: dict[str, tuple[str, str | None]] = {}
@@ -604,6 +711,8 @@ class _Driver:
                     cuts[k] = ("context", str(exc))
                 todo = [t for t in todo if t[0] not in cuts]
                 continue
+            except EndpointError:
+                raise
             except Exception as exc:  # any policy failure cuts episodes, not the run
                 detail = f"{type(exc).__name__}: {exc}"
                 keys = getattr(exc, "keys", None)  # e.g. the openai policy's EndpointError
@@ -616,7 +725,12 @@ class _Driver:
                     continue
                 failed = todo
             else:
-                texts.update(zip((k for k, _ in todo), out, strict=True))
+                for (k, _), text in zip(todo, out, strict=True):
+                    if isinstance(text, str):
+                        texts[k] = valid_text(text)
+                    else:  # the pool would take None for "no action" and spin for ever
+                        cuts[k] = ("error", f"the policy returned {type(text).__name__}, "
+                                            "not text")
                 break
             finally:
                 self.summary.model_s += time.perf_counter() - t0
@@ -630,12 +744,12 @@ class _Driver:
     def _end(self, pool: Any, i: int, ep: _Live, cut: tuple[str, str | None] | None) -> None:
         if cut is not None:
             pool.cut(i, cut[0])
-        usage = self.policy.finish(ep.spec.key)
+        usage = self._usage(ep.spec.key)
         rec = pool.record(i, self.label)
         rec.update(
             prompt=ep.spec.prompt, repeat=ep.spec.repeat, key=ep.spec.key,
             agent_options=self.cfg.agent_options, suite=self.cfg.selection.suite,
-            usage={k: int(usage.get(k, 0)) for k in ("prompt_tokens", "completion_tokens",
+            usage={k: _count(usage.get(k)) for k in ("prompt_tokens", "completion_tokens",
                                                      "turns", "shared_turns")},
             raw=list(usage.get("raw", ep.raw)), wall_s=round(time.perf_counter() - ep.t0, 4))
         if self.cfg.selection.tasks is not None:
@@ -647,6 +761,17 @@ class _Driver:
         self._count(rec, cut)
         self.emit(rec)
         self._check_errors(cut)
+
+    def _usage(self, key: str) -> dict[str, Any]:
+        """The policy's usage of an episode; a policy whose bookkeeping fails loses
+        the usage, not the episode (the record is written all the same)."""
+        try:
+            usage = self.policy.finish(key)
+        except Exception as exc:  # any failure of a user's policy
+            log.warning("the policy's finish(%r) raised %s: %s; its usage is lost", key,
+                        type(exc).__name__, exc)
+            return {}
+        return usage if isinstance(usage, dict) else {}
 
     def _count(self, rec: dict[str, Any], cut: tuple[str, str | None] | None) -> None:
         s = self.summary
@@ -663,6 +788,14 @@ class _Driver:
             raise RunError(f"the policy failed on {self.errors_in_a_row} episodes in a row "
                            f"({cut[1] if cut else ''}); stopping (those episodes run again "
                            "on --resume)")
+
+
+def _count(value: Any) -> int:
+    """A usage count as an int (0 for what is not a count)."""
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError, OverflowError):
+        return 0
 
 
 # ---------------------------------------------------------------- entry point
@@ -695,8 +828,11 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
 
     ``policy`` may be given ready-made (tests, notebooks); otherwise it is built with
     ``make_policy(cfg.agent, **cfg.agent_options)`` after the run directory is checked
-    (so a conflicting directory fails before a model loads) and before anything is
-    written (so bad options leave no run behind).
+    (so a conflicting directory, or one that a live run is writing, fails before a
+    model loads) and before anything is written (so bad options leave no run behind).
+    The shard's records file is locked while the run writes (:mod:`toolmaze_gym.runlock`),
+    and what is already done is read under that lock, so nothing is recorded twice.
+    Raises :class:`EndpointStop` when the policy's endpoint fails.
     """
     run_dir = Path(run_dir)
     if cfg.max_steps < 1:
@@ -706,21 +842,40 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
     tasks = _tasks(cfg.selection.normalised())
     specs = select(cfg.selection, tasks)
     mine = shard(specs, *cfg.shard)
-    path = _check_dir(run_dir, cfg, resume, tasks)
-    done = done_keys(run_dir) if resume and run_dir.is_dir() else set()
-    todo = [s for s in mine if s.key not in done]
-    summary = RunSummary(skipped=len(mine) - len(todo), records_path=str(path))
-    if policy is None:
-        from toolmaze_gym.agents import make_policy
-
-        try:
-            policy = make_policy(cfg.agent, **cfg.agent_options)
-        except (ValueError, TypeError, FileNotFoundError) as exc:
-            raise RunError(str(exc)) from None
+    redactor = run_redactor(cfg)
+    path = _check_dir(run_dir, cfg, resume, tasks, redactor)
+    policy = _policy(cfg) if policy is None else policy
     if cfg.share_turns and getattr(policy, "temperature", None) == 0:
         policy = SharedTurns(policy)
-    _init_dir(run_dir, cfg, len(specs), tasks, list(dict.fromkeys(s.task_id for s in specs)))
-    writer = RecordWriter(path)
+    try:
+        with run_lock(path):
+            _check_unused(path, resume)  # another run may have written since the check
+            _init_dir(run_dir, cfg, len(specs), tasks,
+                      list(dict.fromkeys(s.task_id for s in specs)), redactor)
+            return _play(cfg, run_dir, path, mine, tasks, policy, resume, progress, redactor)
+    except LockHeld as exc:
+        raise RunError(str(exc)) from None
+
+
+def _policy(cfg: RunConfig) -> Any:
+    from toolmaze_gym.agents import make_policy
+
+    try:
+        return make_policy(cfg.agent, **cfg.agent_options)
+    except (ValueError, TypeError, FileNotFoundError) as exc:
+        raise RunError(str(exc)) from None
+
+
+def _play(cfg: RunConfig, run_dir: Path, path: Path, mine: list[EpisodeSpec],
+          tasks: dict[str, Task], policy: Any, resume: bool, progress: bool,
+          redactor: Redactor) -> RunSummary:
+    """Play the shard's episodes not yet on disk (the caller holds the lock)."""
+    from toolmaze_gym.agents.errors import EndpointError
+
+    done = done_keys(run_dir) if resume else set()
+    todo = [s for s in mine if s.key not in done]
+    summary = RunSummary(skipped=len(mine) - len(todo), records_path=str(path))
+    writer = RecordWriter(path, redactor)
     bar = _Progress(len(mine), summary.skipped, cfg.label or cfg.agent, progress)
 
     def emit(rec: dict[str, Any]) -> None:
@@ -730,8 +885,23 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
     t0 = time.perf_counter()
     try:
         _Driver(policy, cfg, tasks, emit, summary).run(todo)
+    except EndpointError as exc:
+        left = len(todo) - summary.episodes
+        raise EndpointStop(f"{' '.join(str(exc).split())}; the run stopped ({left} "
+                           f"episodes not recorded; fix the endpoint and pass --resume)") \
+            from None
     finally:
         summary.wall_s = time.perf_counter() - t0
         writer.close()
         bar.close()
+    _tally(summary, run_dir, {s.key for s in mine})
     return summary
+
+
+def _tally(summary: RunSummary, run_dir: Path, keys: set[str]) -> None:
+    """The shard's recorded episodes and successes so far, this session's and
+    earlier ones (what a resumed run reports)."""
+    recs = [r for r in read_records(run_dir) if record_key(r) in keys]
+    summary.recorded = len(recs)
+    summary.recorded_successes = sum(bool((r.get("grade") or {}).get("success"))
+                                     for r in recs)

@@ -22,6 +22,8 @@ from toolmaze_gym.runner import (
     read_config,
     read_records,
     record_key,
+    unique_records,
+    warn_duplicates,
 )
 from toolmaze_gym.tasks.model import Task
 
@@ -64,6 +66,8 @@ def _load_source(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
                     records.append(rec)
         if not records:
             raise RunError(f"{path} holds no trajectory records")
+        records, dropped = unique_records(records)  # the rule grade applies too
+        warn_duplicates(path, dropped)
         return records, {}
     raise RunError(f"no such run directory or records file: {path}")
 
