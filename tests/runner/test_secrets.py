@@ -105,3 +105,17 @@ def test_eval_stops_on_endpoint_trouble_with_one_line_and_exit_3(tmp_path, capsy
     assert code == 3 and len(err.splitlines()) == 1, err
     assert "401 invalid api key [REDACTED]" in err and "--resume" in err
     assert read_records(tmp_path / "run") == []
+
+
+def test_regraded_records_carry_no_secret(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    run(RunConfig("oracle", selection=SEL), tmp_path, progress=False)
+    path = tmp_path / "records.jsonl"
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    recs[0]["cut_detail"] = f"an old run's error: invalid key {KEY}"  # written before redaction
+    recs[1]["raw"] = ["half a pair \ud83d and a lone \udfff"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    out = tmp_path / "regraded.jsonl"
+    assert main(["grade", str(path), "--out", str(out)]) == 0
+    text = out.read_bytes().decode("utf-8")
+    assert KEY not in text and "invalid key [REDACTED]" in text
