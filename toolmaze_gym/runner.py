@@ -872,14 +872,19 @@ def _play(cfg: RunConfig, run_dir: Path, path: Path, mine: list[EpisodeSpec],
     """Play the shard's episodes not yet on disk (the caller holds the lock)."""
     from toolmaze_gym.agents.errors import EndpointError
 
-    done = done_keys(run_dir) if resume else set()
-    todo = [s for s in mine if s.key not in done]
+    keys = {s.key for s in mine}
+    # (success, cut for an error) per recorded episode of the shard, earlier sessions'
+    # and this one's: what the summary reports, without keeping the records
+    outcome = {record_key(r): _outcome(r) for r in (read_records(run_dir) if resume else [])
+               if record_key(r) in keys}
+    todo = [s for s in mine if s.key not in outcome or outcome[s.key][1]]
     summary = RunSummary(skipped=len(mine) - len(todo), records_path=str(path))
     writer = RecordWriter(path, redactor)
     bar = _Progress(len(mine), summary.skipped, cfg.label or cfg.agent, progress)
 
     def emit(rec: dict[str, Any]) -> None:
         writer.write(rec)
+        outcome[record_key(rec)] = _outcome(rec)  # a rerun replaces an error cut
         bar.update(summary)
 
     t0 = time.perf_counter()
@@ -894,14 +899,12 @@ def _play(cfg: RunConfig, run_dir: Path, path: Path, mine: list[EpisodeSpec],
         summary.wall_s = time.perf_counter() - t0
         writer.close()
         bar.close()
-    _tally(summary, run_dir, {s.key for s in mine})
+    summary.recorded = len(outcome)
+    summary.recorded_successes = sum(ok for ok, _ in outcome.values())
     return summary
 
 
-def _tally(summary: RunSummary, run_dir: Path, keys: set[str]) -> None:
-    """The shard's recorded episodes and successes so far, this session's and
-    earlier ones (what a resumed run reports)."""
-    recs = [r for r in read_records(run_dir) if record_key(r) in keys]
-    summary.recorded = len(recs)
-    summary.recorded_successes = sum(bool((r.get("grade") or {}).get("success"))
-                                     for r in recs)
+def _outcome(rec: dict[str, Any]) -> tuple[bool, bool]:
+    """(success, cut for a policy error: to run again) of a record."""
+    grade = rec.get("grade")
+    return bool(isinstance(grade, dict) and grade.get("success")), rec.get("cut") == "error"
