@@ -69,15 +69,19 @@ _RULES: tuple[_Rule, ...] = (
     # a Bearer token outside a header: needs a digit, so "Bearer bonds" stays
     _Rule(re.compile(rf"(\bBearer\s+)(?=[{_TOKEN_CHARS}]*\d)[{_TOKEN_CHARS}]{{8,}}"),
           rf"\1{REDACTED}", ("Bearer",)),
-    _Rule(re.compile(r"(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{16,}"), REDACTED, ("sk-",)),
-    _Rule(re.compile(r"(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{20,}"), REDACTED, ("hf_",)),
-    _Rule(re.compile(r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,}|"
-                     r"github_pat_[A-Za-z0-9_]{20,})"), REDACTED,
-          ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
-    _Rule(re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])"), REDACTED,
+    # token shapes; each starts with its literal prefix (a fast search) and then looks
+    # behind it: the prefix must not continue a word ("task-", "desk-" are no keys)
+    _Rule(re.compile(r"sk-(?<![A-Za-z0-9_-]sk-)[A-Za-z0-9_-]{16,}"), REDACTED, ("sk-",)),
+    _Rule(re.compile(r"hf_(?<![A-Za-z0-9_]hf_)[A-Za-z0-9]{20,}"), REDACTED, ("hf_",)),
+    _Rule(re.compile(r"gh[pousr]_(?<![A-Za-z0-9_]gh[pousr]_)[A-Za-z0-9]{20,}"), REDACTED,
+          ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    _Rule(re.compile(r"github_pat_(?<![A-Za-z0-9_]github_pat_)[A-Za-z0-9_]{20,}"), REDACTED,
+          ("github_pat_",)),
+    _Rule(re.compile(r"A[KS]IA(?<![A-Za-z0-9]A[KS]IA)[0-9A-Z]{16}(?![A-Za-z0-9])"), REDACTED,
           ("AKIA", "ASIA")),
-    _Rule(re.compile(r"(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}"), REDACTED, ("xox",)),
-    _Rule(re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}"), REDACTED, ("AIza",)),
+    _Rule(re.compile(r"xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)[A-Za-z0-9-]{10,}"), REDACTED,
+          ("xox",)),
+    _Rule(re.compile(r"AIza(?<![A-Za-z0-9]AIza)[0-9A-Za-z_-]{35}"), REDACTED, ("AIza",)),
 )
 
 
