@@ -14,9 +14,22 @@ Why it is shaped this way:
   the model (``ContextOverflow``), that goes round in a loop (:func:`cycling`: its
   last ``loop_guard`` actions, with their responses, repeat one cycle of at most
   ``loop_guard // 2`` actions), or whose policy call raises is cut through the env
-  (graded like a truncation) with the reason in its record. Only a policy that fails
-  ``MAX_CONSECUTIVE_ERRORS`` episodes in a row stops the run (a dead endpoint should
-  not fill a run with cuts); records cut for an error are run again on ``resume``.
+  (graded like a truncation) with the reason in its record; so is one whose policy
+  returns something other than text or cannot start it, while text with broken
+  Unicode is played and recorded as valid UTF-8 (:func:`valid_text`). Only a policy
+  that fails ``MAX_CONSECUTIVE_ERRORS`` episodes in a row stops the run; records cut
+  for an error are run again on ``resume``.
+* Endpoint trouble is not a model failure: an ``EndpointError``
+  (:mod:`toolmaze_gym.agents.errors`, raised by a policy whose server rejects the key,
+  is down, keeps failing) stops the run at once with :class:`EndpointStop`, without
+  booking the episodes in flight (``toolmaze eval`` exits 3).
+* One writer per records file (:mod:`toolmaze_gym.runlock`): a second process is
+  refused with the holder's pid, so nothing is recorded twice; records of one episode
+  found twice anyway (files copied together) count once (:func:`unique_records`, the
+  rule ``grade`` and ``report`` share).
+* No secret is written: records and run.json go through :func:`to_json`, which
+  redacts the configured key, the environment's secrets, URL credentials and token
+  shapes (:mod:`toolmaze_gym.redact`).
 * ``repeats`` (pass^k) plays each episode k times under keys that differ only in the
   repeat index. A sampling policy seeds each episode from its seed and that key
   (``toolmaze_gym.agents.policy.episode_seed``), so the k runs differ and a rerun
@@ -573,6 +586,7 @@ class _Live:
     t0: float
     raw: list[str] = field(default_factory=list)
     turns: list[tuple[str, str]] = field(default_factory=list)  # (action, response)
+    failed: str | None = None  # why the policy could not start the episode
 
 
 def cycling(turns: list[Any], window: int) -> bool:
@@ -658,6 +672,9 @@ class _Driver:
             for i in range(pool.num_envs):
                 if i not in live and pending:
                     live[i] = self._start(pool, i, pending.popleft())
+                    failed = live[i].failed
+                    if failed is not None:  # the policy could not open the episode
+                        self._end(pool, i, live.pop(i), ("error", failed))
             order = sorted(live)
             texts, cuts = self._act([(live[i].spec.key, pool.messages(i)) for i in order])
             actions = {}
@@ -680,13 +697,23 @@ class _Driver:
                     self._end(pool, i, live.pop(i), ("loop", None))
 
     def _start(self, pool: Any, i: int, spec: EpisodeSpec) -> _Live:
+        """Reset env ``i`` to the episode and open it in the policy; a policy that
+        cannot (other than by endpoint trouble) marks the episode ``failed``."""
+        from toolmaze_gym.agents.errors import EndpointError
+
         # the task itself, not its id: a task file's tasks are not in any suite; the env
         # builds their fault profiles deterministically from the task and mode
         pool.reset(seed=[hashing.digest("episode", spec.key) % 2**31],
                    options={"indices": [i], "task": self.tasks[spec.task_id],
                             "mode": spec.mode})
-        self.policy.start(spec.key, self.tasks[spec.task_id], pool.tools(i), spec.mode)
-        return _Live(spec, time.perf_counter())
+        ep = _Live(spec, time.perf_counter())
+        try:
+            self.policy.start(spec.key, self.tasks[spec.task_id], pool.tools(i), spec.mode)
+        except EndpointError:
+            raise
+        except Exception as exc:  # a user's policy: its failure cuts the episode
+            ep.failed = f"{type(exc).__name__}: {exc}"
+        return ep
 
     def _act(self, turns: list[tuple[str, list]]) -> tuple[dict[str, str],
                                                            dict[str, tuple[str, str | None]]]:

@@ -164,3 +164,16 @@ class EndpointDown(Wrapped):
             raise EndpointError(self.message, [k for k, _ in turns])
         self.good -= 1
         return super().act_many(turns)
+
+
+class StartRaises(Wrapped):
+    """Cannot open the episodes of ``task_id`` (e.g. a tokenizer that rejects a schema)."""
+
+    def __init__(self, task_id: str) -> None:
+        super().__init__()
+        self.task_id = task_id
+
+    def start(self, key: str, task: Any, tools: list[dict], mode: str) -> None:
+        if key.startswith(self.task_id):
+            raise ValueError("cannot render these tools")
+        super().start(key, task, tools, mode)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.runner._policies import FinishRaises, Replying
+from tests.runner._policies import FinishRaises, Replying, StartRaises
 from toolmaze_gym.runner import RunConfig, Selection, read_records, run, select
 
 SEL = Selection(levels=["C1"], limit=3, modes=["P0"])
@@ -67,3 +67,14 @@ def test_a_policy_whose_bookkeeping_raises_does_not_stop_the_run(tmp_path):
     assert summary.episodes == 3 and len(recs) == 3
     assert all(r["grade"]["success"] for r in recs)  # the episodes themselves were fine
     assert all(r["usage"]["turns"] == 0 for r in recs)  # only the usage is lost
+
+
+def test_a_policy_that_cannot_start_an_episode_cuts_only_that_one(tmp_path):
+    victim = select(SEL)[2].task_id
+    summary = run(RunConfig("oracle", selection=SEL, batch=2), tmp_path, progress=False,
+                  policy=StartRaises(victim))
+    recs = {r["task_id"]: r for r in read_records(tmp_path)}
+    assert recs[victim]["cut"] == "error" and recs[victim]["steps"] == []
+    assert "ValueError: cannot render these tools" in recs[victim]["cut_detail"]
+    assert summary.episodes == 3
+    assert all(r["grade"]["success"] for t, r in recs.items() if t != victim)
