@@ -23,7 +23,7 @@ SECRETS = (KEY, "hunter2hunter2", "querysecret99")
 
 def _written(out: Path) -> str:
     """Every byte the run left in its directory, as text."""
-    return "\n".join(p.read_bytes().decode("utf-8") for p in sorted(out.rglob("*"))
+    return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in sorted(out.rglob("*"))
                      if p.is_file())
 
 
@@ -119,3 +119,81 @@ def test_regraded_records_carry_no_secret(tmp_path, monkeypatch, capsys):
     assert main(["grade", str(path), "--out", str(out)]) == 0
     text = out.read_bytes().decode("utf-8")
     assert KEY not in text and "invalid key [REDACTED]" in text
+
+
+class _Endpoint:
+    """A tiny OpenAI-compatible server on 127.0.0.1: ``status`` and ``body`` answer every
+    chat completion; the headers of each request are kept."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        owner = self
+        self.status, self.body, self.headers = 200, {}, []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # the http.server API
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                owner.headers.append(dict(self.headers))
+                data = json.dumps(owner.body).encode()
+                self.send_response(owner.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def endpoint():
+    ep = _Endpoint()
+    yield ep
+    ep.close()
+
+
+ANSWER = {"id": "c1", "object": "chat.completion", "created": 0, "model": "tiny",
+          "choices": [{"index": 0, "finish_reason": "stop",
+                       "message": {"role": "assistant", "content": "I give up"}}],
+          "usage": {"prompt_tokens": 6000, "completion_tokens": 3, "total_tokens": 6003}}
+
+
+@pytest.mark.parametrize("status", [401, 500])
+def test_a_key_the_endpoint_echoes_is_written_nowhere(endpoint, tmp_path, monkeypatch, capsys,
+                                                      status):
+    pytest.importorskip("openai")
+    monkeypatch.setenv("MY_SERVER_KEY", "local-key-Qm3x9T")  # named by --api-key-env
+    endpoint.status = status
+    endpoint.body = {"error": {"message": "Incorrect API key provided: local-key-Qm3x9T"}}
+    out = tmp_path / "run"
+    main(["eval", "--agent", "openai", "--model", "tiny", "--api-key-env", "MY_SERVER_KEY",
+          "--base-url", f"http://127.0.0.1:{endpoint.port}/v1", "--option", "max_retries=0",
+          "--level", "C1", "--limit", "1", "--mode", "NP", "--out", str(out), "--quiet"])
+    assert endpoint.headers, "the endpoint was never asked"
+    written = _written(out) + "".join(capsys.readouterr())
+    assert "local-key-Qm3x9T" not in written and "Incorrect API key provided" in written
+
+
+def test_credentials_in_the_base_url_are_used_but_never_written(endpoint, tmp_path, capsys):
+    pytest.importorskip("openai")
+    endpoint.body = ANSWER
+    out = tmp_path / "run"
+    url = f"http://bob:hunter2hunter2@127.0.0.1:{endpoint.port}/v1"
+    assert main(["eval", "--agent", "openai", "--model", "tiny", "--base-url", url,
+                 "--level", "C1", "--limit", "1", "--mode", "NP", "--out", str(out),
+                 "--quiet"]) == 0
+    assert endpoint.headers[0].get("Authorization", "").startswith("Basic ")  # sent as auth
+    written = _written(out) + "".join(capsys.readouterr())
+    assert "hunter2hunter2" not in written
+    assert json.loads((out / "run.json").read_text())["agent_options"]["base_url"] == \
+        f"http://[REDACTED]@127.0.0.1:{endpoint.port}/v1"
