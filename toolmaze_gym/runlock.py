@@ -69,6 +69,19 @@ def check_free(records: Path) -> None:
         os.close(fd)  # also releases the probe's shared lock
 
 
+def _lock(fd: int, records: Path, tries: int = 5) -> None:
+    """Take the exclusive lock, or raise :class:`LockHeld`. A few quick retries ride
+    out another process's :func:`check_free`, which holds a shared lock for an instant."""
+    for attempt in range(tries):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if attempt == tries - 1:
+                raise _refusal(records, fd) from None
+            time.sleep(0.02)
+
+
 @contextmanager
 def run_lock(records: Path) -> Iterator[None]:
     """Hold the lock of ``records`` (creating its directory) for the ``with`` block;
@@ -77,10 +90,7 @@ def run_lock(records: Path) -> Iterator[None]:
     fd = os.open(lock_path(records), os.O_RDWR | os.O_CREAT, 0o644)
     try:
         if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise _refusal(records, fd) from None
+            _lock(fd, records)
         info = {"pid": os.getpid(), "host": platform.node(),
                 "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         os.ftruncate(fd, 0)
