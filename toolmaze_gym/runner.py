@@ -645,9 +645,10 @@ class _Driver:
     """Keeps ``batch`` episodes in flight per prompt pool and turns their ends into records."""
 
     def __init__(self, policy: Any, cfg: RunConfig, tasks: dict[str, Task],
-                 emit: Callable[[dict[str, Any]], None], summary: RunSummary) -> None:
+                 emit: Callable[[dict[str, Any]], None], summary: RunSummary,
+                 redactor: Redactor | None = None) -> None:
         self.policy, self.cfg, self.tasks, self.emit = policy, cfg, tasks, emit
-        self.summary = summary
+        self.summary, self.redactor = summary, redactor or Redactor()
         self.batch = max(1, int(cfg.batch or getattr(policy, "batch_size", 1) or 1))
         self.errors_in_a_row = 0
         self.label = cfg.label or getattr(policy, "name", cfg.agent)
@@ -784,7 +785,9 @@ class _Driver:
         if cut is not None:
             rec["cut"] = cut[0]
             if cut[1]:
-                rec["cut_detail"] = cut[1][:2000]
+                # redacted before it is shortened: a cut through a key would leave
+                # a prefix that no pattern recognises
+                rec["cut_detail"] = self.redactor(cut[1])[:2000]
         self._count(rec, cut)
         self.emit(rec)
         self._check_errors(cut)
@@ -916,7 +919,7 @@ def _play(cfg: RunConfig, run_dir: Path, path: Path, mine: list[EpisodeSpec],
 
     t0 = time.perf_counter()
     try:
-        _Driver(policy, cfg, tasks, emit, summary).run(todo)
+        _Driver(policy, cfg, tasks, emit, summary, redactor).run(todo)
     except EndpointError as exc:
         left = len(todo) - summary.episodes
         raise EndpointStop(f"{' '.join(str(exc).split())}; the run stopped ({left} "

@@ -197,3 +197,16 @@ def test_credentials_in_the_base_url_are_used_but_never_written(endpoint, tmp_pa
     assert "hunter2hunter2" not in written
     assert json.loads((out / "run.json").read_text())["agent_options"]["base_url"] == \
         f"http://[REDACTED]@127.0.0.1:{endpoint.port}/v1"
+
+
+class _LongError(Wrapped):
+    def act_many(self, turns):
+        raise RuntimeError("x" * (2000 - len("RuntimeError: ") - 12) + f" {KEY} trailing")
+
+
+def test_a_key_at_the_cut_of_a_long_error_is_not_left_half_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    run(RunConfig("oracle", selection=Selection(levels=["C1"], limit=1, modes=["P0"])),
+        tmp_path, progress=False, policy=_LongError())
+    (rec,) = read_records(tmp_path)
+    assert rec["cut"] == "error" and KEY[:11] not in (tmp_path / "records.jsonl").read_text()
