@@ -739,11 +739,11 @@ class _Driver:
                     cuts[k] = ("context", str(exc))
                 todo = [t for t in todo if t[0] not in cuts]
                 continue
-            except EndpointError:
+            except EndpointError:  # the endpoint's fault, never the model's: stop the run
                 raise
             except Exception as exc:  # any policy failure cuts episodes, not the run
                 detail = f"{type(exc).__name__}: {exc}"
-                keys = getattr(exc, "keys", None)  # e.g. the openai policy's EndpointError
+                keys = getattr(exc, "keys", None)  # a policy may name the turns that failed
                 named = {k for k, _ in todo} & (set(keys) if isinstance(keys, list | tuple)
                                                 else set())
                 if named or len(todo) == 1:  # the policy says which turns failed
