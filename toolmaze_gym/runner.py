@@ -325,15 +325,17 @@ def warn_duplicates(where: str | Path, dropped: int) -> None:
 
 def read_records(run_dir: Path) -> list[dict[str, Any]]:
     """Every record in a run directory (all shard files), one per episode
-    (:func:`unique_records`; dropped duplicates are logged as a warning)."""
+    (:func:`unique_records`; dropped duplicates are logged as a warning), redacted as
+    they are read, so a report over a run recorded before redaction copies no key."""
     found: list[dict[str, Any]] = []
+    redactor = Redactor.from_environment()
     for path in sorted(run_dir.glob(RECORDS_GLOB)):
         with path.open(encoding="utf-8") as fh:
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 try:
-                    rec = json.loads(line)
+                    rec = json.loads(redactor(line))
                     record_key(rec)
                 except (ValueError, KeyError, TypeError):
                     if not line.endswith("\n"):

@@ -210,3 +210,17 @@ def test_a_key_at_the_cut_of_a_long_error_is_not_left_half_written(tmp_path, mon
         tmp_path, progress=False, policy=_LongError())
     (rec,) = read_records(tmp_path)
     assert rec["cut"] == "error" and KEY[:11] not in (tmp_path / "records.jsonl").read_text()
+
+
+def test_a_report_over_an_old_run_holding_a_key_does_not_copy_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    run(RunConfig("oracle", selection=SEL), tmp_path, progress=False)
+    path = tmp_path / "records.jsonl"
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    step = recs[0]["steps"][0]  # a tool that echoed the caller's header (an old record)
+    step["observation"] = json.dumps({**json.loads(step["observation"]),
+                                      "echo": f"Authorization: Bearer {KEY}"})
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "rep"), "--resamples", "0",
+                 "--no-plots"]) == 0
+    assert KEY not in _written(tmp_path / "rep") + "".join(capsys.readouterr())
