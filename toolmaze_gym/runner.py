@@ -781,7 +781,7 @@ class _Driver:
             agent_options=self.cfg.agent_options, suite=self.cfg.selection.suite,
             usage={k: _count(usage.get(k)) for k in ("prompt_tokens", "completion_tokens",
                                                      "turns", "shared_turns")},
-            raw=list(usage.get("raw", ep.raw)), wall_s=round(time.perf_counter() - ep.t0, 4))
+            raw=_raw(usage.get("raw"), ep.raw), wall_s=round(time.perf_counter() - ep.t0, 4))
         if self.cfg.selection.tasks is not None:
             rec["tasks"] = str(Path(self.cfg.selection.tasks).resolve())
         if cut is not None:
@@ -820,6 +820,11 @@ class _Driver:
             raise RunError(f"the policy failed on {self.errors_in_a_row} episodes in a row "
                            f"({cut[1] if cut else ''}); stopping (those episodes run again "
                            "on --resume)")
+
+
+def _raw(given: Any, seen: list[str]) -> list[Any]:
+    """The model's texts of an episode: the policy's own list, else those the runner saw."""
+    return list(given) if isinstance(given, list | tuple) else list(seen)
 
 
 def _count(value: Any) -> int:

@@ -149,6 +149,15 @@ class FinishRaises(Wrapped):
         raise RuntimeError("usage lost")
 
 
+class OddUsage(Wrapped):
+    """Reports usage that is not counts (a third-party policy's own bookkeeping)."""
+
+    def finish(self, key: str) -> dict[str, Any]:
+        super().finish(key)
+        return {"prompt_tokens": "many", "completion_tokens": None, "turns": 2.0,
+                "raw": None}
+
+
 class EndpointDown(Wrapped):
     """Plays ``good`` turns like the oracle, then raises the endpoint's error (with
     ``message``) for every turn, naming them, as the openai policy does."""

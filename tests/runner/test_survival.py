@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.runner._policies import FinishRaises, Replying, StartRaises
+from tests.runner._policies import FinishRaises, OddUsage, Replying, StartRaises
 from toolmaze_gym.runner import RunConfig, Selection, read_records, run, select
 
 SEL = Selection(levels=["C1"], limit=3, modes=["P0"])
@@ -60,13 +60,14 @@ def test_a_reply_that_is_not_text_cuts_its_episode_and_the_run_goes_on(tmp_path,
     assert all(r["grade"]["success"] for t, r in recs.items() if t != victim)
 
 
-def test_a_policy_whose_bookkeeping_raises_does_not_stop_the_run(tmp_path):
+@pytest.mark.parametrize("policy", [FinishRaises, OddUsage])
+def test_a_policy_whose_bookkeeping_fails_does_not_stop_the_run(tmp_path, policy):
     summary = run(RunConfig("oracle", selection=SEL), tmp_path, progress=False,
-                  policy=FinishRaises())
+                  policy=policy())
     recs = read_records(tmp_path)
     assert summary.episodes == 3 and len(recs) == 3
     assert all(r["grade"]["success"] for r in recs)  # the episodes themselves were fine
-    assert all(r["usage"]["turns"] == 0 for r in recs)  # only the usage is lost
+    assert all(r["usage"]["prompt_tokens"] == 0 for r in recs)  # only the usage is lost
 
 
 def test_a_policy_that_cannot_start_an_episode_cuts_only_that_one(tmp_path):
