@@ -166,6 +166,12 @@ def cmd_report(ns: argparse.Namespace) -> int:
     return 0
 
 
+EVAL_EPILOG = """\
+exit status: 0 the run is done; 2 bad input, or the run directory is taken (another
+configuration, records without --resume, a live run writing it); 3 the endpoint failed
+(a rejected key, a dead server): nothing was booked for it, --resume plays the rest.
+Records and run.json never hold a key: secrets are redacted wherever they appear."""
+
 # What each agent is, for ``--agent``'s help.
 AGENT_HELP = {
     "oracle": "scripted, follows the task's plan and also knows the fault profile "
@@ -187,7 +193,7 @@ def add_commands(sub) -> None:
     from toolmaze_gym.tasks.suite import SUITE_NAME, shipped_suites
 
     p = sub.add_parser("eval", help="run an agent over the suite (resumable, shardable) and "
-                       "write records and a report")
+                       "write records and a report", epilog=EVAL_EPILOG)
     p.add_argument("--agent", required=True, choices=POLICY_NAMES, metavar="AGENT",
                    help="the agent to evaluate (required): " + "; ".join(
                        f"{name}: {AGENT_HELP.get(name, 'a policy')}" for name in POLICY_NAMES))
