@@ -203,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with _warnings_to_stderr(ns.command):
             return ns.func(ns)
     except UsageError as exc:
-        print(f"toolmaze {ns.command}: error: {exc}", file=sys.stderr)
+        _error(ns.command, f"error: {exc}")
         return 2
     except BrokenPipeError:
         return 0
@@ -212,8 +212,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except OSError as exc:  # an unwritable output, a full disk: the OS's own words
         where = f" {exc.filename}" if exc.filename else ""
-        print(f"toolmaze {ns.command}: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        _error(ns.command, f"error:{where}: {exc.strerror or exc}")
         return 1
+
+
+def _error(command: str, message: str) -> None:
+    """Print one error line, without secrets (an endpoint's message may echo a key)."""
+    from toolmaze_gym.redact import redact
+
+    print(f"toolmaze {command}: {redact(message)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -224,3 +224,9 @@ def test_a_report_over_an_old_run_holding_a_key_does_not_copy_it(tmp_path, monke
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "rep"), "--resamples", "0",
                  "--no-plots"]) == 0
     assert KEY not in _written(tmp_path / "rep") + "".join(capsys.readouterr())
+
+
+def test_every_command_prints_its_errors_without_secrets(tmp_path, capsys):
+    assert main(["grade", str(tmp_path / f"{KEY}.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert KEY not in err and "[REDACTED]" in err
