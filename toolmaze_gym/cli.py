@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -181,13 +183,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _warnings_to_stderr(command: str) -> Iterator[None]:
+    """The library's warnings (the ``toolmaze_gym`` logger) as one redacted line each on
+    stderr, ``toolmaze CMD: warning: ...``, while a command runs."""
+    from toolmaze_gym.redact import RedactingFilter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"toolmaze {command}: warning: %(message)s"))
+    handler.addFilter(RedactingFilter())
+    handler.setLevel(logging.WARNING)
+    logger = logging.getLogger("toolmaze_gym")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(argv)
     try:
-        return ns.func(ns)
+        with _warnings_to_stderr(ns.command):
+            return ns.func(ns)
     except UsageError as exc:
-        print(f"toolmaze {ns.command}: error: {exc}", file=sys.stderr)
+        _error(ns.command, f"error: {exc}")
         return 2
     except BrokenPipeError:
         return 0
@@ -196,8 +217,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except OSError as exc:  # an unwritable output, a full disk: the OS's own words
         where = f" {exc.filename}" if exc.filename else ""
-        print(f"toolmaze {ns.command}: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        _error(ns.command, f"error:{where}: {exc.strerror or exc}")
         return 1
+
+
+def _error(command: str, message: str) -> None:
+    """Print one error line, without secrets (an endpoint's message may echo a key)."""
+    from toolmaze_gym.redact import redact
+
+    print(f"toolmaze {command}: {redact(message)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -69,9 +69,17 @@ def _split(values: list[str] | None) -> list[str]:
 
 
 def cmd_eval(ns: argparse.Namespace) -> int:
-    from toolmaze_gym.agents.errors import EndpointError
     from toolmaze_gym.faults import MODE_NAMES
-    from toolmaze_gym.runner import RunConfig, RunError, Selection, parse_shard, run
+    from toolmaze_gym.redact import redact
+    from toolmaze_gym.runner import (
+        EXIT_ENDPOINT,
+        EndpointStop,
+        RunConfig,
+        RunError,
+        Selection,
+        parse_shard,
+        run,
+    )
     from toolmaze_gym.tasks.model import LEVELS
     from toolmaze_gym.tasks.suite import SUITE_NAME
 
@@ -99,25 +107,35 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         if batch is not None and batch < 1:
             raise RunError("--batch must be at least 1")
         summary = run(cfg, out, resume=ns.resume, progress=not ns.quiet)
-    except RunError as exc:
-        raise UsageError(str(exc)) from None
-    except EndpointError as exc:  # not bad input, and not the model's score: exit 1
-        print(f"toolmaze eval: error: endpoint trouble, the run stopped: {exc} (no episode "
-              "was booked for it; --resume plays them once the endpoint works)",
+    except EndpointStop as exc:  # endpoint trouble: no model score, its own exit code
+        print(f"toolmaze eval: error: {redact(str(exc), [ns.api_key_env or ''])}",
               file=sys.stderr)
-        return 1
-    rate = summary.successes / summary.episodes if summary.episodes else 0.0
-    print(f"{summary.episodes} episodes run ({summary.skipped} already done) in "
-          f"{summary.wall_s:.1f} s; TSR {100 * rate:.1f}%; "
-          f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens; "
-          f"{100 * summary.outside_share:.1f}% of wall time outside the model"
-          + (f"; cut: {summary.cuts}" if summary.cuts else "")
-          + f"\nrecords: {summary.records_path}", file=sys.stderr)
+        return EXIT_ENDPOINT
+    except RunError as exc:
+        raise UsageError(redact(str(exc), [ns.api_key_env or ""])) from None
+    print(summary_text(summary), file=sys.stderr)
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not ns.no_report:
         _report([str(out)], out / "report", ns.quiet)
     return 0
+
+
+def summary_text(summary) -> str:
+    """What a run did, for the terminal: the session's work, and the TSR of every
+    episode recorded (a resumed run's earlier sessions included)."""
+    tsr = f"TSR {100 * summary.recorded_tsr:.1f}%"
+    if summary.episodes == 0 and summary.skipped:
+        return (f"nothing left to run: {summary.skipped} episodes already recorded; {tsr}"
+                f"\nrecords: {summary.records_path}")
+    if summary.skipped:
+        tsr += f" over the {summary.recorded} episodes recorded"
+    return (f"{summary.episodes} episodes run ({summary.skipped} already done) in "
+            f"{summary.wall_s:.1f} s; {tsr}; "
+            f"{summary.prompt_tokens} prompt + {summary.completion_tokens} completion tokens; "
+            f"{100 * summary.outside_share:.1f}% of wall time outside the model"
+            + (f"; cut: {summary.cuts}" if summary.cuts else "")
+            + f"\nrecords: {summary.records_path}")
 
 
 def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, seed: int = 0,
@@ -156,6 +174,12 @@ def cmd_report(ns: argparse.Namespace) -> int:
     return 0
 
 
+EVAL_EPILOG = """\
+exit status: 0 the run is done; 2 bad input, or the run directory is taken (another
+configuration, records without --resume, a live run writing it); 3 the endpoint failed
+(a rejected key, a dead server): nothing was booked for it, --resume plays the rest.
+Records and run.json never hold a key: secrets are redacted wherever they appear."""
+
 # What each agent is, for ``--agent``'s help.
 AGENT_HELP = {
     "oracle": "scripted, follows the task's plan and also knows the fault profile "
@@ -177,7 +201,7 @@ def add_commands(sub) -> None:
     from toolmaze_gym.tasks.suite import SUITE_NAME, shipped_suites
 
     p = sub.add_parser("eval", help="run an agent over the suite (resumable, shardable) and "
-                       "write records and a report")
+                       "write records and a report", epilog=EVAL_EPILOG)
     p.add_argument("--agent", required=True, choices=POLICY_NAMES, metavar="AGENT",
                    help="the agent to evaluate (required): " + "; ".join(
                        f"{name}: {AGENT_HELP.get(name, 'a policy')}" for name in POLICY_NAMES))

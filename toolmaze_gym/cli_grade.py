@@ -106,9 +106,13 @@ def cmd_grade(ns: argparse.Namespace) -> int:
     if ns.json:
         print(json.dumps(report, indent=2))
     if out_path is not None:
+        from toolmaze_gym.redact import Redactor
+        from toolmaze_gym.runner import to_json
+
+        redactor = Redactor.from_environment()  # records are written as the runner writes
         with out_path.open("w", encoding="utf-8") as fh:
             for rec in graded:
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                fh.write(to_json(rec, redactor) + "\n")
     print(f"re-graded {len(graded)} records with grading version {GRADING_VERSION}; "
           f"{changed} grades changed ({result.said()})"
           + (f"; wrote {out_path}" if out_path else ""), file=sys.stderr)

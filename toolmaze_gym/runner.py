@@ -14,12 +14,22 @@ Why it is shaped this way:
   the model (``ContextOverflow``), that goes round in a loop (:func:`cycling`: its
   last ``loop_guard`` actions, with their responses, repeat one cycle of at most
   ``loop_guard // 2`` actions), or whose policy call raises is cut through the env
-  (graded like a truncation) with the reason in its record. Only a policy that fails
-  ``MAX_CONSECUTIVE_ERRORS`` episodes in a row stops the run (a dead endpoint should
-  not fill a run with cuts); records cut for an error are run again on ``resume``.
-  Endpoint trouble (:class:`~toolmaze_gym.agents.errors.EndpointError`) is never
-  the model's: it stops the run at once, with no record for the episodes in flight,
-  so ``resume`` plays them once the endpoint works.
+  (graded like a truncation) with the reason in its record; so is one whose policy
+  returns something other than text or cannot start it, while text with broken
+  Unicode is played and recorded as valid UTF-8 (:func:`valid_text`). Only a policy
+  that fails ``MAX_CONSECUTIVE_ERRORS`` episodes in a row stops the run; records cut
+  for an error are run again on ``resume``.
+* Endpoint trouble is not a model failure: an ``EndpointError``
+  (:mod:`toolmaze_gym.agents.errors`, raised by a policy whose server rejects the key,
+  is down, keeps failing) stops the run at once with :class:`EndpointStop`, without
+  booking the episodes in flight (``toolmaze eval`` exits 3).
+* One writer per records file (:mod:`toolmaze_gym.runlock`): a second process is
+  refused with the holder's pid, so nothing is recorded twice; records of one episode
+  found twice anyway (files copied together) count once (:func:`unique_records`, the
+  rule ``grade`` and ``report`` share).
+* No secret is written: records and run.json go through :func:`to_json`, which
+  redacts the configured key, the environment's secrets, URL credentials and token
+  shapes (:mod:`toolmaze_gym.redact`).
 * ``repeats`` (pass^k) plays each episode k times under keys that differ only in the
   repeat index. A sampling policy seeds each episode from its seed and that key
   (``toolmaze_gym.agents.policy.episode_seed``), so the k runs differ and a rerun
@@ -37,6 +47,7 @@ Why it is shaped this way:
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import time
@@ -53,6 +64,8 @@ from toolmaze_gym import hashing
 from toolmaze_gym.actions import parse_action
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.prompts import PROMPTS
+from toolmaze_gym.redact import Redactor
+from toolmaze_gym.runlock import LockHeld, check_free, run_lock
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, sha256, task_index
 
@@ -65,11 +78,26 @@ STANDARD = "standard"
 IDENTITY = ("agent", "label", "agent_options", "suite", "task_digest", "levels", "modes",
             "task_ids", "limit", "sample_seed", "prompts", "repeats", "max_steps", "loop_guard")
 TASKS_FILE = "tasks.jsonl"  # the tasks of a run over a task file, for reports
+log = logging.getLogger(__name__)
+
+__all__ = ["EndpointStop", "RunConfig", "RunError", "RunSummary",
+           "Selection", "read_records", "record_key", "run", "run_lock", "select",
+           "unique_records"]
 
 
 class RunError(Exception):
     """A run cannot start or go on (bad selection, conflicting run directory, a policy
     that keeps failing); the message is one line for the user."""
+
+
+class EndpointStop(RunError):
+    """The policy's endpoint failed (an :class:`EndpointError`: a rejected key, a dead
+    server): the run stopped without booking the episodes in flight, which
+    ``--resume`` plays once the endpoint works. ``toolmaze eval`` exits with
+    :data:`EXIT_ENDPOINT`."""
+
+
+EXIT_ENDPOINT = 3
 
 
 # ---------------------------------------------------------------- selection
@@ -268,26 +296,56 @@ def _parses(line: bytes) -> bool:
         return False
 
 
+def unique_records(records: Iterable[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """One record per episode, and how many duplicates were dropped: the one rule
+    ``grade``, ``report`` and ``--resume`` share.
+
+    Records of one (agent, task, mode, prompt, repeat) are the same episode, whatever
+    file they come from (two writers, a shard copied twice): the first finished one is
+    kept. A record cut for a policy error gives way to a later run of its episode
+    (that is what ``--resume`` does with it) and is not counted as a duplicate.
+    """
+    by_key: dict[tuple[str, str], dict[str, Any]] = {}
+    dropped = 0
+    for rec in records:
+        key = (str(rec.get("agent") or ""), record_key(rec))
+        old = by_key.get(key)
+        if old is None or old.get("cut") == "error":
+            by_key[key] = rec
+        elif rec.get("cut") != "error":
+            dropped += 1
+    return list(by_key.values()), dropped
+
+
+def warn_duplicates(where: str | Path, dropped: int) -> None:
+    """Tell the user (through the ``toolmaze_gym`` logger) that duplicates were dropped."""
+    if dropped:
+        log.warning("%s: %d duplicate records of episodes recorded before were ignored "
+                    "(the first record of each episode counts)", where, dropped)
+
+
 def read_records(run_dir: Path) -> list[dict[str, Any]]:
-    """Every record in a run directory (all shard files), one per episode key: a
-    record cut for a policy error gives way to a later run of the same episode."""
-    by_key: dict[str, dict[str, Any]] = {}
+    """Every record in a run directory (all shard files), one per episode
+    (:func:`unique_records`; dropped duplicates are logged as a warning), redacted as
+    they are read, so a report over a run recorded before redaction copies no key."""
+    found: list[dict[str, Any]] = []
+    redactor = Redactor.from_environment()
     for path in sorted(run_dir.glob(RECORDS_GLOB)):
         with path.open(encoding="utf-8") as fh:
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 try:
-                    rec = json.loads(line)
-                    key = record_key(rec)
+                    rec = json.loads(redactor(line))
+                    record_key(rec)
                 except (ValueError, KeyError, TypeError):
                     if not line.endswith("\n"):
                         continue  # a line cut short by a kill: that episode reruns
                     raise RunError(f"{path}:{lineno}: not a trajectory record") from None
-                old = by_key.get(key)
-                if old is None or old.get("cut") == "error":
-                    by_key[key] = rec
-    return list(by_key.values())
+                found.append(rec)
+    kept, dropped = unique_records(found)
+    warn_duplicates(run_dir, dropped)
+    return kept
 
 
 def done_keys(run_dir: Path) -> set[str]:
@@ -305,23 +363,51 @@ def read_config(run_dir: Path) -> dict[str, Any] | None:
         raise RunError(f"{path} is not valid JSON") from None
 
 
-def _write_json_atomic(path: Path, obj: Any) -> None:
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode: a surrogate pair kept apart becomes the character it
+    encodes, a lone surrogate U+FFFD. Models emit both (a byte-level tokenizer cut
+    mid-character, a JSON escape of half a pair), and UTF-8 can encode neither."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+def _jsonable(obj: Any) -> Any:
+    """What a record holds that JSON cannot (a policy's odd usage values): as text."""
+    if isinstance(obj, bytes | bytearray):
+        return bytes(obj).decode("utf-8", "replace")
+    return repr(obj)
+
+
+def to_json(obj: Any, redactor: Redactor, indent: int | None = None) -> str:
+    """JSON text as runs write it: valid UTF-8 whatever the strings hold, and without
+    secrets (redacted in the finished text, so no field is missed)."""
+    return redactor(valid_text(json.dumps(obj, ensure_ascii=False, indent=indent,
+                                          default=_jsonable)))
+
+
+def _write_json_atomic(path: Path, obj: Any, redactor: Redactor | None = None) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.write_text(to_json(obj, redactor or Redactor(), indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, path)
 
 
 class RecordWriter:
-    """Appends records to one JSONL file, each flushed and fsync'd before returning."""
+    """Appends records to one JSONL file, each flushed and fsync'd before returning,
+    each one line of valid UTF-8 JSON without secrets (:func:`to_json`)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, redactor: Redactor | None = None) -> None:
         if path.exists():
             _repair(path)
-        self.path = path
+        self.path, self.redactor = path, redactor or Redactor()
         self._fh = path.open("a", encoding="utf-8")
 
     def write(self, rec: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self._fh.write(to_json(rec, self.redactor) + "\n")
         self._fh.flush()
         os.fsync(self._fh.fileno())
 
@@ -364,12 +450,26 @@ class RunConfig:
                 "loop_guard": self.loop_guard}
 
 
-def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Task]) -> Path:
-    """Refuse a run directory that cannot take this run; returns this shard's records
-    file. Writes nothing, so a refused run leaves no trace."""
+def run_redactor(cfg: RunConfig) -> Redactor:
+    """The redactor of a run: the configured key (``api_key_env``) and the environment's
+    secrets, wherever they appear (see :mod:`toolmaze_gym.redact`)."""
+    return Redactor.from_environment([str(cfg.agent_options.get("api_key_env") or "")])
+
+
+def _identity_on_disk(cfg: RunConfig, tasks: dict[str, Task], redactor: Redactor) -> dict:
+    """The identity as run.json holds it: tuples as lists, secrets redacted (so a run
+    whose ``--base-url`` carries a key still matches its own run.json)."""
+    return json.loads(to_json(cfg.identity(tasks), redactor))
+
+
+def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Task],
+               redactor: Redactor) -> Path:
+    """Refuse a run directory that cannot take this run (another configuration, records
+    without ``--resume``, a live writer); returns this shard's records file. Writes
+    nothing, so a refused run leaves no trace."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"{run_dir} exists and is not a directory")
-    ident = json.loads(json.dumps(cfg.identity(tasks)))  # tuples → lists, as on disk
+    ident = _identity_on_disk(cfg, tasks, redactor)
     old = read_config(run_dir) if run_dir.is_dir() else None
     if old is not None:
         diff = [k for k in IDENTITY if old.get(k) != ident[k]]
@@ -382,14 +482,23 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
                            f"({old.get(diff[0])!r} vs {ident[diff[0]]!r}); "
                            "use a new --out or the same settings")
     path = run_dir / records_name(cfg.shard)
-    if path.exists() and path.stat().st_size and not resume:
-        raise RunError(f"{path} already holds records; pass --resume to continue the run "
-                       "or choose a new --out")
+    try:
+        check_free(path)
+    except LockHeld as exc:
+        raise RunError(str(exc)) from None
+    _check_unused(path, resume)
     return path
 
 
+def _check_unused(path: Path, resume: bool) -> None:
+    if path.exists() and path.stat().st_size and not resume:
+        raise RunError(f"{path} already holds records; pass --resume to continue the run "
+                       "or choose a new --out")
+
+
 def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
-              chosen: list[str], sampling: dict[str, Any] | None = None) -> None:
+              chosen: list[str], redactor: Redactor,
+              sampling: dict[str, Any] | None = None) -> None:
     """Create the run directory and its run.json (once: shards share it). A run over a
     task file also keeps its chosen tasks (tasks.jsonl), so reports can show them
     wherever the file has gone."""
@@ -405,12 +514,13 @@ def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
         tmp.write_text("".join(lines), encoding="utf-8")
         os.replace(tmp, run_dir / TASKS_FILE)
     _write_json_atomic(run_dir / RUN_FILE, {
-        **json.loads(json.dumps(cfg.identity(tasks))),
+        **_identity_on_disk(cfg, tasks, redactor),
         "tasks": None if source is None else str(Path(source).resolve()), "episodes": total,
         "sampling": sampling,
         "toolmaze_version": __version__,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
+        "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"},
+        redactor)
 
 
 # ---------------------------------------------------------------- shared turns
@@ -487,6 +597,7 @@ class _Live:
     t0: float
     raw: list[str] = field(default_factory=list)
     turns: list[tuple[str, str]] = field(default_factory=list)  # (action, response)
+    failed: str | None = None  # why the policy could not start the episode
 
 
 def cycling(turns: list[Any], window: int) -> bool:
@@ -533,7 +644,14 @@ class RunSummary:
     model_s: float = 0.0  # inside policy.act_many
     cuts: dict[str, int] = field(default_factory=dict)
     records_path: str = ""
+    recorded: int = 0  # episodes of this shard on disk after the run (all sessions)
+    recorded_successes: int = 0
     warnings: list[str] = field(default_factory=list)  # about the endpoint (run.json too)
+
+    @property
+    def recorded_tsr(self) -> float:
+        """TSR over every recorded episode of the shard (earlier sessions included)."""
+        return self.recorded_successes / self.recorded if self.recorded else 0.0
 
     @property
     def outside_share(self) -> float:
@@ -541,16 +659,18 @@ class RunSummary:
         return 1 - self.model_s / self.wall_s if self.wall_s else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "outside_share": self.outside_share}
+        return {**asdict(self), "outside_share": self.outside_share,
+                "recorded_tsr": self.recorded_tsr}
 
 
 class _Driver:
     """Keeps ``batch`` episodes in flight per prompt pool and turns their ends into records."""
 
     def __init__(self, policy: Any, cfg: RunConfig, tasks: dict[str, Task],
-                 emit: Callable[[dict[str, Any]], None], summary: RunSummary) -> None:
+                 emit: Callable[[dict[str, Any]], None], summary: RunSummary,
+                 redactor: Redactor | None = None) -> None:
         self.policy, self.cfg, self.tasks, self.emit = policy, cfg, tasks, emit
-        self.summary = summary
+        self.summary, self.redactor = summary, redactor or Redactor()
         self.batch = max(1, int(cfg.batch or getattr(policy, "batch_size", 1) or 1))
         self.errors_in_a_row = 0
         self.label = cfg.label or getattr(policy, "name", cfg.agent)
@@ -576,6 +696,9 @@ class _Driver:
             for i in range(pool.num_envs):
                 if i not in live and pending:
                     live[i] = self._start(pool, i, pending.popleft())
+                    failed = live[i].failed
+                    if failed is not None:  # the policy could not open the episode
+                        self._end(pool, i, live.pop(i), ("error", failed))
             order = sorted(live)
             texts, cuts = self._act([(live[i].spec.key, pool.messages(i)) for i in order])
             actions = {}
@@ -599,17 +722,28 @@ class _Driver:
                     self._end(pool, i, live.pop(i), ("loop", None))
 
     def _start(self, pool: Any, i: int, spec: EpisodeSpec) -> _Live:
+        """Reset env ``i`` to the episode and open it in the policy; a policy that
+        cannot (other than by endpoint trouble) marks the episode ``failed``."""
+        from toolmaze_gym.agents.errors import EndpointError
+
         # the task itself, not its id: a task file's tasks are not in any suite; the env
         # builds their fault profiles deterministically from the task and mode
         pool.reset(seed=[hashing.digest("episode", spec.key) % 2**31],
                    options={"indices": [i], "task": self.tasks[spec.task_id],
                             "mode": spec.mode})
-        self.policy.start(spec.key, self.tasks[spec.task_id], pool.tools(i), spec.mode)
-        return _Live(spec, time.perf_counter())
+        ep = _Live(spec, time.perf_counter())
+        try:
+            self.policy.start(spec.key, self.tasks[spec.task_id], pool.tools(i), spec.mode)
+        except EndpointError:
+            raise
+        except Exception as exc:  # a user's policy: its failure cuts the episode
+            ep.failed = f"{type(exc).__name__}: {exc}"
+        return ep
 
     def _act(self, turns: list[tuple[str, list]]) -> tuple[dict[str, str],
                                                            dict[str, tuple[str, str | None]]]:
-        """Texts per key, and (reason, detail) per key to cut."""
+        """Texts per key (valid Unicode), and (reason, detail) per key to cut. An
+        :class:`EndpointError` goes up: it stops the run, it is no episode's fault."""
         from toolmaze_gym.agents import ContextOverflow
         from toolmaze_gym.agents.errors import EndpointError
 
@@ -643,7 +777,12 @@ class _Driver:
                     continue
                 failed = todo
             else:
-                texts.update(zip((k for k, _ in todo), out, strict=True))
+                for (k, _), text in zip(todo, out, strict=True):
+                    if isinstance(text, str):
+                        texts[k] = valid_text(text)
+                    else:  # the pool would take None for "no action" and spin for ever
+                        cuts[k] = ("error", f"the policy returned {type(text).__name__}, "
+                                            "not text")
                 break
             finally:
                 self.summary.model_s += time.perf_counter() - t0
@@ -657,24 +796,37 @@ class _Driver:
     def _end(self, pool: Any, i: int, ep: _Live, cut: tuple[str, str | None] | None) -> None:
         if cut is not None:
             pool.cut(i, cut[0])
-        usage = self.policy.finish(ep.spec.key)
+        usage = self._usage(ep.spec.key)
         rec = pool.record(i, self.label)
         rec.update(
             prompt=ep.spec.prompt, repeat=ep.spec.repeat, key=ep.spec.key,
             agent_options=self.cfg.agent_options, suite=self.cfg.selection.suite,
             sampling=self.sampling,
-            usage={k: int(usage.get(k, 0)) for k in ("prompt_tokens", "completion_tokens",
+            usage={k: _count(usage.get(k)) for k in ("prompt_tokens", "completion_tokens",
                                                      "turns", "shared_turns")},
-            raw=list(usage.get("raw", ep.raw)), wall_s=round(time.perf_counter() - ep.t0, 4))
+            raw=_raw(usage.get("raw"), ep.raw), wall_s=round(time.perf_counter() - ep.t0, 4))
         if self.cfg.selection.tasks is not None:
             rec["tasks"] = str(Path(self.cfg.selection.tasks).resolve())
         if cut is not None:
             rec["cut"] = cut[0]
             if cut[1]:
-                rec["cut_detail"] = cut[1][:2000]
+                # redacted before it is shortened: a cut through a key would leave
+                # a prefix that no pattern recognises
+                rec["cut_detail"] = self.redactor(cut[1])[:2000]
         self._count(rec, cut)
         self.emit(rec)
         self._check_errors(cut)
+
+    def _usage(self, key: str) -> dict[str, Any]:
+        """The policy's usage of an episode; a policy whose bookkeeping fails loses
+        the usage, not the episode (the record is written all the same)."""
+        try:
+            usage = self.policy.finish(key)
+        except Exception as exc:  # any failure of a user's policy
+            log.warning("the policy's finish(%r) raised %s: %s; its usage is lost", key,
+                        type(exc).__name__, exc)
+            return {}
+        return usage if isinstance(usage, dict) else {}
 
     def _count(self, rec: dict[str, Any], cut: tuple[str, str | None] | None) -> None:
         s = self.summary
@@ -691,6 +843,19 @@ class _Driver:
             raise RunError(f"the policy failed on {self.errors_in_a_row} episodes in a row "
                            f"({cut[1] if cut else ''}); stopping (those episodes run again "
                            "on --resume)")
+
+
+def _raw(given: Any, seen: list[str]) -> list[Any]:
+    """The model's texts of an episode: the policy's own list, else those the runner saw."""
+    return list(given) if isinstance(given, list | tuple) else list(seen)
+
+
+def _count(value: Any) -> int:
+    """A usage count as an int (0 for what is not a count)."""
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError, OverflowError):
+        return 0
 
 
 # ---------------------------------------------------------------- entry point
@@ -723,8 +888,11 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
 
     ``policy`` may be given ready-made (tests, notebooks); otherwise it is built with
     ``make_policy(cfg.agent, **cfg.agent_options)`` after the run directory is checked
-    (so a conflicting directory fails before a model loads) and before anything is
-    written (so bad options leave no run behind).
+    (so a conflicting directory, or one that a live run is writing, fails before a
+    model loads) and before anything is written (so bad options leave no run behind).
+    The shard's records file is locked while the run writes (:mod:`toolmaze_gym.runlock`),
+    and what is already done is read under that lock, so nothing is recorded twice.
+    Raises :class:`EndpointStop` when the policy's endpoint fails.
     """
     run_dir = Path(run_dir)
     if cfg.max_steps < 1:
@@ -734,43 +902,80 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
     tasks = _tasks(cfg.selection.normalised())
     specs = select(cfg.selection, tasks)
     mine = shard(specs, *cfg.shard)
-    path = _check_dir(run_dir, cfg, resume, tasks)
-    done = done_keys(run_dir) if resume and run_dir.is_dir() else set()
-    todo = [s for s in mine if s.key not in done]
-    summary = RunSummary(skipped=len(mine) - len(todo), records_path=str(path))
-    if policy is None:
-        from toolmaze_gym.agents import make_policy
-
-        try:
-            policy = make_policy(cfg.agent, **cfg.agent_options)
-        except (ValueError, TypeError, FileNotFoundError) as exc:
-            raise RunError(str(exc)) from None
+    redactor = run_redactor(cfg)
+    path = _check_dir(run_dir, cfg, resume, tasks, redactor)
+    policy = _policy(cfg) if policy is None else policy
     if cfg.share_turns and getattr(policy, "temperature", None) == 0:
         policy = SharedTurns(policy)
-    _init_dir(run_dir, cfg, len(specs), tasks, list(dict.fromkeys(s.task_id for s in specs)),
-              getattr(policy, "sampling", None))
-    writer = RecordWriter(path)
+    try:
+        with run_lock(path):
+            _check_unused(path, resume)  # another run may have written since the check
+            _init_dir(run_dir, cfg, len(specs), tasks,
+                      list(dict.fromkeys(s.task_id for s in specs)), redactor,
+                      getattr(policy, "sampling", None))
+            return _play(cfg, run_dir, path, mine, tasks, policy, resume, progress, redactor)
+    except LockHeld as exc:
+        raise RunError(str(exc)) from None
+
+
+def _policy(cfg: RunConfig) -> Any:
+    from toolmaze_gym.agents import make_policy
+
+    try:
+        return make_policy(cfg.agent, **cfg.agent_options)
+    except (ValueError, TypeError, FileNotFoundError) as exc:
+        raise RunError(str(exc)) from None
+
+
+def _play(cfg: RunConfig, run_dir: Path, path: Path, mine: list[EpisodeSpec],
+          tasks: dict[str, Task], policy: Any, resume: bool, progress: bool,
+          redactor: Redactor) -> RunSummary:
+    """Play the shard's episodes not yet on disk (the caller holds the lock)."""
+    from toolmaze_gym.agents.errors import EndpointError
+
+    keys = {s.key for s in mine}
+    # (success, cut for an error) per recorded episode of the shard, earlier sessions'
+    # and this one's: what the summary reports, without keeping the records
+    outcome = {record_key(r): _outcome(r) for r in (read_records(run_dir) if resume else [])
+               if record_key(r) in keys}
+    todo = [s for s in mine if s.key not in outcome or outcome[s.key][1]]
+    summary = RunSummary(skipped=len(mine) - len(todo), records_path=str(path))
+    writer = RecordWriter(path, redactor)
     bar = _Progress(len(mine), summary.skipped, cfg.label or cfg.agent, progress)
 
     def emit(rec: dict[str, Any]) -> None:
         writer.write(rec)
+        outcome[record_key(rec)] = _outcome(rec)  # a rerun replaces an error cut
         bar.update(summary)
 
     t0 = time.perf_counter()
     try:
-        _Driver(policy, cfg, tasks, emit, summary).run(todo)
+        _Driver(policy, cfg, tasks, emit, summary, redactor).run(todo)
+    except EndpointError as exc:
+        left = len(todo) - summary.episodes
+        raise EndpointStop(f"{' '.join(str(exc).split())}; the run stopped ({left} "
+                           f"episodes not recorded; fix the endpoint and pass --resume)") \
+            from None
     finally:
         summary.wall_s = time.perf_counter() - t0
         writer.close()
         bar.close()
+    summary.recorded = len(outcome)
+    summary.recorded_successes = sum(ok for ok, _ in outcome.values())
     summary.warnings = list(getattr(policy, "warnings", list)())
     if summary.warnings:
-        _note_warnings(run_dir, summary.warnings)
+        _note_warnings(run_dir, summary.warnings, redactor)
     return summary
 
 
-def _note_warnings(run_dir: Path, warnings: list[str]) -> None:
+def _note_warnings(run_dir: Path, warnings: list[str], redactor: Redactor) -> None:
     """Add what the run learnt about its endpoint to run.json (once per text)."""
     config = read_config(run_dir) or {}
     config["warnings"] = list(dict.fromkeys([*config.get("warnings", []), *warnings]))
-    _write_json_atomic(run_dir / RUN_FILE, config)
+    _write_json_atomic(run_dir / RUN_FILE, config, redactor)
+
+
+def _outcome(rec: dict[str, Any]) -> tuple[bool, bool]:
+    """(success, cut for a policy error: to run again) of a record."""
+    grade = rec.get("grade")
+    return bool(isinstance(grade, dict) and grade.get("success")), rec.get("cut") == "error"

@@ -193,7 +193,7 @@ def test_a_real_server_that_drops_the_tools_stops_the_run(served_own_template, t
     argv = ["eval", "--agent", "openai", "--base-url", served_own_template.url,
             "--temperature", "0", "--max-tokens", "1", "--max-steps", "2", "--level", "C1",
             "--limit", "1", "--mode", "P0", "--quiet", "--no-report"]
-    assert main([*argv, "--out", str(tmp_path / "schemas")]) == 1
+    assert main([*argv, "--out", str(tmp_path / "schemas")]) == 3  # EXIT_ENDPOINT
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "dropped the tools" in err, err
     assert read_records(tmp_path / "schemas") == []

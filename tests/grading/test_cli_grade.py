@@ -71,9 +71,19 @@ def test_table_as_json(tmp_path, records, capsys):
 
 
 def test_pass_k_when_runs_repeat(tmp_path, records, capsys):
-    run = _write(tmp_path / "run.jsonl", [r for r in records if r["agent"] == "naive"] * 3)
+    naive = [r for r in records if r["agent"] == "naive"]
+    # three runs of each episode, as `toolmaze eval --repeats 3` keys them
+    run = _write(tmp_path / "run.jsonl", [{**r, "repeat": k} for k in range(3) for r in naive])
     assert main(["grade", str(run)]) == 0
     assert "pass^k: k=1 20.00, k=2 20.00, k=3 20.00" in capsys.readouterr().out
+
+
+def test_copies_of_one_episode_are_not_repeats(tmp_path, records, capsys):
+    run = _write(tmp_path / "run.jsonl", [r for r in records if r["agent"] == "naive"] * 3)
+    assert main(["grade", str(run)]) == 0
+    out, err = capsys.readouterr()
+    assert "== naive/standard: 40 trajectories" in out and "pass^k" not in out
+    assert "80 duplicate records" in err
 
 
 def test_tasks_from_a_file(tmp_path, records, capsys):

@@ -124,3 +124,65 @@ class Greedy:
     def finish(self, key: str) -> dict[str, Any]:
         self.tools.pop(key)
         return self.usage.pop(key)
+
+
+class Replying(Wrapped):
+    """Answers every turn of ``task_id``'s episodes (of every episode when it is None)
+    with ``reply``, whatever it is: text with lone surrogates, None, a number, a dict."""
+
+    def __init__(self, reply: Any, task_id: str | None = None) -> None:
+        super().__init__()
+        self.reply, self.task_id = reply, task_id
+
+    def act_many(self, turns):
+        mine = [self.task_id is None or k.startswith(self.task_id) for k, _ in turns]
+        rest = super().act_many([t for t, m in zip(turns, mine, strict=True) if not m])
+        out = iter(rest)
+        return [self.reply if m else next(out) for m in mine]
+
+
+class FinishRaises(Wrapped):
+    """Plays like the oracle, but its bookkeeping at an episode's end raises."""
+
+    def finish(self, key: str) -> dict[str, Any]:
+        super().finish(key)
+        raise RuntimeError("usage lost")
+
+
+class OddUsage(Wrapped):
+    """Reports usage that is not counts (a third-party policy's own bookkeeping)."""
+
+    def finish(self, key: str) -> dict[str, Any]:
+        super().finish(key)
+        return {"prompt_tokens": "many", "completion_tokens": None, "turns": 2.0,
+                "raw": None}
+
+
+class EndpointDown(Wrapped):
+    """Plays ``good`` turns like the oracle, then raises the endpoint's error (with
+    ``message``) for every turn, naming them, as the openai policy does."""
+
+    def __init__(self, good: int, message: str = "401 Unauthorized") -> None:
+        super().__init__()
+        self.good, self.message = good, message
+
+    def act_many(self, turns):
+        from toolmaze_gym.agents.errors import EndpointError
+
+        if self.good <= 0:
+            raise EndpointError(self.message, [k for k, _ in turns])
+        self.good -= 1
+        return super().act_many(turns)
+
+
+class StartRaises(Wrapped):
+    """Cannot open the episodes of ``task_id`` (e.g. a tokenizer that rejects a schema)."""
+
+    def __init__(self, task_id: str) -> None:
+        super().__init__()
+        self.task_id = task_id
+
+    def start(self, key: str, task: Any, tools: list[dict], mode: str) -> None:
+        if key.startswith(self.task_id):
+            raise ValueError("cannot render these tools")
+        super().start(key, task, tools, mode)

@@ -32,7 +32,7 @@ def test_eval_writes_records_run_json_and_a_report(tmp_path, capsys):
 
     assert main(["eval", "--agent", "validator", *SMALL, "--out", str(out), "--resume",
                  "--no-report", "--quiet"]) == 0
-    assert "0 episodes run (2 already done)" in capsys.readouterr().err
+    assert "nothing left to run: 2 episodes already recorded" in capsys.readouterr().err
 
 
 def test_report_prints_the_main_table_and_compares_runs(tmp_path, capsys):
@@ -92,3 +92,29 @@ def test_report_errors_are_one_line(tmp_path, capsys):
     bad.write_text('{"task_id": "x"}\n')
     assert "bad.jsonl:1: not a trajectory record" in _error(capsys, ["report", str(bad)])
     assert "--resamples" in _error(capsys, ["report", str(tmp_path), "--resamples", "-1"])
+
+
+def test_resuming_a_finished_run_prints_its_real_summary(tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["eval", "--agent", "oracle", *SMALL, "--out", str(out), "--no-report", "--quiet"]
+    assert main(argv) == 0
+    assert "TSR 100.0%" in capsys.readouterr().err
+    assert main([*argv, "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "nothing left to run: 2 episodes already recorded; TSR 100.0%" in err, err
+
+
+def test_resuming_a_partial_run_prints_the_tsr_of_every_recorded_episode(tmp_path, capsys):
+    from tests.runner._policies import Replying
+    from toolmaze_gym.runner import RunConfig, Selection, run
+
+    out = tmp_path / "run"
+    sel = Selection(levels=["C1"], limit=1, modes=["P0", "P2"])
+    run(RunConfig("oracle", selection=sel), out, progress=False, policy=Replying("I give up"))
+    path = out / "records.jsonl"
+    path.write_text(path.read_text().splitlines(keepends=True)[0])  # one failed episode left
+    assert main(["eval", "--agent", "oracle", "--level", "C1", "--limit", "1", "--mode",
+                 "NP,P2", "--out", str(out), "--no-report", "--quiet", "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "1 episodes run (1 already done)" in err
+    assert "TSR 50.0% over the 2 episodes recorded" in err, err

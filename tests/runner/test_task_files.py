@@ -161,7 +161,7 @@ def test_cli_runs_a_task_file_and_resumes(dev_file, tmp_path, capsys):
     assert main(argv) == 0
     assert "8 episodes run (0 already done)" in capsys.readouterr().err
     assert main([*argv, "--resume"]) == 0
-    assert "0 episodes run (8 already done)" in capsys.readouterr().err
+    assert "nothing left to run: 8 episodes already recorded" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("content,message", [

@@ -15,7 +15,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.runner import RECORDS_GLOB, RunError, read_records, record_key
+from toolmaze_gym.runner import (
+    RECORDS_GLOB,
+    RunError,
+    read_records,
+    record_key,
+    unique_records,
+    warn_duplicates,
+)
 
 # What re-grading a record needs; ``level`` and the grade are derived from them.
 RECORD_FIELDS = ("task_id", "mode", "steps")
@@ -136,7 +143,16 @@ def read_file(path: Path) -> list[Located]:
             raise RunError(f"{path}:{lineno}:{exc.colno}: not valid JSON ({exc.msg})") \
                 from None
         out.append((f"{path}:{lineno}", check_record(rec, f"{path}:{lineno}")))
-    return out
+    return _unique(out, path)
+
+
+def _unique(located: list[Located], path: Path) -> list[Located]:
+    """One record per episode (the runner's rule, :func:`unique_records`, which
+    ``read_records`` applies to run directories), with a warning for what was dropped."""
+    kept, dropped = unique_records(rec for _, rec in located)
+    warn_duplicates(path, dropped)
+    keep = {id(rec) for rec in kept}
+    return [(where, rec) for where, rec in located if id(rec) in keep]
 
 
 def read_dir(run_dir: Path) -> list[Located]:
