@@ -206,3 +206,20 @@ def test_several_calls_in_one_action_run_the_first_and_are_counted(raw, n):
 def test_one_call_is_one(raw):
     a = parse_action(raw)
     assert a.kind == "call" and a.calls == 1 and "calls" not in a.to_dict()
+
+
+@pytest.mark.parametrize("raw", [
+    '{"name": "get_x", "arguments": {"a": ' + "9" * 400 + "}}",
+    '{"name": "get_x", "arguments": {"a": -' + "9" * 4_000 + "}}",
+    json.dumps({"name": "get_x", "arguments": json.dumps({"a": 10**400})}),
+    {"name": "get_x", "arguments": {"a": 10**309}},
+])
+def test_integers_beyond_a_double_are_out_of_range_like_1e309(raw):
+    a = parse_action(raw)
+    assert a.kind == "invalid" and "out of range; send finite numbers" in a.text
+
+
+def test_large_integers_a_double_holds_still_parse():
+    big = int(1.7e308)
+    assert parse_action(json.dumps({"name": "get_x", "arguments": {"a": big}})).arguments \
+        == {"a": big}

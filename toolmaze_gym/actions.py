@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -93,7 +94,21 @@ def _finite_float(text: str) -> float:
     return value
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+def _finite_int(text: str) -> int:
+    """An integer JSON number, refused (like 1e309) beyond the range of a double, which
+    is what any JSON API reads numbers into."""
+    if len(text) > _INT_DIGITS:
+        value = int(text) if len(text) <= _INT_DIGITS + 2 else None
+        if value is None or abs(value) > _FLOAT_MAX:
+            raise NonFinite(f"number {text[:12]}… ({len(text)} digits) is out of range")
+        return value
+    return int(text)
+
+
+_FLOAT_MAX = int(sys.float_info.max)
+_INT_DIGITS = len(str(_FLOAT_MAX)) - 1  # shorter integers are always in range
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float,
+                            parse_int=_finite_int)
 
 
 def _check_depth(text: str) -> None:
@@ -130,16 +145,20 @@ def _shape_problem(obj: Any) -> str:
         elif isinstance(value, dict | list | tuple):
             if depth > MAX_ACTION_DEPTH:
                 return str(TooDeep())
-            items = value.values() if isinstance(value, dict) else value
             size += 2 + 2 * len(value)
+            if size > MAX_ACTION_CHARS:  # before the items are queued: a bounded walk
+                break
             if isinstance(value, dict):
                 size += sum(len(k) + 2 for k in value if isinstance(k, str))
-            stack.extend((v, depth + 1) for v in items)
+                stack.extend((v, depth + 1) for v in value.values())
+            else:
+                stack.extend((v, depth + 1) for v in value)
         else:
             size += 1
         if size > MAX_ACTION_CHARS:
-            return f"action longer than {MAX_ACTION_CHARS} characters"
-    return ""
+            break
+    return f"action longer than {MAX_ACTION_CHARS} characters" \
+        if size > MAX_ACTION_CHARS else ""
 
 
 def _from_obj(obj: Any) -> Action | None:
@@ -241,8 +260,9 @@ def action_text(raw: Any) -> str:
     if isinstance(raw, str):
         return raw
     if isinstance(raw, dict | list):
-        if _shape_problem(raw):
-            return f"<{type(raw).__name__} refused: {_shape_problem(raw)}>"
+        problem = _shape_problem(raw)
+        if problem:
+            return f"<{type(raw).__name__} refused: {problem}>"
         try:
             return json.dumps(raw, ensure_ascii=False, allow_nan=False)
         except (TypeError, ValueError, RecursionError):
@@ -268,7 +288,10 @@ def _parse_structured(raw: dict[str, Any] | list[Any]) -> Action:
                       "booleans, lists and objects only")
     if len(text) > MAX_ACTION_CHARS:
         return Action("invalid", text=f"action longer than {MAX_ACTION_CHARS} characters")
-    obj = json.loads(text)
+    try:
+        obj = _DECODER.decode(text)
+    except NonFinite as exc:
+        return Action("invalid", text=f"{exc}; send finite numbers")
     if isinstance(obj, dict) and not obj.get("tool_calls") and "content" in obj \
             and "name" not in obj and "function" not in obj:
         content = _content_text(obj["content"])
