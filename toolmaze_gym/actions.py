@@ -107,8 +107,17 @@ def _finite_int(text: str) -> int:
 
 _FLOAT_MAX = int(sys.float_info.max)
 _INT_DIGITS = len(str(_FLOAT_MAX)) - 1  # shorter integers are always in range
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float,
-                            parse_int=_finite_int)
+_LONG_DIGITS = re.compile(f"[0-9]{{{_INT_DIGITS + 1}}}")
+_PLAIN = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# integers checked too: slower (a Python call per integer), so only for text that holds
+# a run of digits long enough to be out of range
+_STRICT = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float,
+                           parse_int=_finite_int)
+
+
+def _decoder(text: str) -> json.JSONDecoder:
+    """The decoder for ``text``: the strict one when it may hold an out-of-range integer."""
+    return _STRICT if len(text) > _INT_DIGITS and _LONG_DIGITS.search(text) else _PLAIN
 
 
 def _check_depth(text: str) -> None:
@@ -130,7 +139,7 @@ def _check_depth(text: str) -> None:
 def _loads(text: str) -> Any:
     """One JSON value from the whole of ``text``, depth-checked first."""
     _check_depth(text)
-    return _DECODER.decode(text)
+    return _decoder(text).decode(text)
 
 
 def _shape_problem(obj: Any) -> str:
@@ -215,8 +224,9 @@ def _decode(text: str) -> tuple[Any, str]:
     and the text after that object ("" when the whole text was one value)."""
     text = text.strip()
     _check_depth(text)
+    decoder = _decoder(text)
     try:
-        return _DECODER.decode(text), ""
+        return decoder.decode(text), ""
     except NonFinite:
         raise
     except (json.JSONDecodeError, RecursionError):
@@ -224,7 +234,7 @@ def _decode(text: str) -> tuple[Any, str]:
     start = text.find("{")
     if start < 0:
         raise ValueError("no JSON object")
-    obj, end = _DECODER.raw_decode(text, start)
+    obj, end = decoder.raw_decode(text, start)
     return obj, text[end:]
 
 
@@ -233,7 +243,7 @@ def _more_calls(rest: str) -> int:
     n, pos = 0, rest.find("{")
     while pos >= 0:
         try:
-            obj, end = _DECODER.raw_decode(rest, pos)
+            obj, end = _PLAIN.raw_decode(rest, pos)
         except (ValueError, RecursionError):
             pos = rest.find("{", pos + 1)
             continue
@@ -289,7 +299,7 @@ def _parse_structured(raw: dict[str, Any] | list[Any]) -> Action:
     if len(text) > MAX_ACTION_CHARS:
         return Action("invalid", text=f"action longer than {MAX_ACTION_CHARS} characters")
     try:
-        obj = _DECODER.decode(text)
+        obj = _decoder(text).decode(text)
     except NonFinite as exc:
         return Action("invalid", text=f"{exc}; send finite numbers")
     if isinstance(obj, dict) and not obj.get("tool_calls") and "content" in obj \
@@ -327,8 +337,8 @@ def parse_action(raw: Any) -> Action:
                       "tool_calls shape")
     if len(raw) > MAX_ACTION_CHARS:
         return Action("invalid", text=f"action longer than {MAX_ACTION_CHARS} characters")
-    blocks = [m.group(1) for m in _TOOL_CALL.finditer(raw)]
-    fences = [m.group(1) for m in _FENCE.finditer(raw)]
+    blocks = [m.group(1) for m in _TOOL_CALL.finditer(raw)] if "<tool_call>" in raw else []
+    fences = [m.group(1) for m in _FENCE.finditer(raw)] if "```" in raw else []
     deep = False
     for chunks in (blocks, fences, [raw]):
         for i, chunk in enumerate(chunks):
@@ -343,9 +353,10 @@ def parse_action(raw: Any) -> Action:
                 continue
             action = _from_obj(obj)
             if action is not None:
-                calls = action.calls + _more_calls(rest) \
-                    + sum(_chunk_calls(c) for c in chunks[i + 1:])
-                return action if calls == action.calls else replace(action, calls=calls)
+                more = _more_calls(rest) if "{" in rest else 0
+                if i + 1 < len(chunks):
+                    more += sum(_chunk_calls(c) for c in chunks[i + 1:])
+                return replace(action, calls=action.calls + more) if more else action
     if _INTENT.search(raw):
         if deep:
             return Action("invalid", text=str(TooDeep()))
