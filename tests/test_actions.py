@@ -223,3 +223,11 @@ def test_large_integers_a_double_holds_still_parse():
     big = int(1.7e308)
     assert parse_action(json.dumps({"name": "get_x", "arguments": {"a": big}})).arguments \
         == {"a": big}
+
+
+def test_a_stray_quote_before_the_call_does_not_hide_its_depth():
+    # from the start of the text the quote pairs with one inside the call, so the call's
+    # brackets look like string content; the object from its first brace is checked too
+    raw = 'He said "hi. {"name": "get_x", "arguments": {"v": ' + "[" * 200 + "]" * 200 + "}}"
+    a = parse_action(raw)
+    assert a.kind == "invalid" and f"{MAX_ACTION_DEPTH} levels" in a.text

@@ -234,15 +234,21 @@ def _decode(text: str) -> tuple[Any, str]:
     start = text.find("{")
     if start < 0:
         raise ValueError("no JSON object")
+    _check_depth(text[start:])  # prose before it may have paired the quotes otherwise
     obj, end = decoder.raw_decode(text, start)
     return obj, text[end:]
 
 
 def _more_calls(rest: str) -> int:
-    """How many further call objects follow a call in the same text."""
+    """How many further call objects follow a call in the same text (the objects tried
+    are at most ``MAX_ACTION_DEPTH``, each depth-checked first: the count is bounded
+    work whatever the text)."""
     n, pos = 0, rest.find("{")
-    while pos >= 0:
+    for _ in range(MAX_ACTION_DEPTH):
+        if pos < 0:
+            break
         try:
+            _check_depth(rest[pos:])
             obj, end = _PLAIN.raw_decode(rest, pos)
         except (ValueError, RecursionError):
             pos = rest.find("{", pos + 1)
