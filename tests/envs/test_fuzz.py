@@ -20,9 +20,9 @@ from __future__ import annotations
 import gc
 import json
 import math
+import os
 import time
 import traceback
-import tracemalloc
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -454,22 +454,31 @@ def test_arbitrary_actions_never_break_the_env():
     assert MAX_OBS <= MAX_OBSERVATION_CHARS
 
 
+def _rss() -> int:
+    """This process's resident memory in bytes (Linux), else its peak (other Unixes)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 @pytest.mark.slow
 def test_twenty_thousand_arbitrary_steps():
     """Issue 17's figure: exceptions, slowest step and memory growth over 20,000 steps.
-    Memory is traced after a warm-up (every id built, caches filled by ordinary use),
-    so the growth is what the run kept; the slowest step is timed with tracing on."""
+    Memory is the resident size after a warm-up (every id built, caches filled by
+    ordinary use) against the end of the run (no tracing, so the step times are real;
+    the slowest includes whatever garbage collection landed in it)."""
     fuzz(20, Run())
     gc.collect()
-    tracemalloc.start()
-    base = tracemalloc.get_traced_memory()[0]
+    before = _rss()
     run = Run()
-    fuzz(850, run)
+    fuzz(900, run)
     gc.collect()
-    grown, peak = (m - base for m in tracemalloc.get_traced_memory())
-    tracemalloc.stop()
-    print(_report(run, f", memory growth {grown / 2**20:.1f} MiB (peak +{peak / 2**20:.1f} "
-                       "MiB, tracemalloc)"))
+    grown = _rss() - before
+    print(_report(run, f", resident memory growth {grown / 2**20:.1f} MiB"))
     assert not run.problems, run.problems
     assert run.steps >= 20_000
-    assert grown < 128 * 2**20
+    assert grown < 256 * 2**20
