@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolmaze_gym.actions import several_calls
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.episode import Episode
 from toolmaze_gym.tasks.model import Task
@@ -64,9 +65,14 @@ def episode_tools(task: Task, sim: Simulator) -> list[dict[str, Any]]:
 
 
 def append_step(messages: list[dict[str, Any]], episode: Episode, k: int) -> None:
-    """Add step ``k`` of ``episode`` to ``messages`` as assistant + tool messages."""
+    """Add step ``k`` of ``episode`` to ``messages`` as assistant + tool messages.
+
+    An action that held several calls ran only its first; the tool message says so
+    (``with_warning``), so the agent is never left wondering what became of the rest.
+    """
     step = episode.steps[k]
     call_id = f"call_{k}"
+    content = with_warning(step.observation, several_calls(step.action))
     if step.kind == "call":
         messages.append({"role": "assistant", "content": "", "tool_calls": [
             {"id": call_id, "type": "function",
@@ -74,12 +80,23 @@ def append_step(messages: list[dict[str, Any]], episode: Episode, k: int) -> Non
                           "arguments": json.dumps(step.action["arguments"],
                                                   ensure_ascii=False)}}]})
         messages.append({"role": "tool", "tool_call_id": call_id, "name": step.action["name"],
-                         "content": step.observation})
+                         "content": content})
     else:
         messages.append({"role": "assistant", "content": step.raw})
         if step.kind == "invalid":
             messages.append({"role": "tool", "tool_call_id": call_id, "name": "error",
-                             "content": step.observation})
+                             "content": content})
+
+
+def with_warning(observation: str, warning: str) -> str:
+    """A tool response (a JSON object) with a top-level ``warning`` added, the way real
+    APIs flag a request they served only in part; the response itself is unchanged
+    (the recorded observation, which grading reads, never holds the warning)."""
+    if not warning or not observation.startswith("{"):
+        return observation
+    note = json.dumps(warning, ensure_ascii=False)
+    return f'{{"warning": {note}}}' if observation == "{}" else \
+        f'{observation[:-1]}, "warning": {note}}}'
 
 
 def template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

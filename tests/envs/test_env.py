@@ -327,3 +327,63 @@ def test_actions_may_be_openai_dicts():
     env.reset(seed=2)
     obs, _, te, _, info = env.step({"name": call.tool, "arguments": {"x": float("nan")}})
     assert not te and info["status"] == 400 and "finite" in json.loads(obs)[-1]["content"]
+
+
+def _nested(n: int) -> dict:
+    d: dict = {"a": 1}
+    for _ in range(n):
+        d = {"a": d}
+    return d
+
+
+@pytest.mark.parametrize("env_id", ["ToolMaze-C1P0-v0", "ToolMaze-C4P4-v0"])
+def test_hostile_nesting_gets_an_error_naming_the_limit_and_grades(env_id):
+    # the three crashes of issue 17: a Python dict ~1,000 deep, and a text call ~985 deep
+    # whose episode then reached grading
+    env = gym.make(env_id)
+    tool = None
+    for action in ({"name": "x", "arguments": _nested(1000)}, _nested(1000),
+                   '{"name": "@", "arguments": ' + '{"a": ' * 985 + "1" + "}" * 986):
+        env.reset(seed=0)
+        tool = tool or env.unwrapped.tools[0]["function"]["name"]
+        if isinstance(action, str):
+            action = action.replace("@", tool)
+        obs, _, te, _, info = env.step(action)
+        body = json.loads(json.loads(obs)[-1]["content"])
+        assert info["status"] == 400 and not te
+        assert "nested deeper than 64 levels (MAX_ACTION_DEPTH)" in body["error"]["message"]
+        _, _, te, _, info = env.step(FINISH)
+        assert te and info["grade"]["success"] is False
+        assert env.unwrapped.record()["steps"][0]["status"] == 400
+
+
+def test_several_calls_in_one_action_tell_the_agent_which_one_ran():
+    env = gym.make("ToolMaze-C1P0-v0")
+    env.reset(seed=2)
+    calls = [c for c in env.unwrapped.episode.task.default_path.calls][:1] * 3
+    action = json.dumps({"tool_calls": [
+        {"id": f"c{k}", "type": "function",
+         "function": {"name": c.tool, "arguments": json.dumps(c.args)}}
+        for k, c in enumerate(calls)]})
+    obs, _, te, _, info = env.step(action)
+    assistant, tool = json.loads(obs)
+    body = json.loads(tool["content"])
+    assert info["status"] == 200 and not te
+    assert body["warning"] == (f"3 tool calls in one action: only the first (`{calls[0].tool}`)"
+                               " ran; send one call per action")
+    assert {k: v for k, v in body.items() if k != "warning"} == calls[0].response
+    assert len(assistant["tool_calls"]) == 1
+    step = env.unwrapped.record()["steps"][0]
+    assert step["action"]["calls"] == 3 and "warning" not in json.loads(step["observation"])
+    # one call: no warning
+    obs, *_ = env.step(json.dumps({"name": calls[0].tool, "arguments": calls[0].args}))
+    assert "warning" not in json.loads(json.loads(obs)[-1]["content"])
+
+
+def test_several_calls_whose_first_is_broken_say_so():
+    env = gym.make("ToolMaze-C1P0-v0")
+    env.reset(seed=2)
+    obs, _, _, _, info = env.step('[{"name": "a", "arguments": "{broken"}, '
+                                  '{"name": "b", "arguments": {}}]')
+    body = json.loads(json.loads(obs)[-1]["content"])
+    assert info["status"] == 400 and "2 tool calls in one action" in body["warning"]

@@ -2,6 +2,17 @@
 
 ``call`` never raises for anything an agent can send: bad arguments come back as
 the 400/422 bodies a real API returns, naming the field.
+
+Text that is not valid Unicode is refused, not repaired: a parameter name or value
+holding a lone surrogate (JSON's ``"\\ud800"`` escape with no partner, which no UTF-8
+encoder can write) gets a 422 naming the parameter, as a strict JSON API does, so
+nothing the simulator echoes (ids hashed from a title, error messages, records) ever
+holds one, and an agent's text is never silently changed.
+
+Responses of pure calls are memoised for speed, bounded by what the project
+controls: a call whose string arguments exceed ``MEMO_ARG_CHARS`` (agent free text)
+is never kept, and the memo is emptied when its estimated size passes
+``MEMO_CHARS`` characters or it holds ``MEMO_LIMIT`` entries.
 """
 
 from __future__ import annotations
@@ -23,7 +34,10 @@ from toolmaze_gym.corpus.state import EpisodeState
 from toolmaze_gym.values import CheckContext
 from toolmaze_gym.world import World, get_world
 
-MEMO_LIMIT = 200_000
+MEMO_LIMIT = 200_000  # entries
+MEMO_ARG_CHARS = 256  # calls with more argument text than this are not memoised
+MEMO_CHARS = 32 << 20  # estimated characters held (keys and responses) before clearing
+_MEMO_ENTRY_CHARS = 256  # per-entry overhead in the estimate (tuple, frozenset, Response)
 _REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
             410: "Gone", 422: "Unprocessable Entity", 429: "Too Many Requests",
             500: "Internal Server Error", 501: "Not Implemented", 503: "Service Unavailable",
@@ -67,11 +81,41 @@ class _Tracked:
         return getattr(self._state, name)
 
 
-def _memo_key(name: str, arguments: Mapping[str, Any]) -> tuple | None:
+def _memo_key(name: str, arguments: Mapping[str, Any]) -> tuple[tuple, int] | None:
+    """The memo key of a call and its argument text's length, or None when the call
+    is not memoised (unhashable values, or more text than ``MEMO_ARG_CHARS``)."""
+    chars = sum(len(k) + (len(v) if isinstance(v, str) else 8)
+                for k, v in arguments.items() if isinstance(k, str))
+    if chars > MEMO_ARG_CHARS:
+        return None
     try:
-        return (name, frozenset(arguments.items()))
+        return (name, frozenset(arguments.items())), chars
     except TypeError:  # unhashable argument values (lists, dicts): not memoised
         return None
+
+
+def _lone_surrogate(arguments: Mapping[Any, Any]) -> str | None:
+    """The first parameter whose name or string value holds a lone surrogate,
+    ASCII-escaped for the error body; None when all its text is valid. Only the top
+    level is read: every parameter is a scalar, so a nested value is refused by the
+    schema, whose message never echoes it."""
+    for key, value in arguments.items():
+        for text in (key, value):
+            if isinstance(text, str) and not text.isascii() and not _encodes(text):
+                return _escaped(key)
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _escaped(key: Any) -> str:
+    return str(key).encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
 
 
 def error_response(status: int, code: str, message: str, field: str = "",
@@ -127,6 +171,7 @@ class Simulator:
         # Responses of calls that never read or wrote episode state: a pure function
         # of (tool, arguments) over an immutable world, so they are computed once.
         self._memo: dict[tuple, Response] = {}
+        self.memo_chars = 0  # the memo's estimated size (see MEMO_CHARS)
 
     def _prepared(self, spec: ToolSpec) -> _Compiled:
         c = self._compiled.get(spec.name)
@@ -135,16 +180,25 @@ class Simulator:
         return c
 
     def call(self, name: str, arguments: Any, state: EpisodeState) -> Response:
-        key = _memo_key(name, arguments) if isinstance(arguments, Mapping) else None
-        if key is not None:
-            hit = self._memo.get(key)
+        memo = _memo_key(name, arguments) if isinstance(arguments, Mapping) else None
+        if memo is not None:
+            hit = self._memo.get(memo[0])
             if hit is not None:
                 return hit
         tracked = _Tracked(state)
         resp = self._call(name, arguments, tracked)
-        if key is not None and not tracked.touched and len(self._memo) < MEMO_LIMIT:
-            self._memo[key] = resp
+        if memo is not None and not tracked.touched:
+            self._remember(memo[0], memo[1], resp)
         return resp
+
+    def _remember(self, key: tuple, chars: int, resp: Response) -> None:
+        """Keep a pure call's response, emptying the memo first when it is full."""
+        cost = chars + 2 * len(resp.to_json()) + _MEMO_ENTRY_CHARS
+        if self.memo_chars + cost > MEMO_CHARS or len(self._memo) >= MEMO_LIMIT:
+            self._memo.clear()
+            self.memo_chars = 0
+        self._memo[key] = resp
+        self.memo_chars += cost
 
     def _call(self, name: str, arguments: Any, state: Any) -> Response:
         spec = self.corpus.tools.get(name)
@@ -153,6 +207,11 @@ class Simulator:
         c = self._prepared(spec)
         if not isinstance(arguments, Mapping):
             return error_response(400, "invalid_request", "arguments must be a JSON object")
+        bad = _lone_surrogate(arguments)
+        if bad is not None:
+            return error_response(422, "invalid_parameter", f"parameter '{bad}' is not valid "
+                                  "Unicode: it holds a lone surrogate (an unpaired \\uD800-"
+                                  "\\uDFFF escape); send UTF-8 text", bad)
         if not c.names.issuperset(arguments):
             extra = sorted(set(arguments) - c.names)
             return error_response(400, "unknown_parameter",

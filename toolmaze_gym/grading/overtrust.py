@@ -33,14 +33,17 @@ def _values_equal(a: Any, b: Any) -> bool:
 
 
 def _leaves(obj: Any):
-    if isinstance(obj, dict):
-        for v in obj.values():
-            yield from _leaves(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _leaves(v)
-    else:
-        yield obj
+    """The scalars in ``obj``, in order, by a flat walk: an agent's arguments (as a
+    record holds them) may nest deeper than Python's recursion limit."""
+    stack = [obj]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(reversed(list(v.values())))
+        elif isinstance(v, list):
+            stack.extend(reversed(v))
+        else:
+            yield v
 
 
 def _field_type(corpus: Corpus | None, tool: str, name: str) -> str:
