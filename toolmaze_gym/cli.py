@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from toolmaze_gym.optional import MissingDependency
+
 # Sub-command modules, in the order ``--help`` lists them.
 COMMAND_MODULES = (
     "toolmaze_gym.cli_corpus",
@@ -181,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     try:
         return ns.func(ns)
-    except UsageError as exc:
+    except (UsageError, MissingDependency) as exc:  # the latter names the pip command
         print(f"toolmaze {ns.command}: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
