@@ -43,7 +43,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=HelpFormatter)
     src = ap.add_mutually_exclusive_group()
-    src.add_argument("--data", help="dataset directory written by `toolmaze sft-data`")
+    src.add_argument("--data", help="dataset directory written by `toolmaze sft-data` "
+                     "(default: build the data from --tasks)")
     src.add_argument("--tasks", type=int, default=40,
                      help="build the data from this many procedural train tasks")
     ap.add_argument("--levels", default="C1,C2,C3,C4",
