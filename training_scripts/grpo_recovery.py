@@ -27,7 +27,9 @@ terminal reward):
   loop on vLLM instead.
 
 CPU defaults: fp32, no gradient checkpointing, ``beta=0`` (no reference model),
-threads from ``configure_cpu_threads`` (called before torch loads)::
+one rollout per forward/backward pass and four passes per step (sized for 24 GB:
+four rollouts per pass ran out of memory), threads from ``configure_cpu_threads``
+(called before torch loads); ``--help`` lists every default::
 
     python training_scripts/grpo_recovery.py --model runs/sft --max-steps 2 --out runs/grpo
 

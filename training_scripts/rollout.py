@@ -44,7 +44,7 @@ def check_model(args: argparse.Namespace) -> None:
     packages are missing (one line naming the pip command)."""
     if args.no_model:
         return
-    require_all(HF_STACK, "the model's rollouts (--no-model skips them)")
+    require_all(HF_STACK, "the model part (--no-model skips it)")
     if not args.model:
         from toolmaze_gym.agents.models import check_default_model
 

@@ -16,8 +16,8 @@ REQUIRED = {"sft_recovery": ["--out", "o"], "grpo_recovery": ["--out", "o"], "ro
 
 
 def _help_lines(name: str) -> dict[str, str]:
-    """``--flag`` -> its help entry (joined lines), from ``python training_scripts/NAME.py --help``."""
-    wide = {**os.environ, "COLUMNS": "10000"}  # one line per flag
+    """``--flag`` -> its help entry (lines joined), from ``NAME.py --help``."""
+    wide = {**os.environ, "COLUMNS": "10000"}  # no breaks inside words
     out = subprocess.run([sys.executable, str(ROOT / "training_scripts" / f"{name}.py"),
                           "--help"], capture_output=True, text=True, check=True, env=wide,
                          cwd=ROOT).stdout
