@@ -91,8 +91,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-completion-length", type=int, default=512,
                     help="tokens per rollout after the prompt (calls and tool results; "
                     "memory grows with it)")
-    ap.add_argument("--max-episode-steps", type=int, default=6,
-                    help="agent actions per episode (tool-calling iterations)")
+    ap.add_argument("--max-episode-steps", type=int, default=12,
+                    help="agent actions per episode (tool-calling iterations; the tokens "
+                    "are capped by --max-completion-length)")
     ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
     ap.add_argument("--gradient-checkpointing", action="store_true",
                     help="recompute activations in the backward pass (less memory, slower)")
