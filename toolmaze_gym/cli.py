@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from toolmaze_gym.optional import MissingDependency
+
 # Sub-command modules, in the order ``--help`` lists them.
 COMMAND_MODULES = (
     "toolmaze_gym.cli_corpus",
@@ -207,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with _warnings_to_stderr(ns.command):
             return ns.func(ns)
-    except UsageError as exc:
+    except (UsageError, MissingDependency) as exc:  # the latter names the pip command
         _error(ns.command, f"error: {exc}")
         return 2
     except BrokenPipeError:

@@ -27,7 +27,9 @@ terminal reward):
   loop on vLLM instead.
 
 CPU defaults: fp32, no gradient checkpointing, ``beta=0`` (no reference model),
-threads from ``configure_cpu_threads`` (called before torch loads)::
+one rollout per forward/backward pass and four passes per step (sized for 24 GB:
+four rollouts per pass ran out of memory), threads from ``configure_cpu_threads``
+(called before torch loads); ``--help`` lists every default::
 
     python training_scripts/grpo_recovery.py --model runs/sft --max-steps 2 --out runs/grpo
 
@@ -46,27 +48,37 @@ from pathlib import Path
 from typing import Any
 
 from toolmaze_gym.agents.threads import configure_cpu_threads
+from toolmaze_gym.cli import HelpFormatter
+from toolmaze_gym.optional import TRAINING, exit_on_missing, require_all, require_installed
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """The flags; ``--help`` shows each default. The defaults fit 2 CPU cores and 24 GB
+    (the ``make train-demo`` GRPO stage): one rollout per forward/backward pass, four
+    passes per step (one group of G=4); four rollouts per pass ran out of memory. One
+    step at these defaults (full tool schemas) peaked at 15.1 GB RSS (2026-12-02)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=HelpFormatter)
     ap.add_argument("--model", help="local HF checkpoint, e.g. an SFT output "
                     "(default: embedded SmolLM2-135M)")
     ap.add_argument("--out", required=True, help="where the trained model is saved")
-    ap.add_argument("--split", default="train", choices=["train", "dev"])
+    ap.add_argument("--split", default="train", choices=["train", "dev"],
+                    help="procedural split the tasks come from")
     ap.add_argument("--tasks", type=int, default=8, help="procedural tasks to train on")
     ap.add_argument("--levels", default="C1", help="levels of the tasks (comma-separated)")
     ap.add_argument("--modes", default="P0,P1,P2,P3,P4", help="modes (comma-separated)")
     ap.add_argument("--prompts", default="standard,failure_aware",
                     help="system prompt variants (comma-separated)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--max-steps", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0, help="task stream and training seed")
+    ap.add_argument("--max-steps", type=int, default=2, help="optimizer steps")
     ap.add_argument("--num-generations", type=int, default=4, help="rollouts per prompt (G)")
-    ap.add_argument("--batch-size", type=int, default=4,
-                    help="rollouts per device per forward/backward pass; batch-size x "
-                    "grad-accum rollouts are generated per step (a multiple of G)")
-    ap.add_argument("--grad-accum", type=int, default=1)
-    ap.add_argument("--lr", type=float, default=1e-6)
+    ap.add_argument("--batch-size", type=int, default=1,
+                    help="rollouts per device per forward/backward pass (memory grows with "
+                    "it); batch-size x grad-accum rollouts are generated per step (a "
+                    "multiple of G)")
+    ap.add_argument("--grad-accum", type=int, default=4,
+                    help="passes per optimizer step")
+    ap.add_argument("--lr", type=float, default=1e-6, help="learning rate")
     ap.add_argument("--beta", type=float, default=0.0, help="KL weight (>0 loads a "
                     "reference model)")
     ap.add_argument("--temperature", type=float, default=1.0,
@@ -77,21 +89,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--compact-tools", action="store_true",
                     help="tool docs as compact text in the system prompt, as `toolmaze "
                     "eval --compact-tools` shows them")
-    ap.add_argument("--max-completion-length", type=int, default=1024,
-                    help="tokens per rollout after the prompt (calls and tool results)")
+    ap.add_argument("--max-completion-length", type=int, default=512,
+                    help="tokens per rollout after the prompt (calls and tool results; "
+                    "memory grows with it)")
     ap.add_argument("--max-episode-steps", type=int, default=12,
-                    help="agent actions per episode (tool-calling iterations)")
+                    help="agent actions per episode (tool-calling iterations; the tokens "
+                    "are capped by --max-completion-length)")
     ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
-    ap.add_argument("--gradient-checkpointing", action="store_true")
+    ap.add_argument("--gradient-checkpointing", action="store_true",
+                    help="recompute activations in the backward pass (less memory, slower)")
     ap.add_argument("--use-vllm", action="store_true", help="generate with vLLM (GPUs)")
-    ap.add_argument("--vllm-mode", default="colocate", choices=["colocate", "server"])
-    ap.add_argument("--vllm-server-host", default="127.0.0.1")
-    ap.add_argument("--vllm-server-port", type=int, default=8000)
-    ap.add_argument("--vllm-gpu-memory-utilization", type=float, default=0.3)
+    ap.add_argument("--vllm-mode", default="colocate", choices=["colocate", "server"],
+                    help="colocate: vLLM inside the training processes; server: `trl "
+                    "vllm-serve` on other GPUs")
+    ap.add_argument("--vllm-server-host", default="127.0.0.1", help="server mode: its host")
+    ap.add_argument("--vllm-server-port", type=int, default=8000, help="server mode: its port")
+    ap.add_argument("--vllm-gpu-memory-utilization", type=float, default=0.3,
+                    help="colocate mode: share of GPU memory vLLM may take")
     ap.add_argument("--rollout", choices=["env", "pool"],
                     help="env: TRL's tool loop (environment_factory); pool: rollout_func over "
                          "ToolMazePool (needs --use-vllm). Default: pool with vLLM, else env")
-    ap.add_argument("--threads", type=int, help="CPU threads")
+    ap.add_argument("--threads", type=int, help="CPU threads (default: TOOLMAZE_THREADS, "
+                    "OMP_NUM_THREADS or the usable cores)")
     return ap.parse_args(argv)
 
 
@@ -169,6 +188,13 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
 def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, Any]:
     args = parse_args(argv)
     configure_cpu_threads(args.threads)  # before torch loads (passive OpenMP wait)
+    require_all(TRAINING, "training")  # before any work: one line with the pip command
+    if args.use_vllm:
+        require_installed(["vllm"], "--use-vllm")
+    if not args.model:
+        from toolmaze_gym.agents.models import check_default_model
+
+        check_default_model()
     if (args.batch_size * args.grad_accum) % args.num_generations:
         # TRL generates batch-size x grad-accum rollouts per step (per device).
         sys.exit("grpo_recovery: --batch-size x --grad-accum must be a multiple of "
@@ -210,4 +236,4 @@ def model_card(args: argparse.Namespace, history: list[dict[str, Any]], seconds:
 
 
 if __name__ == "__main__":
-    main()
+    exit_on_missing("grpo_recovery", main)

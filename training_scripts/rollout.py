@@ -13,6 +13,8 @@ import argparse
 from pathlib import Path
 
 from toolmaze_gym.agents.threads import configure_cpu_threads
+from toolmaze_gym.cli import HelpFormatter
+from toolmaze_gym.optional import HF_STACK, exit_on_missing, require_all
 
 configure_cpu_threads()  # before torch is imported (passive OpenMP wait, thread count)
 
@@ -22,15 +24,36 @@ from toolmaze_gym.runner import RunConfig, Selection, run  # noqa: E402
 BASELINES = ("oracle", "validator", "retry", "naive", "random")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The flags; ``--help`` shows each default."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=HelpFormatter)
     ap.add_argument("--out", default="runs/rollout", help="one run directory per agent here")
     ap.add_argument("--model", help="local HF checkpoint (default: embedded SmolLM2-135M)")
     ap.add_argument("--limit", type=int, default=1, help="model tasks per (C, P) cell")
-    ap.add_argument("--max-new-tokens", type=int, default=48)
-    ap.add_argument("--baselines", default=",".join(BASELINES))
+    ap.add_argument("--max-new-tokens", type=int, default=48,
+                    help="the model's token cap per turn")
+    ap.add_argument("--baselines", default=",".join(BASELINES),
+                    help="scripted agents run on the whole suite (comma-separated)")
     ap.add_argument("--no-model", action="store_true", help="scripted baselines only")
-    args = ap.parse_args()
+    return ap.parse_args(argv)
+
+
+def check_model(args: argparse.Namespace) -> None:
+    """Fail in the first second, not after the baselines' runs, when the model's
+    packages are missing (one line naming the pip command)."""
+    if args.no_model:
+        return
+    require_all(HF_STACK, "the model part (--no-model skips it)")
+    if not args.model:
+        from toolmaze_gym.agents.models import check_default_model
+
+        check_default_model()
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    check_model(args)
     out = Path(args.out)
     runs = []
 
@@ -55,4 +78,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    exit_on_missing("rollout", main)

@@ -33,12 +33,18 @@ from pathlib import Path
 from typing import Any
 
 from toolmaze_gym.agents.threads import configure_cpu_threads
+from toolmaze_gym.cli import HelpFormatter
+from toolmaze_gym.optional import TRAINING, exit_on_missing, require_all
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """The flags; ``--help`` shows each default (sized for 2 CPU cores and 24 GB: the
+    ``make train-demo`` SFT stage, 6,144 tokens at batch 1, peaked at ~14 GB)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=HelpFormatter)
     src = ap.add_mutually_exclusive_group()
-    src.add_argument("--data", help="dataset directory written by `toolmaze sft-data`")
+    src.add_argument("--data", help="dataset directory written by `toolmaze sft-data` "
+                     "(default: build the data from --tasks)")
     src.add_argument("--tasks", type=int, default=40,
                      help="build the data from this many procedural train tasks")
     ap.add_argument("--levels", default="C1,C2,C3,C4",
@@ -46,22 +52,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=0, help="task stream and training seed")
     ap.add_argument("--model", help="local HF checkpoint (default: embedded SmolLM2-135M)")
     ap.add_argument("--out", required=True, help="where the trained model is saved")
-    ap.add_argument("--max-steps", type=int, default=100)
-    ap.add_argument("--batch-size", type=int, default=1, help="per device")
-    ap.add_argument("--grad-accum", type=int, default=4)
-    ap.add_argument("--lr", type=float, default=5e-5)
-    ap.add_argument("--warmup-ratio", type=float, default=0.05)
-    ap.add_argument("--max-length", type=int, default=8192,
+    ap.add_argument("--max-steps", type=int, default=100, help="optimizer steps")
+    ap.add_argument("--batch-size", type=int, default=1,
+                    help="episodes per device per forward/backward pass (memory grows "
+                         "with it)")
+    ap.add_argument("--grad-accum", type=int, default=4,
+                    help="passes per optimizer step (the effective batch without the memory)")
+    ap.add_argument("--lr", type=float, default=5e-5, help="peak learning rate (cosine decay)")
+    ap.add_argument("--warmup-ratio", type=float, default=0.05,
+                    help="share of the steps spent warming the learning rate up")
+    ap.add_argument("--max-length", type=int, default=6144,
                     help="tokens per example: longer ones lose their last turns, and one "
                          "whose prompt alone is longer is dropped (full-schema C4 "
-                         "episodes reach 8-9k tokens; on CPU keep this short)")
+                         "episodes reach 8-9k tokens; memory grows with it: 6,144 peaked "
+                         "at ~14 GB on CPU)")
     ap.add_argument("--compact-tools", action="store_true",
                     help="tool docs as compact text in the system prompt")
     ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
-    ap.add_argument("--gradient-checkpointing", action="store_true")
+    ap.add_argument("--gradient-checkpointing", action="store_true",
+                    help="recompute activations in the backward pass (less memory, slower)")
     ap.add_argument("--threads", type=int, help="CPU threads (default: TOOLMAZE_THREADS, "
                     "OMP_NUM_THREADS or the usable cores)")
-    ap.add_argument("--logging-steps", type=int, default=1)
+    ap.add_argument("--logging-steps", type=int, default=1, help="log every N steps")
     return ap.parse_args(argv)
 
 
@@ -155,6 +167,11 @@ def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     configure_cpu_threads(args.threads)  # before torch loads (passive OpenMP wait)
+    require_all(TRAINING, "training")  # before any work: one line with the pip command
+    if not args.model:
+        from toolmaze_gym.agents.models import check_default_model
+
+        check_default_model()
     from trl import SFTTrainer
 
     dataset, data = load_data(args)
@@ -178,4 +195,4 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    main()
+    exit_on_missing("sft_recovery", main)

@@ -52,7 +52,8 @@ def test_two_grpo_steps_log_the_environment_reward(tiny_model, tmp_path, monkeyp
     result = grpo.main(["--model", str(tiny_model), "--out", str(tmp_path / "grpo"),
                         "--tasks", "1", "--seed", "7", "--levels", "C1", "--modes", "P1",
                         "--prompts", "standard", "--max-steps", "2", "--num-generations", "2",
-                        "--batch-size", "2", "--max-completion-length", "6000",
+                        "--batch-size", "2", "--grad-accum", "1",
+                        "--max-completion-length", "6000",
                         "--reward", "terminal", "--threads", "1"], trainer_cls=Scripted)
     steps = [h for h in result["history"] if "reward" in h]
     assert len(steps) == 2
@@ -93,7 +94,8 @@ def test_partial_credit_gives_groups_variance_with_eval_prompts(tiny_model, tmp_
     result = grpo.main(["--model", str(tiny_model), "--out", str(tmp_path / "grpo"),
                         "--tasks", "1", "--seed", "7", "--levels", "C1", "--modes", "P0",
                         "--prompts", "standard", "--max-steps", "1", "--num-generations", "2",
-                        "--batch-size", "2", "--max-completion-length", "6000",
+                        "--batch-size", "2", "--grad-accum", "1",
+                        "--max-completion-length", "6000",
                         "--compact-tools", "--threads", "1"], trainer_cls=Scripted)
     (step,) = [h for h in result["history"] if "reward" in h]
     assert step["reward_std"] > 0.5  # expert > 1.0, prose 0

@@ -35,6 +35,7 @@ from toolmaze_gym.agents.conversation import with_tool_docs
 from toolmaze_gym.agents.models import default_model_dir, tool_chat_template
 from toolmaze_gym.agents.policy import ContextOverflow, EpisodeBook, Turn, new_usage
 from toolmaze_gym.agents.threads import configure_cpu_threads
+from toolmaze_gym.optional import HF_STACK, require_all
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.transcript import template_messages
 
@@ -74,6 +75,7 @@ class HFPolicy:
                              f"got {cached_episodes!r}")
         if "torch" not in sys.modules:
             configure_cpu_threads()
+        require_all(HF_STACK, "policy 'hf'")  # one line naming the pip command, not a trace
         import torch
 
         self.torch = torch

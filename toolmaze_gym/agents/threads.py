@@ -35,7 +35,7 @@ def configure_cpu_threads(threads: int | None = None) -> int:
         ValueError: ``threads`` (or ``$TOOLMAZE_THREADS``) is not a positive integer.
     """
     n = _requested(threads)
-    if "torch" in sys.modules:
+    if sys.modules.get("torch") is not None:  # imported (None: blocked, as if absent)
         if os.environ.get("OMP_WAIT_POLICY") is None:
             warnings.warn("configure_cpu_threads() was called after torch was imported: "
                           "OMP_WAIT_POLICY=PASSIVE no longer takes effect; call it first",
