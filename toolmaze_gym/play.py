@@ -169,7 +169,7 @@ class PlaySession:
         """The episode's trajectory record, with the fields the runner adds."""
         rec = self.env.record(label)
         spec = EpisodeSpec(self.task.id, self.task.level, self.mode, self.prompt, 0)
-        rec.update(prompt=self.prompt, repeat=0, key=spec.key, agent_options={},
+        rec.update(prompt=self.prompt, repeat=0, key=spec.key, agent_options={}, sampling=None,
                    suite=self.suite,
                    usage={"prompt_tokens": 0, "completion_tokens": 0,
                           "turns": len(self.raw), "shared_turns": 0},
