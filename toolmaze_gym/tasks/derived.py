@@ -6,7 +6,8 @@ A query that names a record and a fact about it ("the {product} from order
 independently, the two would contradict each other in almost every task. A
 derived param (``from = "order"`` in the scenario file) is instead read off its
 source: the day of a date-time, the city a trip flies to ("my partner flies home to
-{site} on itinerary {trip}"), the currency of a city ("{qty} items at {price}
+{site} on itinerary {trip}"), the city of a station ("a train to {to_station}, then a
+walk to our house in {site}"), the currency of a city ("{qty} items at {price}
 {local_currency} each" in {city}), or the product, customer, site, symbol or payee
 that a record of the world holds.
 
@@ -70,6 +71,13 @@ def _itinerary_destination(value: Any, world: Any) -> str:
     return travel.flight(booking.flight_id).destination.city.name
 
 
+def _station_city(value: Any, world: Any) -> str:
+    station = world.travel.station(str(value))
+    if station is None:
+        raise DerivationError(f"{value!r} is not a station of the rail network")
+    return station.place.city.name
+
+
 def _automation_site(value: Any, world: Any) -> str:
     automation = world.records.automations.get(str(value).strip().upper())
     if automation is None:
@@ -96,6 +104,7 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("person_name", "payment_id"): ("the person the payment went to", _payment_recipient),
     ("city_name", "itinerary_id"): ("the city the itinerary's flight lands in",
                                     _itinerary_destination),
+    ("city_name", "rail_station"): ("the city the station is in", _station_city),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
