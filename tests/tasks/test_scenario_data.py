@@ -34,3 +34,60 @@ def test_a_quote_taxes_the_order_the_request_describes(gen, level):
 
 def _stream(name):
     return hashing.Stream("scenario-data", name)
+
+
+# ---------------------------------------------------------------- budgets are monthly
+
+BUDGET = "finance.budget.set"  # every budget tool takes a limit per calendar month
+
+
+def _ancestry(sc, step_id):
+    """The step and every step whose result flows into it."""
+    by = {s.id: s for s in sc.steps}
+    out, todo = set(), [step_id]
+    while todo:
+        sid = todo.pop()
+        if sid not in out:
+            out.add(sid)
+            todo += by[sid].upstream()
+    return [by[s] for s in out]
+
+
+def _values(sc, ref):
+    p = sc.param_by_name[ref]
+    return set(p.choices) if p.choices else {p.value}
+
+
+def _per_year_or_week(sc, steps):
+    """Why the figure is not a month's: an annual income, a year of weeks, a week or
+    a day of energy use that no step scales to a month."""
+    uses = {s.use for s in steps}
+    if "finance.income_tax" in uses:
+        return "an annual income"
+    scales = set()
+    for s in steps:
+        if s.use == "calc.line_total":
+            scales |= {v for a in s.args if a.role == "quantity" and a.kind == "param"
+                       for v in _values(sc, a.ref)}
+    if scales & {52, 12}:
+        return f"scaled to a year ({sorted(scales)})"
+    periods = {v for s in steps if s.use in ("iot.energy_usage", "iot_energy_bill")
+               for a in s.args if a.role == "period" and a.kind == "param"
+               for v in _values(sc, a.ref)}
+    if periods - {"month"} and not scales & {4, 5}:
+        return f"energy over a {sorted(periods)} period"
+    return ""
+
+
+def test_every_budget_limit_is_a_months_figure():
+    """Play-tests tmz-v3-c4-0033/0043 (15 % of a year's take-home as a monthly rent
+    budget) and a year's electricity as a monthly utilities budget."""
+    bad = []
+    for sc in LIB.values():
+        for step in (s for s in sc.steps if s.use == BUDGET):
+            limit = next(a for a in step.args if a.role == "limit")
+            if limit.kind == "field":
+                why = _per_year_or_week(sc, _ancestry(sc, limit.step))
+                if why:
+                    bad.append(f"{sc.id}: {step.id}.limit is {why}")
+    assert bad == []
