@@ -91,3 +91,55 @@ def test_every_budget_limit_is_a_months_figure():
                 if why:
                     bad.append(f"{sc.id}: {step.id}.limit is {why}")
     assert bad == []
+
+
+# ---------------------------------------------------------------- arriving before checking in
+
+TRANSPORT = {"travel.train_search", "travel.flight_search", "tr_route_status", "tr_flight_ticket"}
+HOTEL = {"travel.hotel_search", "travel.hotel_book", "travel.hotel_instant_book"}
+
+
+def _arrival_steps(sc):
+    """Steps that read a transport's arrival: the transport itself, or a step that
+    converts its arrival (the local landing time)."""
+    out = {s.id for s in sc.steps if s.use in TRANSPORT | {"travel.flight_status"}}
+    out |= {s.id for s in sc.steps for a in s.args
+            if a.kind == "field" and a.step in out and a.key == "arrival"}
+    return out
+
+
+def _stays_on_the_travel_day(sc):
+    """(transport step, date param) pairs where a hotel checks in on the travel date
+    (a train then a flight: the premise may fall on the last leg)."""
+    check_ins = {a.ref for s in sc.steps if s.use in HOTEL for a in s.args
+                 if a.role == "check_in" and a.kind == "param"}
+    return [(s.id, a.ref) for s in sc.steps if s.use in TRANSPORT for a in s.args
+            if a.role == "date" and a.kind == "param" and a.ref in check_ins]
+
+
+def test_a_hotel_from_the_travel_day_is_reached_that_day():
+    """Round-1 play-test: an overnight train or flight arrived the day after the hotel's
+    check-in. A premise ties the arrival (or the local landing) to the check-in day."""
+    bad = []
+    for sc in LIB.values():
+        for step, param in _stays_on_the_travel_day(sc):
+            reads = _arrival_steps(sc)
+            if not any(p.op == "==" and p.right.kind == "param" and p.right.ref == param
+                       and p.left.step in reads and p.left.key in ("arrival", "datetime")
+                       for p in sc.premises):
+                bad.append(f"{sc.id}: {step} travels on ${param}, the hotel's check-in")
+    assert len(_stays_on_the_travel_day(LIB["tr-err-train-out-fly-home-on-checkout"])) == 1
+    assert bad == []
+
+
+def test_the_overnight_train_is_not_drawn_for_a_same_day_check_in(gen):
+    sc = LIB["tr-err-train-out-fly-home-on-checkout"]
+    for k in range(3):
+        task = gen.generate(sc, "C4", f"overnight-{k}", "t")
+        by = {gen.corpus[c.tool].behaviour: c for c in task.default_path.calls}
+        train, hotel = by["travel.train_search"], by["travel.hotel_book"]
+        arrival = next(train.response[f.name] for f in gen.corpus[train.tool].returns
+                       if f.canonical == "arrival")
+        check_in = next(hotel.args[p.name] for p in gen.corpus[hotel.tool].params
+                        if p.canonical == "check_in")
+        assert arrival[:10] == check_in

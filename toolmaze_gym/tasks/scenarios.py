@@ -446,6 +446,14 @@ def _enum_problems(corpus: Corpus, cap, role: str, p: ParamSpec, where: str) -> 
             for v in drawn if v not in enums]
 
 
+def _premise_keys(corpus: Corpus, cap: Any) -> set[str]:
+    """Keys a premise may read of a step: what its final tools hand on, and what any
+    call of a composite side returns (a flight's arrival from the search before the
+    booking; ``premises.draw_lookup`` reads the last call that gives the key)."""
+    return set(key_types(corpus, cap)) | {f.canonical for side in cap.sides for t in side
+                                           for f in corpus[t].returns}
+
+
 def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     """Problems with one parsed scenario against the corpus (empty: fine)."""
     where = f"{sc.file}: {sc.id}"
@@ -455,7 +463,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_bindings(sc, corpus, where, problems)
     problems += asks_problems(sc)
     caps = capabilities(corpus)
-    keys = {s.id: (set(key_types(corpus, caps[s.use])) if s.use in caps else None)
+    keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
     problems += check_premises(sc.premises, {p.name: p.type for p in sc.params}, keys,
                                f"{where}.premises")
