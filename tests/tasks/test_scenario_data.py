@@ -143,3 +143,24 @@ def test_the_overnight_train_is_not_drawn_for_a_same_day_check_in(gen):
         check_in = next(hotel.args[p.name] for p in gen.corpus[hotel.tool].params
                         if p.canonical == "check_in")
         assert arrival[:10] == check_in
+
+
+# ---------------------------------------------------------------- a setpoint that changes something
+
+
+def test_a_target_temperature_is_not_the_reading_it_replaces():
+    """Premises pass: "raise the thermostat to 21.5 °C (tell me what it reads now)" drew
+    a room that read 21.5 °C. Where a scenario reads a thermostat and then sets a
+    temperature in °C, a premise keeps the two apart."""
+    bad = []
+    for sc in LIB.values():
+        temps = {p.name for p in sc.params if p.type == "temperature_c"}
+        reads = [s.id for s in sc.steps if s.use == "iot.thermostat_state"]
+        sets = {a.ref for s in sc.steps for a in s.args
+                if a.kind == "param" and a.ref in temps and s.use.startswith("iot.")}
+        for t in sets:
+            for r in reads:
+                if not any(p.op in ("!=", ">", "<") and {str(o) for o in p.operands}
+                           == {f"${t}", f"{r}.current_c"} for p in sc.premises):
+                    bad.append(f"{sc.id}: ${t} may equal {r}.current_c")
+    assert bad == []
