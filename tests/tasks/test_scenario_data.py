@@ -164,3 +164,20 @@ def test_a_target_temperature_is_not_the_reading_it_replaces():
                            == {f"${t}", f"{r}.current_c"} for p in sc.premises):
                     bad.append(f"{sc.id}: ${t} may equal {r}.current_c")
     assert bad == []
+
+
+# ---------------------------------------------------------------- mail the world holds
+
+
+def test_no_scenario_answers_a_mail_about_an_order_the_mailbox_lacks():
+    """Premises pass: sh-late-parcel-reply replied to "the shop's latest email" about a
+    late order, but the latest mail from a contact is an office subject ("Budget
+    review"), never an order's. A scenario about a past order writes a new mail."""
+    from toolmaze_gym.world import get_world
+
+    subjects = get_world().office.data["email_subjects"]
+    assert not any("order" in s.lower() for s in subjects)
+    bad = [sc.id for sc in LIB.values()
+           if any(p.type == "shop_order_id" for p in sc.params)
+           and any(s.use == "office.mail.latest_from" for s in sc.steps)]
+    assert bad == []
