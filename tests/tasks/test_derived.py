@@ -45,6 +45,15 @@ def test_an_itinerary_gives_the_city_its_flight_lands_in():
     assert derive("city_name", "itinerary_id", iid, WORLD) == flight.destination.city.name
 
 
+def test_an_itinerary_gives_its_traveller_and_the_airport_it_lands_at():
+    travel = WORLD.travel
+    iid = _first(travel.itineraries)
+    booking = travel.bookings[travel.itineraries[iid].items[0]]
+    flight = travel.flight(booking.flight_id)
+    assert derive("person_name", "itinerary_id", iid, WORLD) == booking.passenger
+    assert derive("airport_code", "itinerary_id", iid, WORLD) == flight.destination.airport_code
+
+
 def test_a_city_gives_the_currency_it_pays_in():
     assert derive("currency_code", "city_name", "Tokyo", WORLD) == "JPY"
 
@@ -75,6 +84,7 @@ def test_a_date_is_the_day_of_its_date_time():
     ("person_name", "invoice_id", "INV-NOTREAL12"),
     ("city_name", "automation_id", "SCH-NOTREAL1"),
     ("city_name", "rail_station", "Atlantis Central"),
+    ("person_name", "itinerary_id", "ITN-NOTREAL1"),
     ("currency_code", "city_name", "Atlantis"),
 ])
 def test_a_record_that_does_not_exist_is_a_clear_error(kind, source, value):

@@ -181,3 +181,33 @@ def test_no_scenario_answers_a_mail_about_an_order_the_mailbox_lacks():
            if any(p.type == "shop_order_id" for p in sc.params)
            and any(s.use == "office.mail.latest_from" for s in sc.steps)]
     assert bad == []
+
+
+# ---------------------------------------------------------------- expenses on their own trip
+
+# Rail bookings filed on a stated trip: the trip is a flight to a city that may have no
+# station of the rail network, so its stations cannot be read off it (left open).
+RAIL_ON_A_STATED_TRIP = {"iot-rail-trip-away-mode", "et-rail-trip-covered-share",
+                         "et-rail-weekend-forecast-expense"}
+PLACE_ROLES = {"city", "destination", "airport", "airport_code"}
+
+
+def test_an_expense_on_a_stated_trip_is_for_that_trip():
+    """Premises pass: a hotel in one city, a flight to another, a car at a third airport,
+    each filed as an expense on an itinerary drawn at random. Where the query names the
+    trip and books a place to put on it, the place is the trip's (a derived param)."""
+    bad = []
+    for sc in LIB.values():
+        trips = {a.ref for s in sc.steps if s.use == "travel.expense_record" for a in s.args
+                 if a.role == "itinerary_id" and a.kind == "param"}
+        if not trips or sc.id in RAIL_ON_A_STATED_TRIP:
+            continue
+        reads_trip = any(a.kind == "param" and a.ref in trips for s in sc.steps
+                         if s.use != "travel.expense_record" for a in s.args)
+        for s in sc.steps:
+            for a in s.args:
+                if a.kind == "param" and a.role in PLACE_ROLES and not reads_trip:
+                    p = sc.param_by_name[a.ref]
+                    if p.derived_from not in trips:
+                        bad.append(f"{sc.id}: {s.id}.{a.role} = ${a.ref}, not the trip's")
+    assert bad == []

@@ -7,9 +7,10 @@ independently, the two would contradict each other in almost every task. A
 derived param (``from = "order"`` in the scenario file) is instead read off its
 source: the day of a date-time, the city a trip flies to ("my partner flies home to
 {site} on itinerary {trip}"), the city of a station ("a train to {to_station}, then a
-walk to our house in {site}"), the currency of a city ("{qty} items at {price}
-{local_currency} each" in {city}), or the product, customer, site, symbol or payee
-that a record of the world holds.
+walk to our house in {site}"), the city, airport and traveller of a trip an expense
+is filed on ("book {passenger} to {destination} and put the fare on trip {trip}"),
+the currency of a city ("{qty} items at {price} {local_currency} each" in {city}), or
+the product, customer, site, symbol or payee that a record of the world holds.
 
 ``DERIVATIONS`` maps (param type, source type) to a description and the function
 that computes the value from the source value and the world.
@@ -62,13 +63,25 @@ def _city_currency(value: Any, world: Any) -> str:
     return city.currency
 
 
-def _itinerary_destination(value: Any, world: Any) -> str:
-    travel = world.travel
-    itinerary = travel.itineraries.get(str(value).strip().upper())
+def _itinerary(value: Any, world: Any):
+    itinerary = world.travel.itineraries.get(str(value).strip().upper())
     if itinerary is None:
         raise DerivationError(f"{value!r} is not an itinerary planned before the episode")
-    booking = travel.bookings[itinerary.items[0]]
-    return travel.flight(booking.flight_id).destination.city.name
+    return itinerary
+
+
+def _itinerary_landing(value: Any, world: Any):
+    travel = world.travel
+    booking = travel.bookings[_itinerary(value, world).items[0]]
+    return travel.flight(booking.flight_id).destination
+
+
+def _itinerary_destination(value: Any, world: Any) -> str:
+    return _itinerary_landing(value, world).city.name
+
+
+def _itinerary_traveller(value: Any, world: Any) -> str:
+    return _itinerary(value, world).owner
 
 
 def _station_city(value: Any, world: Any) -> str:
@@ -104,6 +117,10 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("person_name", "payment_id"): ("the person the payment went to", _payment_recipient),
     ("city_name", "itinerary_id"): ("the city the itinerary's flight lands in",
                                     _itinerary_destination),
+    ("airport_code", "itinerary_id"): ("the airport the itinerary's flight lands at",
+                                       lambda v, w: _itinerary_landing(v, w).airport_code),
+    ("person_name", "itinerary_id"): ("the traveller the itinerary is for",
+                                      _itinerary_traveller),
     ("city_name", "rail_station"): ("the city the station is in", _station_city),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
