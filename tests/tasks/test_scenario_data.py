@@ -211,3 +211,25 @@ def test_an_expense_on_a_stated_trip_is_for_that_trip():
                     if p.derived_from not in trips:
                         bad.append(f"{sc.id}: {s.id}.{a.role} = ${a.ref}, not the trip's")
     assert bad == []
+
+
+# ---------------------------------------------------------------- the goal's currency is asked
+
+
+def test_my_currency_in_the_goal_is_named_in_every_phrasing():
+    """Round-1 play-test: "my currency" was stated only in the hidden goal. Each
+    phrasing of such a scenario names the currency (a currency param, or the account,
+    budget or company whose currency it is)."""
+    words = ("my currency", "my own currency", "my home currency", "our currency",
+             "our own currency", "company currency")
+    bad = [f"{sc.id}[{k}]" for sc in LIB.values() if any(w in sc.goal.lower() for w in words)
+           for k, p in enumerate(sc.phrasings) if not _names_a_currency(sc, p)]
+    assert len([sc for sc in LIB.values() if "my currency" in sc.goal.lower()]) >= 10
+    assert bad == []
+
+
+def _names_a_currency(sc, phrasing):
+    codes = [p.name for p in sc.params if p.type == "currency_code"]
+    return any("{" + c + "}" in phrasing for c in codes) or any(
+        w in phrasing.lower() for w in ("account's currency", "currency of", "budget's currency",
+                                         "budget is kept in", "that budget's"))
