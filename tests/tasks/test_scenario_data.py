@@ -3,6 +3,8 @@ generator draws and builds (issue 16: premises checked against the drawn data)."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from toolmaze_gym import hashing
@@ -233,3 +235,50 @@ def _names_a_currency(sc, phrasing):
     return any("{" + c + "}" in phrasing for c in codes) or any(
         w in phrasing.lower() for w in ("account's currency", "currency of", "budget's currency",
                                          "budget is kept in", "that budget's"))
+
+
+# ---------------------------------------------------------------- a delivered order
+
+ARRIVED = ("has arrived", "arrived broken", "turned up damaged", "left outside", "broke after",
+           "came damaged", "was a letdown")
+
+
+def test_an_order_the_query_says_arrived_is_drawn_among_delivered_ones(gen):
+    """Premises pass: no past order was ever delivered, so "my order has arrived" named
+    a parcel still in transit (the reference wrote a future date as the delivery day)."""
+    bad = []
+    for sc in LIB.values():
+        orders = {p.name: p for p in sc.params if p.type == "shop_order_id"}
+        for phrasing in sc.phrasings:
+            for name, p in orders.items():
+                said = [w for w in ARRIVED if w in _what_is_said_of(phrasing, name, orders)]
+                if said and p.state != "delivered":
+                    bad.append(f"{sc.id}: ${name} {said[0]!r} but not state = 'delivered'")
+    assert bad == []
+    sc = LIB["us-review-delivered-order-in-local-language"]
+    task = gen.generate(sc, "C1", "delivered", "t")
+    order = next(e["value"] for e in task.entities if e["type"] == "shop_order_id")
+    assert gen.sim.world.commerce.delivered_orders[order].delivered
+
+
+def _what_is_said_of(phrasing, name, orders):
+    """The words after each mention of order ``name``, up to the sentence's end or the
+    next order the phrasing names."""
+    out = []
+    for part in phrasing.split("{" + name + "}")[1:]:
+        cut = re.split(r"[.!?:]\s|" + "|".join(re.escape("{" + o + "}") for o in orders), part)
+        out.append(cut[0])
+    return " ".join(out)
+
+
+def test_a_record_state_the_world_does_not_draw_is_refused(tmp_path):
+    from toolmaze_gym.tasks.scenarios import library_files, parse_file
+
+    src = next(p for p in library_files() if p.name == LIB["sh-return-and-replace"].file)
+    text = src.read_text(encoding="utf-8")
+    bad = text.replace('state = "delivered"', 'state = "lost"', 1)
+    assert bad != text
+    f = tmp_path / src.name
+    f.write_text(bad, encoding="utf-8")
+    _, problems = parse_file(f)
+    assert any("'lost' is not a state a shop_order_id is drawn in" in p for p in problems)

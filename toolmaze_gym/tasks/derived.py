@@ -34,7 +34,7 @@ def _day(value: Any, world: Any) -> str:
 
 def _order_product(value: Any, world: Any):
     commerce = world.commerce
-    order = commerce.orders.get(str(value).strip().upper())
+    order = commerce.order(str(value))
     if order is None:
         raise DerivationError(f"{value!r} is not an order placed before the episode")
     return commerce.by_id(order.lines[0][0])

@@ -35,7 +35,10 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
                   "premises"}
-_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
+_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
+# Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
+# world's records in that state (``ScenarioGenerator._draw``).
+RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)}}
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
@@ -60,6 +63,7 @@ class ParamSpec:
     range: tuple[float, float] | None = None
     differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
     derived_from: str = ""  # another param this one is computed from (DERIVATIONS)
+    state: str = ""  # the record is drawn among those in this state (RECORD_STATES)
 
     def derive(self, source: Any, world: Any = None, source_type: str = "iso_datetime") -> Any:
         """This param's value from its source param's (the date of a date-time, the
@@ -212,8 +216,16 @@ def _parse_param(name: str, raw: Any, where: str, problems: list[str]) -> ParamS
     if not isinstance(differs, list) or not all(isinstance(d, str) for d in differs):
         problems.append(f"{where}.differs_from: a list of \"$param\" or \"step.key\"")
         differs = []
+    state = raw.get("state", "")
+    if "state" in raw and state not in RECORD_STATES.get(type_, {}):
+        known = sorted(RECORD_STATES.get(type_, {})) or "none"
+        problems.append(f"{where}.state: {state!r} is not a state a {type_} is drawn in "
+                        f"(states: {known})")
+        state = ""
+    if state and any(k in raw for k in ("choices", "value", "range", "from")):
+        problems.append(f"{where}: state draws the record; give no choices, value, range, from")
     return ParamSpec(name, type_, tuple(choices), raw.get("value"),
-                     tuple(rng) if rng else None, tuple(differs), source)
+                     tuple(rng) if rng else None, tuple(differs), source, state)
 
 
 def _parse_step(raw: Any, where: str, problems: list[str]) -> StepSpec | None:
