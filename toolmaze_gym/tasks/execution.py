@@ -18,8 +18,9 @@ from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.tasks.model import Call, Slot
 
 # A parameter's binding: ("input", index into slot.inputs) or ("local", key into the
-# side's local values: ``type@canonical`` when an earlier field has the parameter's
-# name, else the type; ``local_values`` holds both forms).
+# side's local values: the type, or ``type@canonical`` when the earlier field with the
+# parameter's name is not the one the type alone would pick; ``local_values`` holds
+# both forms).
 Plan = list[list[tuple[str, tuple[str, Any]]]]
 
 
@@ -50,10 +51,11 @@ def plan_side(corpus: Corpus, side: Sequence[str],
     payment that the scenario asks for), never by type alone.
     """
     produced: set[str] = set()
-    keyed: set[str] = set()
+    first: dict[str, tuple[int, str]] = {}  # type -> (tool, field) a type binding reads
+    keyed: dict[str, tuple[int, str]] = {}  # type@canonical -> (tool, field)
     used: set[int] = set()
     plan: Plan = []
-    for name in side:
+    for k, name in enumerate(side):
         spec = corpus[name]
         tool_plan: list[tuple[str, tuple[str, Any]]] = []
         for p in spec.params:
@@ -66,7 +68,8 @@ def plan_side(corpus: Corpus, side: Sequence[str],
                 continue
             if p.type in produced:
                 key = f"{p.type}@{p.canonical}"
-                tool_plan.append((p.name, ("local", key if key in keyed else p.type)))
+                named = key in keyed and keyed[key] != first[p.type]
+                tool_plan.append((p.name, ("local", key if named else p.type)))
                 continue
             idx = next((i for i, (r, t) in enumerate(inputs)
                         if r == p.canonical and t == p.type), None)
@@ -79,7 +82,9 @@ def plan_side(corpus: Corpus, side: Sequence[str],
             tool_plan.append((p.name, ("input", idx)))
         plan.append(tool_plan)
         produced |= {f.type for f in spec.returns}
-        keyed |= {f"{f.type}@{f.canonical}" for f in spec.returns}
+        for f in reversed(spec.returns):  # the first field of a type wins in a tool
+            first[f.type] = (k, f.name)
+        keyed.update({f"{f.type}@{f.canonical}": (k, f.name) for f in spec.returns})
     return plan if len(used) == len(inputs) else None
 
 
