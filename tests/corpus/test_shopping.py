@@ -172,6 +172,27 @@ def test_orders_and_carts_from_before_the_episode(sim: Simulator, world: World) 
     assert order["subtotal"] == added["subtotal"]
 
 
+def test_a_delivered_order_shows_its_past_delivery_and_can_be_returned_not_cancelled(
+        sim: Simulator, world: World) -> None:
+    """Premises pass: no order placed before the episode had ever arrived, so a review
+    of a delivered product or a return of a broken one had no order to be about."""
+    c = world.commerce
+    assert c.delivered_orders and not any(o.delivered for o in c.orders.values())
+    assert not set(c.delivered_orders) & set(c.orders)
+    today = world.now.date().isoformat()
+    for past in list(c.delivered_orders.values())[:5]:
+        st = EpisodeState()
+        order = call(sim, st, "shopify_get_order", id=past.order_id)
+        assert order["order.fulfillment_status"] == "delivered"
+        assert order["order.estimated_delivery"] < today  # the day it arrived
+        parcel = call(sim, st, "track_shipment", tracking_number=past.tracking_number)
+        assert parcel["status"] == "delivered" and parcel["last_location"] == past.destination
+        assert parcel["estimated_delivery"] == order["order.estimated_delivery"]
+        assert past.placed_at[:10] < parcel["estimated_delivery"]
+        assert status_of(sim, st, "cancel_order", order_id=past.order_id) == 409
+        call(sim, st, "request_return", order_id=past.order_id, reason="Arrived broken")
+
+
 def test_returns_refund_the_goods_once(sim: Simulator, world: World) -> None:
     st = EpisodeState()
     o = call(sim, st, "place_order", product_id=product(world, 8).product_id, quantity=1,

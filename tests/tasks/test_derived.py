@@ -45,8 +45,34 @@ def test_an_itinerary_gives_the_city_its_flight_lands_in():
     assert derive("city_name", "itinerary_id", iid, WORLD) == flight.destination.city.name
 
 
+def test_an_itinerary_gives_its_traveller_and_the_airport_it_lands_at():
+    travel = WORLD.travel
+    iid = _first(travel.itineraries)
+    booking = travel.bookings[travel.itineraries[iid].items[0]]
+    flight = travel.flight(booking.flight_id)
+    assert derive("person_name", "itinerary_id", iid, WORLD) == booking.passenger
+    assert derive("airport_code", "itinerary_id", iid, WORLD) == flight.destination.airport_code
+
+
 def test_a_city_gives_the_currency_it_pays_in():
     assert derive("currency_code", "city_name", "Tokyo", WORLD) == "JPY"
+
+
+def test_a_station_gives_the_city_it_is_in():
+    station = WORLD.travel.stations[0]
+    assert derive("city_name", "rail_station", station.name.upper(), WORLD) == \
+        station.place.city.name
+    assert derive("city_name", "rail_station", "Wien Hauptbahnhof", WORLD) == "Vienna"
+
+
+def test_a_guest_walks_from_the_station_to_a_house_in_the_same_city():
+    """Play-test tmz-v3-c4-0083: "a train to Wien Hauptbahnhof, then a 15-minute walk to
+    our house in Toronto"; the house's city is the train's destination."""
+    sc = next(s for s in load_library() if s.id == "iot-err-guest-arrives-by-train")
+    gen = ScenarioGenerator()
+    for k in range(6):
+        params = gen.draw_params(sc, _stream(f"guest-{k}"))
+        assert params["site"] == WORLD.travel.station(params["to_station"]).place.city.name
 
 
 def test_a_date_is_the_day_of_its_date_time():
@@ -57,6 +83,8 @@ def test_a_date_is_the_day_of_its_date_time():
     ("product_name", "shop_order_id", "SO-NOTREAL1"),
     ("person_name", "invoice_id", "INV-NOTREAL12"),
     ("city_name", "automation_id", "SCH-NOTREAL1"),
+    ("city_name", "rail_station", "Atlantis Central"),
+    ("person_name", "itinerary_id", "ITN-NOTREAL1"),
     ("currency_code", "city_name", "Atlantis"),
 ])
 def test_a_record_that_does_not_exist_is_a_clear_error(kind, source, value):

@@ -22,7 +22,12 @@ from toolmaze_gym.corpus.invariants import violations
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import get_mode
 from toolmaze_gym.faults.store import profile_for
-from toolmaze_gym.tasks.execution import plan_side, slot_outputs, topological_order
+from toolmaze_gym.tasks.execution import (
+    local_values,
+    plan_side,
+    slot_outputs,
+    topological_order,
+)
 from toolmaze_gym.tasks.model import Slot, Task
 from toolmaze_gym.tasks.queries import say_as
 
@@ -157,11 +162,7 @@ class PlanFollower:
     def _accept(self, body: dict[str, Any]) -> None:
         slot = self.slot
         side = slot.alternatives[self.side[slot.id]]
-        seen: set[str] = set()
-        for f in self.sim.corpus[side[self.pos]].returns:
-            if f.type not in seen and f.name in body:
-                self.local[f.type] = body[f.name]
-                seen.add(f.type)
+        self.local.update(local_values(self.sim.corpus[side[self.pos]].returns, body))
         self.bodies.append(body)
         self.pos += 1
         self.pending = None

@@ -6,9 +6,11 @@ A query that names a record and a fact about it ("the {product} from order
 independently, the two would contradict each other in almost every task. A
 derived param (``from = "order"`` in the scenario file) is instead read off its
 source: the day of a date-time, the city a trip flies to ("my partner flies home to
-{site} on itinerary {trip}"), the currency of a city ("{qty} items at {price}
-{local_currency} each" in {city}), or the product, customer, site, symbol or payee
-that a record of the world holds.
+{site} on itinerary {trip}"), the city of a station ("a train to {to_station}, then a
+walk to our house in {site}"), the city, airport and traveller of a trip an expense
+is filed on ("book {passenger} to {destination} and put the fare on trip {trip}"),
+the currency of a city ("{qty} items at {price} {local_currency} each" in {city}), or
+the product, customer, site, symbol or payee that a record of the world holds.
 
 ``DERIVATIONS`` maps (param type, source type) to a description and the function
 that computes the value from the source value and the world.
@@ -32,7 +34,7 @@ def _day(value: Any, world: Any) -> str:
 
 def _order_product(value: Any, world: Any):
     commerce = world.commerce
-    order = commerce.orders.get(str(value).strip().upper())
+    order = commerce.order(str(value))
     if order is None:
         raise DerivationError(f"{value!r} is not an order placed before the episode")
     return commerce.by_id(order.lines[0][0])
@@ -61,13 +63,32 @@ def _city_currency(value: Any, world: Any) -> str:
     return city.currency
 
 
-def _itinerary_destination(value: Any, world: Any) -> str:
-    travel = world.travel
-    itinerary = travel.itineraries.get(str(value).strip().upper())
+def _itinerary(value: Any, world: Any):
+    itinerary = world.travel.itineraries.get(str(value).strip().upper())
     if itinerary is None:
         raise DerivationError(f"{value!r} is not an itinerary planned before the episode")
-    booking = travel.bookings[itinerary.items[0]]
-    return travel.flight(booking.flight_id).destination.city.name
+    return itinerary
+
+
+def _itinerary_landing(value: Any, world: Any):
+    travel = world.travel
+    booking = travel.bookings[_itinerary(value, world).items[0]]
+    return travel.flight(booking.flight_id).destination
+
+
+def _itinerary_destination(value: Any, world: Any) -> str:
+    return _itinerary_landing(value, world).city.name
+
+
+def _itinerary_traveller(value: Any, world: Any) -> str:
+    return _itinerary(value, world).owner
+
+
+def _station_city(value: Any, world: Any) -> str:
+    station = world.travel.station(str(value))
+    if station is None:
+        raise DerivationError(f"{value!r} is not a station of the rail network")
+    return station.place.city.name
 
 
 def _automation_site(value: Any, world: Any) -> str:
@@ -96,6 +117,11 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("person_name", "payment_id"): ("the person the payment went to", _payment_recipient),
     ("city_name", "itinerary_id"): ("the city the itinerary's flight lands in",
                                     _itinerary_destination),
+    ("airport_code", "itinerary_id"): ("the airport the itinerary's flight lands at",
+                                       lambda v, w: _itinerary_landing(v, w).airport_code),
+    ("person_name", "itinerary_id"): ("the traveller the itinerary is for",
+                                      _itinerary_traveller),
+    ("city_name", "rail_station"): ("the city the station is in", _station_city),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),

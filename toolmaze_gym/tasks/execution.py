@@ -2,7 +2,9 @@
 
 Binding is by role, then by type: a side's parameter takes the slot input with
 the same canonical argument name and type, else the first unused input of its
-type; values produced earlier inside the same side feed later tools directly.
+type; values produced earlier inside the same side feed later tools directly, by
+the same rule (the earlier field with the parameter's own canonical name, else the
+first field of its type: a meter's ``energy_kwh``, not its ``daily_average_kwh``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ import networkx as nx
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.tasks.model import Call, Slot
 
-# A parameter's binding: ("input", index into slot.inputs) or ("local", type).
+# A parameter's binding: ("input", index into slot.inputs) or ("local", key into the
+# side's local values: the type, or ``type@canonical`` when the earlier field with the
+# parameter's name is not the one the type alone would pick; ``local_values`` holds
+# both forms).
 Plan = list[list[tuple[str, tuple[str, Any]]]]
 
 
@@ -46,9 +51,11 @@ def plan_side(corpus: Corpus, side: Sequence[str],
     payment that the scenario asks for), never by type alone.
     """
     produced: set[str] = set()
+    first: dict[str, tuple[int, str]] = {}  # type -> (tool, field) a type binding reads
+    keyed: dict[str, tuple[int, str]] = {}  # type@canonical -> (tool, field)
     used: set[int] = set()
     plan: Plan = []
-    for name in side:
+    for k, name in enumerate(side):
         spec = corpus[name]
         tool_plan: list[tuple[str, tuple[str, Any]]] = []
         for p in spec.params:
@@ -60,7 +67,9 @@ def plan_side(corpus: Corpus, side: Sequence[str],
                     tool_plan.append((p.name, ("input", idx)))
                 continue
             if p.type in produced:
-                tool_plan.append((p.name, ("local", p.type)))
+                key = f"{p.type}@{p.canonical}"
+                named = key in keyed and keyed[key] != first[p.type]
+                tool_plan.append((p.name, ("local", key if named else p.type)))
                 continue
             idx = next((i for i, (r, t) in enumerate(inputs)
                         if r == p.canonical and t == p.type), None)
@@ -73,7 +82,20 @@ def plan_side(corpus: Corpus, side: Sequence[str],
             tool_plan.append((p.name, ("input", idx)))
         plan.append(tool_plan)
         produced |= {f.type for f in spec.returns}
+        for f in reversed(spec.returns):  # the first field of a type wins in a tool
+            first[f.type] = (k, f.name)
+        keyed.update({f"{f.type}@{f.canonical}": (k, f.name) for f in spec.returns})
     return plan if len(used) == len(inputs) else None
+
+
+def local_values(fields, body: dict[str, Any]) -> dict[str, Any]:
+    """What one response of a side hands on to the side's later tools: the first
+    field of each type, and every field as ``type@canonical`` (``plan_side``)."""
+    out: dict[str, Any] = {}
+    for f in fields:
+        if f.type not in out and f.name in body:
+            out[f.type] = body[f.name]
+    return {**out, **_keyed(fields, body)}
 
 
 def slot_outputs(corpus: Corpus, slot: Slot, side: Sequence[str],
@@ -147,11 +169,7 @@ def run_slot(sim: Simulator, slot: Slot, side: Sequence[str], upstream: dict[str
         resp = sim.call(name, args, state)
         if not resp.ok:
             raise ExecutionError(f"{slot.id}: {name}({args}) -> {resp.status} {resp.body}")
-        seen: set[str] = set()
-        for f in corpus[name].returns:
-            if f.type not in seen:
-                local[f.type] = resp.body[f.name]
-                seen.add(f.type)
+        local.update(local_values(corpus[name].returns, resp.body))
         calls.append(Call(slot.id, name, args, resp.body))
         bodies.append(resp.body)
     return calls, slot_outputs(corpus, slot, side, bodies, provides)

@@ -45,7 +45,7 @@ from toolmaze_gym.tasks.generator import signature
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
 from toolmaze_gym.tasks.premises import draw_lookup, violations
 from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
-from toolmaze_gym.tasks.scenarios import ArgSpec, Scenario, phrase_hole
+from toolmaze_gym.tasks.scenarios import RECORD_STATES, ArgSpec, Scenario, phrase_hole
 from toolmaze_gym.tasks.solvability import solvability_problems
 from toolmaze_gym.tasks.units import disjoint_sides
 from toolmaze_gym.tasks.validation import _parallel, slot_graph
@@ -259,6 +259,8 @@ class ScenarioGenerator:
     def _draw(self, p, stream: hashing.Stream, attempt: int) -> Any:
         if p.value is not None:
             return p.value
+        if p.state:  # a record in a given state: a delivered order
+            return stream.choice(RECORD_STATES[p.type][p.state](self.sim.world))
         if p.choices:
             return stream.choice(list(p.choices))
         if p.range:

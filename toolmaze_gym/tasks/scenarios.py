@@ -35,7 +35,10 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
                   "premises", "answer"}
-_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from"}
+_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
+# Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
+# world's records in that state (``ScenarioGenerator._draw``).
+RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)}}
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
@@ -60,6 +63,7 @@ class ParamSpec:
     range: tuple[float, float] | None = None
     differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
     derived_from: str = ""  # another param this one is computed from (DERIVATIONS)
+    state: str = ""  # the record is drawn among those in this state (RECORD_STATES)
 
     def derive(self, source: Any, world: Any = None, source_type: str = "iso_datetime") -> Any:
         """This param's value from its source param's (the date of a date-time, the
@@ -213,8 +217,16 @@ def _parse_param(name: str, raw: Any, where: str, problems: list[str]) -> ParamS
     if not isinstance(differs, list) or not all(isinstance(d, str) for d in differs):
         problems.append(f"{where}.differs_from: a list of \"$param\" or \"step.key\"")
         differs = []
+    state = raw.get("state", "")
+    if "state" in raw and state not in RECORD_STATES.get(type_, {}):
+        known = sorted(RECORD_STATES.get(type_, {})) or "none"
+        problems.append(f"{where}.state: {state!r} is not a state a {type_} is drawn in "
+                        f"(states: {known})")
+        state = ""
+    if state and any(k in raw for k in ("choices", "value", "range", "from")):
+        problems.append(f"{where}: state draws the record; give no choices, value, range, from")
     return ParamSpec(name, type_, tuple(choices), raw.get("value"),
-                     tuple(rng) if rng else None, tuple(differs), source)
+                     tuple(rng) if rng else None, tuple(differs), source, state)
 
 
 def _parse_step(raw: Any, where: str, problems: list[str]) -> StepSpec | None:
@@ -466,6 +478,14 @@ def _enum_problems(corpus: Corpus, cap, role: str, p: ParamSpec, where: str) -> 
             for v in drawn if v not in enums]
 
 
+def _premise_keys(corpus: Corpus, cap: Any) -> set[str]:
+    """Keys a premise may read of a step: what its final tools hand on, and what any
+    call of a composite side returns (a flight's arrival from the search before the
+    booking; ``premises.draw_lookup`` reads the last call that gives the key)."""
+    return set(key_types(corpus, cap)) | {f.canonical for side in cap.sides for t in side
+                                           for f in corpus[t].returns}
+
+
 def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     """Problems with one parsed scenario against the corpus (empty: fine)."""
     where = f"{sc.file}: {sc.id}"
@@ -476,7 +496,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
     caps = capabilities(corpus)
-    keys = {s.id: (set(key_types(corpus, caps[s.use])) if s.use in caps else None)
+    keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
     problems += check_premises(sc.premises, {p.name: p.type for p in sc.params}, keys,
                                f"{where}.premises")

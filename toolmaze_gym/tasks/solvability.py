@@ -125,7 +125,9 @@ def path_problems(task: Task, corpus: Corpus, path: SolutionPath) -> list[str]:
             where = f"path {path.choice} {call.tool}.{pname}"
             value = call.args.get(pname)
             if kind == "local":
-                if not any(s.slot == slot.id and _same(ref, s.value, value) for s in seen):
+                type_, _, key = ref.partition("@")  # plan_side: "type" or "type@key"
+                if not any(s.slot == slot.id and (not key or s.key == key)
+                           and _same(type_, s.value, value) for s in seen):
                     problems.append(f"{where}: {value!r} not returned earlier in the side")
                 continue
             inp = slot.inputs[ref]

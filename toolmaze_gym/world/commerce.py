@@ -22,6 +22,7 @@ from toolmaze_gym.world.geo import City
 
 CATALOGUE_SIZE = 420
 PAST_ORDERS = 150
+DELIVERED_ORDERS = 30  # orders whose parcel arrived before the episode (``delivered_orders``)
 INBOUND_PARCELS = 40  # parcels other senders ship, known to the carriers' tracking
 SAVED_CARTS = 60
 ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -78,9 +79,13 @@ class PastOrder:
     days_ago: int
     transit_days: int
     tracking_number: str
+    delivered: bool = False  # its parcel arrived before the episode (Commerce.delivered_orders)
 
     @property
     def eta_days(self) -> int:
+        """Days from today to the delivery date: negative once it was delivered."""
+        if self.delivered:
+            return self.transit_days - self.days_ago
         return max(1, self.transit_days - self.days_ago)
 
 
@@ -200,20 +205,35 @@ class Commerce(Facts):
 
     @cached_property
     def orders(self) -> dict[str, PastOrder]:
+        """Orders placed in the last few days, their parcels still on the way."""
+        return self._past_orders("past-order", PAST_ORDERS, delivered=False)
+
+    @cached_property
+    def delivered_orders(self) -> dict[str, PastOrder]:
+        """Orders whose parcel arrived one to five days before the episode: the ones a
+        review of a delivered product or a return of a broken one is about."""
+        return self._past_orders("delivered-order", DELIVERED_ORDERS, delivered=True)
+
+    def order(self, order_id: str) -> PastOrder | None:
+        oid = str(order_id).strip().upper()
+        return self.orders.get(oid) or self.delivered_orders.get(oid)
+
+    def _past_orders(self, kind: str, n: int, delivered: bool) -> dict[str, PastOrder]:
         out: dict[str, PastOrder] = {}
         geo = self.world.geo
-        for i in range(PAST_ORDERS):
-            k = self.key("past-order", i)
+        for i in range(n):
+            k = self.key(kind, i)
             who = hashing.choice(self.world.people.people, *k, "who")
             p = hashing.choice(self.products, *k, "product")
             qty = hashing.randint(1, 3, *k, "qty")
             oid = "SO-" + hashing.token(ID_ALPHABET, 8, *k, "id")
-            days_ago = hashing.randint(0, 3, *k, "ago")
             _, transit, _ = self.shipping_quote(p, qty, geo.city(who.city))
+            days_ago = (transit + hashing.randint(1, 5, *k, "ago") if delivered
+                        else hashing.randint(0, 3, *k, "ago"))
             placed = self.world.now - timedelta(days=days_ago, hours=hashing.randint(1, 8, *k))
             out[oid] = PastOrder(oid, who.email, ((p.product_id, qty),),
                                  placed.strftime("%Y-%m-%dT%H:%M:%SZ"), who.city, days_ago,
-                                 transit, self.new_tracking_number("order", oid))
+                                 transit, self.new_tracking_number("order", oid), delivered)
         return out
 
     @cached_property
@@ -234,6 +254,11 @@ class Commerce(Facts):
     @cached_property
     def _orders_by_tracking(self) -> dict[str, PastOrder]:
         return {o.tracking_number: o for o in self.orders.values()}
+
+    @cached_property
+    def _all_by_tracking(self) -> dict[str, PastOrder]:
+        return {o.tracking_number: o
+                for o in (*self.orders.values(), *self.delivered_orders.values())}
 
     def sample_order_id(self, key: str) -> str:
         return hashing.choice(list(self.orders), "order", key)
@@ -261,11 +286,14 @@ class Commerce(Facts):
         tn = tracking_number.strip().upper()
         if not TRACKING_RE.fullmatch(tn):
             return None
-        mine = self._orders_by_tracking.get(tn)
+        mine = self._all_by_tracking.get(tn)
         if mine is None and tn not in self._inbound:
             return None
         if mine is not None:
             origin = self.by_id(mine.lines[0][0]).warehouse
+            if mine.delivered:
+                return Shipment(tn, "UPS", "delivered", origin, mine.destination,
+                                mine.destination, mine.eta_days)
             status = "in transit" if mine.days_ago else "label created"
             hub = hashing.choice(self.world.geo.city_names, *self.key("hub", tn))
             return Shipment(tn, "UPS", status, origin, mine.destination,

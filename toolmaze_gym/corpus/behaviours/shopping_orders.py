@@ -159,7 +159,7 @@ def _order(ctx: CallContext, order_id: str) -> dict[str, Any]:
     """An order of this episode, or one placed before it (copied into state on first use)."""
     oid, orders = order_id.strip().upper(), table(ctx, "orders")
     if oid not in orders:
-        past = ctx.world.commerce.orders.get(oid)
+        past = ctx.world.commerce.order(oid)
         if past is None:
             raise not_found("order", order_id, "order_id")
         orders[oid] = _past_order(ctx, past)
@@ -210,6 +210,9 @@ def _open_order(ctx: CallContext, order_id: str) -> dict[str, Any]:
 @behaviour("shop.cancel_order")
 def cancel_order(ctx: CallContext, order_id: str) -> dict:
     order = _open_order(ctx, order_id)
+    if _parcel(ctx, order["tracking_number"])["status"] == "delivered":
+        raise ToolError(409, "order_delivered", f"order {order_id} was already delivered; "
+                        "request a return instead", "order_id")
     put_back(ctx, [(by_id(ctx, pid), q) for pid, q in order["lines"]])
     order["status"] = "cancelled"
     table(ctx, "parcels")[order["tracking_number"]]["status"] = "cancelled"
