@@ -135,7 +135,8 @@ def test_an_answer_is_parsed_and_needs_no_text_to_carry_it(tmp_path):
     # "Tell me the landing time in {city} time ... what the per diem comes to".
     ("tr-err-conference-flight-car-allowance", ("landing.datetime", "convert.converted_amount")),
     # "Tell me the refund as a readable amount ... what's left of that budget".
-    ("tr-strike-cancel-flight-go-by-rail", ("refund.message", "expense.budget_remaining")),
+    # (the refund's amount: its formatted message would have to be quoted word for word)
+    ("tr-strike-cancel-flight-go-by-rail", ("cancel.refund_amount", "expense.budget_remaining")),
     # Values asked to be e-mailed, texted or pushed are the text's asks, not the answer's.
     ("fin-fund-holding-projection", ()),
     ("gen-shopping-abroad-budget", ()),
@@ -165,6 +166,10 @@ def test_the_answer_is_what_the_request_asks_to_be_told(sid, answer):
     ('"convert.converted_amount"', _CUES, "answer: expected a list of step outputs"),
     ('["convert.converted_amount", "convert.converted_amount"]', _CUES,
      "answer: 'convert.converted_amount' listed twice"),
+    # A text would have to be quoted, a yes/no is said in too many ways: not answerable.
+    ('["quote.exchange"]', 'cues = { "convert.converted_amount" = ["cost", "price"], '
+     '"quote.exchange" = ["share"] }\n',
+     "answer: 'quote.exchange' is a text: a final answer cannot be graded on it"),
 ])
 def test_each_unstated_or_bad_answer_is_reported(tmp_path, answer, cues, what):
     problems = _problems(tmp_path, _with_answer(answer, cues))

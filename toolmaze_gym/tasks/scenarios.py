@@ -447,6 +447,13 @@ def _check_bindings(sc: Scenario, corpus: Corpus, where: str, problems: list[str
                             "Action (send, book, pay, post, set ...)")
 
 
+# Value types a final answer cannot be checked for in the agent's own words.
+UNANSWERABLE = {
+    "boolean": "a yes or a no is said in too many ways: ask for the fact behind it",
+    "text": "a text would have to be quoted: ask for the value it renders",
+}
+
+
 def _check_answer(sc: Scenario, corpus: Corpus, where: str, problems: list[str]) -> None:
     """Each answer ref names a step of the scenario and a key its capability returns
     (as a text's ``{step.key}`` is checked), so the grader never looks for a value no
@@ -460,9 +467,16 @@ def _check_answer(sc: Scenario, corpus: Corpus, where: str, problems: list[str])
                             f"of this scenario (steps: {', '.join(steps)})")
             continue
         cap = caps.get(steps[sid].use)
-        if cap is not None and key not in (keys := key_types(corpus, cap)):
+        if cap is None:
+            continue
+        keys = key_types(corpus, cap)
+        if key not in keys:
             problems.append(f"{where}.answer: {ref!r}: {cap.name} returns no {key!r} "
                             f"(keys: {', '.join(sorted(keys))})")
+        elif keys[key][0] in UNANSWERABLE:
+            t = keys[key][0]
+            problems.append(f"{where}.answer: {ref!r} is a {t}: a final answer cannot be "
+                            f"graded on it in any words ({UNANSWERABLE[t]})")
 
 
 def _enum_problems(corpus: Corpus, cap, role: str, p: ParamSpec, where: str) -> list[str]:
