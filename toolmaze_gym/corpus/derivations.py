@@ -71,12 +71,18 @@ def own_text_skips(specs) -> frozenset[str]:
     return frozenset.intersection(*sets) if sets else frozenset()
 
 
-def can_do_without(specs, read) -> bool:
+def can_do_without(specs, reads) -> bool:
     """Whether a careful agent can do without a step done by one of the tools
-    ``specs``, of which later steps read values of the types ``read``: each tool is a
-    derivation, or all that is read is common knowledge (a city's country). Faults
-    never fall on such a step: it is no dead end."""
-    specs, read = list(specs), set(read)
+    ``specs``; ``reads`` are (type, the reading step's tools) for what later steps read
+    of it. It can when each tool is a derivation, or when every value read is common
+    knowledge (a city's country) or is read only by a rendering the agent may write
+    itself without it (the recipient's full name a template greets). Faults never
+    fall on such a step: it is no dead end."""
+    specs, reads = list(specs), [(t, list(r)) for t, r in reads]
     if all(derivable(s) for s in specs):
         return True
-    return bool(read) and all(known(s, t) for s in specs for t in read)
+    needed = {t for t, reader in reads
+              if not (all(derivable(s) for s in reader) and t in own_text_skips(reader))}
+    if reads and not needed:
+        return True
+    return bool(needed) and all(known(s, t) for s in specs for t in needed)

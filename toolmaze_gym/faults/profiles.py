@@ -223,8 +223,14 @@ def _key(task: Task, mode: str, slot_id: str, tool: str) -> str:
 
 
 def _agent_can_have(task: Task, sim: Simulator, slot_id: str) -> bool:
-    tools = [sim.corpus[t] for t in task.slot_by_id[slot_id].tools]
-    return can_do_without(tools, {t for u, _, t in task.edges() if u == slot_id})
+    return can_do_without([sim.corpus[t] for t in task.slot_by_id[slot_id].tools],
+                          _reads(task, sim.corpus, slot_id))
+
+
+def _reads(task: Task, corpus, slot_id: str) -> list[tuple[str, list]]:
+    """(type, the reading slot's tools) for each value later slots read of ``slot_id``."""
+    return [(t, [corpus[x] for x in task.slot_by_id[v].tools])
+            for u, v, t in task.edges() if u == slot_id]
 
 
 def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]:

@@ -588,8 +588,9 @@ class ScenarioGenerator:
         would repeat the side effect), with a corruption the documented invariants
         catch. Later tools of a side and the Action a side ends in are not asked."""
         slot = task.slot_by_id[slot_id]
-        if can_do_without([self.corpus[t] for t in slot.tools],
-                          {t for u, _, t in task.edges() if u == slot_id}):
+        reads = [(t, [self.corpus[x] for x in task.slot_by_id[v].tools])
+                 for u, v, t in task.edges() if u == slot_id]
+        if can_do_without([self.corpus[t] for t in slot.tools], reads):
             return False  # no dead end: the agent can have what it gives
         firsts = {side[0] for side in slot.alternatives}
         found = {}
