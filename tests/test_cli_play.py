@@ -11,6 +11,7 @@ from toolmaze_gym.envs.env import ToolMazeEnv
 
 from toolmaze_gym.cli import main
 from toolmaze_gym.faults.store import shipped_profiles
+from toolmaze_gym.tasks.queries import say_as
 from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
 
 GUEST_ROOM = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoint",
@@ -18,13 +19,11 @@ GUEST_ROOM = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoi
 
 
 def _guest_room():
-    """The default suite's first C2 guest-room task: list the room's devices, read the
+    """The default suite's first guest-room task: list the room's devices, read the
     thermostat, set the heat (a value stated in the request), switch the light, lock a
-    door, tell the household; a fault of every mode strikes the thermostat read."""
-    return next(t for t in load_suite() if t.level == "C2"
-                and {c.tool for c in t.default_path.calls} >= GUEST_ROOM
-                and all("get_thermostat_state" in shipped_profiles()[(t.id, m)].victims[0].tools
-                        for m in ("P1", "P2", "P4")))
+    door, tell the household; a fault of every mode strikes one of its steps."""
+    return next(t for t in load_suite() if {c.tool for c in t.default_path.calls} >= GUEST_ROOM
+                and all(shipped_profiles()[(t.id, m)].victims for m in ("P1", "P2", "P4")))
 
 
 TASK = _guest_room().id
@@ -39,11 +38,15 @@ def _line(call) -> str:
 
 
 def _reference(task_id: str, retry: frozenset[str] = frozenset()) -> list[str]:
-    """The reference path as play lines (calls of ``retry`` tools made twice), then finish."""
+    """The reference path as play lines (calls of ``retry`` tools made twice), then finish,
+    telling the values the request asked to be told (the reference run's are this
+    episode's: the path is replayed)."""
+    task = get_task(task_id)
     lines = []
-    for c in get_task(task_id).default_path.calls:
+    for c in task.default_path.calls:
         lines += [_line(c)] * (2 if c.tool in retry else 1)
-    return [*lines, "finish Done: all of it is done."]
+    told = "".join(f" {say_as(m[0], m[1])}." for m in task.answer)
+    return [*lines, f"finish Done: all of it is done.{told}"]
 
 
 def _play(tmp_path, capsys, lines: list[str], *flags: str) -> tuple[int, str, str]:
@@ -359,7 +362,7 @@ def test_the_step_limit_ends_the_episode_and_is_named(tmp_path, capsys):
     code, out, _ = _play(tmp_path, capsys, _reference(TASK), "--task", TASK, "--mode", "NP",
                          "--max-steps", "2")
     assert code == 1
-    assert f"episode: {TASK} (C2, P0 NP" in out
+    assert f"episode: {TASK} ({get_task(TASK).level}, P0 NP" in out
     assert "the episode is over: the step limit (2) is reached" in out
     assert "[step 3]" not in out
     assert "the episode reached the step limit (2 steps) without finish or abort" in out
