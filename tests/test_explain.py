@@ -14,16 +14,17 @@ from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.grading import LABELS, grade, no_alternative
 from toolmaze_gym.tasks.suite import get_task, load_suite
 
-GUEST_ROOM = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoint",
-              "set_light_state", "notify_household"}
-# The default suite's first C2 guest-room task (list devices, read the thermostat, heat,
-# light, lock, notify) whose faults all strike the thermostat read.
+HEATING = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoint"}
+# The default suite's first C2 heating task (list the room's devices, read the
+# thermostat, ..., set the heat) whose faults all strike the thermostat read.
 TASK = next(t.id for t in load_suite() if t.level == "C2"
-            and {c.tool for c in t.default_path.calls} >= GUEST_ROOM
+            and {c.tool for c in t.default_path.calls} >= HEATING
             and all("get_thermostat_state" in shipped_profiles()[(t.id, m)].victims[0].tools
                     for m in ("P1", "P2", "P3", "P4")))
 CALLS = get_task(TASK).default_path.calls
 READ = next(k for k, c in enumerate(CALLS) if c.tool == "get_thermostat_state")
+READ_STEP = get_task(TASK).meta["steps"][CALLS[READ].slot]
+READ_TOOLS = " | ".join(get_task(TASK).slot_by_id[CALLS[READ].slot].tools)
 
 
 def _call(tool: str, **args) -> str:
@@ -78,8 +79,8 @@ def test_a_silent_fault_names_the_field_the_true_value_and_the_clue(sim):
     for k, v in fault["corrupted"].items():
         assert f"{k} = {show(v)} (true value {show(fault['clean'][k])})" in text
     assert f"the clue: {fault['witness']['detail']}" in text
-    assert "recovered: no: the faulted step 'thermostat' (get_thermostat_state | " \
-        "honeywell_get_thermostat) was not completed cleanly after the fault" in text
+    assert f"recovered: no: the faulted step '{READ_STEP}' ({READ_TOOLS}) was not " \
+        "completed cleanly after the fault" in text
 
 
 def test_over_trust_is_named_as_the_reason_recovery_failed(sim):
@@ -87,14 +88,16 @@ def test_over_trust_is_named_as_the_reason_recovery_failed(sim):
     ep = Episode(task, "P4", sim)
     for a in _reference()[:READ + 1]:
         ep.step(a)
-    corrupted_temp = ep.steps[READ].fault["corrupted"]["current_temperature_c"]
-    true_temp = CALLS[READ].response["current_temperature_c"]
-    k = next(k for k, c in enumerate(CALLS) if c.tool == "notify_household")
-    said = CALLS[k].args["message"]
-    assert f"was {true_temp} C" in said  # the reading the request asked to be told
-    notify = _call("notify_household", **{**CALLS[k].args, "message": said.replace(
-        str(true_temp), str(corrupted_temp))})
-    g, text = _played(sim, "P4", [*_reference()[:k], notify, *_reference()[k + 1:],
+    fault = ep.steps[READ].fault
+    # A later call whose free text tells a corrupted field's true value, sent with the
+    # corrupted value instead.
+    k, name, field = next((k, n, f) for k, c in enumerate(CALLS) if k > READ
+                          for n, v in c.args.items() if isinstance(v, str)
+                          for f in fault["corrupted"] if f"{fault['clean'][f]} C" in v)
+    said = CALLS[k].args[name]
+    sent = _call(CALLS[k].tool, **{**CALLS[k].args, name: said.replace(
+        f"{fault['clean'][field]} C", f"{fault['corrupted'][field]} C")})
+    g, text = _played(sim, "P4", [*_reference()[:k], sent, *_reference()[k + 1:],
                                   _call("finish", answer="Done.")])
     assert "over_trust" in g["labels"]
     assert "recovered: no: a corrupted value from the faulty response reached a later call" \
@@ -102,11 +105,17 @@ def test_over_trust_is_named_as_the_reason_recovery_failed(sim):
 
 
 def test_a_call_the_env_refused_is_named_with_its_error(sim):
-    ref = _reference()
-    k = next(k for k, c in enumerate(CALLS) if c.tool == "set_light_state")
-    no_on = _call("set_light_state", light_id=CALLS[k].args["light_id"])
-    _, text = _played(sim, "P0", [*ref[:k], no_on, *ref[k + 1:], _call("finish", answer="Done.")])
-    assert f"Action set_light_state (step 'light') was not done right: step {k + 1}: it " \
+    # The default suite's first task that switches a light.
+    task = next(t for t in load_suite()
+                if any(c.tool == "set_light_state" for c in t.default_path.calls))
+    calls = task.default_path.calls
+    ref = _reference(task.id)
+    k = next(k for k, c in enumerate(calls) if c.tool == "set_light_state")
+    step = task.meta["steps"][calls[k].slot]
+    no_on = _call("set_light_state", light_id=calls[k].args["light_id"])
+    _, text = _played(sim, "P0", [*ref[:k], no_on, *ref[k + 1:], _call("finish", answer="Done.")],
+                      task.id)
+    assert f"Action set_light_state (step '{step}') was not done right: step {k + 1}: it " \
         "failed with status 400: missing required parameter 'on'" in text
 
 
@@ -114,11 +123,14 @@ def test_a_wrong_value_says_where_the_expected_one_comes_from(sim):
     ref = _reference()
     k = next(k for k, c in enumerate(CALLS) if c.tool == "nest_set_heat_setpoint")
     own = CALLS[k].args["device"]
-    other = next(c.args["device"] for t in load_suite() for c in t.default_path.calls
-                 if c.tool == "nest_set_heat_setpoint" and c.args["device"] != own)
+    # Another room's thermostat, as another task's device listing shows it.
+    other = next(c.response["thermostat_id"] for t in load_suite()
+                 for c in t.default_path.calls if c.tool == "list_room_devices"
+                 and c.response.get("thermostat_id") not in (None, own))
     wrong = _call("nest_set_heat_setpoint", **{**CALLS[k].args, "device": other})
     _, text = _played(sim, "P0", [*ref[:k], wrong, *ref[k + 1:], _call("finish", answer="Done.")])
-    assert f"Action nest_set_heat_setpoint (step 'heat') was not done right: step {k + 1}: " \
+    step = get_task(TASK).meta["steps"][CALLS[k].slot]
+    assert f"Action nest_set_heat_setpoint (step '{step}') was not done right: step {k + 1}: " \
         f'argument device: expected "{own}" (from the response of list_room_devices), sent ' \
         f'"{other}"' in text
 
@@ -154,7 +166,7 @@ def test_nothing_done_lists_the_reads_once_and_each_action(sim):
     ep = Episode(task, "P0", sim)
     actions = [c.tool for c in CALLS if sim.corpus[c.tool].category == "Action"]
     lookups = [c.tool for c in CALLS if sim.corpus[c.tool].category != "Action"]
-    assert len(actions) >= 3 and lookups
+    assert len(actions) >= 2 and lookups
     for tool in actions:
         assert f"  - Action {tool} (step '" in text and f"[NOT DONE] Action {tool}" in text
     assert text.count("was never called") == len(actions)
