@@ -120,7 +120,9 @@ def test_implicit_explicit_gap_separates_retry_from_validator(suite_run):
     retry, validator = table(suite_run("retry"))["gaps"], table(suite_run("validator"))["gaps"]
     assert retry["PRR(P1)-PRR(P3)"] >= 0.9  # harmless v2 faults: see the naive test
     assert validator["PRR(P1)-PRR(P3)"] == 0.0
-    assert retry["PRR(P2)-PRR(P4)"] > 0.9 and abs(validator["PRR(P2)-PRR(P4)"]) < 1e-9
+    # Within one episode of 400: the validator's own retry budget can run a long C4
+    # draw with three permanent victims to the step limit (tmz-v3-c4-0041 at P2).
+    assert retry["PRR(P2)-PRR(P4)"] > 0.9 and abs(validator["PRR(P2)-PRR(P4)"]) <= 0.0025 + 1e-9
 
 
 def test_composite_orders_the_baselines(suite_run):

@@ -227,11 +227,28 @@ def _library_problems(gen, seed, ids):
     return bad
 
 
+# Scenarios with no step a real fault can fall on at their levels since faults skip what
+# an agent can do without (profile version 4: e-mail templates and a city's country are
+# the agent's own; corpus.derivations.can_do_without). The suite builds without them;
+# each must still fail for that reason, so the list cannot go stale.
+NO_REAL_FAULT = frozenset({
+    "eh-away-scene-at-takeoff",
+    "gen-baking-livestream-for-viewers-abroad", "gen-landing-time-pickup-text",
+    "gen-long-haul-arrival-push", "iot-holiday-away-mode", "off-client-reply-draft-translated",
+    "off-close-ticket-thank-assignee", "off-ticket-tracker-sheet",
+    "off-ticket-update-for-customer", "sh-office-restock-by-sku", "sh-reorder-supplies-by-sku",
+    "tr-strike-cancel-flight-go-by-rail",
+})
+
+
 def test_every_scenario_builds_and_its_premises_hold_on_what_it_generates(gen):
     """The whole library, one task each: premises are checked again on the built
     task (not trusted from the generator), and no premise makes a scenario unbuildable."""
     assert len(WITH_PREMISES) >= 30
-    assert _library_problems(gen, "library", sorted(LIB)) == []
+    problems = _library_problems(gen, "library", sorted(LIB))
+    unbuilt = {p.split(" builds at none", 1)[0] for p in problems if " builds at none" in p}
+    assert unbuilt == NO_REAL_FAULT, sorted(unbuilt ^ NO_REAL_FAULT)
+    assert [p for p in problems if " builds at none" not in p] == []
 
 
 @pytest.mark.slow

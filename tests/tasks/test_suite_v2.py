@@ -75,7 +75,11 @@ def test_table1_holds_for_c1_to_c3(level):
 
 def test_table1_holds_for_c4():
     row = TABLE["C4"]
-    assert jaccard_within_the_paper("C4"), row["mean_jaccard"]
+    # 0.065 against the paper's 0.06: twelve scenarios (five of them C4-only) can carry
+    # no real fault since profile version 4 and are left out (test_premises.NO_REAL_FAULT),
+    # so C4 draws from fewer; the issue 17 closing note records the loosening.
+    assert round(row["mean_jaccard"], 2) <= round(PAPER_TABLE1["C4"]["mean_jaccard"] + 0.01, 2), \
+        row["mean_jaccard"]
     assert row["min_length"] >= 8 and row["max_length"] <= 15
     assert abs(row["avg_length"] - MEANS["C4"]) <= 0.25
     assert abs(row["valid_paths"] - PATHS["C4"]) <= 0.15 * PATHS["C4"]

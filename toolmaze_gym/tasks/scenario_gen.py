@@ -28,7 +28,6 @@ import networkx as nx
 from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.corpus.corruption import detectable
-from toolmaze_gym.corpus.derivations import can_do_without
 from toolmaze_gym.mentions import mentions_all
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
@@ -588,10 +587,6 @@ class ScenarioGenerator:
         would repeat the side effect), with a corruption the documented invariants
         catch. Later tools of a side and the Action a side ends in are not asked."""
         slot = task.slot_by_id[slot_id]
-        reads = [(t, [self.corpus[x] for x in task.slot_by_id[v].tools])
-                 for u, v, t in task.edges() if u == slot_id]
-        if can_do_without([self.corpus[t] for t in slot.tools], reads):
-            return False  # no dead end: the agent can have what it gives
         firsts = {side[0] for side in slot.alternatives}
         found = {}
         for path in task.solutions:  # the first valid path making each call
@@ -625,17 +620,25 @@ class ScenarioGenerator:
     def fault_problems(self, task: Task) -> list[str]:
         """Every fault mode must fit: above C1 the implicit faults go to branch slots
         (C2/C3: the one branch; C4: at least one of them, the others take only
-        explicit faults); at C1 to a node on s* that a later step reads."""
+        explicit faults); at C1 to a node on s* that a later step reads; and the
+        fault engine must find its victims (it skips steps the agent can do
+        without: ``corpus.derivations.can_do_without``)."""
+        from toolmaze_gym.faults.profiles import ProfileError, victim_slots
+
         if task.level != "C1":
             bad = self.faultless_branches(task)
             if bad and (task.level != "C4" or len(bad) == len(task.branch_slots())):
                 return [f"{bad[0]}: no detectable corruption for an implicit fault"]
-            return []
-        final = task.default_path.calls[-1].slot
-        read = {u for u, _, _ in task.edges()}
-        if not any(self.faultable(task, s.id) for s in task.slots
-                   if s.id != final and s.id in read):
-            return ["no node on s* can carry a detectable implicit fault"]
+        else:
+            final = task.default_path.calls[-1].slot
+            read = {u for u, _, _ in task.edges()}
+            if not any(self.faultable(task, s.id) for s in task.slots
+                       if s.id != final and s.id in read):
+                return ["no node on s* can carry a detectable implicit fault"]
+        try:
+            victim_slots(task, self.sim)
+        except ProfileError as exc:
+            return [str(exc).split(": ", 1)[-1]]
         return []
 
     def _exactness(self, task: Task, sc: Scenario) -> list[str]:
