@@ -91,12 +91,15 @@ def test_over_trust_is_named_as_the_reason_recovery_failed(sim):
     fault = ep.steps[READ].fault
     # A later call whose free text tells a corrupted field's true value, sent with the
     # corrupted value instead.
+    def said(v) -> str:  # a reading as the texts write it (19.0 as "19")
+        return f"{v:g} C" if isinstance(v, float) else f"{v} C"
+
     k, name, field = next((k, n, f) for k, c in enumerate(CALLS) if k > READ
                           for n, v in c.args.items() if isinstance(v, str)
-                          for f in fault["corrupted"] if f"{fault['clean'][f]} C" in v)
-    said = CALLS[k].args[name]
-    sent = _call(CALLS[k].tool, **{**CALLS[k].args, name: said.replace(
-        f"{fault['clean'][field]} C", f"{fault['corrupted'][field]} C")})
+                          for f in fault["corrupted"] if said(fault["clean"][f]) in v)
+    text = CALLS[k].args[name]
+    sent = _call(CALLS[k].tool, **{**CALLS[k].args, name: text.replace(
+        said(fault["clean"][field]), said(fault["corrupted"][field]))})
     g, text = _played(sim, "P4", [*_reference()[:k], sent, *_reference()[k + 1:],
                                   _call("finish", answer="Done.")])
     assert "over_trust" in g["labels"]

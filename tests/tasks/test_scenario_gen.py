@@ -192,9 +192,12 @@ def test_a_mention_the_agent_never_sees_is_caught(tasks, corpus):
 # ---------------------------------------------------------------- where faults can go
 
 
-def test_one_capability_used_twice_builds_at_c1(gen):
+def test_one_capability_used_twice_builds_at_c1(gen, monkeypatch):
     # The ticket owner and the customer are both looked up by e-mail: one fixed
-    # tool serves both steps, which leaves C1 a single valid path.
+    # tool serves both steps, which leaves C1 a single valid path. (The scenario can
+    # carry no real fault since profile version 4, test_premises.NO_REAL_FAULT; the
+    # paths do not depend on that, so the victim check is left out here.)
+    monkeypatch.setattr(gen, "victim_problems", lambda task: [])
     task = gen.generate(LIB["off-ticket-update-for-customer"], "C1", "twice", "t")
     assert len(task.solutions) == 1
     tools = [s.alternatives[0] for s in task.slots]

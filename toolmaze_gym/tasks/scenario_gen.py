@@ -502,7 +502,7 @@ class ScenarioGenerator:
         faults = self.fault_problems(task)
         if faults:
             raise FaultlessBranch(faults[0], self.faultless_branches(task))
-        problems = self.problems(task, sc, faults=False)
+        problems = self.problems(task, sc, faults=False) or self.victim_problems(task)
         if problems:
             raise ScenarioBuildError(problems[0])
         return task
@@ -620,11 +620,7 @@ class ScenarioGenerator:
     def fault_problems(self, task: Task) -> list[str]:
         """Every fault mode must fit: above C1 the implicit faults go to branch slots
         (C2/C3: the one branch; C4: at least one of them, the others take only
-        explicit faults); at C1 to a node on s* that a later step reads; and the
-        fault engine must find its victims (it skips steps the agent can do
-        without: ``corpus.derivations.can_do_without``)."""
-        from toolmaze_gym.faults.profiles import ProfileError, victim_slots
-
+        explicit faults); at C1 to a node on s* that a later step reads."""
         if task.level != "C1":
             bad = self.faultless_branches(task)
             if bad and (task.level != "C4" or len(bad) == len(task.branch_slots())):
@@ -635,6 +631,14 @@ class ScenarioGenerator:
             if not any(self.faultable(task, s.id) for s in task.slots
                        if s.id != final and s.id in read):
                 return ["no node on s* can carry a detectable implicit fault"]
+        return []
+
+    def victim_problems(self, task: Task) -> list[str]:
+        """The fault engine must find its victims: it skips steps the agent can do
+        without (``corpus.derivations.can_do_without``), which the checks above
+        cannot see."""
+        from toolmaze_gym.faults.profiles import ProfileError, victim_slots
+
         try:
             victim_slots(task, self.sim)
         except ProfileError as exc:
