@@ -145,15 +145,22 @@ class PlanFollower:
                     return self._finish()
         return self._next()
 
-    def _finish(self) -> str:
-        """``finish``, telling the user the values the request asked for, as this
-        episode's responses gave them (none it never received)."""
-        told = []
+    def answered(self) -> list[tuple[str, Any] | None]:
+        """Per value the request asks to be told: (type, value) as this episode's
+        responses gave it, None where the episode never gave it."""
+        out: list[tuple[str, Any] | None] = []
         for m in self.task.answer:
             if len(m) < 4:
-                told.append(say_as(m[0], m[1]))
-            elif m[3] in self.outputs.get(m[2], {}):
-                told.append(say_as(m[0], self.outputs[m[2]][m[3]]))
+                out.append((m[0], m[1]))
+            else:
+                got = self.outputs.get(m[2], {})
+                out.append((m[0], got[m[3]]) if m[3] in got else None)
+        return out
+
+    def _finish(self) -> str:
+        """``finish``, telling the user the values the request asked for (none the
+        episode never gave)."""
+        told = [say_as(*a) for a in self.answered() if a is not None]
         if not told:
             return FINISH
         return call_text("finish", {"answer": "All requested steps are done. "

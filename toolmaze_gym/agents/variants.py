@@ -603,12 +603,8 @@ class OwnAnswer(Variant):
 
     def told(self, drop: int | None = None) -> list[str]:
         """The asked values this episode gave, as the variant writes them."""
-        out = []
-        for k, m in enumerate(self.task.answer):
-            value = m[1] if len(m) < 4 else self.outputs.get(m[2], {}).get(m[3])
-            if value is not None and k != drop:
-                out.append(render(value))
-        return out
+        return [render(a[1]) for k, a in enumerate(self.answered())
+                if a is not None and a[1] is not None and k != drop]
 
 
 class ReferenceIds(OwnWording):
@@ -759,9 +755,8 @@ class Unanswered(OwnAnswer):
         if not self.task.answer:
             return super()._finish()
         told = self.told(drop=0)
-        m = self.task.answer[0]
-        value = m[1] if len(m) < 4 else self.outputs.get(m[2], {}).get(m[3])
-        if value is None or any(mentions(t, m[0], value) for t in told):
+        first = self.answered()[0]
+        if first is None or first[1] is None or any(mentions(t, *first) for t in told):
             return super()._finish()  # the left-out value is said by another one
         self.applied = True
         return call_text("finish", {"answer": "Finished. " + ", ".join(told)})
