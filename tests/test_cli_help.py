@@ -49,7 +49,7 @@ def test_flags_without_a_fixed_default_say_what_happens_without_them(command):
 
 def test_eval_help_names_and_describes_every_agent():
     from toolmaze_gym.agents.policy import POLICY_NAMES
-    from toolmaze_gym.cli_eval import AGENT_HELP
+    from toolmaze_gym.cli.eval import AGENT_HELP
 
     wide = {**os.environ, "COLUMNS": "10000"}  # no line breaks inside hyphenated words
     out = subprocess.run([str(TOOLMAZE), "eval", "--help"], capture_output=True,

@@ -184,15 +184,15 @@ def _tasks(sel: Selection) -> dict[str, Task]:
 
 
 def load_task_file(source: str) -> dict[str, Task]:
-    """Tasks of a JSONL task file or a suite directory (the CLI's loader, so every
-    command reads task files alike), with a one-line error for a bad source."""
-    from toolmaze_gym.cli import UsageError, load_tasks
+    """Tasks of a JSONL task file or a suite directory (read as every command reads
+    task files), with a one-line error for a bad source."""
+    from toolmaze_gym.tasks.files import TaskFileError, load_tasks
 
     if not Path(source).exists():
         raise RunError(f"no such task file or suite directory: {source}")
     try:
         tasks = load_tasks(source)
-    except UsageError as exc:
+    except TaskFileError as exc:
         raise RunError(str(exc)) from None
     out: dict[str, Task] = {}
     for task in tasks:

@@ -15,7 +15,7 @@ from tests.agents._fake_endpoint import completion
 from toolmaze_gym.agents import make_policy
 from toolmaze_gym.agents.conversation import model_messages
 from toolmaze_gym.cli import build_parser
-from toolmaze_gym.cli_eval import agent_options
+from toolmaze_gym.cli.eval import agent_options
 from toolmaze_gym.transcript import template_messages
 
 

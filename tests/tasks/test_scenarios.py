@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolmaze_gym.cli_scenarios import main as scenarios_main
+from toolmaze_gym.cli.scenarios import main as scenarios_main
 from toolmaze_gym.tasks.scenarios import (
     ScenarioError,
     check_files,

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolmaze_gym.cli import UsageError
+from toolmaze_gym.cli.common import UsageError
 
 
 def cmd_check(ns: argparse.Namespace) -> int:
@@ -84,7 +84,7 @@ def profiles_buildable(task) -> list[str]:
 
 def cmd_build_suite(ns: argparse.Namespace) -> int:
     """``toolmaze build-suite`` (the scenario-library suite) under this command's name."""
-    from toolmaze_gym.cli_tasks import cmd_build_suite as build
+    from toolmaze_gym.cli.tasks import cmd_build_suite as build
     from toolmaze_gym.tasks.suite_v2 import SUITE_NAME as LIBRARY_SUITE
 
     return build(argparse.Namespace(**{"quiet": True, **vars(ns), "suite": LIBRARY_SUITE}))
@@ -116,9 +116,9 @@ def add_commands(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m toolmaze_gym.cli_scenarios check FILE``: ``toolmaze scenarios ...`` under
+    """``python -m toolmaze_gym.cli.scenarios check FILE``: ``toolmaze scenarios ...`` under
     another name, with the same error handling."""
-    from toolmaze_gym.cli import main as toolmaze_main
+    from toolmaze_gym.cli.app import main as toolmaze_main
 
     argv = list(sys.argv[1:] if argv is None else argv)
     return toolmaze_main(argv if argv[:1] == ["scenarios"] else ["scenarios", *argv])

@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from toolmaze_gym.cli import UsageError, load_tasks, output_file, positive
+from toolmaze_gym.cli.common import UsageError, load_tasks, output_file, positive
 
 PROMPT = "> "
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from toolmaze_gym.cli import UsageError
+from toolmaze_gym.cli.common import UsageError
 
 
 def table4(stats: dict) -> str:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.cli import UsageError
+from toolmaze_gym.cli.common import UsageError
 
 # flag → option name, per kind of agent (None: the flag does not apply)
 _FLAG_OPTIONS = {

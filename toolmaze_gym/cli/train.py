@@ -14,7 +14,7 @@ import argparse
 import sys
 import time
 
-from toolmaze_gym.cli import UsageError, output_dir, positive
+from toolmaze_gym.cli.common import UsageError, output_dir, positive
 
 
 def _choices(value: str | None, allowed: tuple[str, ...], flag: str) -> list[str]:

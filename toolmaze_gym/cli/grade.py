@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolmaze_gym.cli import UsageError, output_file
+from toolmaze_gym.cli.common import UsageError, output_file
 
 if TYPE_CHECKING:
     from toolmaze_gym.report.regrade import Regraded
@@ -40,7 +40,7 @@ def _read_records(path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 def _task_source(source: str):
     """A lookup ``task id -> Task`` over a shipped suite or a JSONL file of tasks."""
-    from toolmaze_gym.cli import load_tasks
+    from toolmaze_gym.cli.common import load_tasks
 
     return {t.id: t for t in load_tasks(source)}
 

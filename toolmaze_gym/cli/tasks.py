@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from toolmaze_gym.cli import UsageError, load_tasks, output_dir, output_file, positive
+from toolmaze_gym.cli.common import UsageError, load_tasks, output_dir, output_file, positive
 
 # ---------------------------------------------------------------- generate
 

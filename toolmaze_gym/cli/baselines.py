@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from toolmaze_gym.cli import UsageError, load_tasks, output_file
+from toolmaze_gym.cli.common import UsageError, load_tasks, output_file
 
 TABLE_HEAD = ("| agent | TSR NP | TSR P1 | TSR P2 | TSR P3 | TSR P4 | PRR P1 | PRR P2 | PRR P3 "
               "| PRR P4 | RC P1 | RC P2 | RC P3 | RC P4 | Avg |\n" + "|---" * 15 + "|")

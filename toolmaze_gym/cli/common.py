@@ -1,0 +1,76 @@
+"""What the ``toolmaze`` commands share: the error type, the help layout, checked
+output paths and reading tasks. A mistake a user can make is a ``UsageError``,
+printed by ``cli.app.main`` as one line with a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+class UsageError(Exception):
+    """A mistake in the command line or its inputs; printed as one line."""
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that states each flag's default (where it has a meaningful one)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if "%(default)" in text or default is None or default is False \
+                or default is argparse.SUPPRESS or default == []:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are one line: ``toolmaze CMD: error: ...``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def output_file(value: str | None, flag: str = "--out") -> Path | None:
+    """The path of a file to write, checked before any work is done."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.is_dir():
+        raise UsageError(f"{flag} {value} is a directory; give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"{flag} {value}: directory {path.parent} does not exist")
+    return path
+
+
+def output_dir(value: str, flag: str = "--out") -> Path:
+    """The path of a directory to write into (created if its parent exists)."""
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{flag} {value} exists and is not a directory")
+    if not path.parent.is_dir():
+        raise UsageError(f"{flag} {value}: directory {path.parent} does not exist")
+    return path
+
+
+def positive(value: int, flag: str) -> int:
+    if value <= 0:
+        raise UsageError(f"{flag} must be a positive number (got {value})")
+    return value
+
+
+def load_tasks(source: str) -> list:
+    """A shipped suite by name, a suite directory, or a JSONL file of tasks."""
+    from toolmaze_gym.tasks.files import TaskFileError
+    from toolmaze_gym.tasks.files import load_tasks as load
+
+    try:
+        return load(source)
+    except TaskFileError as exc:
+        raise UsageError(str(exc)) from None
