@@ -279,7 +279,9 @@ def add_commands(sub) -> None:
     p.add_argument("--out", help="output directory (default RUN/report for one run)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (0: no CIs)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    p.add_argument("--max-pages", type=int, help="viewer pages at most (default 200)")
+    p.add_argument("--max-pages", type=int,
+                   help="viewer pages at most (default: one for every episode; the index "
+                        "lists every trajectory either way)")
     p.add_argument("--no-plots", action="store_true",
                    help="skip the figures (PNG plots); tables and viewer only")
     p.add_argument("--no-viewer", action="store_true",

@@ -49,9 +49,8 @@ def _header(stats: list[RowStats], sources: Sequence[str | Path],
 def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int = 1000,
                  seed: int = 0, plots: bool = True, viewer: bool = True,
                  max_pages: int | None = None) -> Report:
-    """Load the runs, compute every row's figures, and write the report to ``out``."""
-    from toolmaze_gym.report.viewer import MAX_PAGES
-
+    """Load the runs, compute every row's figures, and write the report to ``out``.
+    The viewer gets a page for every episode unless ``max_pages`` caps them."""
     rows, graded = load_graded(list(sources))
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -69,6 +68,5 @@ def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int 
     if viewer:
         from toolmaze_gym.report.viewer import write_viewer
 
-        rep.viewer = write_viewer(rows, out / "viewer",
-                                  MAX_PAGES if max_pages is None else max_pages)
+        rep.viewer = write_viewer(rows, out / "viewer", max_pages)
     return rep
