@@ -15,7 +15,8 @@ whose control points stay in the gap). ``tests/report/test_dag.py`` checks it fr
 SVG's geometry.
 
 Everything is deterministic: the graph is built in the task's slot order and grandalf
-orders layers by barycentres over insertion-ordered sets (no randomness, no hashing).
+orders layers by barycentres over insertion-ordered sets (no randomness); its ``Graph``
+class, which collects edges in a plain set, is not used.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from grandalf.graphs import Edge, Graph, Vertex
+from grandalf.graphs import Edge, Vertex, graph_core
 from grandalf.layouts import SugiyamaLayout
 
 from toolmaze_gym.tasks.model import Task
@@ -183,8 +184,9 @@ def _component(boxes: dict[str, Box], slots: list[str], edges: list[tuple[str, s
     for s, v in verts.items():
         v.view = _View(boxes[s].h, boxes[s].w)
     es = [Edge(verts[a], verts[b]) for a, b in edges]
-    g = Graph(list(verts.values()), es)
-    sug = SugiyamaLayout(g.C[0])
+    # graph_core, not Graph: Graph gathers a component's edges in a set of objects, whose
+    # order (memory addresses) would change the drawing from one process to the next
+    sug = SugiyamaLayout(graph_core(list(verts.values()), es))
     sug.xspace, sug.yspace = ROW_GAP, LAYER_GAP
     sug.dw, sug.dh = EDGE_W, 1  # a dummy: an edge's width across, nothing along the flow
     sug.init_all()
@@ -378,7 +380,8 @@ stroke-width:1.4;fill:none}svg.dag .divider{fill:none}svg.dag .node.called .badg
 svg.dag .badge rect{fill:#1f5fbf;stroke:#fff;stroke-width:1;stroke-dasharray:none}
 svg.dag .node .badge text{font:700 11px/1 system-ui,sans-serif;fill:#fff}
 .legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12.5px;margin-top:6px}
-.legend span{display:inline-flex;align-items:center;gap:6px}.legend svg.dag{display:inline;flex:none}
+.legend span{display:inline-flex;align-items:center;gap:6px}
+.legend svg.dag{display:inline;flex:none}
 """
 
 _SWATCH = ('<svg class="dag" width="{w}" height="22" viewBox="0 0 {w} 22" '
@@ -397,7 +400,7 @@ LEGEND_ITEMS = (
                     "these tools an agent calls in its step takes the fault)"),
     ("node called", "called by this agent"),
     ("node called victim", "called; could have failed, did not fail for this agent"),
-    ("node fired", "failed for this agent (the fault fired on its call)"),
+    ("node victim called fired", "failed for this agent (the fault fired on its call)"),
 )
 
 

@@ -48,7 +48,8 @@ margin:10px 0 6px}main{padding:12px 14px}.panel{background:#fff;border:1px solid
 border-radius:8px;padding:10px 12px;margin-bottom:12px;min-width:0}.query{font-size:15px;
 border-left:4px solid #4c72b0;padding:6px 10px;background:#eef3fb;margin:0}
 .top{display:flex;gap:12px;flex-wrap:wrap;align-items:flex-start}.top .info{flex:1 1 380px}
-.top .dagpanel{flex:0 1 auto;width:min-content;max-width:100%}.dagwrap{overflow-x:auto;max-width:100%}
+.top .dagpanel{flex:0 1 auto;width:min-content;max-width:100%}
+.dagwrap{overflow-x:auto;max-width:100%}
 .picker{position:sticky;top:0;z-index:5;display:flex;flex-wrap:wrap;gap:6px;align-items:center;
 background:#fff;border-bottom:1px solid #d8dce3;padding:8px 14px;box-shadow:0 2px 4px #0001}
 .picker b{margin-right:4px}.pick{padding:2px 9px;border-radius:12px;text-decoration:none;
