@@ -19,6 +19,8 @@ from toolmaze_gym.report.viewer import page_name, write_viewer
 from toolmaze_gym.runner import RunConfig, Selection, run
 from toolmaze_gym.tasks.suite import load_suite
 
+from .test_viewer import index_rows
+
 IDS = ("task/one", "task one", "task-one", "x" * 300)
 AGENTS = ("naive", "naive b", "naive-b")  # labels that share a slug
 
@@ -62,15 +64,21 @@ def test_names_are_short_and_keep_a_readable_stem(viewer):
 
 
 def test_index_links_open_the_page_and_trajectory_they_name(viewer):
-    text = viewer.read_text()
-    links = re.findall(r'<tr data-agent="([^"]+)"[^>]*><td>[^<]*</td><td><a href="([^"#]+)#'
-                       r'([^"]+)">([^<]+)</a>', text)
-    assert len(links) == len(IDS) * 2 * len(AGENTS)
+    rows = index_rows(viewer)
+    assert len(rows) == len(IDS) * 2 * len(AGENTS)
     anchors = set()
-    for agent, href, anchor, task_id in links:
-        page = (viewer.parent / html.unescape(href)).read_text()
-        assert f"<h1>{task_id} · C1" in page  # the page of the task the index names
+    for row in rows:
+        href, anchor = row["h"].split("#")
+        page = (viewer.parent / href).read_text()
+        assert f"<h1>{html.escape(row['t'], quote=True)} · C1" in page  # the task it names
         section = page.split(f'id="{anchor}"')[1].split("</section>")[0]
-        assert f'data-agent="{agent}"' in section  # the agent's own trajectory
+        assert f'data-agent="{html.escape(row["a"], quote=True)}"' in section  # its own
         anchors.add((href, anchor))
-    assert len(anchors) == len(links)
+    assert len(anchors) == len(rows)
+
+
+def test_agents_whose_labels_share_a_slug_get_their_own_card_link(viewer):
+    page = (viewer.parent / page_name(IDS[0], "P2")).read_text()
+    cards = re.findall(r'<div class="agent" id="([^"]+)" data-agent="([^"]+)">', page)
+    assert cards == [("agent-naive", "naive"), ("agent-naive-b", "naive b"),
+                     ("agent-naive-b-2", "naive-b")]
