@@ -38,7 +38,7 @@ MODE_NAMES = {"P0": "NP (no fault)", "P1": "P1 explicit-transient",
               "P2": "P2 explicit-permanent", "P3": "P3 implicit-transient",
               "P4": "P4 implicit-permanent"}
 
-PICKER_PX = 52  # the sticky agent picker's height: a card scrolled to lies below it
+PICKER_PX = 60  # the sticky agent picker's height until the script measures it
 
 CSS = """
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;
@@ -55,8 +55,8 @@ background:#fff;border-bottom:1px solid #d8dce3;padding:8px 14px;box-shadow:0 2p
 .picker b{margin-right:4px}.pick{padding:2px 9px;border-radius:12px;text-decoration:none;
 font-size:13px;color:#fff;white-space:nowrap}.pick.success{background:#2e7d32}
 .pick.failure{background:#c62828}.pick.current{outline:3px solid #f2b705}
-.agent{scroll-margin-top:PICKERpx}.traj{background:#fff;border:1px solid #d8dce3;
-border-radius:8px;overflow:hidden;margin-bottom:14px;scroll-margin-top:PICKERpx}
+.agent{scroll-margin-top:var(--pick,PICKERpx)}.traj{background:#fff;border:1px solid #d8dce3;
+border-radius:8px;overflow:hidden;margin-bottom:14px;scroll-margin-top:var(--pick,PICKERpx)}
 .traj>.head{padding:8px 12px;color:#fff}.traj.success>.head{background:#2e7d32}
 .traj.failure>.head{background:#c62828}.traj .body{padding:8px 12px}
 .cols{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
@@ -73,9 +73,12 @@ font-size:11px}a{color:#1f5fbf}.steps td:nth-child(2){width:34%}
 .steps td:nth-child(4){width:50%}
 """.replace("PICKER", str(PICKER_PX))
 
-# The picker marks the card in view (and the one a link or the address names).
+# A card scrolled to lies below the picker, however many lines its chips take; the
+# picker marks the card in view (and the one a link or the address names).
 PAGE_JS = """
-const picks=[...document.querySelectorAll('.pick')];
+const picks=[...document.querySelectorAll('.pick')],bar=document.getElementById('picker');
+function fit(){document.documentElement.style.setProperty('--pick',bar.offsetHeight+6+'px');}
+addEventListener('resize',fit);fit();
 function mark(id){picks.forEach(p=>p.classList.toggle('current',p.hash==='#'+id));}
 const seen=new IntersectionObserver(es=>{es.forEach(e=>{if(e.isIntersecting)
 mark(e.target.id)})},{rootMargin:'-PICKERpx 0px -60% 0px'});
