@@ -322,9 +322,15 @@ def _agent_ids(agents: list[str]) -> dict[str, str]:
 
 def ordered(entries: list[Entry], order: dict[str, int]) -> list[Entry]:
     """An episode's trajectories in the index's agent order, then prompt and repeat."""
-    return sorted(entries, key=lambda e: (order.get(e.agent, len(order)), e.agent,
-                                          e.rec.get("prompt") or "standard",
-                                          int(e.rec.get("repeat", 0))))
+    prompts = list(PROMPT_LABELS)  # the standard prompt first, as in the tables
+
+    def key(e: Entry) -> tuple:
+        prompt = e.rec.get("prompt") or "standard"
+        return (order.get(e.agent, len(order)), e.agent,
+                prompts.index(prompt) if prompt in prompts else len(prompts), prompt,
+                int(e.rec.get("repeat", 0)))
+
+    return sorted(entries, key=key)
 
 
 def _picker(entries: list[Entry]) -> str:
