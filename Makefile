@@ -95,14 +95,20 @@ train-demo: $(STAMP)
 	@echo "before/after: $(TRAIN_DIR)/report/results.md (## Summary)"
 
 # The viewer in a real headless browser: Chromium from the system packages, driven by
-# Playwright; also checks $(EVAL_DIR)/report when `make eval` has written it.
+# Playwright; what a person sees at 1440x900 is measured (cards reachable, labels >= 10 px,
+# no edge through a box, filters and deep links). Screenshots (one page per level C1-C4
+# and the index) go to SHOTS_DIR; also checks $(EVAL_DIR)/report when `make eval` has
+# written it (its screenshots in $(EVAL_DIR)/report/screenshots).
+SHOTS_DIR ?= runs/screenshots
+
 browser-test: $(STAMP)
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
 		SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
 	$(PY) -m pip install --quiet 'playwright>=1.40'
+	TOOLMAZE_SHOTS=$(SHOTS_DIR) \
 	TOOLMAZE_VIEWER=$$([ -f $(EVAL_DIR)/report/viewer/index.html ] && echo $(EVAL_DIR)/report) \
-		$(PY) -m pytest tests/report/test_browser.py -q -rs -s
+		$(PY) -m pytest tests/report/test_browser.py -m '' -q -rs -s
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done

@@ -7,8 +7,9 @@ episode). One screenshot per level (C1..C4) and of the index is saved to
 ``$TOOLMAZE_SHOTS`` (default: the report's screenshots/ folder) and printed.
 
 Skipped, with the reason, where no browser or driver is installed (``make
-browser-test`` installs both). ``TOOLMAZE_VIEWER=DIR`` also checks an existing report
-(e.g. ``runs/eval/report``).
+browser-test`` installs both); marked slow, so plain ``make test`` leaves them out.
+``TOOLMAZE_VIEWER=DIR`` also checks an existing report (e.g. ``runs/eval/report``) and
+saves its screenshots in DIR/screenshots.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 VIEWPORT = {"width": 1440, "height": 900}
 AGENTS = ("oracle", "validator", "retry", "naive", "random")
 MIN_LABEL_PX = 10
+
+pytestmark = pytest.mark.slow  # a browser and ~1 min: `make browser-test`, `make test-all`
 
 
 def _browser() -> str:
@@ -73,7 +76,7 @@ def report(tmp_path_factory) -> Path:
 def _shots(report_dir: Path) -> Path:
     out = Path(os.environ.get("TOOLMAZE_SHOTS") or report_dir / "screenshots")
     out.mkdir(parents=True, exist_ok=True)
-    return out
+    return out.resolve()
 
 
 def _rows(page) -> list[dict]:
@@ -238,8 +241,7 @@ def check_agent_deep_link(page, url: Path, agent: str) -> None:
     assert current.count() == 1 and current.get_attribute("data-agent") == agent
 
 
-def screenshots(page, report_dir: Path, levels: dict[str, Path]) -> list[Path]:
-    out = _shots(report_dir)
+def screenshots(page, report_dir: Path, levels: dict[str, Path], out: Path) -> list[Path]:
     shots = []
     _open(page, report_dir / "viewer" / "index.html", "#outcome=failure")
     page.screenshot(path=str(out / "index.png"))
@@ -284,7 +286,7 @@ def test_index_filters_sorting_and_deep_links(page, report):
 
 
 def test_screenshots_of_each_level_and_the_index(page, report):
-    for shot in screenshots(page, report, _pages_per_level(report)):
+    for shot in screenshots(page, report, _pages_per_level(report), _shots(report)):
         assert shot.stat().st_size > 10_000
 
 
@@ -299,4 +301,6 @@ def test_existing_report_in_headless_chromium(page):
         assert check_label_heights(page, url) >= MIN_LABEL_PX
         check_edges_clear(page, url)
     check_index(page, report_dir)
-    screenshots(page, report_dir, levels)
+    out = report_dir / "screenshots"
+    out.mkdir(exist_ok=True)
+    screenshots(page, report_dir, levels, out)
