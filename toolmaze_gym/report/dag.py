@@ -304,15 +304,18 @@ def svg(task: Task, victims: frozenset[tuple[str, str]] | set = frozenset(),
     return "".join(out)
 
 
+MARKERS = ('<svg width="0" height="0" style="position:absolute" aria-hidden="true">'
+           '<defs><marker id="arr" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+           'markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" fill="#6b7385"/>'
+           "</marker></defs></svg>")  # the arrowhead every DAG on a page refers to, once
+
+
 @lru_cache(maxsize=4096)
 def _template(slots: tuple, slot_edges: tuple) -> tuple[Layout, tuple]:
     """The SVG of a layout as fixed text and node slots (a node's classes and badge
     differ per agent): an agent's DAG is then a join, not a re-rendering."""
     lay = _compute(slots, slot_edges)
-    pieces: list[str | tuple] = [
-        '<defs><marker id="arr" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto"><path d="M0,0L10,5L0,10z" fill="#6b7385"/>'
-        "</marker></defs>"]
+    pieces: list[str | tuple] = []
     for a, b, d in lay.edges:
         pieces.append(f'<path class="edge" data-from="{esc(a)}" data-to="{esc(b)}" d="{d}" '
                       'marker-end="url(#arr)"/>')
@@ -378,7 +381,7 @@ svg.dag .node.fired rect{fill:#c62828;stroke:#7f0000;stroke-width:2.5;stroke-das
 svg.dag .node.fired text.label{fill:#fff}svg.dag .edge,svg.dag .chain{stroke:#6b7385;
 stroke-width:1.4;fill:none}svg.dag .divider{fill:none}svg.dag .node.called .badge rect,
 svg.dag .badge rect{fill:#1f5fbf;stroke:#fff;stroke-width:1;stroke-dasharray:none}
-svg.dag .node .badge text{font:700 11px/1 system-ui,sans-serif;fill:#fff}
+svg.dag .badge text{font:700 11px/1 system-ui,sans-serif;fill:#fff}
 .legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12.5px;margin-top:6px}
 .legend span{display:inline-flex;align-items:center;gap:6px}
 .legend svg.dag{display:inline;flex:none}
@@ -423,4 +426,4 @@ def legend_html() -> str:
               f"<span>{group}an alternative group (\u201cone of N\u201d): any one column "
               "completes the step</span>",
               f"<span>{arrow}data flows from step to step</span>"]
-    return f'<div class="legend">{"".join(items)}</div>'
+    return f'<div class="legend">{MARKERS}{"".join(items)}</div>'
