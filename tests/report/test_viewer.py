@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import sys
 
 import pytest
 
@@ -156,3 +157,16 @@ def test_capped_pages_are_said_and_every_trajectory_still_listed(rows, tmp_path)
     assert len({(r["t"], r["p"]) for r in listed if r["h"]}) == 4
     text = index.read_text()
     assert f"Pages were written for 4 of the {len(groups)} episodes (--max-pages 4)" in text
+
+
+def test_a_missing_layout_library_is_one_line_before_any_work(run_dirs, tmp_path, capsys,
+                                                              monkeypatch):
+    from toolmaze_gym.cli.app import main
+
+    monkeypatch.setitem(sys.modules, "grandalf", None)  # as if never installed
+    monkeypatch.setitem(sys.modules, "grandalf.layouts", None)
+    out = tmp_path / "rep"
+    assert main(["report", str(run_dirs["naive"]), "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "pip install 'grandalf==0.8'" in err, err
+    assert "--no-viewer" in err and not out.exists()

@@ -46,11 +46,23 @@ def _header(stats: list[RowStats], sources: Sequence[str | Path],
             *(graded.lines() if graded else [])]
 
 
+def _viewer_ready() -> None:
+    """The viewer's DAG layout needs grandalf (a dependency since 0.1: an environment
+    installed before it gets this one line, before any run is read, not a traceback)."""
+    try:
+        import grandalf.layouts  # noqa: F401
+    except ImportError:
+        raise RunError("the trajectory viewer needs grandalf: pip install 'grandalf==0.8' "
+                       "(or pip install -e . again), or pass --no-viewer") from None
+
+
 def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int = 1000,
                  seed: int = 0, plots: bool = True, viewer: bool = True,
                  max_pages: int | None = None) -> Report:
     """Load the runs, compute every row's figures, and write the report to ``out``.
     The viewer gets a page for every episode unless ``max_pages`` caps them."""
+    if viewer:
+        _viewer_ready()
     rows, graded = load_graded(list(sources))
     out = Path(out)
     if out.exists() and not out.is_dir():
