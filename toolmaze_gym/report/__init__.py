@@ -47,8 +47,9 @@ def _header(stats: list[RowStats], sources: Sequence[str | Path],
 
 
 def _viewer_ready() -> None:
-    """The viewer's DAG layout needs grandalf (a dependency since 0.1: an environment
-    installed before it gets this one line, before any run is read, not a traceback)."""
+    """The viewer's DAG layout needs grandalf, a required dependency newer than the rest:
+    an environment installed before it gets this one line before any run is read, not
+    a traceback after the tables."""
     try:
         import grandalf.layouts  # noqa: F401
     except ImportError:
