@@ -108,6 +108,9 @@ def check_cards_reachable(page, url: Path) -> int:
     whole across the width; the page never scrolls sideways. Returns the card count."""
     _open(page, url)
     assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORT["width"]
+    sideways = page.evaluate("[...document.querySelectorAll('.dagwrap')].filter(d=>"
+                             "d.scrollWidth>d.clientWidth+1).length")
+    assert sideways == 0, f"{sideways} DAGs scroll sideways"
     chips = page.locator("#picker a.pick")
     cards = page.locator("section.traj")
     assert chips.count() == cards.count() >= 1

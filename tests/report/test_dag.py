@@ -159,3 +159,12 @@ def test_the_drawing_is_the_same_in_every_process():
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                              text=True, check=True).stdout.strip()
         assert out == here
+
+
+def test_every_drawing_fits_a_card_at_1440_px_wide():
+    flows = {}
+    for task in load_suite():
+        lay = dag.layout(task)
+        assert lay.width <= dag.MAX_WIDTH, (task.id, lay.width, lay.flow)
+        flows[lay.flow] = flows.get(lay.flow, 0) + 1
+    assert flows.get("down", 0) > 0 and flows["right"] > flows["down"]  # deep ones turn

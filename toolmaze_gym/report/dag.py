@@ -5,7 +5,8 @@ holds its alternatives side by side, each alternative a column of the tools it c
 A slot with several alternatives is an alternative group ("one of N"): completing any
 one column completes the step. Slots are placed by grandalf's Sugiyama layout (the
 layered algorithm behind graphviz ``dot``, pure Python, so ``pip`` installs it on any
-machine and nothing needs a system package), data flowing left to right.
+machine and nothing needs a system package), data flowing left to right, or top to
+bottom where a deep chain would make the drawing wider than a card (``MAX_WIDTH``).
 
 Edges are routed so that none crosses a box, by construction: grandalf puts a dummy
 vertex in every layer a long edge spans, and keeps it apart from the boxes of that
@@ -45,6 +46,7 @@ LAYER_GAP = 56  # between two layers (where edges bend)
 ROW_GAP = 22  # between two boxes of one layer, and around edges passing between them
 MARGIN = 10
 EDGE_W = 6  # across the flow, what a passing edge takes in a layer
+MAX_WIDTH = 1360  # what an agent's card holds at 1440 px without scrolling sideways
 
 
 def esc(x: object) -> str:
@@ -127,6 +129,7 @@ class Layout:
     width: float
     height: float
     nodes: dict[tuple[str, str], Node] = field(default_factory=dict)  # (slot, tool)
+    flow: str = "right"  # or "down"
 
 
 def _boxes(slots: tuple) -> dict[str, Box]:
@@ -163,26 +166,35 @@ def _separate(layer: list, gap: float) -> None:
             b.view.xy = (least, b.view.xy[1])
 
 
-def _route(points: list[tuple[float, float, float]]) -> str:
+def _route(points: list[tuple[float, float, float]], lr: bool) -> str:
     """Path data through (across, start along, end along) stops: straight along each stop's
-    band, a cubic curve through each gap between bands. Coordinates in the layout's frame
-    (across, along) are written as the page's (x = along, y = across)."""
+    band, a cubic curve through each gap between bands. The layout's frame (across,
+    along) is the page's (y, x) when the flow runs right, (x, y) when it runs down."""
+
+    def pt(across: float, along: float) -> str:
+        return f"{along:.0f},{across:.0f}" if lr else f"{across:.0f},{along:.0f}"
+
     x0, a0, b0 = points[0]
-    d = [f"M{a0:.0f},{x0:.0f}", f"L{b0:.0f},{x0:.0f}"]
+    d = [f"M{pt(x0, a0)}", f"L{pt(x0, b0)}"]
     for (xp, _, bp), (xn, an, bn) in itertools.pairwise(points):
         mid = (bp + an) / 2
-        d.append(f"C{mid:.0f},{xp:.0f} {mid:.0f},{xn:.0f} {an:.0f},{xn:.0f}")
-        d.append(f"L{bn:.0f},{xn:.0f}")
+        d.append(f"C{pt(xp, mid)} {pt(xn, mid)} {pt(xn, an)}")
+        d.append(f"L{pt(xn, bn)}")
     return "".join(d)
 
 
+def _extent(box: Box, lr: bool) -> tuple[float, float]:
+    """A box's size across the flow and along it."""
+    return (box.h, box.w) if lr else (box.w, box.h)
+
+
 def _component(boxes: dict[str, Box], slots: list[str], edges: list[tuple[str, str]],
-               offset: float) -> tuple[list[tuple[str, str, str]], float, float]:
-    """Lay out one connected component starting at ``offset`` across; returns its edge
-    paths, its extent across and along."""
+               offset: float, lr: bool) -> tuple[list[tuple[str, str, str]], float, float]:
+    """Lay out one connected component starting at ``offset`` across, the flow running
+    right (``lr``) or down; returns its edge paths, its extent across and along."""
     verts = {s: Vertex(s) for s in slots}
     for s, v in verts.items():
-        v.view = _View(boxes[s].h, boxes[s].w)
+        v.view = _View(*_extent(boxes[s], lr))
     es = [Edge(verts[a], verts[b]) for a, b in edges]
     # graph_core, not Graph: Graph gathers a component's edges in a set of objects, whose
     # order (memory addresses) would change the drawing from one process to the next
@@ -206,21 +218,31 @@ def _component(boxes: dict[str, Box], slots: list[str], edges: list[tuple[str, s
         half = max(v.view.h for v in real) / 2
         bands.append((c - half + MARGIN, c + half + MARGIN))
     for s, v in verts.items():
-        cx, _ = v.view.xy
         start, _ = bands[sug.grx[v].rank]
-        boxes[s].place(start, across(cx) - boxes[s].h / 2)
+        side = across(v.view.xy[0]) - _extent(boxes[s], lr)[0] / 2
+        boxes[s].place(*((start, side) if lr else (side, start)))
     paths = []
     for (a, b), e in zip(edges, es, strict=True):
         ra, rb = sug.grx[verts[a]].rank, sug.grx[verts[b]].rank
-        ba, bb = boxes[a], boxes[b]
-        stops = [(ba.y + ba.h / 2, ba.x + ba.w, bands[ra][1])]
+        stops = [(_mid(boxes[a], lr), _end(boxes[a], lr), bands[ra][1])]
         ctrl = sug.ctrls.get(e, {})
         for r in range(ra + 1, rb):
-            x = across(ctrl[r].view.xy[0])
-            stops.append((x, bands[r][0], bands[r][1]))
-        stops.append((bb.y + bb.h / 2, bands[rb][0], bb.x))
-        paths.append((a, b, _route(stops)))
+            stops.append((across(ctrl[r].view.xy[0]), bands[r][0], bands[r][1]))
+        stops.append((_mid(boxes[b], lr), bands[rb][0], _end(boxes[b], lr, start=True)))
+        paths.append((a, b, _route(stops, lr)))
     return paths, hi - lo, bands[-1][1]
+
+
+def _mid(box: Box, lr: bool) -> float:
+    """Where an edge meets the box across the flow: the middle of its side."""
+    return box.y + box.h / 2 if lr else box.x + box.w / 2
+
+
+def _end(box: Box, lr: bool, start: bool = False) -> float:
+    """Where the box starts (an edge arrives) or ends (an edge leaves) along the flow."""
+    if lr:
+        return box.x if start else box.x + box.w
+    return box.y if start else box.y + box.h
 
 
 def _components(slots: list[str], edges: list[tuple[str, str]]) -> list[list[str]]:
@@ -253,6 +275,17 @@ def layout(task: Task) -> Layout:
 
 @lru_cache(maxsize=4096)
 def _compute(slots: tuple, slot_edges: tuple) -> Layout:
+    """Flowing right, unless that is wider than a card and flowing down is narrower
+    (a deep C4 chain): the labels keep their size either way."""
+    lay = _place(slots, slot_edges, lr=True)
+    if lay.width > MAX_WIDTH:
+        down = _place(slots, slot_edges, lr=False)
+        if down.width < lay.width:
+            return down
+    return lay
+
+
+def _place(slots: tuple, slot_edges: tuple, lr: bool) -> Layout:
     boxes = _boxes(slots)
     names = list(boxes)
     edges = [(a, b) for a, b in slot_edges if a in boxes and b in boxes]
@@ -260,7 +293,7 @@ def _compute(slots: tuple, slot_edges: tuple) -> Layout:
     for comp in _components(names, edges):
         inner = set(comp)
         mine = [(a, b) for a, b in edges if a in inner]
-        p, across, length = _component(boxes, comp, mine, offset)
+        p, across, length = _component(boxes, comp, mine, offset, lr)
         paths += p
         offset += across + ROW_GAP
         along = max(along, length)
@@ -269,7 +302,9 @@ def _compute(slots: tuple, slot_edges: tuple) -> Layout:
         for col in b.columns:
             for n in col:
                 nodes.setdefault((n.slot, n.tool), n)
-    return Layout(boxes, paths, along + MARGIN, offset - ROW_GAP + MARGIN, nodes)
+    across_total = offset - ROW_GAP + MARGIN
+    w, h = (along + MARGIN, across_total) if lr else (across_total, along + MARGIN)
+    return Layout(boxes, paths, w, h, nodes, "right" if lr else "down")
 
 
 # ---------------------------------------------------------------- drawing
