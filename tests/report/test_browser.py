@@ -233,13 +233,14 @@ def check_index(page, report_dir: Path) -> None:
     assert 0 <= box < VIEWPORT["height"]
 
 
-def check_agent_deep_link(page, url: Path, agent: str) -> None:
-    """``page#agent-<slug>`` opens the page at that agent, its chip marked."""
-    _open(page, url, f"#{agent_anchor(agent)}")
+def check_agent_deep_link(page, url: Path, agent: str, label: str | None = None) -> None:
+    """``page#agent-<slug(label)>`` opens the page at that agent's cards (``label``: the
+    agent, or a report row "agent (prompt)"), its chip marked."""
+    anchor = agent_anchor(label or agent)
+    _open(page, url, f"#{anchor}")
     page.wait_for_timeout(100)
-    top = page.evaluate(f"document.getElementById('{agent_anchor(agent)}')"
-                        ".getBoundingClientRect().top")
-    assert 0 <= top < 120, top
+    top = page.evaluate(f"document.getElementById('{anchor}').getBoundingClientRect().top")
+    assert 0 <= top < 120, (anchor, top)
     current = page.locator("#picker a.pick.current")
     assert current.count() == 1 and current.get_attribute("data-agent") == agent
 
@@ -285,7 +286,9 @@ def test_no_edge_is_drawn_through_a_box(page, report):
 
 def test_index_filters_sorting_and_deep_links(page, report):
     check_index(page, report)
-    check_agent_deep_link(page, _pages_per_level(report)["C4"], "naive")
+    c4 = _pages_per_level(report)["C4"]
+    check_agent_deep_link(page, c4, "naive")
+    check_agent_deep_link(page, c4, "random", "random (failure-aware)")
 
 
 def test_screenshots_of_each_level_and_the_index(page, report):

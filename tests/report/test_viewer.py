@@ -97,6 +97,10 @@ def test_an_agent_has_a_stable_link_on_every_page(viewer, records):
     anchor = unique_name("naive", rec["task_id"], rec["mode"], rec.get("prompt") or
                          "standard", int(rec.get("repeat", 0)))
     assert f'id="{anchor}"' in card
+    # a report row, "agent (prompt)", the form the comparison page links to
+    assert agent_anchor("naive (standard)") == "agent-naive-standard"
+    row = page.split('id="agent-naive-standard"')[1].split('<div class="agent')[0]
+    assert f'id="{anchor}"' in row and 'data-row="naive (standard)"' in page
 
 
 def test_a_page_shows_query_victims_calls_fault_and_steps(viewer, records, sim):

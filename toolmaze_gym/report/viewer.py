@@ -55,8 +55,9 @@ background:#fff;border-bottom:1px solid #d8dce3;padding:8px 14px;box-shadow:0 2p
 .picker b{margin-right:4px}.pick{padding:2px 9px;border-radius:12px;text-decoration:none;
 font-size:13px;color:#fff;white-space:nowrap}.pick.success{background:#2e7d32}
 .pick.failure{background:#c62828}.pick.current{outline:3px solid #f2b705}
-.agent{scroll-margin-top:var(--pick,PICKERpx)}.traj{background:#fff;border:1px solid #d8dce3;
-border-radius:8px;overflow:hidden;margin-bottom:14px;scroll-margin-top:var(--pick,PICKERpx)}
+.agent,.agentrow{scroll-margin-top:var(--pick,PICKERpx)}
+.traj{background:#fff;border:1px solid #d8dce3;border-radius:8px;overflow:hidden;
+margin-bottom:14px;scroll-margin-top:var(--pick,PICKERpx)}
 .traj>.head{padding:8px 12px;color:#fff}.traj.success>.head{background:#2e7d32}
 .traj.failure>.head{background:#c62828}.traj .body{padding:8px 12px}
 .cols{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
@@ -301,23 +302,43 @@ def _perturbed_response(profile, entries: list[Entry]) -> str:
             + "".join(parts))
 
 
-def agent_anchor(agent: str) -> str:
-    """The id of an agent's cards on a task page: ``viewer/<page_name(task, mode)>#`` plus
-    this opens that page at that agent (the comparison page links to this form). Two
-    labels with one slug on one page: the later one gets ``-2``, ``-3``..."""
-    return f"agent-{slug(agent) or 'x'}"
+def agent_anchor(label: str) -> str:
+    """The id of an agent's cards on a task page: ``viewer/<page_name(task, mode)>#``
+    plus this opens that page at them. ``label`` is the agent (all its cards) or a
+    report row, "agent (prompt)" (that prompt's cards: the form the comparison page
+    links to). Two labels with one slug on one page: the later gets ``-2``, ``-3``..."""
+    return f"agent-{slug(label) or 'x'}"
 
 
-def _agent_ids(agents: list[str]) -> dict[str, str]:
+def _anchor_ids(labels: list[str]) -> dict[str, str]:
+    """A unique id per label, in page order (the first keeps the plain slug)."""
     ids: dict[str, str] = {}
-    for agent in agents:
-        base = name = agent_anchor(agent)
+    for label in labels:
+        base = name = agent_anchor(label)
         k = 1
         while name in ids.values():
             k += 1
             name = f"{base}-{k}"
-        ids[agent] = name
+        ids[label] = name
     return ids
+
+
+def _cards(entries: list[Entry], task: Task | None, victims: set[tuple[str, str]]) -> str:
+    """Every trajectory, grouped by agent (``#agent-<agent>``) and by report row
+    (``#agent-<agent (prompt)>``), in the order given."""
+    agents = list(dict.fromkeys(e.agent for e in entries))
+    rows = {a: list(dict.fromkeys(e.row for e in entries if e.agent == a)) for a in agents}
+    ids = _anchor_ids([x for a in agents for x in (a, *[r for r in rows[a] if r != a])])
+    out = []
+    for agent in agents:
+        inner = "".join(
+            f'<div class="agentrow" id="{esc(ids[row])}" data-row="{esc(row)}">'
+            + "".join(trajectory_html(e, task, victims) for e in entries
+                      if e.agent == agent and e.row == row) + "</div>"
+            for row in rows[agent])
+        out.append(f'<div class="agent" id="{esc(ids[agent])}" data-agent="{esc(agent)}">'
+                   f"{inner}</div>")
+    return "".join(out)
 
 
 def ordered(entries: list[Entry], order: dict[str, int]) -> list[Entry]:
@@ -357,17 +378,12 @@ def page_html(key: tuple[str, str], entries: list[Entry], task: Task | None, pro
         top.append(f'<div class="panel dagpanel"><h2>Tool DAG</h2><div class="dagwrap">'
                    f'{dag.svg(task, victims)}</div><div class="meta">may fail in this mode: '
                    f'{esc(vt)}</div></div>')
-    ids = _agent_ids(list(dict.fromkeys(e.agent for e in entries)))
-    cards = []
-    for agent, aid in ids.items():
-        mine = "".join(trajectory_html(e, task, victims) for e in entries if e.agent == agent)
-        cards.append(f'<div class="agent" id="{esc(aid)}" data-agent="{esc(agent)}">{mine}'
-                     "</div>")
+    cards = _cards(entries, task, victims)
     return _document(f"{task_id} · {mode}",
                      f'<header><h1>{esc(task_id)} · {esc(level)} · {esc(MODE_NAMES[mode])}'
                      f'</h1><a href="../index.html">← all trajectories</a></header>'
                      f'{_picker(entries)}<main><div class="top">{"".join(top)}</div>'
-                     f'{"".join(cards)}</main>', PAGE_JS)
+                     f'{cards}</main>', PAGE_JS)
 
 
 def _document(title: str, body: str, script: str = "") -> str:
