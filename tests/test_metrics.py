@@ -176,3 +176,28 @@ def test_pass_hat_k():
     records = [{"task_id": t, "mode": "P1", "grade": {"success": s}}
                for t, xs in runs.items() for s in xs]
     assert pass_hat_k_records(records, 2) == pass_hat_k(runs, 2)
+
+
+def test_rc_without_exposure_is_undefined_not_the_best_score():
+    """A cell where no trajectory met a fault has no recovery cost (None, printed n/a):
+    an RC of 0 would read as the best score of a model that was never tested."""
+    assert cell_metrics([_g(True, False), _g(False, False)])["RC"] is None
+    tbl = table(_records({("C1", "P1"): [_g(True, False)] * 2,
+                          ("C2", "P1"): [_g(False, True, False, 1.0)] * 2}))
+    assert tbl["cells"]["C1/P1"]["RC"] is None
+    assert tbl["per_mode"]["P1"]["RC"] == 1.0  # the exposed level alone
+    ci = bootstrap_table(_records({("C1", "P1"): [_g(True, False)] * 4}), n=50)
+    assert ci["per_mode"]["P1"]["RC"] is None
+    assert bootstrap_ci([_g(True, False)] * 4, "RC") is None
+
+
+def test_bootstrap_table_brackets_the_per_level_values():
+    spec = {(lv, m): [_g(k % 3 == 0, k % 2 == 0, k % 4 == 0, (k % 5) / 5) for k in range(30)]
+            for lv in ("C1", "C3") for m in MODES}
+    records = _records(spec)
+    tbl, ci = table(records), bootstrap_table(records, n=300, seed=2)
+    assert set(ci["per_level"]) == {"C1", "C3"}
+    for lv in ("C1", "C3"):
+        for x in ("TSR", "PRR", "RC"):
+            lo, hi = ci["per_level"][lv][x]
+            assert lo - 1e-12 <= tbl["per_level"][lv][x] <= hi + 1e-12, (lv, x)

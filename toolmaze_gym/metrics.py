@@ -2,7 +2,9 @@
 
 TSR = mean(success); PRR = Σ recovered·exposed / Σ exposed (recovery counts
 whether or not the task succeeded); RC = mean(exposed · C_rec) over all
-trajectories of a cell (the paper's Eq. 1–4). The composite is (mean TSR over
+trajectories of a cell (the paper's Eq. 1–4). PRR and RC are undefined (None) in a
+cell where no trajectory was exposed: an RC of 0 there would read as the best
+recovery cost of a model that never met a fault. The composite is (mean TSR over
 NP,P1–P4 + mean PRR over P1–P4 + (1 − mean RC over P1–P4)) / 3, with per-mode
 values macro-averaged over the C levels; it is None where PRR is undefined.
 docs/grading.md explains the metrics for users.
@@ -33,14 +35,15 @@ def _arrays(grades: Sequence[Mapping[str, Any]]) -> tuple[np.ndarray, np.ndarray
 
 
 def cell_metrics(grades: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
-    """TSR, PRR (None with no exposure), RC, in [0, 1], and the counts behind them."""
+    """TSR, PRR and RC (both None with no exposure), in [0, 1], and the counts behind
+    them."""
     if not grades:
         return {"n": 0, "exposed": 0, "TSR": None, "PRR": None, "RC": None}
     s, e, r, c = _arrays(grades)
     exposed = float(e.sum())
     return {"n": len(grades), "exposed": int(exposed), "TSR": float(s.mean()),
             "PRR": float((r * e).sum() / exposed) if exposed else None,
-            "RC": float((e * c).mean())}
+            "RC": float((e * c).mean()) if exposed else None}
 
 
 def by_cell(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], list[dict]]:
@@ -110,14 +113,13 @@ def bootstrap_ci(grades: Sequence[Mapping[str, Any]], metric: str, n: int = 1000
     idx = rng.integers(0, len(grades), size=(n, len(grades)))
     if metric == "TSR":
         stats = s[idx].mean(axis=1)
-    elif metric == "RC":
-        stats = (e * c)[idx].mean(axis=1)
-    elif metric == "PRR":
+    elif metric in ("PRR", "RC"):
         ex = e[idx].sum(axis=1)
-        keep = ex > 0
+        keep = ex > 0  # a replicate without exposure has no PRR or RC
         if not keep.any():
             return None
-        stats = (r * e)[idx].sum(axis=1)[keep] / ex[keep]
+        stats = ((r * e)[idx].sum(axis=1)[keep] / ex[keep] if metric == "PRR"
+                 else (e * c)[idx].mean(axis=1)[keep])
     else:
         raise ValueError(f"unknown metric {metric!r}")
     lo, hi = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
@@ -157,7 +159,8 @@ def bootstrap_table(records: Iterable[Mapping[str, Any]], n: int = 1000, seed: i
         ex = e[idx].sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             prr = np.where(ex > 0, (r * e)[idx].sum(axis=1) / np.maximum(ex, 1), np.nan)
-        reps[key] = {"TSR": s[idx].mean(axis=1), "PRR": prr, "RC": (e * c)[idx].mean(axis=1)}
+        rc = np.where(ex > 0, (e * c)[idx].mean(axis=1), np.nan)
+        reps[key] = {"TSR": s[idx].mean(axis=1), "PRR": prr, "RC": rc}
     modes = [m for m in MODES if any(k[1] == m for k in reps)]
     per_mode: dict[str, dict[str, np.ndarray]] = {}
     for m in modes:
@@ -176,7 +179,10 @@ def bootstrap_table(records: Iterable[Mapping[str, Any]], n: int = 1000, seed: i
         return float(lo), float(hi)
 
     out: dict[str, Any] = {"per_mode": {m: {x: ci(v) for x, v in per_mode[m].items()}
-                                        for m in modes}, "composite": None}
+                                        for m in modes},
+                           "per_level": {lv: {x: ci(v) for x, v in per.items()}
+                                         for lv, per in _per_level(reps).items()},
+                           "composite": None}
     faulty = [m for m in FAULT_MODES if m in per_mode]
     if faulty:
         with warnings.catch_warnings():
@@ -185,6 +191,23 @@ def bootstrap_table(records: Iterable[Mapping[str, Any]], n: int = 1000, seed: i
             prr = np.nanmean(np.stack([per_mode[m]["PRR"] for m in faulty]), axis=0)
             rc = np.nanmean(np.stack([per_mode[m]["RC"] for m in faulty]), axis=0)
         out["composite"] = ci((tsr + prr + (1 - rc)) / 3)
+    return out
+
+
+def _per_level(reps: Mapping[tuple[str, str], Mapping[str, np.ndarray]]
+               ) -> dict[str, dict[str, np.ndarray]]:
+    """Bootstrap replicates of the per-level values, aggregated as ``table`` does: TSR
+    over every mode of the level, PRR and RC over its fault modes (NaN: undefined)."""
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for lv in [lv for lv in LEVELS if any(k[0] == lv for k in reps)]:
+        out[lv] = {}
+        for x in ("TSR", "PRR", "RC"):
+            rows = [v[x] for k, v in reps.items()
+                    if k[0] == lv and (x == "TSR" or k[1] in FAULT_MODES)]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN: no exposure
+                out[lv][x] = (np.nanmean(np.stack(rows), axis=0) if rows
+                              else np.full(len(next(iter(reps.values()))["TSR"]), np.nan))
     return out
 
 
