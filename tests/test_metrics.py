@@ -201,3 +201,25 @@ def test_bootstrap_table_brackets_the_per_level_values():
         for x in ("TSR", "PRR", "RC"):
             lo, hi = ci["per_level"][lv][x]
             assert lo - 1e-12 <= tbl["per_level"][lv][x] <= hi + 1e-12, (lv, x)
+
+
+def test_paired_bootstrap_intervals_of_b_minus_a():
+    """Equal runs differ by exactly 0 everywhere; where B recovers what A did not, the
+    interval of the change is positive; pairs resample together (seeded)."""
+    from toolmaze_gym.metrics import paired_bootstrap, table_delta
+
+    a = _records({("C1", "P0"): [_g(k % 2 == 0, False) for k in range(20)],
+                  ("C1", "P1"): [_g(False, True, False, 1.0) for _ in range(20)]})
+    b = _records({("C1", "P0"): [_g(k % 2 == 0, False) for k in range(20)],
+                  ("C1", "P1"): [_g(k % 4 != 0, True, k % 4 != 0, 0.0) for k in range(20)]})
+    same = paired_bootstrap(list(zip(a, a, strict=True)), n=200, seed=3)
+    assert same["per_mode"]["P0"]["TSR"] == (0.0, 0.0)  # unpaired resampling would not be 0
+    assert same["composite"] == (0.0, 0.0)
+    ci = paired_bootstrap(list(zip(a, b, strict=True)), n=200, seed=3)
+    assert ci["cells"]["C1/P1"]["TSR"][0] > 0 and ci["cells"]["C1/P1"]["RC"][1] < 0
+    assert ci["per_mode"]["P0"]["TSR"] == (0.0, 0.0)
+    assert ci["per_mode"]["P0"]["PRR"] is None  # nothing exposed in NP
+    assert paired_bootstrap(list(zip(a, b, strict=True)), n=200, seed=3) == ci
+    delta = table_delta(table(a), table(b))
+    assert delta["per_mode"]["P1"]["TSR"] == pytest.approx(0.75)
+    assert delta["cells"]["C1/P0"]["RC"] is None
