@@ -118,12 +118,16 @@ def _labels(a: Side, b: Side) -> None:
     _relabel(b, f"{b.label} [{second}]")
 
 
-def _check_same_tasks(a: Side, b: Side, shared: list[str]) -> None:
+def _check_same_suite(a: Side, b: Side) -> None:
     suites_a, suites_b = {r.suite for r in a.rows}, {r.suite for r in b.rows}
     if suites_a != suites_b:
         raise RunError(f"{a.source} ran on {_names(suites_a)} but {b.source} on "
                        f"{_names(suites_b)}: their episodes are different tasks; compare "
                        "two runs of one suite")
+
+
+def _check_same_tasks(a: Side, b: Side, shared: list[str]) -> None:
+    """Runs over task files: a task id both played must be the same task."""
     tasks_a = {k: t for r in a.rows for k, t in r.tasks.items()}
     tasks_b = {k: t for r in b.rows for k, t in r.tasks.items()}
     for tid in sorted({a.records[k]["task_id"] for k in shared}):
@@ -179,6 +183,7 @@ def compare(source_a: str | Path, source_b: str | Path, resamples: int = 1000,
             seed: int = 0) -> Comparison:
     """Load, check and pair two runs; the differing episodes and B − A with intervals."""
     a, b = _side(str(source_a)), _side(str(source_b))
+    _check_same_suite(a, b)
     shared = sorted(set(a.records) & set(b.records), key=lambda k: _order(a.records[k]))
     if not shared:
         raise RunError(f"{source_a} and {source_b} share no episode (task, mode, prompt, "
