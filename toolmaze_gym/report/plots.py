@@ -111,7 +111,7 @@ def _version() -> str:
 
 def _panels(stats: list[RowStats], panels: list[tuple[str, list[str], list[str], object,
                                                        object]],
-            title: str, xlabel: str, path: Path) -> Path:
+            title: str, xlabel: str):
     """One categorical panel per (metric, x values, x labels, value getter, CI getter),
     side by side, with one legend below them all (never over the data)."""
     fig = _figure(12, 4.2 + 0.22 * ((len(stats) + 2) // 3))
@@ -134,6 +134,10 @@ def _panels(stats: list[RowStats], panels: list[tuple[str, list[str], list[str],
                fontsize=7, frameon=False)
     fig.suptitle(f"{title} · {_version()} · n/a: undefined (nothing exposed or not run)",
                  fontsize=10)
+    return fig
+
+
+def _save(fig, path: Path) -> Path:
     fig.savefig(path)
     return path
 
@@ -143,6 +147,18 @@ def _ci(st: RowStats, scope: str, metric: str, key: str):
 
 
 def plot_vs_c(stats: list[RowStats], path: Path) -> Path:
+    return _save(figure_vs_c(stats), path)
+
+
+def plot_vs_p(stats: list[RowStats], path: Path) -> Path:
+    return _save(figure_vs_p(stats), path)
+
+
+def plot_gap(stats: list[RowStats], path: Path) -> Path:
+    return _save(figure_gap(stats), path)
+
+
+def figure_vs_c(stats: list[RowStats]):
     """Figure 3: TSR (over NP,P1–P4), PRR and RC (over P1–P4) per complexity level."""
     levels = list(LEVELS)
 
@@ -150,10 +166,10 @@ def plot_vs_c(stats: list[RowStats], path: Path) -> Path:
         return _ci(st, "per_level", metric, level)
 
     return _panels(stats, [(m, levels, levels, per_level, ci) for m, _ in METRICS],
-                   "Metrics across complexity levels", "complexity level (C)", path)
+                   "Metrics across complexity levels", "complexity level (C)")
 
 
-def plot_vs_p(stats: list[RowStats], path: Path) -> Path:
+def figure_vs_p(stats: list[RowStats]):
     """Figure 4: TSR, PRR and RC per perturbation mode (averaged over C1–C4)."""
     def names(modes):
         return ["NP" if m == "P0" else m for m in modes]
@@ -167,7 +183,7 @@ def plot_vs_p(stats: list[RowStats], path: Path) -> Path:
     panels = [("TSR", list(MODES), names(MODES), get, ci)]
     panels += [(m, list(FAULT_MODES), names(FAULT_MODES), get, ci) for m in ("PRR", "RC")]
     return _panels(stats, panels, "Metrics across perturbation modes (averaged over C1–C4)",
-                   "perturbation mode (P)", path)
+                   "perturbation mode (P)")
 
 
 def _bars(ax, xs: list[float], values: list[float], **kw) -> None:
@@ -178,7 +194,7 @@ def _bars(ax, xs: list[float], values: list[float], **kw) -> None:
             ax.text(x, 2, NA, rotation=90, ha="center", va="bottom", fontsize=7, gid="n/a")
 
 
-def plot_gap(stats: list[RowStats], path: Path) -> Path:
+def figure_gap(stats: list[RowStats]):
     """Figure 6: PRR under explicit vs implicit faults per row, the gap annotated."""
     fig = _figure(max(6, 1.6 * len(stats) + 3), 4.6)
     axes = fig.subplots(1, 2, sharey=True)
@@ -205,8 +221,7 @@ def plot_gap(stats: list[RowStats], path: Path) -> Path:
                ncols=2, fontsize=8, frameon=False)
     fig.suptitle(f"Implicit vs explicit perturbations · {_version()} · n/a: nothing exposed",
                  fontsize=10)
-    fig.savefig(path)
-    return path
+    return fig
 
 
 def write_plots(stats: list[RowStats], out_dir: Path) -> list[Path]:
