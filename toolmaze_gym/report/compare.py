@@ -359,7 +359,7 @@ def _html_episodes(cmp: Comparison) -> str:
 
 def html_page(cmp: Comparison) -> str:
     notes = "".join(f'<div class="note">Note: {_esc(n)}.</div>' for n in cmp.notes)
-    summary = "".join(f"<p>{_esc(line)}</p>" for line in _summary_lines(cmp))
+    summary = "".join(f"<p>{_esc(line.replace('`', ''))}</p>" for line in _summary_lines(cmp))
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Comparison: '
             f'{_esc(cmp.b.label)} − {_esc(cmp.a.label)}</title><style>{CSS}</style></head>'
             f'<body><header><h1>Comparison: B − A</h1></header><main>{summary}{notes}'
