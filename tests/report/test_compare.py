@@ -58,7 +58,7 @@ def test_same_outcome_with_another_recovery_is_listed_too(run_dirs, records, tmp
     oracle = {record_key(r): r["grade"] for r in read_records(tmp_path / "oracle")}
     valid = {record_key(r): r["grade"] for r in records["validator"]}
     build_comparison(tmp_path / "oracle", run_dirs["validator"], tmp_path / "out",
-                              resamples=0, plots=False)
+                     resamples=0, plots=False)
     listed = _listed((tmp_path / "out" / "compare.html").read_text(encoding="utf-8"))
     costly = {k for k in oracle if oracle[k]["success"] == valid[k]["success"]
               and (oracle[k]["c_rec"], oracle[k]["labels"]) != (valid[k]["c_rec"],
