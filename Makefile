@@ -102,7 +102,7 @@ browser-test: $(STAMP)
 		$$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
 	$(PY) -m pip install --quiet 'playwright>=1.40'
 	TOOLMAZE_VIEWER=$$([ -f $(EVAL_DIR)/report/viewer/index.html ] && echo $(EVAL_DIR)/report) \
-		$(PY) -m pytest tests/report/test_browser.py -q -rs -s
+		$(PY) -m pytest tests/report/test_browser.py tests/report/test_browser_compare.py -q -rs -s
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done
