@@ -40,7 +40,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _REF = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
 # Typographic quotes and apostrophes a phrasing may use, read as plain ones.
 _PLAIN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
-Cues = tuple[tuple[str, tuple[str, ...]], ...]  # (step output, the words that ask for it)
+Cues = tuple[tuple[str, tuple[str, ...]], ...]  # (step output or Action step id, its words)
 
 
 class _Arg(Protocol):

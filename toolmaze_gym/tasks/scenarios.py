@@ -121,7 +121,8 @@ class Scenario:
     phrasings: tuple[str, ...]
     levels: tuple[str, ...] = LEVELS
     file: str = ""
-    cues: tuple[tuple[str, tuple[str, ...]], ...] = ()  # step output -> words asking for it
+    # step output (or Action step id: tasks.action_cues) -> the words asking for it
+    cues: tuple[tuple[str, tuple[str, ...]], ...] = ()
     premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
     answer: tuple[str, ...] = ()  # step outputs the request asks to be told (tasks.asks)
 
