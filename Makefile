@@ -108,7 +108,8 @@ browser-test: $(STAMP)
 	$(PY) -m pip install --quiet 'playwright>=1.40'
 	TOOLMAZE_SHOTS=$(SHOTS_DIR) \
 	TOOLMAZE_VIEWER=$$([ -f $(EVAL_DIR)/report/viewer/index.html ] && echo $(EVAL_DIR)/report) \
-		$(PY) -m pytest tests/report/test_browser.py -m '' -q -rs -s
+		$(PY) -m pytest tests/report/test_browser.py tests/report/test_browser_compare.py \
+			-m '' -q -rs -s
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done

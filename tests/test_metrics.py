@@ -176,3 +176,50 @@ def test_pass_hat_k():
     records = [{"task_id": t, "mode": "P1", "grade": {"success": s}}
                for t, xs in runs.items() for s in xs]
     assert pass_hat_k_records(records, 2) == pass_hat_k(runs, 2)
+
+
+def test_rc_without_exposure_is_undefined_not_the_best_score():
+    """A cell where no trajectory met a fault has no recovery cost (None, printed n/a):
+    an RC of 0 would read as the best score of a model that was never tested."""
+    assert cell_metrics([_g(True, False), _g(False, False)])["RC"] is None
+    tbl = table(_records({("C1", "P1"): [_g(True, False)] * 2,
+                          ("C2", "P1"): [_g(False, True, False, 1.0)] * 2}))
+    assert tbl["cells"]["C1/P1"]["RC"] is None
+    assert tbl["per_mode"]["P1"]["RC"] == 1.0  # the exposed level alone
+    ci = bootstrap_table(_records({("C1", "P1"): [_g(True, False)] * 4}), n=50)
+    assert ci["per_mode"]["P1"]["RC"] is None
+    assert bootstrap_ci([_g(True, False)] * 4, "RC") is None
+
+
+def test_bootstrap_table_brackets_the_per_level_values():
+    spec = {(lv, m): [_g(k % 3 == 0, k % 2 == 0, k % 4 == 0, (k % 5) / 5) for k in range(30)]
+            for lv in ("C1", "C3") for m in MODES}
+    records = _records(spec)
+    tbl, ci = table(records), bootstrap_table(records, n=300, seed=2)
+    assert set(ci["per_level"]) == {"C1", "C3"}
+    for lv in ("C1", "C3"):
+        for x in ("TSR", "PRR", "RC"):
+            lo, hi = ci["per_level"][lv][x]
+            assert lo - 1e-12 <= tbl["per_level"][lv][x] <= hi + 1e-12, (lv, x)
+
+
+def test_paired_bootstrap_intervals_of_b_minus_a():
+    """Equal runs differ by exactly 0 everywhere; where B recovers what A did not, the
+    interval of the change is positive; pairs resample together (seeded)."""
+    from toolmaze_gym.metrics import paired_bootstrap, table_delta
+
+    a = _records({("C1", "P0"): [_g(k % 2 == 0, False) for k in range(20)],
+                  ("C1", "P1"): [_g(False, True, False, 1.0) for _ in range(20)]})
+    b = _records({("C1", "P0"): [_g(k % 2 == 0, False) for k in range(20)],
+                  ("C1", "P1"): [_g(k % 4 != 0, True, k % 4 != 0, 0.0) for k in range(20)]})
+    same = paired_bootstrap(list(zip(a, a, strict=True)), n=200, seed=3)
+    assert same["per_mode"]["P0"]["TSR"] == (0.0, 0.0)  # unpaired resampling would not be 0
+    assert same["composite"] == (0.0, 0.0)
+    ci = paired_bootstrap(list(zip(a, b, strict=True)), n=200, seed=3)
+    assert ci["cells"]["C1/P1"]["TSR"][0] > 0 and ci["cells"]["C1/P1"]["RC"][1] < 0
+    assert ci["per_mode"]["P0"]["TSR"] == (0.0, 0.0)
+    assert ci["per_mode"]["P0"]["PRR"] is None  # nothing exposed in NP
+    assert paired_bootstrap(list(zip(a, b, strict=True)), n=200, seed=3) == ci
+    delta = table_delta(table(a), table(b))
+    assert delta["per_mode"]["P1"]["TSR"] == pytest.approx(0.75)
+    assert delta["cells"]["C1/P0"]["RC"] is None

@@ -2,7 +2,9 @@
 
 TSR = mean(success); PRR = Σ recovered·exposed / Σ exposed (recovery counts
 whether or not the task succeeded); RC = mean(exposed · C_rec) over all
-trajectories of a cell (the paper's Eq. 1–4). The composite is (mean TSR over
+trajectories of a cell (the paper's Eq. 1–4). PRR and RC are undefined (None) in a
+cell where no trajectory was exposed: an RC of 0 there would read as the best
+recovery cost of a model that never met a fault. The composite is (mean TSR over
 NP,P1–P4 + mean PRR over P1–P4 + (1 − mean RC over P1–P4)) / 3, with per-mode
 values macro-averaged over the C levels; it is None where PRR is undefined.
 docs/grading.md explains the metrics for users.
@@ -33,14 +35,15 @@ def _arrays(grades: Sequence[Mapping[str, Any]]) -> tuple[np.ndarray, np.ndarray
 
 
 def cell_metrics(grades: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
-    """TSR, PRR (None with no exposure), RC, in [0, 1], and the counts behind them."""
+    """TSR, PRR and RC (both None with no exposure), in [0, 1], and the counts behind
+    them."""
     if not grades:
         return {"n": 0, "exposed": 0, "TSR": None, "PRR": None, "RC": None}
     s, e, r, c = _arrays(grades)
     exposed = float(e.sum())
     return {"n": len(grades), "exposed": int(exposed), "TSR": float(s.mean()),
             "PRR": float((r * e).sum() / exposed) if exposed else None,
-            "RC": float((e * c).mean())}
+            "RC": float((e * c).mean()) if exposed else None}
 
 
 def by_cell(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], list[dict]]:
@@ -110,14 +113,13 @@ def bootstrap_ci(grades: Sequence[Mapping[str, Any]], metric: str, n: int = 1000
     idx = rng.integers(0, len(grades), size=(n, len(grades)))
     if metric == "TSR":
         stats = s[idx].mean(axis=1)
-    elif metric == "RC":
-        stats = (e * c)[idx].mean(axis=1)
-    elif metric == "PRR":
+    elif metric in ("PRR", "RC"):
         ex = e[idx].sum(axis=1)
-        keep = ex > 0
+        keep = ex > 0  # a replicate without exposure has no PRR or RC
         if not keep.any():
             return None
-        stats = (r * e)[idx].sum(axis=1)[keep] / ex[keep]
+        stats = ((r * e)[idx].sum(axis=1)[keep] / ex[keep] if metric == "PRR"
+                 else (e * c)[idx].mean(axis=1)[keep])
     else:
         raise ValueError(f"unknown metric {metric!r}")
     lo, hi = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
@@ -142,9 +144,75 @@ def pass_hat_k_records(records: Iterable[Mapping[str, Any]], k: int) -> float | 
     return pass_hat_k(runs, k)
 
 
+def _cell_reps(grades: Sequence[Mapping[str, Any]], idx: np.ndarray) -> dict[str, np.ndarray]:
+    """Bootstrap replicates of one cell's TSR, PRR and RC for resample indices ``idx``
+    (one row per replicate); NaN where a replicate has no exposure."""
+    s, e, r, c = _arrays(grades)
+    ex = e[idx].sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prr = np.where(ex > 0, (r * e)[idx].sum(axis=1) / np.maximum(ex, 1), np.nan)
+    rc = np.where(ex > 0, (e * c)[idx].mean(axis=1), np.nan)
+    return {"TSR": s[idx].mean(axis=1), "PRR": prr, "RC": rc}
+
+
+def _nanmean(arrays: list[np.ndarray]) -> np.ndarray:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN: no exposure
+        return np.nanmean(np.stack(arrays), axis=0)
+
+
+def _aggregate(reps: Mapping[tuple[str, str], Mapping[str, np.ndarray]]) -> dict[str, Any]:
+    """Replicates of the per-mode, per-level and composite values, aggregated from the
+    cells' replicates exactly as ``table`` aggregates the cells (NaN: undefined)."""
+    modes = [m for m in MODES if any(k[1] == m for k in reps)]
+    per_mode = {m: {x: _nanmean([v[x] for k, v in reps.items() if k[1] == m])
+                    for x in ("TSR", "PRR", "RC")} for m in modes}
+    faulty = [m for m in FAULT_MODES if m in per_mode]
+    comp = None
+    if faulty:
+        tsr = _nanmean([per_mode[m]["TSR"] for m in modes])
+        prr = _nanmean([per_mode[m]["PRR"] for m in faulty])
+        rc = _nanmean([per_mode[m]["RC"] for m in faulty])
+        comp = (tsr + prr + (1 - rc)) / 3
+    return {"per_mode": per_mode, "per_level": _per_level(reps), "composite": comp}
+
+
+def _per_level(reps: Mapping[tuple[str, str], Mapping[str, np.ndarray]]
+               ) -> dict[str, dict[str, np.ndarray]]:
+    """Bootstrap replicates of the per-level values, aggregated as ``table`` does: TSR
+    over every mode of the level, PRR and RC over its fault modes (NaN: undefined)."""
+    size = len(next(iter(reps.values()))["TSR"]) if reps else 0
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for lv in [lv for lv in LEVELS if any(k[0] == lv for k in reps)]:
+        out[lv] = {}
+        for x in ("TSR", "PRR", "RC"):
+            rows = [v[x] for k, v in reps.items()
+                    if k[0] == lv and (x == "TSR" or k[1] in FAULT_MODES)]
+            out[lv][x] = _nanmean(rows) if rows else np.full(size, np.nan)
+    return out
+
+
+def _interval(a: np.ndarray | None, alpha: float) -> tuple[float, float] | None:
+    """The percentile interval of the defined replicates (None: none is defined)."""
+    if a is None:
+        return None
+    a = a[~np.isnan(a)]
+    if not a.size:
+        return None
+    lo, hi = np.quantile(a, [alpha / 2, 1 - alpha / 2])
+    return float(lo), float(hi)
+
+
+def _intervals(agg: Mapping[str, Any], alpha: float) -> dict[str, Any]:
+    return {scope: {key: {x: _interval(v, alpha) for x, v in per.items()}
+                    for key, per in agg[scope].items()} for scope in ("per_mode", "per_level")
+            } | {"composite": _interval(agg["composite"], alpha)}
+
+
 def bootstrap_table(records: Iterable[Mapping[str, Any]], n: int = 1000, seed: int = 0,
                     alpha: float = 0.05) -> dict[str, Any]:
-    """Percentile bootstrap CIs of the per-mode TSR/PRR/RC and of the composite.
+    """Percentile bootstrap CIs of the per-mode and per-level TSR/PRR/RC and of the
+    composite.
 
     Trajectories are resampled within each (C, P) cell, and every replicate is
     aggregated exactly like ``table`` (cells → per-mode macro-average → composite).
@@ -152,40 +220,54 @@ def bootstrap_table(records: Iterable[Mapping[str, Any]], n: int = 1000, seed: i
     rng = np.random.default_rng(seed)
     reps: dict[tuple[str, str], dict[str, np.ndarray]] = {}
     for key, grades in sorted(by_cell(records).items()):
-        s, e, r, c = _arrays(grades)
-        idx = rng.integers(0, len(grades), size=(n, len(grades)))
-        ex = e[idx].sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            prr = np.where(ex > 0, (r * e)[idx].sum(axis=1) / np.maximum(ex, 1), np.nan)
-        reps[key] = {"TSR": s[idx].mean(axis=1), "PRR": prr, "RC": (e * c)[idx].mean(axis=1)}
-    modes = [m for m in MODES if any(k[1] == m for k in reps)]
-    per_mode: dict[str, dict[str, np.ndarray]] = {}
-    for m in modes:
-        per_mode[m] = {}
-        for x in ("TSR", "PRR", "RC"):
-            stack = np.stack([v[x] for k, v in reps.items() if k[1] == m])
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN: no exposure
-                per_mode[m][x] = np.nanmean(stack, axis=0)
+        reps[key] = _cell_reps(grades, rng.integers(0, len(grades), size=(n, len(grades))))
+    return _intervals(_aggregate(reps), alpha)
 
-    def ci(a: np.ndarray) -> tuple[float, float] | None:
-        a = a[~np.isnan(a)]
-        if not a.size:
-            return None
-        lo, hi = np.quantile(a, [alpha / 2, 1 - alpha / 2])
-        return float(lo), float(hi)
 
-    out: dict[str, Any] = {"per_mode": {m: {x: ci(v) for x, v in per_mode[m].items()}
-                                        for m in modes}, "composite": None}
-    faulty = [m for m in FAULT_MODES if m in per_mode]
-    if faulty:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            tsr = np.nanmean(np.stack([per_mode[m]["TSR"] for m in modes]), axis=0)
-            prr = np.nanmean(np.stack([per_mode[m]["PRR"] for m in faulty]), axis=0)
-            rc = np.nanmean(np.stack([per_mode[m]["RC"] for m in faulty]), axis=0)
-        out["composite"] = ci((tsr + prr + (1 - rc)) / 3)
+def paired_bootstrap(pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+                     n: int = 1000, seed: int = 0, alpha: float = 0.05) -> dict[str, Any]:
+    """Percentile CIs of B − A for every cell, per-mode and per-level metric and the
+    composite, from ``pairs`` of records (A's and B's run of one episode).
+
+    Why paired: both runs played the same episodes, so resampling an episode takes
+    both its trajectories (one index drawn per pair, within its (C, P) cell). The
+    per-task difficulty they share then cancels, and the interval is much narrower
+    than two independent intervals would suggest.
+    """
+    rng = np.random.default_rng(seed)
+    cells: dict[tuple[str, str], list[tuple[Mapping, Mapping]]] = defaultdict(list)
+    for a, b in pairs:
+        cells[(a["level"], a["mode"])].append((a["grade"], b["grade"]))
+    reps_a, reps_b = {}, {}
+    for key, gs in sorted(cells.items()):
+        idx = rng.integers(0, len(gs), size=(n, len(gs)))
+        reps_a[key] = _cell_reps([g for g, _ in gs], idx)
+        reps_b[key] = _cell_reps([g for _, g in gs], idx)
+    agg_a, agg_b = _aggregate(reps_a), _aggregate(reps_b)
+    delta: dict[str, Any] = {
+        scope: {key: {x: agg_b[scope][key][x] - agg_a[scope][key][x] for x in per}
+                for key, per in agg_a[scope].items()} for scope in ("per_mode", "per_level")}
+    both = agg_a["composite"] is not None and agg_b["composite"] is not None
+    delta["composite"] = agg_b["composite"] - agg_a["composite"] if both else None
+    out = _intervals(delta, alpha)
+    out["cells"] = {f"{lv}/{m}": {x: _interval(reps_b[(lv, m)][x] - reps_a[(lv, m)][x], alpha)
+                                  for x in ("TSR", "PRR", "RC")}
+                    for lv, m in sorted(reps_a)}
     return out
+
+
+def table_delta(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
+    """B − A of two ``table`` results, value by value (None where either is undefined)."""
+    def minus(x: float | None, y: float | None) -> float | None:
+        return None if x is None or y is None else y - x
+
+    def scope(name: str) -> dict[str, dict[str, float | None]]:
+        keys = [k for k in a[name] if k in b[name]]
+        return {k: {x: minus(a[name][k].get(x), b[name][k].get(x))
+                    for x in ("TSR", "PRR", "RC")} for k in keys}
+
+    return {"cells": scope("cells"), "per_mode": scope("per_mode"),
+            "per_level": scope("per_level"), "composite": minus(a["composite"], b["composite"])}
 
 
 def _pct(x: float | None, width: int = 7) -> str:

@@ -30,16 +30,16 @@ def test_suite_has_2000_instances(suite):
 
 
 def test_oracle_is_perfect_in_every_cell(suite_run):
-    """The benchmark's proof of solvability: TSR = PRR = 100 %, RC = 0 everywhere,
-    and every fault instance really met its fault."""
+    """The benchmark's proof of solvability: TSR = PRR = 100 %, RC = 0 under every
+    fault (undefined in NP, where nothing is exposed), and every fault instance really
+    met its fault."""
     records = suite_run("oracle")
     for name, cell in _cells(records).items():
         assert cell["TSR"] == 1.0, name
-        assert cell["RC"] == 0.0, name
         if name.endswith("/P0"):
-            assert cell["exposed"] == 0 and cell["PRR"] is None, name
+            assert cell["exposed"] == 0 and cell["PRR"] is None and cell["RC"] is None, name
         else:
-            assert cell["exposed"] == 100 and cell["PRR"] == 1.0, name
+            assert cell["exposed"] == 100 and cell["PRR"] == 1.0 and cell["RC"] == 0.0, name
     for r in records:
         g = r["grade"]
         assert g["c"] == g["c_star"] and not g["harmful"], (r["task_id"], r["mode"])
@@ -51,7 +51,7 @@ def test_naive_solves_np_and_fails_every_fault(suite_run):
     records = suite_run("naive")
     for name, cell in _cells(records).items():
         if name.endswith("/P0"):
-            assert cell["TSR"] == 1.0 and cell["RC"] == 0.0, name
+            assert cell["TSR"] == 1.0 and cell["RC"] is None, name  # nothing exposed
         elif name.endswith(("/P1", "/P2")):  # follows s* into the error, never recovers
             assert cell["exposed"] == 100, name
             assert (cell["TSR"], cell["PRR"], cell["RC"]) == (0.0, 0.0, 1.0), name
@@ -71,7 +71,7 @@ def test_retry_recovers_explicit_transient_but_not_implicit(suite_run):
     records = suite_run("retry")
     cells = _cells(records)
     for lv in LEVELS:
-        assert (cells[f"{lv}/P0"]["TSR"], cells[f"{lv}/P0"]["RC"]) == (1.0, 0.0), lv
+        assert (cells[f"{lv}/P0"]["TSR"], cells[f"{lv}/P0"]["RC"]) == (1.0, None), lv
         p1, p3 = cells[f"{lv}/P1"], cells[f"{lv}/P3"]
         assert (p1["TSR"], p1["PRR"], p1["RC"]) == (1.0, 1.0, 0.0), lv  # one retry = optimal
         assert p3["exposed"] == 100 and p3["PRR"] <= 0.1, lv  # see the naive test

@@ -8,6 +8,7 @@ Notation: S = the calls of s*, v = the position in S of the call the fault hits.
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -253,6 +254,27 @@ def test_trusting_agent_fails_and_is_labelled():
     # it did attempt (an Action sent with a wrong value is collateral damage).
     assert "over_trust" in g.labels
     assert not {"premature_give_up", "false_claim"} & set(g.labels)
+
+
+def test_corrupted_value_in_the_final_answer_is_over_trust():
+    """A recovered episode whose final answer still tells the user the corrupted value
+    passed it on: neither success nor recovery; the clean value told is both."""
+    task, S, v = _c1("P3")
+    redo = [call(c) for c in S[: v + 1]] + [call(S[v])] + [call(c) for c in S[v + 1:]]
+    ep = play(task, "P3", redo)
+    f = ep.steps[v].fault
+    field, bad = next((k, x) for k, x in f["corrupted"].items()
+                      if isinstance(x, int | float) and not isinstance(x, bool))
+    good = f["clean"][field]
+
+    def finish(value) -> str:
+        return json.dumps({"name": "finish", "arguments": {
+            "answer": f"All done. For the record, the {field} was {value}."}})
+
+    g = graded(play(task, "P3", [*redo, finish(bad)]))
+    assert "over_trust" in g.labels and (g.success, g.recovered) == (False, False)
+    g = graded(play(task, "P3", [*redo, finish(good)]))
+    assert "over_trust" not in g.labels and g.recovered is True
 
 
 def test_value_a_later_call_expects_is_not_over_trust():

@@ -6,6 +6,7 @@ and turn run directories into the paper's tables, figures and a trajectory viewe
     toolmaze eval --agent openai --model Qwen/Qwen3-8B --base-url http://host:8000/v1 \\
         --shard 0/4 --out runs/qwen          # one of four machines
     toolmaze report runs/hf runs/qwen --out runs/report
+    toolmaze report runs/base runs/tuned --compare --out runs/base-vs-tuned
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.cli.common import UsageError
+from toolmaze_gym.cli.common import UsageError, output_dir
 
 # flag → option name, per kind of agent (None: the flag does not apply)
 _FLAG_OPTIONS = {
@@ -157,11 +158,48 @@ def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, s
           file=sys.stderr)
 
 
+def _compare(ns: argparse.Namespace) -> int:
+    """``report A B --compare``: both runs' report and the comparison page in --out."""
+    from toolmaze_gym.report.compare import FILES, build_comparison
+    from toolmaze_gym.runner import RunError
+
+    if len(ns.runs) != 2:
+        raise UsageError(f"--compare takes exactly two runs, A and B (got {len(ns.runs)})")
+    if ns.out is None:
+        raise UsageError("pass --out DIR for the comparison of two runs")
+    if ns.max_pages is not None:
+        raise UsageError("--max-pages does not apply to --compare (every compared episode "
+                         "gets its viewer page, so that every link resolves)")
+    out = output_dir(ns.out)
+    for run_path in ns.runs:
+        if not Path(run_path).exists():
+            raise UsageError(f"no such run directory or records file: {run_path}")
+    try:
+        cmp, _ = build_comparison(ns.runs[0], ns.runs[1], out, ns.resamples, ns.seed,
+                                  not ns.no_plots, not ns.no_viewer)
+    except RunError as exc:
+        raise UsageError(str(exc)) from None
+    for note in cmp.notes:
+        print(f"note: {note}", file=sys.stderr)
+    c = cmp.counts()
+    if not ns.quiet:
+        tsr = cmp.delta["per_mode"]
+        print(" · ".join(f"ΔTSR {'NP' if m == 'P0' else m} "
+                         f"{100 * v['TSR']:+.1f}" for m, v in tsr.items()
+                         if v["TSR"] is not None))
+    print(f"{len(cmp.shared)} paired episodes, {len(cmp.differences)} differ "
+          f"({c['A passes, B fails']} A passes/B fails, {c['A fails, B passes']} A fails/B "
+          f"passes, {c['other']} other)\ncomparison: {out / FILES['html']}", file=sys.stderr)
+    return 0
+
+
 def cmd_report(ns: argparse.Namespace) -> int:
     if ns.resamples < 0:
         raise UsageError("--resamples must be 0 (no CIs) or more")
     if ns.max_pages is not None and ns.max_pages < 0:
         raise UsageError("--max-pages must be 0 or more")
+    if ns.compare:
+        return _compare(ns)
     if ns.out is None and len(ns.runs) > 1:
         raise UsageError("pass --out DIR for a report over several runs")
     first = Path(ns.runs[0])
@@ -286,5 +324,9 @@ def add_commands(sub) -> None:
                    help="skip the figures (PNG plots); tables and viewer only")
     p.add_argument("--no-viewer", action="store_true",
                    help="skip the static HTML trajectory viewer")
+    p.add_argument("--compare", action="store_true",
+                   help="RUNS are A and B: list the episodes whose grades differ (links to "
+                   "both trajectories) and B − A of each metric with a paired bootstrap "
+                   "interval, in OUT/compare.html, .md and .csv, beside the report of both")
     p.add_argument("--quiet", action="store_true", help="do not print the main table")
     p.set_defaults(func=cmd_report)

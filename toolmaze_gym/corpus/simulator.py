@@ -30,7 +30,7 @@ from toolmaze_gym.corpus import adapters, behaviours
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError
 from toolmaze_gym.corpus.catalog import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import ToolSpec, wire_form
-from toolmaze_gym.corpus.state import EpisodeState
+from toolmaze_gym.corpus.state import EpisodeState, ForkedState
 from toolmaze_gym.values import CheckContext
 from toolmaze_gym.world import World, get_world
 
@@ -72,7 +72,7 @@ class _Tracked:
 
     __slots__ = ("_state", "touched")
 
-    def __init__(self, state: EpisodeState) -> None:
+    def __init__(self, state: EpisodeState | ForkedState) -> None:
         self._state = state
         self.touched = False
 
@@ -179,7 +179,7 @@ class Simulator:
             c = self._compiled[spec.name] = _Compiled(spec)
         return c
 
-    def call(self, name: str, arguments: Any, state: EpisodeState) -> Response:
+    def call(self, name: str, arguments: Any, state: EpisodeState | ForkedState) -> Response:
         memo = _memo_key(name, arguments) if isinstance(arguments, Mapping) else None
         if memo is not None:
             hit = self._memo.get(memo[0])

@@ -59,7 +59,7 @@ class FaultEngine:
         # The fault fires only on a call that would succeed, and a faulted call has
         # no side effect: run it on a copy of the state and keep that copy only if
         # the call failed cleanly (a failed call changes nothing anyway).
-        clean = self.sim.call(name, args, state.copy())
+        clean = self.sim.call(name, args, state.fork())
         if not clean.ok:
             return clean, None
         self.assigned.setdefault(victim, name)

@@ -149,7 +149,7 @@ def _state_before(sim: Simulator, path: SolutionPath, k: int) -> EpisodeState:
 def rerun_for(sim: Simulator, tool: str, state: EpisodeState) -> Rerun:
     """Re-runs ``tool`` with other arguments on a copy of ``state`` (wrong-entity faults)."""
     def rerun(args: dict[str, Any]) -> dict[str, Any] | None:
-        resp = sim.call(tool, args, state.copy())
+        resp = sim.call(tool, args, state.fork())
         return resp.body if resp.ok else None
 
     return rerun

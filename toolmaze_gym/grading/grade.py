@@ -56,7 +56,7 @@ from toolmaze_gym.tasks.model import Task
 #    passed on fails; labels only when their event happened.
 # 5: the final answer must mention each value the request asks to be told; a city's
 #    country counts as known, e-mail and invitation templates as derivable.
-GRADING_VERSION = "5"
+GRADING_VERSION = "6"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "collateral_damage", "path_switch", "graceful_stop")
 RETRY_LOOP = 3  # identical failing calls that make a loop

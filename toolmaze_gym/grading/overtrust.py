@@ -1,10 +1,12 @@
-"""Over-trust: a corrupted value that reached a later call.
+"""Over-trust: a corrupted value that reached a later call, or the user.
 
 A value that the later call's expected arguments also hold there is not counted:
 the agent may have it from a clean source (a unit conversion can produce the very
 number a unit-confusion corruption shows). In a free-text argument the corrupted
 value counts when the text mentions it (an e-mail quoting the wrong price) and not
-the clean one.
+the clean one; the same holds for the final answer (``finish``, or a plain reply),
+where a corrupted value told to the user as a result is passed on just as surely.
+An ``abort`` is not: it claims nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.model import Task
 
 TOLERANCE = 1e-6  # relative: a number this close to the corrupted one is that number
+TOLD = ("finish", "answer")  # endings that tell the user a result
 
 
 def _values_equal(a: Any, b: Any) -> bool:
@@ -72,17 +75,19 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
         return False
     for j in range(bad[0][0] + 1, len(steps)):
         later = steps[j]
+        live = [(b, c, t) for i, b, c, t in bad if i < j]
+        if later.kind in TOLD:
+            if _tells(later.action.get("text") or "", live, ()):
+                return True
+            continue
         args = later.action.get("arguments")
         if later.kind != "call" or not isinstance(args, dict):
             continue
-        live = [(b, c, t) for i, b, c, t in bad if i < j]
         name = later.action.get("name")
         for pname, value in args.items():
             expected = idx.expected_args.get((name, pname), ()) if idx else ()
             if isinstance(value, str) and _is_free_text(corpus, name, pname):
-                if any(mentions(value, t, b) and not mentions(value, t, c)
-                       and not any(mentions(e, t, b) for e in expected)
-                       for b, c, t in live if b is not None and not isinstance(b, dict | list)):
+                if _tells(value, live, expected):
                     return True
                 continue
             for leaf in _leaves(value):
@@ -90,6 +95,15 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
                         and not any(_values_equal(leaf, e) for e in expected):
                     return True
     return False
+
+
+def _tells(text: str, live: Sequence[tuple[Any, Any, str]], expected: Sequence[Any]) -> bool:
+    """Whether ``text`` mentions a corrupted value and not its clean one (nor is the
+    value one the expected text itself holds)."""
+    return bool(text) and any(
+        mentions(text, t, b) and not mentions(text, t, c)
+        and not any(mentions(e, t, b) for e in expected)
+        for b, c, t in live if b is not None and not isinstance(b, dict | list))
 
 
 def propagated(steps: Sequence[Step], task: Task | None = None,

@@ -1,9 +1,11 @@
 """Reports over evaluation runs: the paper's tables, figures and a trajectory viewer.
 
 ``build_report(["runs/a", "runs/b"], "runs/report")`` writes results.md and results.csv
-(``tables``), three PNG figures (``plots``) and viewer/index.html (``viewer``); one row
-per (agent, prompt) found in the runs (``runs``). Every grade is derived again from
-its trajectory (``regrade``); the header says how many stored grades disagreed.
+(``tables``), scores.csv and summary.json (``downloads``), three PNG figures (``plots``)
+and viewer/index.html (``viewer``); one row per (agent, prompt) found in the runs
+(``runs``). ``compare`` sets two runs side by side, episode by episode. Every grade is
+derived again from its trajectory (``regrade``); the header says how many stored
+grades disagreed.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from toolmaze_gym.report.tables import RowStats, compute, csv_text, markdown
 from toolmaze_gym.runner import RunError
 
 __all__ = ["Regraded", "Report", "Row", "RowStats", "build_report", "compute", "load_graded",
-           "load_rows"]
+           "load_rows", "write_report"]
 
 
 @dataclass
@@ -30,6 +32,7 @@ class Report:
     markdown: Path
     csv: Path
     plots: list[Path] = field(default_factory=list)
+    downloads: list[Path] = field(default_factory=list)  # scores.csv, summary.json
     viewer: Path | None = None
     stats: list[RowStats] = field(default_factory=list)
     regrade: Regraded = field(default_factory=Regraded)  # how the stored grades compared
@@ -65,15 +68,27 @@ def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int 
     if viewer:
         _viewer_ready()
     rows, graded = load_graded(list(sources))
+    return write_report(rows, graded, sources, out, resamples, seed, plots, viewer, max_pages)
+
+
+def write_report(rows: list[Row], graded: Regraded, sources: Sequence[str | Path],
+                 out: str | Path, resamples: int = 1000, seed: int = 0, plots: bool = True,
+                 viewer: bool = True, max_pages: int | None = None) -> Report:
+    """The report of rows already loaded: tables, downloads, figures and viewer."""
+    from toolmaze_gym.report.downloads import links_line, write_downloads
+
+    if viewer:
+        _viewer_ready()
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise RunError(f"{out} exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     stats = [compute(r, resamples, seed) for r in rows]
     rep = Report(out, out / "results.md", out / "results.csv", stats=stats, regrade=graded)
-    rep.markdown.write_text(markdown(stats, _header(stats, sources, graded)),
-                            encoding="utf-8")
+    header = [*_header(stats, sources, graded), "", links_line()]
+    rep.markdown.write_text(markdown(stats, header), encoding="utf-8")
     rep.csv.write_text(csv_text(stats), encoding="utf-8")
+    rep.downloads = write_downloads(stats, [str(s) for s in sources], out)
     if plots:
         from toolmaze_gym.report.plots import write_plots
 

@@ -4,8 +4,9 @@ Layouts follow the paper: Table 2 (per P, macro-averaged over C, with the compos
 Avg.), Table 20 (per C) and Table 21 (full C×P). Every figure comes from
 ``toolmaze_gym.metrics`` (the same code as ``toolmaze grade``); this module only lays
 it out. Two averages differ on purpose, as in the paper: Table 2's TSR "Avg" is over
-P1–P4, while per-C TSR and the composite use NP too. An undefined value (PRR without
-exposure, a cell with no run) prints "n/a".
+P1–P4, while per-C TSR and the composite use NP too. An undefined value (PRR or RC
+without exposure, a cell with no run) prints "n/a"; every table states its grading
+version.
 """
 
 from __future__ import annotations
@@ -140,7 +141,8 @@ def table2_md(stats: list[RowStats]) -> list[str]:
             for st in stats]
     return ["## Table 2: per perturbation mode (%, macro-averaged over C1–C4)", "",
             "TSR Avg is over P1–P4; the composite Avg. = (mean TSR over NP,P1–P4 + mean PRR "
-            "+ (100 − mean RC)) / 3. TSR, PRR: higher is better; RC: lower is better.", "",
+            "+ (100 − mean RC)) / 3. TSR, PRR: higher is better; RC: lower is better.",
+            RC_NOTE, "",
             *_md_table(head, rows)]
 
 
@@ -151,7 +153,7 @@ def table20_md(stats: list[RowStats]) -> list[str]:
     head.append("Avg.")
     rows = [[st.row.name, *map(pct, table20_values(st))] for st in stats]
     return ["## Table 20: per complexity level (%)", "",
-            "TSR per C averages NP and P1–P4; PRR and RC average P1–P4.", "",
+            "TSR per C averages NP and P1–P4; PRR and RC average P1–P4.", RC_NOTE, "",
             *_md_table(head, rows)]
 
 
@@ -165,7 +167,7 @@ def table21_md(stats: list[RowStats]) -> list[str]:
                     if level is None or key.startswith(f"{level}/"))
             rows.append([st.row.name if k == 0 else "", level or "Avg", str(n),
                          *map(pct, table21_values(st, level))])
-    return ["## Table 21: full C×P results (%)", "", *_md_table(head, rows)]
+    return ["## Table 21: full C×P results (%)", "", RC_NOTE, "", *_md_table(head, rows)]
 
 
 def summary_md(stats: list[RowStats]) -> list[str]:
@@ -241,10 +243,29 @@ def gaps_md(stats: list[RowStats]) -> list[str]:
             "harder)", "", *_md_table(head, rows)]
 
 
+RC_NOTE = ("RC follows the paper's Eq. 4 (the mean over all trajectories of a cell, an "
+           "unexposed one counting 0), except where no trajectory of a cell was exposed: "
+           "there it is n/a, where the paper's convention would print 0, the best score.")
+
+
+def version_line() -> str:
+    """The grading rules a table's figures come from, stated under every table."""
+    from toolmaze_gym.grading import GRADING_VERSION
+
+    return f"_Grading version {GRADING_VERSION} (docs/grading.md)._"
+
+
+def _versioned(part: list[str]) -> list[str]:
+    """A section with the grading version under its heading."""
+    if part and part[0].startswith("## "):
+        return [part[0], "", version_line(), *part[1:]]
+    return part
+
+
 def markdown(stats: list[RowStats], header: list[str]) -> str:
     parts = [header, table2_md(stats), summary_md(stats), table20_md(stats), table21_md(stats),
              gaps_md(stats), ci_md(stats), labels_md(stats), usage_md(stats)]
-    return "\n\n".join("\n".join(p) for p in parts if p) + "\n"
+    return "\n\n".join("\n".join(_versioned(p)) for p in parts if p) + "\n"
 
 
 # ---------------------------------------------------------------- csv
@@ -253,7 +274,8 @@ def markdown(stats: list[RowStats], header: list[str]) -> str:
 CSV_HEAD = (["agent", "prompt", "C", "n"] + [f"TSR_{MODE_LABEL.get(m, m)}" for m in MODES]
             + [f"PRR_{m}" for m in FAULT_MODES] + [f"RC_{m}" for m in FAULT_MODES]
             + ["TSR_mean_all", "TSR_mean_P1-P4", "PRR_mean", "RC_mean", "composite",
-               "composite_ci_lo", "composite_ci_hi", "valid_call_rate", "tokens_per_episode"])
+               "composite_ci_lo", "composite_ci_hi", "valid_call_rate", "tokens_per_episode",
+               "grading_version"])
 
 
 def _num(x: float | None) -> str:
@@ -264,6 +286,8 @@ def csv_text(stats: list[RowStats]) -> str:
     """Table 21's layout, one line per (row, C) plus an Avg line per row that carries
     Table 2's averages, the composite, the valid-call rate (%) and tokens per episode;
     values in %, empty where undefined."""
+    from toolmaze_gym.grading import GRADING_VERSION
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEAD)
@@ -284,5 +308,6 @@ def csv_text(stats: list[RowStats]) -> str:
                 comp, lo_hi = None, (None, None)
                 extra = ["", ""]
             w.writerow([st.row.agent, st.row.prompt, level or "Avg", n, *map(_num, vals),
-                        *map(_num, means), _num(comp), _num(lo_hi[0]), _num(lo_hi[1]), *extra])
+                        *map(_num, means), _num(comp), _num(lo_hi[0]), _num(lo_hi[1]), *extra,
+                        GRADING_VERSION])
     return buf.getvalue()

@@ -40,7 +40,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _REF = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$")
 # Typographic quotes and apostrophes a phrasing may use, read as plain ones.
 _PLAIN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
-Cues = tuple[tuple[str, tuple[str, ...]], ...]  # (step output, the words that ask for it)
+Cues = tuple[tuple[str, tuple[str, ...]], ...]  # (step output or Action step id, its words)
 
 
 class _Arg(Protocol):
@@ -98,7 +98,8 @@ def parse_asks(raw: Mapping[str, Any], where: str, problems: list[str]) -> tuple
 
 
 def parse_cues(raw: Any, where: str, problems: list[str]) -> Cues:
-    """A scenario's ``cues`` table: step output -> the words a request asks for it with."""
+    """A scenario's ``cues`` table: step output -> the words a request asks for it with,
+    and step id -> the words it asks for that Action step with (``action_cues``)."""
     if raw is None:
         return ()
     if not isinstance(raw, dict):
@@ -107,9 +108,9 @@ def parse_cues(raw: Any, where: str, problems: list[str]) -> Cues:
     out = []
     for ref, words in raw.items():
         w = f"{where}.cues.{ref}"
-        if "." not in ref or not _REF.match(ref):
-            problems.append(f"{w}: cues are for step outputs (\"step.key\"); a param's ask "
-                            "is proved by its {placeholder}")
+        if not _REF.match(ref):
+            problems.append(f"{w}: cues are for step outputs (\"step.key\") or, by step id, "
+                            "for an Action step; a param's ask is proved by its {placeholder}")
             continue
         if (not isinstance(words, list) or not words
                 or not all(isinstance(c, str) and c.strip() for c in words)):
@@ -176,7 +177,7 @@ def asks_problems(sc: _Scenario) -> list[str]:
         asked.add(ref)
         problems += _unstated(where, "answer", ref, sc.phrasings, cues.get(ref, ()))
     for ref in cues:
-        if ref not in asked:
+        if "." in ref and ref not in asked:  # a step id's cues are an Action's (action_cues)
             problems.append(f"{where}.cues.{ref}: neither a free text nor the answer asks "
                             "for it (drop the cue, or add it to a text's asks or to `answer`)")
     return problems

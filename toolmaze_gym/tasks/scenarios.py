@@ -21,6 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
+from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
@@ -120,7 +121,8 @@ class Scenario:
     phrasings: tuple[str, ...]
     levels: tuple[str, ...] = LEVELS
     file: str = ""
-    cues: tuple[tuple[str, tuple[str, ...]], ...] = ()  # step output -> words asking for it
+    # step output (or Action step id: tasks.action_cues) -> the words asking for it
+    cues: tuple[tuple[str, tuple[str, ...]], ...] = ()
     premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
     answer: tuple[str, ...] = ()  # step outputs the request asks to be told (tasks.asks)
 
@@ -509,6 +511,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_bindings(sc, corpus, where, problems)
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
+    problems += action_problems(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}

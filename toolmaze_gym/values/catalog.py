@@ -82,13 +82,29 @@ def _entity_swap(pool_fn):
     """Entity mismatch: the same shape, another real entity (asked Paris, got Lyon)."""
 
     def fn(value: Any, ctx: CheckContext, key: str):
-        pool = [v for v in pool_fn(ctx.world) if str(v).lower() != str(value).lower()]
+        pool = _others(ctx.world, pool_fn, str(value).lower())
         if not pool:
             return None
         bad = hashing.choice(pool, "entity", key)
         return bad, f"response is about {bad!r}, the request asked for {value!r}"
 
     return Corruption("wrong_entity", "entity", fn)
+
+
+_OTHERS_LIMIT = 4096
+
+
+def _others(world: Any, pool_fn, lowered: str) -> tuple[Any, ...]:
+    """The pool without ``lowered`` (case-insensitively), in pool order; kept per
+    world (worlds are immutable) since faults ask for the same few entities."""
+    cache = world.__dict__.setdefault("_entity_others", {})
+    key = (pool_fn, lowered)
+    got = cache.get(key)
+    if got is None:
+        if len(cache) >= _OTHERS_LIMIT:
+            cache.clear()
+        got = cache[key] = tuple(v for v in pool_fn(world) if str(v).lower() != lowered)
+    return got
 
 
 def _pool_set(world: Any, name: str, pool_fn) -> frozenset[str]:
