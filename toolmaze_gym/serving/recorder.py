@@ -1,0 +1,117 @@
+"""Served episodes written as ``toolmaze eval`` writes them.
+
+A serve run directory holds ``run.json`` (who played: the agent label, the suite, the
+server) and ``records.jsonl``: one fsync'd line per ended episode in the runner's
+record format (:class:`toolmaze_gym.runner.RecordWriter`, secrets redacted), so
+``toolmaze report DIR`` and the viewer read it like any eval run. Episodes of the same
+(task, mode, prompt) get successive ``repeat`` indices, continuing those already on
+disk, because reports keep one record per episode key and many clients may play the
+same task. One server writes a directory at a time (the runner's lock).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from toolmaze_gym.runlock import LockHeld, run_lock
+from toolmaze_gym.runner import (
+    RUN_FILE,
+    RecordWriter,
+    _write_json_atomic,
+    read_config,
+    read_records,
+    record_key,
+)
+from toolmaze_gym.serving.session import ServeError, Session
+from toolmaze_gym.tasks.suite import SUITE_NAME
+
+RECORDS = "records.jsonl"
+
+
+class ServeRecorder:
+    """Writes each ended session's record to ``out``; see the module docstring.
+
+    Raises:
+        ServeError: ``out`` holds a run of another agent label or suite, or another
+            process writes it.
+    """
+
+    def __init__(self, out: str | Path, agent: str = "served", suite: str = SUITE_NAME,
+                 server: str = "mcp") -> None:
+        self.out, self.agent, self.suite, self.server = Path(out), agent, suite, server
+        if self.out.exists() and not self.out.is_dir():
+            raise ServeError("bad_request", f"{self.out} exists and is not a directory")
+        self._check_identity()
+        self._stack = ExitStack()
+        try:
+            self._stack.enter_context(run_lock(self.out / RECORDS))
+        except LockHeld as exc:
+            raise ServeError("bad_request", str(exc)) from None
+        self._repeats = self._repeats_on_disk()
+        self._write_config()
+        self._writer = RecordWriter(self.out / RECORDS)
+        self._lock = threading.Lock()
+        self.written = 0
+
+    def _check_identity(self) -> None:
+        old = read_config(self.out) if self.out.is_dir() else None
+        if old is None:
+            return
+        for key, mine in (("label", self.agent), ("suite", self.suite)):
+            if old.get(key) != mine:
+                raise ServeError("bad_request", f"{self.out} holds a run with another {key} "
+                                                f"({old.get(key)!r} vs {mine!r}); use a new "
+                                                "--out or the same settings")
+
+    def _repeats_on_disk(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        if (self.out / RECORDS).exists():
+            for rec in read_records(self.out):
+                base = record_key(rec).rsplit("/", 1)[0]
+                counts[base] = max(counts.get(base, 0), int(rec.get("repeat", 0)) + 1)
+        return counts
+
+    def _write_config(self) -> None:
+        from toolmaze_gym import __version__
+
+        if (self.out / RUN_FILE).exists():
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        _write_json_atomic(self.out / RUN_FILE, {
+            "agent": self.agent, "label": self.agent, "agent_options": {}, "suite": self.suite,
+            "server": self.server, "toolmaze_version": __version__,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
+
+    def write(self, session: Session) -> dict[str, Any]:
+        """Record ``session``'s ended episode; returns the record."""
+        rec = session.record(self.agent)
+        with self._lock:
+            base = f"{rec['task_id']}/{rec['mode']}/{rec['prompt']}"
+            repeat = self._repeats.get(base, 0)
+            self._repeats[base] = repeat + 1
+            steps = rec["steps"]
+            rec.update(repeat=repeat, key=f"{base}/{repeat}", agent_options={},
+                       suite=self.suite, sampling=None, server=self.server,
+                       usage={"prompt_tokens": 0, "completion_tokens": 0,
+                              "turns": len(steps), "shared_turns": 0},
+                       raw=[s["raw"] for s in steps], wall_s=session.wall_s)
+            self._writer.write(rec)
+            self.written += 1
+        return rec
+
+    def close(self) -> None:
+        self._writer.close()
+        self._stack.close()
+
+
+def record_line(rec: dict[str, Any]) -> str:
+    """A record as one JSON line (for logs and tests)."""
+    return json.dumps(rec, ensure_ascii=False)
