@@ -84,7 +84,7 @@ def test_values_fixed_by_the_server_cannot_be_changed():
 def test_sessions_are_independent_and_prompt_follows_eval():
     store = SessionStore()
     a, sa = store.open({"level": "C1", "mode": "P1", "seed": 0, "prompt": "failure_aware"})
-    b, sb = store.open({"level": "C1", "mode": "P0", "seed": 0, "prompt": "failure_aware"})
+    _, sb = store.open({"level": "C1", "mode": "P0", "seed": 0, "prompt": "failure_aware"})
     first = sa.tools[0]["function"]["name"]
     store.call(a, first, {})
     assert len(sa.env.episode.steps) == 1 and len(sb.env.episode.steps) == 0

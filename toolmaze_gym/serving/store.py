@@ -4,8 +4,9 @@ A transport opens a session per client (an MCP session, an OpenEnv connection) a
 addresses it by id. A client that vanishes without ending its episode (killed, cut
 off) must not leave it in memory for ever: :meth:`SessionStore.expire` ends every
 session idle longer than ``idle_timeout`` (graded like a truncation, recorded with
-``"cut": "idle"``) and forgets it, ended ones included; the servers call it periodically. ``max_sessions``
-bounds memory: a client beyond it gets a clear ``capacity`` error.
+``"cut": "idle"``) and forgets it, ended ones included; the servers call it
+periodically. ``max_sessions`` bounds memory: a client beyond it gets a clear
+``capacity`` error.
 """
 
 from __future__ import annotations
