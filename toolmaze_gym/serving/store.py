@@ -36,6 +36,9 @@ class SessionStore:
         self.max_steps, self.clock = max_steps, clock
         self._sessions: dict[str, Session] = {}
         self._seen: dict[str, float] = {}
+        self._opening: dict[str, threading.Lock] = {}
+        self._gone: set[str] = set()  # expired ids: a late call is told, not replayed
+        self._next_seed = self.base.seed
         self._lock = threading.Lock()
         self.expired = 0
 
@@ -50,7 +53,14 @@ class SessionStore:
         return EpisodeChoice.from_mapping(given, self.base)
 
     def open(self, given: Mapping[str, Any], sid: str | None = None) -> tuple[str, Session]:
-        """Start a session on the client's choice; returns its id and the session."""
+        """Start a session on the client's choice; returns its id and the session. A
+        client that names neither a task nor a seed (nor a server that fixes one)
+        gets the next task in order, as the env's seedless ``reset`` does."""
+        given = dict(given)
+        if given.get("task_id") is None and given.get("seed") is None \
+                and not {"seed", "task_id"} & self.fixed:
+            with self._lock:
+                given["seed"], self._next_seed = self._next_seed, self._next_seed + 1
         choice = self.choice(given)
         with self._lock:
             if len(self._sessions) >= self.max_sessions:
@@ -63,13 +73,36 @@ class SessionStore:
             self._seen[sid] = self.clock()
         return sid, session
 
+    def get_or_open(self, sid: str, given: Mapping[str, Any]) -> Session:
+        """The session ``sid``, opened on ``given`` at its first use (a transport whose
+        clients have ids before they have episodes: an MCP session)."""
+        with self._lock:
+            if sid in self._gone:
+                raise self._unknown(sid)
+            session = self._sessions.get(sid)
+            if session is not None:
+                self._seen[sid] = self.clock()
+                return session
+            opening = self._opening.setdefault(sid, threading.Lock())
+        with opening:  # two first requests of one client open one episode
+            with self._lock:
+                if sid in self._sessions:
+                    return self._sessions[sid]
+            try:
+                return self.open(given, sid)[1]
+            finally:
+                with self._lock:
+                    self._opening.pop(sid, None)
+
+    def _unknown(self, sid: str) -> ServeError:
+        return ServeError("unknown_session", f"unknown session {sid!r} (never opened, or "
+                                             f"expired after {self.idle_timeout:g} s idle)")
+
     def get(self, sid: str) -> Session:
         with self._lock:
             session = self._sessions.get(sid)
             if session is None:
-                raise ServeError("unknown_session", f"unknown session {sid!r} (never opened, "
-                                                    "ended, or expired after "
-                                                    f"{self.idle_timeout:g} s idle)")
+                raise self._unknown(sid)
             self._seen[sid] = self.clock()
             return session
 
@@ -91,6 +124,7 @@ class SessionStore:
             gone = [self._sessions.pop(s) for s in stale]
             for s in stale:
                 self._seen.pop(s)
+                self._gone.add(s)
         for session in gone:
             session.expire("idle")
         self.expired += len(stale)
