@@ -7,7 +7,7 @@
 Each client session is one episode; values given as flags are fixed for every session,
 the others a client may choose (MCP: query parameters of the URL, OpenEnv: reset's
 arguments). Graded records go to ``--out`` as ``toolmaze eval`` writes them, so
-``toolmaze report --runs DIR`` shows a served agent beside the built-in ones.
+``toolmaze report DIR`` shows a served agent beside the built-in ones.
 """
 
 from __future__ import annotations
