@@ -16,8 +16,9 @@ class ToolMazeEnv(MCPToolClient):
     ``reset(level="C2", mode="P2", seed=3)`` (or ``task_id=...``, ``split``,
     ``prompt``) returns a ``StepResult`` whose observation carries ``request``,
     ``clock``, ``system_prompt`` and ``tool_schemas`` (OpenAI format);
-    ``list_tools()`` gives the episode's tools and ``call_tool(name, **arguments)``
-    the env's tool message text, faults and the env's own errors included. Through
+    ``list_tools()`` gives the episode's tools and ``call(name, arguments)`` (or
+    OpenEnv's ``call_tool(name, **arguments)``) the env's tool message text, faults
+    and the env's own errors included. Through
     ``step(CallToolAction(...))`` the call that ends the episode comes back with
     ``done``, the reward and ``metadata["grade"]``.
     """
@@ -33,6 +34,21 @@ class ToolMazeEnv(MCPToolClient):
     async def _reset_async(self, **kwargs: Any) -> Any:
         self._tools_cache = None  # every episode has its own tools
         return await super()._reset_async(**kwargs)
+
+    def call(self, tool: str, arguments: dict[str, Any] | None = None) -> Any:
+        """``call_tool`` with the arguments as one dict: ToolMaze has tools with a
+        parameter called ``name``, which ``call_tool(name, **kwargs)`` cannot pass.
+        Returns the env's tool message text; raises ``RuntimeError`` with the server's
+        message for a call it refuses (e.g. after the episode ended)."""
+        return self._dispatch(lambda: self._call_async(tool, arguments or {}))
+
+    async def _call_async(self, tool: str, arguments: dict[str, Any]) -> Any:
+        session_id = await self._ensure_production_session()
+        data = await self._production_mcp_request(
+            "tools/call", {"name": tool, "arguments": arguments, "session_id": session_id})
+        if "error" in data:
+            raise RuntimeError(f"Tool '{tool}' failed: {data['error'].get('message')}")
+        return data["result"]["data"]
 
     def _parse_state(self, payload: dict[str, Any]) -> ToolMazeState:
         return ToolMazeState(**payload)

@@ -44,12 +44,13 @@ async def _episode(url: str, query: str, calls) -> tuple[list[str], list]:
         return tools, results
 
 
-def _records(run) -> list[dict]:
+def _records(run, store) -> list[dict]:
+    store.recorder.flush()
     return [json.loads(line) for line in (run / "records.jsonl").read_text().splitlines()]
 
 
 def test_an_mcp_client_lists_the_tasks_tools_meets_a_fault_and_finishes(server):
-    url, _, run = server
+    url, store, run = server
     calls = oracle_calls("C2", "P2", 3)
     tools, results = asyncio.run(_episode(url, "level=C2&mode=P2&seed=3", calls))
     ref = in_process("C2", "P2", 3, [(n, json.loads(a)) for n, a in calls])
@@ -62,7 +63,7 @@ def test_an_mcp_client_lists_the_tasks_tools_meets_a_fault_and_finishes(server):
                                                           for s in ref["steps"][:-1]]
     ending = json.loads(results[-1].content[1].text)
     assert ending["grade"] == ref["grade"] and ending["grade"]["success"]
-    (rec,) = _records(run)
+    (rec,) = _records(run, store)
     assert comparable(rec) == comparable(ref) and rec["agent"] == "mcp-agent"
 
 
@@ -84,7 +85,7 @@ def test_the_request_and_clock_come_as_a_prompt_and_a_resource(server):
 
 
 def test_32_concurrent_sessions_get_32_distinct_correct_grades(server):
-    url, _, run = server
+    url, store, run = server
     plans = {}
     for seed in range(32):  # even seeds play it out, odd ones give up after some calls
         calls = oracle_calls("C1", "P1", seed)
@@ -104,7 +105,7 @@ def test_32_concurrent_sessions_get_32_distinct_correct_grades(server):
         grades[ref["task_id"]] = json.dumps(got, sort_keys=True)
     assert len(grades) == 32
     assert sum(json.loads(g)["success"] for g in grades.values()) == 16
-    assert len(_records(run)) == 32
+    assert len(_records(run, store)) == 32
 
 
 def _post(url: str, body: bytes, session: str | None = None):
@@ -190,5 +191,5 @@ def test_a_killed_client_leaves_no_episode_after_the_timeout(server):
     while len(store) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert len(store) == 0 and store.expired == 1
-    (rec,) = _records(run)
+    (rec,) = _records(run, store)
     assert rec["cut"] == "idle" and len(rec["steps"]) == 1

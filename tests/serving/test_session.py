@@ -32,6 +32,7 @@ def test_a_served_episode_is_the_envs_episode(tmp_path):
     results = _play(store, sid, calls)
     assert any(r["status"] and r["status"] >= 400 for r in results)  # the fault came back
     assert results[-1]["done"] and results[-1]["grade"]["success"]
+    store.recorder.flush()
     rec = json.loads((tmp_path / "run" / "records.jsonl").read_text())
     ref = in_process("C2", "P2", 3, [(n, json.loads(a)) for n, a in calls])
     assert comparable(rec) == comparable(ref)
@@ -103,6 +104,7 @@ def test_idle_sessions_expire_and_are_recorded_as_cut(tmp_path):
     store.get(keep)
     now[0] = 12.0
     assert store.expire() == [sid] and len(store) == 1
+    store.recorder.flush()
     rec = json.loads((tmp_path / "run" / "records.jsonl").read_text())
     assert rec["cut"] == "idle" and rec["truncated"] and not rec["grade"]["success"]
 

@@ -7,6 +7,11 @@ record format (:class:`toolmaze_gym.runner.RecordWriter`, secrets redacted), so
 (task, mode, prompt) get successive ``repeat`` indices, continuing those already on
 disk, because reports keep one record per episode key and many clients may play the
 same task. One server writes a directory at a time (the runner's lock).
+
+Records are written and fsync'd by a writer thread: a client's last call returns its
+grade without waiting for the disk (an fsync costs tens of milliseconds here, more
+than the episode's every step), and :meth:`ServeRecorder.close` (or ``flush``) waits
+until every record handed over is on disk.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import queue
 import threading
 import time
 from contextlib import ExitStack
@@ -58,6 +64,10 @@ class ServeRecorder:
         self._write_config()
         self._writer = RecordWriter(self.out / RECORDS)
         self._lock = threading.Lock()
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._drain, name="toolmaze-records",
+                                        daemon=True)
+        self._thread.start()
         self.written = 0
 
     def _check_identity(self) -> None:
@@ -103,11 +113,30 @@ class ServeRecorder:
                        usage={"prompt_tokens": 0, "completion_tokens": 0,
                               "turns": len(steps), "shared_turns": 0},
                        raw=[s["raw"] for s in steps], wall_s=session.wall_s)
-            self._writer.write(rec)
             self.written += 1
+        self._queue.put(rec)
         return rec
 
+    def _drain(self) -> None:
+        while True:
+            rec = self._queue.get()
+            try:
+                if rec is not None:
+                    self._writer.write(rec)
+            finally:
+                self._queue.task_done()
+            if rec is None:
+                return
+
+    def flush(self) -> None:
+        """Wait until every record handed over so far is written and fsync'd."""
+        self._queue.join()
+
     def close(self) -> None:
+        """Write what is pending, then release the directory."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
         self._writer.close()
         self._stack.close()
 
