@@ -34,3 +34,5 @@ class ToolMazeState(State):
     done: bool = False
     grade: dict[str, Any] | None = None
     reward: float | None = None
+    # the grade, valid-call share and path progress, for a trainer's own reward weights
+    reward_inputs: dict[str, Any] | None = None

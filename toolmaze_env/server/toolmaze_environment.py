@@ -58,16 +58,17 @@ class ToolMazeEnvironment(Environment):
 
     def reset(self, seed: int | None = None, episode_id: str | None = None,
               task_id: str | None = None, split: str | None = None, level: str | None = None,
-              mode: str | None = None, prompt: str | None = None, **kwargs: Any
-              ) -> ToolMazeObservation:
-        """Start an episode: ``task_id``, or ``level`` with ``seed`` (and ``split``),
-        under ``mode`` with ``prompt``; other keys are refused by name."""
+              mode: str | None = None, prompt: str | None = None, task: Any = None,
+              **kwargs: Any) -> ToolMazeObservation:
+        """Start an episode: ``task_id``, or ``level`` with ``seed`` (and ``split``), or
+        a whole ``task`` (JSON, e.g. a trainer's procedural task), under ``mode`` with
+        ``prompt``; other keys are refused by name."""
         self._leave()
         if kwargs:
             return _refused(ServeError("bad_request", "unknown reset argument(s) "
                                        f"{', '.join(sorted(kwargs))}"))
         given = {"task_id": task_id, "split": split, "seed": seed, "level": level,
-                 "mode": mode, "prompt": prompt}
+                 "mode": mode, "prompt": prompt, "task": task}
         try:
             self._sid, self._session = self.store.open(given)
         except ServeError as exc:
@@ -99,7 +100,8 @@ class ToolMazeEnvironment(Environment):
         return ToolMazeState(episode_id=self._episode_id, step_count=len(ep.steps),
                              task_id=ep.task.id, level=ep.task.level, mode=ep.mode,
                              done=ep.done, grade=final.get("grade"),
-                             reward=s.total_reward if ep.done else None)
+                             reward=s.total_reward if ep.done else None,
+                             reward_inputs=s.reward_inputs() if ep.done else None)
 
     def close(self) -> None:
         self._leave()
@@ -119,7 +121,8 @@ class ToolMazeEnvironment(Environment):
             return CallToolObservation(tool_name=name, error=ToolError(
                 error_type=ToolErrorType.EXECUTION_ERROR, message=NOT_STARTED))
         try:
-            out = self._session.call(name, action.arguments)
+            out = self._control(action.arguments) if name == "" else \
+                self._session.call(name, action.arguments)
         except ServeError as exc:
             return CallToolObservation(tool_name=name, done=True, error=ToolError(
                 error_type=ToolErrorType.EXECUTION_ERROR, message=str(exc)))
@@ -127,13 +130,26 @@ class ToolMazeEnvironment(Environment):
         metadata: dict[str, Any] = {"status": out["status"]}
         if out["done"]:
             metadata.update(grade=out["grade"], episode_reward=out["reward"])
-        last = self._session.env.episode.steps[-1]
+        steps = self._session.env.episode.steps
+        last = steps[-1] if steps and name else None
         return CallToolObservation(
             tool_name=name, done=out["done"],
             reward=out["reward"] if out["done"] else 0.0, metadata=metadata,
             result={"content": [{"type": "text", "text": out["content"]}],
                     "structured_content": None, "data": out["content"],
-                    "is_error": failed, "fault": last.fault})
+                    "is_error": failed, "fault": last.fault if last else None})
+
+    def _control(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A step that is no tool call (tool name ``""``): ``{"text": ...}`` is the
+        agent's plain-text reply, ``{"cut": reason}`` ends the episode for the agent
+        (a trainer's tool budget ran out). Never listed as a tool."""
+        assert self._session is not None
+        if set(arguments) == {"text"}:
+            return self._session.reply(arguments["text"])
+        if set(arguments) == {"cut"}:
+            return self._session.cut(arguments["cut"])
+        raise ServeError("bad_request", "a step without a tool name takes {\"text\": reply} "
+                                        "or {\"cut\": reason}")
 
     def _leave(self) -> None:
         """Forget the session's episode; an unfinished one that made a call is ended

@@ -8,6 +8,10 @@ record format (:class:`toolmaze_gym.runner.RecordWriter`, secrets redacted), so
 disk, because reports keep one record per episode key and many clients may play the
 same task. One server writes a directory at a time (the runner's lock).
 
+An episode of a task outside the suite (a procedural split, a task a client sent) is
+recorded as ``toolmaze eval`` records a run over a task file: its task is kept in the
+directory's ``tasks.jsonl`` and the record names that file, so reports find it.
+
 Records are written and fsync'd by a writer thread: a client's last call returns its
 grade without waiting for the disk (an fsync costs tens of milliseconds here, more
 than the episode's every step), and :meth:`ServeRecorder.close` (or ``flush``) waits
@@ -29,6 +33,7 @@ from typing import Any
 from toolmaze_gym.runlock import LockHeld, run_lock
 from toolmaze_gym.runner import (
     RUN_FILE,
+    TASKS_FILE,
     RecordWriter,
     _write_json_atomic,
     read_config,
@@ -61,6 +66,7 @@ class ServeRecorder:
         except LockHeld as exc:
             raise ServeError("bad_request", str(exc)) from None
         self._repeats = self._repeats_on_disk()
+        self._tasks = self._tasks_on_disk()
         self._write_config()
         self._writer = RecordWriter(self.out / RECORDS)
         self._lock = threading.Lock()
@@ -88,6 +94,31 @@ class ServeRecorder:
                 counts[base] = max(counts.get(base, 0), int(rec.get("repeat", 0)) + 1)
         return counts
 
+    def _tasks_on_disk(self) -> dict[str, str]:
+        path = self.out / TASKS_FILE
+        if not path.is_file():
+            return {}
+        return {json.loads(line)["id"]: line.strip() for line in
+                path.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+    def _keep_task(self, session: Session, rec: dict[str, Any]) -> None:
+        """Name the run's task file in a record of a task outside the suite (kept there
+        on first sight). Two different tasks under one id cannot both be reported:
+        the second is recorded without the task file (and reports skip it)."""
+        from toolmaze_gym.tasks.suite import task_index
+
+        task = session.env.episode.task
+        if task.id in task_index(self.suite):
+            return
+        line = json.dumps(task.to_dict(), ensure_ascii=False, sort_keys=True)
+        known = self._tasks.get(task.id)
+        if known is None:
+            with (self.out / TASKS_FILE).open("a", encoding="utf-8") as fh:
+                fh.write(line + "\n")
+            self._tasks[task.id] = known = line
+        if known == line:
+            rec["tasks"] = str((self.out / TASKS_FILE).resolve())
+
     def _write_config(self) -> None:
         from toolmaze_gym import __version__
 
@@ -113,6 +144,7 @@ class ServeRecorder:
                        usage={"prompt_tokens": 0, "completion_tokens": 0,
                               "turns": len(steps), "shared_turns": 0},
                        raw=[s["raw"] for s in steps], wall_s=session.wall_s)
+            self._keep_task(session, rec)
             self.written += 1
         self._queue.put(rec)
         return rec

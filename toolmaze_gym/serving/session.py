@@ -20,10 +20,10 @@ from typing import Any
 from toolmaze_gym.faults import get_mode
 from toolmaze_gym.prompts import PROMPTS
 from toolmaze_gym.runner import prompt_for
-from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, SuiteError, get_task
 
-CHOICE_KEYS = ("task_id", "split", "seed", "level", "mode", "prompt")
+CHOICE_KEYS = ("task_id", "split", "seed", "level", "mode", "prompt", "task")
 
 
 class ServeError(Exception):
@@ -54,6 +54,7 @@ class EpisodeChoice:
     level: str = "C1"
     mode: str = "P0"
     prompt: str = "standard"
+    task: Any = None  # a whole task (dict or JSON text), e.g. a trainer's procedural task
 
     @classmethod
     def from_mapping(cls, given: Mapping[str, Any], base: EpisodeChoice | None = None
@@ -86,7 +87,18 @@ class EpisodeChoice:
         if self.task_id is not None and not isinstance(self.task_id, str):
             raise ServeError("bad_request", "task_id must be a string")
         return EpisodeChoice(self.task_id, self.split, seed, self.level, mode,
-                             prompt_for(mode, self.prompt))
+                             prompt_for(mode, self.prompt), _task(self.task))
+
+
+def _task(value: Any) -> Task | None:
+    """A client's whole task, checked as the env's loader checks task files."""
+    if value is None or isinstance(value, Task):
+        return value
+    try:
+        return Task.from_json(value) if isinstance(value, str) else Task.from_dict(dict(value))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise ServeError("bad_request", f"task is not a valid ToolMaze task "
+                                        f"({type(exc).__name__}: {exc})"[:300]) from None
 
 
 def _seed(value: Any) -> int:
@@ -120,7 +132,9 @@ class Session:
 
     def _reset(self) -> dict[str, Any]:
         options: dict[str, Any] = {"mode": self.choice.mode}
-        if self.choice.task_id is not None:
+        if self.choice.task is not None:
+            options["task"] = self.choice.task
+        elif self.choice.task_id is not None:
             try:
                 get_task(self.choice.task_id, self.suite)
             except (SuiteError, FileNotFoundError) as exc:
@@ -128,8 +142,8 @@ class Session:
             options["task_id"] = self.choice.task_id
         try:
             _, info = self.env.reset(seed=self.choice.seed, options=options)
-        except SuiteError as exc:
-            raise ServeError("bad_request", str(exc)) from None
+        except (SuiteError, ValueError, KeyError) as exc:  # a client's task that cannot play
+            raise ServeError("bad_request", f"cannot play this episode: {exc}"[:300]) from None
         messages = self.env.messages
         return {"task_id": info["task_id"], "level": info["level"], "mode": info["mode"],
                 "prompt": info["prompt"], "system_prompt": messages[0]["content"],
@@ -171,6 +185,55 @@ class Session:
                 out.update(grade=info["grade"], reward=self.total_reward)
                 self._ended()
             return out
+
+    def reply(self, text: str) -> dict[str, Any]:
+        """The agent's plain-text reply (no tool call): the env takes it as the final
+        answer, as it takes prose from any agent."""
+        if not isinstance(text, str):
+            raise ServeError("bad_request", "a reply must be text")
+        with self.lock:
+            if self.done:
+                raise ServeError("episode_ended", "the episode has ended; no further calls "
+                                                  "are accepted (start a new session)")
+            _, reward, ended, truncated, info = self.env.step(text)
+            return self._after(reward, ended, truncated, info, json.dumps(
+                {"status": "episode ended", "ending": self.env.episode.steps[-1].kind}))
+
+    def cut(self, reason: str) -> dict[str, Any]:
+        """End the running episode for the agent (a trainer's tool budget ran out):
+        graded like a truncation, as the env's ``cut``."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise ServeError("bad_request", "a cut needs a reason")
+        with self.lock:
+            if self.done:
+                raise ServeError("episode_ended", "the episode has ended already")
+            info = self.env.cut(reason)
+            return self._after(info["reward"], False, True, info,
+                               json.dumps({"status": "episode cut", "reason": reason}))
+
+    def _after(self, reward: float, ended: bool, truncated: bool, info: dict[str, Any],
+               content: str) -> dict[str, Any]:
+        self.total_reward += reward
+        out: dict[str, Any] = {"content": content, "status": None, "done": ended or truncated}
+        if out["done"]:
+            self.final = info
+            out.update(grade=info["grade"], reward=self.total_reward)
+            self._ended()
+        return out
+
+    def reward_inputs(self) -> dict[str, Any]:
+        """What ToolMaze's rewards are computed from, for a trainer that applies its own
+        weights (``toolmaze_gym.reward``): the grade, the share of valid calls and the
+        progress along a valid path (partial credit)."""
+        from toolmaze_gym.reward import path_progress
+        from toolmaze_gym.training.environment import valid_share
+
+        with self.lock:
+            ep = self.env.episode
+            rec = self.env.record()
+            return {"grade": rec["grade"], "valid_share": valid_share(rec),
+                    "progress": path_progress(self.env.sim.corpus, ep.task, ep.profile,
+                                              ep.steps)}
 
     def expire(self, reason: str = "idle") -> None:
         """End a still-running episode from outside (the client went away): graded
