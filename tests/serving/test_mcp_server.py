@@ -130,6 +130,10 @@ def test_bad_input_over_the_wire_gets_clear_errors_and_the_server_survives(serve
     huge = _post(url, b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"x": "'
                  + b"x" * (2 << 20) + b'"}}')
     assert huge.status_code == 413
+    first = oracle_calls("C1", "P0", 0)[0][0]
+    _, wrong = asyncio.run(_episode(url, "level=C1&seed=0", ((first, '{"nonsense": 1}'),)))
+    body = json.loads(wrong[0].content[0].text)  # the env's own answer, not the SDK's check
+    assert wrong[0].isError and body["error"]["code"] in (400, 422) and body["error"]["field"]
     calls = (("abort", '{"reason": "no"}'), ("finish", '{"answer": "late"}'),
              ("get_quote", '{"symbol": "' + "A" * 40_000 + '"}'))
     _, results = asyncio.run(_episode(url, "level=C1&seed=0", calls))

@@ -135,3 +135,33 @@ def test_repeats_keep_every_episode_of_one_task_and_report_reads_the_run(tmp_pat
     assert sorted(r["repeat"] for r in rows[0].records) == [0, 1, 2, 3]
     with pytest.raises(ServeError, match="another label"):
         ServeRecorder(tmp_path / "run", agent="someone-else")
+
+
+def test_a_clients_own_task_is_played_and_kept_for_reports(tmp_path):
+    from toolmaze_gym.faults.store import profiles_buildable
+    from toolmaze_gym.report.runs import load_rows
+    from toolmaze_gym.tasks.suites import generate_split
+
+    task = next(iter(generate_split("train", 1, seed=7, check=profiles_buildable)))
+    rec = ServeRecorder(tmp_path / "run")
+    store = SessionStore(rec)
+    sid, s = store.open({"task": task.to_json(), "mode": "P1"})
+    assert s.opening["task_id"] == task.id and s.opening["request"] == task.query
+    store.call(sid, "abort", {"reason": "no"})
+    rec.close()
+    (row,) = load_rows([tmp_path / "run"])
+    assert [r["task_id"] for r in row.records] == [task.id]
+    with pytest.raises(ServeError, match="not a valid ToolMaze task"):
+        store.open({"task": '{"id": "x"}'})
+
+
+def test_a_plain_reply_ends_like_prose_and_a_cut_like_a_truncation():
+    store = SessionStore()
+    _, s = store.open({"seed": 0})
+    out = s.reply("I could not do it, the service failed.")
+    assert out["done"] and s.env.episode.steps[-1].kind == "answer"
+    _, t = store.open({"seed": 0})
+    cut = t.cut("tool budget")
+    assert cut["done"] and t.env.episode.truncated and not cut["grade"]["success"]
+    with pytest.raises(ServeError, match="ended"):
+        t.cut("again")
