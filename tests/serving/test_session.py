@@ -165,3 +165,10 @@ def test_a_plain_reply_ends_like_prose_and_a_cut_like_a_truncation():
     assert cut["done"] and t.env.episode.truncated and not cut["grade"]["success"]
     with pytest.raises(ServeError, match="ended"):
         t.cut("again")
+
+
+def test_sessions_that_choose_no_task_walk_the_level_in_order():
+    store = SessionStore(base=EpisodeChoice(level="C3"))
+    ids = [store.open({})[1].opening["task_id"] for _ in range(3)]
+    assert ids == ["tmz-v3-c3-0000", "tmz-v3-c3-0001", "tmz-v3-c3-0002"]
+    assert store.open({"seed": 0})[1].opening["task_id"] == ids[0]  # a choice is kept
