@@ -116,4 +116,5 @@ class OpenEnvEpisodes:
 def over_openenv(factories: dict[str, type[ToolMazeEnvironment]], base_url: str
                  ) -> dict[str, type[ToolMazeEnvironment]]:
     """The same factories (same names, tools and settings) playing on ``base_url``."""
-    return factories
+    return {key: type(cls.__name__, (OpenEnvEpisodes, cls), {"base_url": base_url})
+            for key, cls in factories.items()}
