@@ -60,3 +60,27 @@ def test_serve_mistakes_are_one_line(tmp_path, flags, words):
     out = subprocess.run([*CLI, "serve", "--out", str(tmp_path / "r"), *flags],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and words in out.stderr and len(out.stderr.splitlines()) == 1
+
+
+def test_serve_over_stdio_plays_one_episode(tmp_path):
+    from mcp import StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    run = tmp_path / "run"
+    params = StdioServerParameters(command=sys.executable, args=[
+        "-m", "toolmaze_gym.cli", "serve", "--transport", "stdio", "--out", str(run),
+        "--level", "C1", "--mode", "P1", "--seed", "2"], env={**os.environ})
+
+    async def play():
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
+            await session.initialize()
+            tools = [t.name for t in (await session.list_tools()).tools]
+            results = [await session.call_tool(n, json.loads(a))
+                       for n, a in oracle_calls("C1", "P1", 2)]
+            return tools, results
+
+    tools, results = asyncio.run(play())
+    assert tools[-2:] == ["finish", "abort"] and results[0].isError  # P1: first call fails
+    assert json.loads(results[-1].content[-1].text)["grade"]["success"]
+    (line,) = (run / "records.jsonl").read_text().splitlines()
+    assert json.loads(line)["task_id"] == "tmz-v3-c1-0002"
