@@ -43,8 +43,6 @@ INSTALL: dict[str, tuple[str, str]] = {
     "mcp": ("mcp", "pip install 'toolmaze-gym[serve]'"),
     "uvicorn": ("uvicorn", "pip install 'toolmaze-gym[serve]'"),
     "openenv": ("openenv", "pip install 'toolmaze-gym[openenv]'"),
-    "verifiers": ("verifiers", "pip install 'toolmaze-gym[verifiers]' (its own environment: "
-                               "it needs openai<3)"),
 }
 
 # What each model path needs, in the order a user would install it.
