@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-TREE = ["pyproject.toml", "README.md", "toolmaze_gym", "envs", "reward"]
+TREE = ["pyproject.toml", "README.md", "toolmaze_gym", "envs", "reward", "toolmaze_env"]
 PROBE = ("import gymnasium, toolmaze_gym, toolmaze_gym.envs, toolmaze_gym.reward; "
          "print(toolmaze_gym.__file__); print(toolmaze_gym.envs.__file__); "
          "print(toolmaze_gym.reward.__file__); "
@@ -97,7 +97,12 @@ def _tree_packages() -> set[str]:
     """Every package of the source tree, under its import name."""
     names = {".".join(p.parent.relative_to(ROOT).parts)
              for p in (ROOT / "toolmaze_gym").rglob("__init__.py")}
-    return names | {f"toolmaze_gym.{top}" for top in ("envs", "reward")}
+    from toolmaze_gym.layout import TOP_LEVEL
+
+    for name, folder in TOP_LEVEL.items():
+        names |= {".".join(("toolmaze_gym", name, *p.parent.relative_to(ROOT / folder).parts))
+                  for p in (ROOT / folder).rglob("__init__.py")}
+    return names
 
 
 def test_pyproject_ships_every_package_of_the_tree():

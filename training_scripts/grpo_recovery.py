@@ -20,6 +20,10 @@ terminal reward):
 * default (CPU or GPU): ``environment_factory`` — TRL's own multi-turn tool loop
   over ``toolmaze_gym.training.environment`` (one generated environment class per
   tool set, chosen per row; the tools are the task's tools plus finish/abort);
+* ``--openenv-url URL``: the same tool loop, with every episode played on a ToolMaze
+  OpenEnv server (``toolmaze serve --protocol openenv``; TRL's ``environment_factory``
+  for OpenEnv, ``toolmaze_gym.training.openenv_environment``): same prompts, tools and
+  reward;
 * ``--use-vllm``: a ``rollout_func`` over ``ToolMazePool``
   (``toolmaze_gym.training.vllm_rollout``): every live episode's turn in one vLLM
   call, in ``colocate`` mode (vLLM inside the training processes) or ``server``
@@ -95,6 +99,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-episode-steps", type=int, default=12,
                     help="agent actions per episode (tool-calling iterations; the tokens "
                     "are capped by --max-completion-length)")
+    ap.add_argument("--openenv-url", metavar="URL", help="play the episodes on this ToolMaze "
+                    "OpenEnv server (toolmaze serve --protocol openenv) instead of in "
+                    "process (default: in process)")
     ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
     ap.add_argument("--gradient-checkpointing", action="store_true",
                     help="recompute activations in the backward pass (less memory, slower)")
@@ -130,6 +137,10 @@ def dataset_and_factories(args: argparse.Namespace) -> tuple[Any, dict[str, type
                                       compact_tools=args.compact_tools)
     if args.reward == "terminal":
         factories = configured(factories, partial_credit=None)
+    if args.openenv_url:
+        from toolmaze_gym.training.openenv_environment import over_openenv
+
+        factories = over_openenv(factories, args.openenv_url)
     return dataset, factories
 
 
@@ -169,6 +180,8 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
     rollout = args.rollout or ("pool" if args.use_vllm else "env")
     if rollout == "pool" and not args.use_vllm:
         sys.exit("grpo_recovery: --rollout pool generates with vLLM; add --use-vllm")
+    if rollout == "pool" and args.openenv_url:
+        sys.exit("grpo_recovery: --openenv-url plays TRL's tool loop; drop --rollout pool")
     dataset, factories = dataset_and_factories(args)
     model, tokenizer, _ = load_model(args.model)
     tokenizer.padding_side = "left"
@@ -191,6 +204,8 @@ def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, An
     require_all(TRAINING, "training")  # before any work: one line with the pip command
     if args.use_vllm:
         require_installed(["vllm"], "--use-vllm")
+    if args.openenv_url:
+        require_all(["openenv"], "--openenv-url")
     if not args.model:
         from toolmaze_gym.agents.models import check_default_model
 

@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "toolmaze_gym.cli.grade",
     "toolmaze_gym.cli.eval",
     "toolmaze_gym.cli.play",
+    "toolmaze_gym.cli.serve",
     "toolmaze_gym.cli.train",
     "toolmaze_gym.cli.scenarios",
 )

@@ -1,0 +1,199 @@
+"""``toolmaze serve`` over streamable HTTP, driven by the MCP SDK's own client against a
+real uvicorn server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is in the [serve] extra")
+
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.serving._episodes import comparable, in_process, oracle_calls
+from tests.serving._server import free_port, serving
+from toolmaze_gym.serving import ServeRecorder, SessionStore
+from toolmaze_gym.serving.mcp_server import http_app
+
+IDLE_S = {"test_a_killed_client_leaves_no_episode_after_the_timeout": 1.0}
+
+
+@pytest.fixture
+def server(tmp_path, request):
+    """A running MCP server; yields (base URL, store, run directory)."""
+    store = SessionStore(ServeRecorder(tmp_path / "run", agent="mcp-agent"),
+                         idle_timeout=IDLE_S.get(request.node.name, 60.0))
+    port = free_port()
+    with serving(http_app(store, port), port) as url:
+        yield url, store, tmp_path / "run"
+    store.recorder.close()
+
+
+async def _episode(url: str, query: str, calls) -> tuple[list[str], list]:
+    async with streamable_http_client(f"{url}/mcp?{query}") as (read, write, _), \
+            ClientSession(read, write) as session:
+        await session.initialize()
+        tools = [t.name for t in (await session.list_tools()).tools]
+        results = [await session.call_tool(name, json.loads(args)) for name, args in calls]
+        return tools, results
+
+
+def _records(run, store) -> list[dict]:
+    store.recorder.flush()
+    return [json.loads(line) for line in (run / "records.jsonl").read_text().splitlines()]
+
+
+def test_an_mcp_client_lists_the_tasks_tools_meets_a_fault_and_finishes(server):
+    url, store, run = server
+    calls = oracle_calls("C2", "P2", 3)
+    tools, results = asyncio.run(_episode(url, "level=C2&mode=P2&seed=3", calls))
+    ref = in_process("C2", "P2", 3, [(n, json.loads(a)) for n, a in calls])
+    task_tools = sorted({s["action"].get("name") for s in ref["steps"]} - {"finish", None})
+    assert tools[-2:] == ["finish", "abort"] and set(task_tools) <= set(tools)
+    assert len(tools) == 14  # the task's 12 tools, no others of the 270
+    faulted = [r for r in results if r.isError]
+    assert faulted and json.loads(faulted[0].content[0].text)["error"]["code"] >= 400
+    assert [r.content[0].text for r in results[:-1]] == [s["observation"]
+                                                          for s in ref["steps"][:-1]]
+    ending = json.loads(results[-1].content[1].text)
+    assert ending["grade"] == ref["grade"] and ending["grade"]["success"]
+    (rec,) = _records(run, store)
+    assert comparable(rec) == comparable(ref) and rec["agent"] == "mcp-agent"
+
+
+def test_the_request_and_clock_come_as_a_prompt_and_a_resource(server):
+    url, _, _ = server
+
+    async def read():
+        async with streamable_http_client(f"{url}/mcp?task_id=tmz-v3-c1-0002&mode=P3") \
+                as (r, w, _), ClientSession(r, w) as session:
+            await session.initialize()
+            prompt = await session.get_prompt("task")
+            res = await session.read_resource("toolmaze://episode")
+            return prompt, json.loads(res.contents[0].text)
+
+    prompt, episode = asyncio.run(read())
+    assert episode["task_id"] == "tmz-v3-c1-0002" and episode["mode"] == "P3"
+    assert prompt.messages[0].content.text == episode["request"]
+    assert episode["clock"].replace("T", " ")[:10] in prompt.description
+
+
+def test_32_concurrent_sessions_get_32_distinct_correct_grades(server):
+    url, store, run = server
+    plans = {}
+    for seed in range(32):  # even seeds play it out, odd ones give up after some calls
+        calls = oracle_calls("C1", "P1", seed)
+        give_up = ("abort", json.dumps({"reason": "giving up"}))
+        plans[seed] = calls if seed % 2 == 0 else (*calls[:seed % 5], give_up)
+
+    async def all_at_once():
+        return await asyncio.gather(*(_episode(url, f"level=C1&mode=P1&seed={s}", plans[s])
+                                      for s in range(32)))
+
+    outcomes = asyncio.run(all_at_once())
+    grades = {}
+    for seed, (_, results) in enumerate(outcomes):
+        ref = in_process("C1", "P1", seed, [(n, json.loads(a)) for n, a in plans[seed]])
+        got = json.loads(results[-1].content[-1].text)["grade"]
+        assert got == ref["grade"], seed
+        grades[ref["task_id"]] = json.dumps(got, sort_keys=True)
+    assert len(grades) == 32
+    assert sum(json.loads(g)["success"] for g in grades.values()) == 16
+    assert len(_records(run, store)) == 32
+
+
+def _post(url: str, body: bytes, session: str | None = None):
+    import httpx2 as httpx
+
+    headers = {"content-type": "application/json",
+               "accept": "application/json, text/event-stream"}
+    if session:
+        headers["mcp-session-id"] = session
+    return httpx.post(f"{url}/mcp", content=body, headers=headers, timeout=30)
+
+
+def test_bad_input_over_the_wire_gets_clear_errors_and_the_server_survives(server):
+    url, _, _ = server
+    broken = _post(url, b'{"jsonrpc": "2.0", "method": ')
+    assert broken.status_code == 400 and "Parse error" in broken.text
+    not_rpc = _post(url, b'{"hello": "world"}')
+    assert not_rpc.status_code == 400
+    unknown = _post(url, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode(),
+                    session="0" * 32)
+    assert unknown.status_code == 404 and "Session not found" in unknown.text
+    huge = _post(url, b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"x": "'
+                 + b"x" * (2 << 20) + b'"}}')
+    assert huge.status_code == 413
+    first = oracle_calls("C1", "P0", 0)[0][0]
+    _, wrong = asyncio.run(_episode(url, "level=C1&seed=0", ((first, '{"nonsense": 1}'),)))
+    body = json.loads(wrong[0].content[0].text)  # the env's own answer, not the SDK's check
+    assert wrong[0].isError and body["error"]["code"] in (400, 422) and body["error"]["field"]
+    calls = (("abort", '{"reason": "no"}'), ("finish", '{"answer": "late"}'),
+             ("get_quote", '{"symbol": "' + "A" * 40_000 + '"}'))
+    _, results = asyncio.run(_episode(url, "level=C1&seed=0", calls))
+    late = json.loads(results[1].content[0].text)
+    assert results[1].isError and late["error"]["type"] == "episode_ended"
+    assert results[2].isError  # still alive, still answering
+    _, again = asyncio.run(_episode(url, "level=C1&seed=1", (("abort", '{"reason": "x"}'),)))
+    assert not again[0].isError
+
+
+def test_a_bad_episode_choice_is_a_clear_error(server):
+    from mcp.shared.exceptions import McpError
+
+    url, _, _ = server
+
+    async def listing(query):
+        async with streamable_http_client(f"{url}/mcp?{query}") as (r, w, _), \
+                ClientSession(r, w) as session:
+            await session.initialize()
+            with pytest.raises(McpError) as info:
+                await session.list_tools()
+            done = await session.call_tool("finish", {"answer": "x"})
+            return str(info.value), done
+
+    message, call = asyncio.run(listing("level=C7"))
+    assert message == "unknown level 'C7'; choose from C1, C2, C3, C4"
+    assert call.isError and "unknown level" in call.content[0].text
+    assert asyncio.run(listing("colour=red"))[0].startswith("unknown episode option(s) colour")
+
+
+KILLED_CLIENT = """
+import asyncio, json, sys
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+async def main():
+    async with streamable_http_client(sys.argv[1]) as (r, w, _), ClientSession(r, w) as s:
+        await s.initialize()
+        tool = (await s.list_tools()).tools[0].name
+        await s.call_tool(tool, {})
+        print("called", flush=True)
+        await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def test_a_killed_client_leaves_no_episode_after_the_timeout(server):
+    url, store, run = server
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_CLIENT, f"{url}/mcp?seed=4"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "called"
+        assert len(store) == 1
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 20
+    while len(store) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(store) == 0 and store.expired == 1
+    (rec,) = _records(run, store)
+    assert rec["cut"] == "idle" and len(rec["steps"]) == 1

@@ -1,0 +1,1 @@
+"""The ToolMaze OpenEnv server: the environment class and the FastAPI app."""

@@ -1,0 +1,62 @@
+"""The FastAPI app of the ToolMaze OpenEnv server (``openenv.yaml``: ``server.app:app``).
+
+    uvicorn toolmaze_gym.openenv.server.app:app --host 127.0.0.1 --port 8000
+    toolmaze serve --protocol openenv --out runs/x --port 8000     # the same, with flags
+
+The module-level ``app`` is built on first access from environment variables:
+``TOOLMAZE_OUT`` (run directory for the records, default ``runs/openenv``),
+``TOOLMAZE_AGENT`` (the agent's name in them, default ``openenv``),
+``MAX_CONCURRENT_ENVS`` (sessions at once, default 64) and
+``TOOLMAZE_IDLE_TIMEOUT`` (seconds before OpenEnv reaps an idle session, default 300).
+:func:`build_app` takes a :class:`~toolmaze_gym.serving.SessionStore` instead.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.mcp_types import CallToolAction, CallToolObservation
+from openenv.core.env_server.types import ConcurrencyConfig
+from toolmaze_gym.openenv.models import ToolMazeObservation, ToolMazeState
+from toolmaze_gym.openenv.server.toolmaze_environment import ToolMazeEnvironment
+
+from toolmaze_gym.serving import ServeRecorder, SessionStore
+
+
+def build_app(store: SessionStore) -> Any:
+    """The OpenEnv app serving one episode per session from ``store``'s settings."""
+    env_cls = type("ToolMazeEnvironment", (ToolMazeEnvironment,), {"store": store})
+    return create_app(env_cls, CallToolAction, CallToolObservation, env_name="toolmaze_env",
+                      concurrency_config=ConcurrencyConfig(
+                          max_concurrent_envs=store.max_sessions,
+                          session_timeout=store.idle_timeout),
+                      state_cls=ToolMazeState, reset_observation_cls=ToolMazeObservation)
+
+
+def _from_environment() -> Any:
+    out = os.environ.get("TOOLMAZE_OUT", "runs/openenv")
+    recorder = ServeRecorder(out, os.environ.get("TOOLMAZE_AGENT", "openenv"),
+                             server="openenv")
+    return build_app(SessionStore(
+        recorder, idle_timeout=float(os.environ.get("TOOLMAZE_IDLE_TIMEOUT", "300")),
+        max_sessions=int(os.environ.get("MAX_CONCURRENT_ENVS", "64"))))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # built on first use: importing the module writes nothing
+        globals()["app"] = _from_environment()
+        return globals()["app"]
+    raise AttributeError(name)
+
+
+def main() -> None:
+    """``python -m toolmaze_gym.openenv.server.app``: serve on 127.0.0.1:8000."""
+    import uvicorn
+
+    uvicorn.run(_from_environment(), host="127.0.0.1", port=int(os.environ.get("PORT", "8000")))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""``toolmaze serve``: ToolMaze episodes for agents that speak MCP (or OpenEnv).
+
+    toolmaze serve --out runs/my-agent --agent my-agent            # MCP, streamable HTTP
+    toolmaze serve --out runs/x --level C2 --mode P2 --transport stdio
+    toolmaze serve --protocol openenv --out runs/x --port 8000     # OpenEnv (reset/step/mcp)
+
+Each client session is one episode; values given as flags are fixed for every session,
+the others a client may choose (MCP: query parameters of the URL, OpenEnv: reset's
+arguments). Graded records go to ``--out`` as ``toolmaze eval`` writes them, so
+``toolmaze report DIR`` shows a served agent beside the built-in ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import textwrap
+from typing import Any
+
+from toolmaze_gym.cli.common import UsageError, output_dir, positive
+
+CHOICE_FLAGS = {"task": "task_id", "split": "split", "seed": "seed", "level": "level",
+                "mode": "mode", "prompt": "prompt"}
+
+
+def _store(ns: argparse.Namespace) -> Any:
+    from toolmaze_gym.serving import EpisodeChoice, ServeError, ServeRecorder, SessionStore
+
+    given = {key: getattr(ns, flag) for flag, key in CHOICE_FLAGS.items()
+             if getattr(ns, flag) is not None}
+    try:
+        base = EpisodeChoice.from_mapping(given)
+        if base.task_id is not None:  # a bad id is the user's mistake now, not a client's
+            from toolmaze_gym.serving import Session
+
+            Session(base, ns.suite, ns.max_steps)
+        recorder = ServeRecorder(output_dir(ns.out), ns.agent, ns.suite, ns.protocol)
+    except ServeError as exc:
+        raise UsageError(str(exc)) from None
+    return SessionStore(recorder, ns.suite, base, frozenset(given), ns.idle_timeout,
+                        ns.max_sessions, ns.max_steps)
+
+
+def cmd_serve(ns: argparse.Namespace) -> int:
+    from toolmaze_gym.optional import require_all
+
+    positive(ns.max_sessions, "--max-sessions")
+    positive(ns.max_steps, "--max-steps")
+    if ns.idle_timeout <= 0:
+        raise UsageError(f"--idle-timeout must be a positive number (got {ns.idle_timeout})")
+    if ns.host not in ("127.0.0.1", "localhost", "::1"):
+        raise UsageError(f"--host {ns.host}: toolmaze serve listens on this machine only "
+                         "(127.0.0.1, localhost or ::1)")
+    if ns.protocol == "openenv" and ns.transport != "http":
+        raise UsageError("--protocol openenv serves over HTTP and WebSocket; drop --transport")
+    modules = ("mcp", "uvicorn") if ns.protocol == "mcp" else ("openenv", "uvicorn")
+    require_all(modules[:1] if ns.transport == "stdio" else modules, "toolmaze serve")
+    store = _store(ns)
+    try:
+        if ns.transport == "stdio":
+            from toolmaze_gym.serving.mcp_server import run_stdio
+
+            asyncio.run(run_stdio(store))
+            return 0
+        return _serve_http(ns, store)
+    finally:
+        store.recorder.close()
+
+
+def _serve_http(ns: argparse.Namespace, store: Any) -> int:
+    import sys
+
+    import uvicorn
+
+    if ns.protocol == "mcp":
+        from toolmaze_gym.serving.mcp_server import http_app
+
+        app, where = http_app(store, ns.port), f"http://{ns.host}:{ns.port}/mcp"
+    else:
+        from toolmaze_gym.openenv.server.app import build_app
+
+        app, where = build_app(store), f"http://{ns.host}:{ns.port} (OpenEnv: /ws, /mcp)"
+    print(f"toolmaze serve: {ns.protocol} on {where}; records to {ns.out} "
+          "(Ctrl-C stops)", file=sys.stderr)
+    try:
+        uvicorn.run(app, host=ns.host, port=ns.port, log_level="warning",
+                    ws_max_size=1 << 20)
+    except (OSError, SystemExit) as exc:
+        raise UsageError(f"cannot serve on {ns.host}:{ns.port}: {exc}") from None
+    print(f"toolmaze serve: {store.recorder.written} episodes recorded in {ns.out}",
+          file=sys.stderr)
+    return 0
+
+
+def add_commands(sub) -> None:
+    from toolmaze_gym.faults import MODE_NAMES
+    from toolmaze_gym.prompts import PROMPTS
+    from toolmaze_gym.tasks.model import LEVELS
+    from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME
+
+    p = sub.add_parser("serve", help="serve episodes to MCP clients (or as an OpenEnv "
+                       "environment), writing graded records")
+    p.description = textwrap.fill(
+        "Serve ToolMaze episodes to any MCP client (or as an OpenEnv environment): each "
+        "session is one episode, its tools are the task's tools plus finish and abort, "
+        "faults reach the client as the env returns them, and every ended episode is "
+        "graded and written to --out like a `toolmaze eval` run. Flags given below are "
+        "fixed for every session; the rest a client may choose (MCP: URL query "
+        "parameters task_id, level, mode, seed, split, prompt; OpenEnv: reset's "
+        "arguments).")
+    p.add_argument("--out", required=True, metavar="DIR", help="run directory for the "
+                   "records (created; a directory of an earlier serve of the same --agent "
+                   "is appended to)")
+    p.add_argument("--agent", default="served", help="the agent's name in records and "
+                   "reports")
+    p.add_argument("--protocol", choices=("mcp", "openenv"), default="mcp",
+                   help="MCP tools only, or the OpenEnv environment (reset/step/state over "
+                   "/ws plus MCP tools)")
+    p.add_argument("--transport", choices=("http", "stdio"), default="http",
+                   help="MCP over streamable HTTP (many sessions) or stdio (one)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (this "
+                   "machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port to listen on")
+    p.add_argument("--task", metavar="ID", help="fix the task of every session (default: "
+                   "the client's choice, else --level's tasks in turn)")
+    p.add_argument("--level", choices=LEVELS, help="fix the level (default: the client's "
+                   "choice, else C1)")
+    p.add_argument("--mode", type=str.upper, help="fix the perturbation mode, NP/P0..P4 "
+                   f"({', '.join(MODE_NAMES)}; default: the client's choice, else P0)")
+    p.add_argument("--seed", type=int, help="fix the task as reset(seed=N) picks it "
+                   "(default: the client's choice, else the next task for each session)")
+    p.add_argument("--split", choices=("suite", *SPLITS), help="fix the task source: the "
+                   "reference suite or a procedural split (default: the client's choice, "
+                   "else suite)")
+    p.add_argument("--prompt", choices=list(PROMPTS), help="fix the system prompt "
+                   "(failure_aware applies to P1-P4; default: the client's choice, else "
+                   "standard)")
+    p.add_argument("--suite", default=SUITE_NAME, help="shipped task suite")
+    p.add_argument("--max-steps", type=int, default=25, help="actions before an episode "
+                   "is cut off")
+    p.add_argument("--idle-timeout", type=float, default=300.0, help="seconds a session "
+                   "may stay idle before its episode is ended (graded, recorded as cut "
+                   "'idle') and forgotten")
+    p.add_argument("--max-sessions", type=int, default=256, help="sessions held at once")
+    p.set_defaults(func=cmd_serve)

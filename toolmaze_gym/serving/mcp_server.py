@@ -1,0 +1,166 @@
+"""``toolmaze serve``: the ToolMaze tool plane for any MCP client.
+
+Each MCP session is one episode (:mod:`toolmaze_gym.serving.store`). Its tools are the
+task's tools plus ``finish`` and ``abort``, with the corpus schemas; a call returns the
+env's tool message text, faults included, and ``isError`` is set when that body is an
+HTTP-style error (a fault's 503 or the env's own 404/400/422), as a real API behind
+MCP would set it. The MCP SDK's own argument check is off: bad arguments must reach
+the env, which answers them as it answers any agent. When the episode ends, the call's
+result carries a second text block with the grade and the reward.
+
+The client chooses its episode with query parameters on the server URL
+(``/mcp?level=C2&mode=P2&seed=3``, or ``task_id=...``, ``split``, ``prompt``); what
+the server's flags fix cannot be changed. The request (and the clock) come as the
+prompt ``task`` and the resource ``toolmaze://episode``. Streamable HTTP serves many
+sessions at once on 127.0.0.1; stdio serves one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from toolmaze_gym.serving.session import CHOICE_KEYS, ServeError, Session
+from toolmaze_gym.serving.store import SessionStore
+
+EPISODE_URI = "toolmaze://episode"
+MAX_BODY_BYTES = 1 << 20
+INSTRUCTIONS = (
+    "ToolMaze: a task that needs a chain of tool calls, some of which fail on purpose "
+    "(loudly with an error, or silently with wrong data). Read the prompt 'task' (the "
+    "user's request; its description is the system prompt with the world's clock), call "
+    "the tools one at a time, and end with 'finish' (answer) or 'abort' (reason). The "
+    "last result carries the grade.")
+STDIO_SESSION = "stdio"
+
+
+def build_server(store: SessionStore) -> Any:
+    """The MCP server (SDK low-level ``Server``) over ``store``."""
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    server: Any = Server("toolmaze", instructions=INSTRUCTIONS)
+
+    def session() -> Session:
+        ctx = server.request_context
+        request = ctx.request
+        if request is None:  # stdio: one client, the flags' episode
+            return store.get_or_open(STDIO_SESSION, {})
+        sid = request.headers.get("mcp-session-id") or str(id(ctx.session))
+        given = {k: v for k, v in request.query_params.items() if k in CHOICE_KEYS}
+        unknown = sorted(set(request.query_params) - set(CHOICE_KEYS))
+        if unknown:
+            raise ServeError("bad_request", f"unknown episode option(s) {', '.join(unknown)}; "
+                                            f"use {', '.join(CHOICE_KEYS)}")
+        return store.get_or_open(sid, given)
+
+    @server.list_tools()
+    async def list_tools() -> list[types.Tool]:
+        s = await asyncio.to_thread(session)
+        return [types.Tool(name=t["function"]["name"], description=t["function"]["description"],
+                           inputSchema=t["function"]["parameters"]) for t in s.tools]
+
+    @server.call_tool(validate_input=False)
+    async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        try:
+            s = await asyncio.to_thread(session)
+            out = await asyncio.to_thread(s.call, name, arguments)
+        except ServeError as exc:
+            return types.CallToolResult(content=[types.TextContent(
+                type="text", text=json.dumps(exc.body()))], isError=True)
+        blocks = [types.TextContent(type="text", text=out["content"])]
+        if out["done"]:
+            blocks.append(types.TextContent(type="text", text=json.dumps(
+                {"episode": "ended", "grade": out["grade"], "reward": out["reward"]})))
+        return types.CallToolResult(content=blocks,
+                                    isError=bool(out["status"] and out["status"] >= 400))
+
+    @server.list_prompts()
+    async def list_prompts() -> list[types.Prompt]:
+        return [types.Prompt(name="task", description="The user's request of this episode "
+                             "(the description of the result is the system prompt)")]
+
+    @server.get_prompt()
+    async def get_prompt(name: str, arguments: dict[str, str] | None) -> types.GetPromptResult:
+        if name != "task":
+            raise ValueError(f"unknown prompt {name!r}; the only prompt is 'task'")
+        s = await asyncio.to_thread(session)
+        return types.GetPromptResult(description=s.opening["system_prompt"], messages=[
+            types.PromptMessage(role="user", content=types.TextContent(
+                type="text", text=s.opening["request"]))])
+
+    @server.list_resources()
+    async def list_resources() -> list[types.Resource]:
+        return [types.Resource(uri=EPISODE_URI, name="episode", mimeType="application/json",
+                               description="This session's task id, level, mode, request, "
+                                           "clock and system prompt")]
+
+    @server.read_resource()
+    async def read_resource(uri: Any) -> str:
+        if str(uri) != EPISODE_URI:
+            raise ValueError(f"unknown resource {uri}; the only resource is {EPISODE_URI}")
+        s = await asyncio.to_thread(session)
+        return json.dumps({k: v for k, v in s.opening.items() if k != "tools"})
+
+    return server
+
+
+async def _reap(store: SessionStore, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        await asyncio.to_thread(store.expire)
+
+
+class _QuietHangUp(logging.Filter):
+    """The SDK logs a traceback when a client hangs up its event stream: a client
+    leaving, not a server fault."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "standalone SSE writer" not in record.getMessage()
+
+
+def http_app(store: SessionStore, port: int) -> Any:
+    """A Starlette app serving the MCP endpoint at ``/mcp`` (streamable HTTP) for
+    clients on this machine; idle episodes are reaped while it runs."""
+    logger = logging.getLogger("mcp.server.streamable_http")
+    if not any(isinstance(f, _QuietHangUp) for f in logger.filters):
+        logger.addFilter(_QuietHangUp())
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    manager = StreamableHTTPSessionManager(
+        build_server(store), session_idle_timeout=store.idle_timeout,
+        max_request_body_size=MAX_BODY_BYTES, max_sessions=store.max_sessions,
+        security_settings=TransportSecuritySettings(
+            allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}"],
+            allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"]))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Any) -> AsyncIterator[None]:
+        reaper = asyncio.create_task(_reap(store, min(store.idle_timeout / 4, 5.0)))
+        try:
+            async with manager.run():
+                yield
+        finally:
+            reaper.cancel()
+
+    class Endpoint:  # an ASGI callable, so Route neither wraps it nor redirects /mcp
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            await manager.handle_request(scope, receive, send)
+
+    return Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan)
+
+
+async def run_stdio(store: SessionStore) -> None:
+    """Serve one episode over stdin/stdout."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(store)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())

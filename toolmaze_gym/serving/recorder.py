@@ -1,0 +1,178 @@
+"""Served episodes written as ``toolmaze eval`` writes them.
+
+A serve run directory holds ``run.json`` (who played: the agent label, the suite, the
+server) and ``records.jsonl``: one fsync'd line per ended episode in the runner's
+record format (:class:`toolmaze_gym.runner.RecordWriter`, secrets redacted), so
+``toolmaze report DIR`` and the viewer read it like any eval run. Episodes of the same
+(task, mode, prompt) get successive ``repeat`` indices, continuing those already on
+disk, because reports keep one record per episode key and many clients may play the
+same task. One server writes a directory at a time (the runner's lock).
+
+An episode of a task outside the suite (a procedural split, a task a client sent) is
+recorded as ``toolmaze eval`` records a run over a task file: its task is kept in the
+directory's ``tasks.jsonl`` and the record names that file, so reports find it.
+
+Records are written and fsync'd by a writer thread: a client's last call returns its
+grade without waiting for the disk (an fsync costs tens of milliseconds here, more
+than the episode's every step), and :meth:`ServeRecorder.close` (or ``flush``) waits
+until every record handed over is on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import queue
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from toolmaze_gym.runlock import LockHeld, run_lock
+from toolmaze_gym.runner import (
+    RUN_FILE,
+    TASKS_FILE,
+    RecordWriter,
+    _write_json_atomic,
+    read_config,
+    read_records,
+    record_key,
+)
+from toolmaze_gym.serving.session import ServeError, Session
+from toolmaze_gym.tasks.suite import SUITE_NAME
+
+RECORDS = "records.jsonl"
+
+
+class ServeRecorder:
+    """Writes each ended session's record to ``out``; see the module docstring.
+
+    Raises:
+        ServeError: ``out`` holds a run of another agent label or suite, or another
+            process writes it.
+    """
+
+    def __init__(self, out: str | Path, agent: str = "served", suite: str = SUITE_NAME,
+                 server: str = "mcp") -> None:
+        self.out, self.agent, self.suite, self.server = Path(out), agent, suite, server
+        if self.out.exists() and not self.out.is_dir():
+            raise ServeError("bad_request", f"{self.out} exists and is not a directory")
+        self._check_identity()
+        self._stack = ExitStack()
+        try:
+            self._stack.enter_context(run_lock(self.out / RECORDS))
+        except LockHeld as exc:
+            raise ServeError("bad_request", str(exc)) from None
+        self._repeats = self._repeats_on_disk()
+        self._tasks = self._tasks_on_disk()
+        self._write_config()
+        self._writer = RecordWriter(self.out / RECORDS)
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._drain, name="toolmaze-records",
+                                        daemon=True)
+        self._thread.start()
+        self.written = 0
+
+    def _check_identity(self) -> None:
+        old = read_config(self.out) if self.out.is_dir() else None
+        if old is None:
+            return
+        for key, mine in (("label", self.agent), ("suite", self.suite)):
+            if old.get(key) != mine:
+                raise ServeError("bad_request", f"{self.out} holds a run with another {key} "
+                                                f"({old.get(key)!r} vs {mine!r}); use a new "
+                                                "--out or the same settings")
+
+    def _repeats_on_disk(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        if (self.out / RECORDS).exists():
+            for rec in read_records(self.out):
+                base = record_key(rec).rsplit("/", 1)[0]
+                counts[base] = max(counts.get(base, 0), int(rec.get("repeat", 0)) + 1)
+        return counts
+
+    def _tasks_on_disk(self) -> dict[str, str]:
+        path = self.out / TASKS_FILE
+        if not path.is_file():
+            return {}
+        return {json.loads(line)["id"]: line.strip() for line in
+                path.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+    def _keep_task(self, session: Session, rec: dict[str, Any]) -> None:
+        """Name the run's task file in a record of a task outside the suite (kept there
+        on first sight). Two different tasks under one id cannot both be reported:
+        the second is recorded without the task file (and reports skip it)."""
+        from toolmaze_gym.tasks.suite import task_index
+
+        task = session.env.episode.task
+        if task.id in task_index(self.suite):
+            return
+        line = json.dumps(task.to_dict(), ensure_ascii=False, sort_keys=True)
+        known = self._tasks.get(task.id)
+        if known is None:
+            with (self.out / TASKS_FILE).open("a", encoding="utf-8") as fh:
+                fh.write(line + "\n")
+            self._tasks[task.id] = known = line
+        if known == line:
+            rec["tasks"] = str((self.out / TASKS_FILE).resolve())
+
+    def _write_config(self) -> None:
+        from toolmaze_gym import __version__
+
+        if (self.out / RUN_FILE).exists():
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        _write_json_atomic(self.out / RUN_FILE, {
+            "agent": self.agent, "label": self.agent, "agent_options": {}, "suite": self.suite,
+            "server": self.server, "toolmaze_version": __version__,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
+
+    def write(self, session: Session) -> dict[str, Any]:
+        """Record ``session``'s ended episode; returns the record."""
+        rec = session.record(self.agent)
+        with self._lock:
+            base = f"{rec['task_id']}/{rec['mode']}/{rec['prompt']}"
+            repeat = self._repeats.get(base, 0)
+            self._repeats[base] = repeat + 1
+            steps = rec["steps"]
+            rec.update(repeat=repeat, key=f"{base}/{repeat}", agent_options={},
+                       suite=self.suite, sampling=None, server=self.server,
+                       usage={"prompt_tokens": 0, "completion_tokens": 0,
+                              "turns": len(steps), "shared_turns": 0},
+                       raw=[s["raw"] for s in steps], wall_s=session.wall_s)
+            self._keep_task(session, rec)
+            self.written += 1
+        self._queue.put(rec)
+        return rec
+
+    def _drain(self) -> None:
+        while True:
+            rec = self._queue.get()
+            try:
+                if rec is not None:
+                    self._writer.write(rec)
+            finally:
+                self._queue.task_done()
+            if rec is None:
+                return
+
+    def flush(self) -> None:
+        """Wait until every record handed over so far is written and fsync'd."""
+        self._queue.join()
+
+    def close(self) -> None:
+        """Write what is pending, then release the directory."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self._writer.close()
+        self._stack.close()
+
+
+def record_line(rec: dict[str, Any]) -> str:
+    """A record as one JSON line (for logs and tests)."""
+    return json.dumps(rec, ensure_ascii=False)

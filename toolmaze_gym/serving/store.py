@@ -1,0 +1,139 @@
+"""Many served sessions at once, each its own episode; idle ones expire.
+
+A transport opens a session per client (an MCP session, an OpenEnv connection) and
+addresses it by id. A client that vanishes without ending its episode (killed, cut
+off) must not leave it in memory for ever: :meth:`SessionStore.expire` ends every
+session idle longer than ``idle_timeout`` (graded like a truncation, recorded with
+``"cut": "idle"``) and forgets it, ended ones included; the servers call it
+periodically. ``max_sessions`` bounds memory: a client beyond it gets a clear
+``capacity`` error.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolmaze_gym.serving.recorder import ServeRecorder
+from toolmaze_gym.serving.session import EpisodeChoice, ServeError, Session
+from toolmaze_gym.tasks.suite import SUITE_NAME
+
+
+class SessionStore:
+    """Sessions by id; see the module docstring. Thread-safe."""
+
+    def __init__(self, recorder: ServeRecorder | None = None, suite: str = SUITE_NAME,
+                 base: EpisodeChoice | None = None, fixed: frozenset[str] = frozenset(),
+                 idle_timeout: float = 300.0, max_sessions: int = 256, max_steps: int = 25,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if idle_timeout <= 0 or max_sessions < 1:
+            raise ValueError("idle_timeout must be positive and max_sessions at least 1")
+        self.recorder, self.suite, self.base = recorder, suite, base or EpisodeChoice()
+        self.fixed, self.idle_timeout, self.max_sessions = fixed, idle_timeout, max_sessions
+        self.max_steps, self.clock = max_steps, clock
+        self._sessions: dict[str, Session] = {}
+        self._seen: dict[str, float] = {}
+        self._opening: dict[str, threading.Lock] = {}
+        self._gone: set[str] = set()  # expired ids: a late call is told, not replayed
+        self._next_seed = self.base.seed
+        self._lock = threading.Lock()
+        self.expired = 0
+
+    def choice(self, given: Mapping[str, Any]) -> EpisodeChoice:
+        """The client's choice over the server's defaults; a value fixed by the server
+        (``fixed``) cannot be changed by a client."""
+        clash = sorted(k for k in self.fixed if given.get(k) is not None
+                       and str(given[k]) != str(getattr(self.base, k)))
+        if clash:
+            raise ServeError("bad_request", f"this server fixes {', '.join(clash)} "
+                             f"({', '.join(f'{k}={getattr(self.base, k)}' for k in clash)})")
+        return EpisodeChoice.from_mapping(given, self.base)
+
+    def open(self, given: Mapping[str, Any], sid: str | None = None) -> tuple[str, Session]:
+        """Start a session on the client's choice; returns its id and the session. A
+        client that names neither a task nor a seed (nor a server that fixes one)
+        gets the next task in order, as the env's seedless ``reset`` does."""
+        given = dict(given)
+        if given.get("task_id") is None and given.get("seed") is None \
+                and not {"seed", "task_id"} & self.fixed:
+            with self._lock:
+                given["seed"], self._next_seed = self._next_seed, self._next_seed + 1
+        choice = self.choice(given)
+        with self._lock:
+            if len(self._sessions) >= self.max_sessions:
+                raise ServeError("capacity", f"the server holds {self.max_sessions} sessions "
+                                             "already; end one or retry later")
+        session = Session(choice, self.suite, self.max_steps, on_end=self._ended)
+        sid = sid or secrets.token_hex(16)
+        with self._lock:
+            self._sessions[sid] = session
+            self._seen[sid] = self.clock()
+        return sid, session
+
+    def get_or_open(self, sid: str, given: Mapping[str, Any]) -> Session:
+        """The session ``sid``, opened on ``given`` at its first use (a transport whose
+        clients have ids before they have episodes: an MCP session)."""
+        with self._lock:
+            if sid in self._gone:
+                raise self._unknown(sid)
+            session = self._sessions.get(sid)
+            if session is not None:
+                self._seen[sid] = self.clock()
+                return session
+            opening = self._opening.setdefault(sid, threading.Lock())
+        with opening:  # two first requests of one client open one episode
+            with self._lock:
+                if sid in self._sessions:
+                    return self._sessions[sid]
+            try:
+                return self.open(given, sid)[1]
+            finally:
+                with self._lock:
+                    self._opening.pop(sid, None)
+
+    def _unknown(self, sid: str) -> ServeError:
+        return ServeError("unknown_session", f"unknown session {sid!r} (never opened, or "
+                                             f"expired after {self.idle_timeout:g} s idle)")
+
+    def get(self, sid: str) -> Session:
+        with self._lock:
+            session = self._sessions.get(sid)
+            if session is None:
+                raise self._unknown(sid)
+            self._seen[sid] = self.clock()
+            return session
+
+    def call(self, sid: str, tool: Any, arguments: Any) -> dict[str, Any]:
+        """One tool call in session ``sid``. An ended session stays until it expires,
+        so a late call is told the episode ended rather than that it never existed."""
+        return self.get(sid).call(tool, arguments)
+
+    def close(self, sid: str) -> None:
+        with self._lock:
+            self._sessions.pop(sid, None)
+            self._seen.pop(sid, None)
+
+    def expire(self) -> list[str]:
+        """End and forget every session idle longer than ``idle_timeout``."""
+        now = self.clock()
+        with self._lock:
+            stale = [s for s, t in self._seen.items() if now - t > self.idle_timeout]
+            gone = [self._sessions.pop(s) for s in stale]
+            for s in stale:
+                self._seen.pop(s)
+                self._gone.add(s)
+        for session in gone:
+            session.expire("idle")
+        self.expired += len(stale)
+        return stale
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._sessions)
+
+    def _ended(self, session: Session) -> None:
+        if self.recorder is not None:
+            self.recorder.write(session)
