@@ -242,7 +242,7 @@ id = "fin-test-cost-by-name"
 goal = "Know what some shares of a company cost and mail a part of it to myself."
 levels = ["C3"]
 phrasings = [
-  "{qty} {company} shares: save {pct}% of the cost for {months} months, as {cur}, to {me}.",
+  "{qty} {company} shares: save {pct}% of the cost for {months} months, as {cur}; email it to {me}.",
   "Price {qty} {company} shares, take {pct}% of it times {months} months, {cur}, mail {me}.",
 ]
 cues = { "shown.message" = ["save", "take"], "cost.estimated_cost" = ["cost", "price"] }
