@@ -68,7 +68,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          "at ~14 GB on CPU)")
     ap.add_argument("--compact-tools", action="store_true",
                     help="tool docs as compact text in the system prompt")
-    ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
+    ap.add_argument("--bf16", action="store_true",
+                    help="bf16 mixed precision (GPUs; on a CPU without avx512_bf16 it was "
+                         "slower than fp32: benchmarks/bench_sft_step.py)")
+    ap.add_argument("--lora-r", type=int, default=0,
+                    help="LoRA rank on every linear layer (peft); 0: full fine-tune. The "
+                         "saved model has the adapter merged in")
+    ap.add_argument("--lora-alpha", type=int,
+                    help="LoRA scaling numerator (default: 2 x --lora-r)")
+    ap.add_argument("--packing", action="store_true",
+                    help="pack episodes into --max-length blocks (best-fit decreasing; "
+                         "each episode attends only to itself, through position ids)")
+    ap.add_argument("--focus-repeat", type=int, default=1,
+                    help="curriculum: episodes of C1-C2 under P0-P2 appear this many times, "
+                         "every other episode once (toolmaze_gym.training.curriculum)")
     ap.add_argument("--gradient-checkpointing", action="store_true",
                     help="recompute activations in the backward pass (less memory, slower)")
     ap.add_argument("--threads", type=int, help="CPU threads (default: TOOLMAZE_THREADS, "
@@ -92,6 +105,43 @@ def load_data(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     return ds, {"source": f"built: {args.tasks} train tasks ({','.join(levels)}), "
                           f"seed {args.seed}",
                 **stats.to_dict()}
+
+
+def curriculum_mix(dataset: Any, args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """The rows as the curriculum's mix (``--focus-repeat``) and what the mix holds."""
+    from toolmaze_gym.training import curriculum
+
+    if args.focus_repeat < 1:
+        sys.exit(f"sft_recovery: --focus-repeat {args.focus_repeat}: must be at least 1")
+    plan = curriculum.Curriculum(focus_repeat=args.focus_repeat)
+    mixed = curriculum.apply(dataset, plan, args.seed)
+    counts = curriculum.cell_counts(mixed["level"], mixed["mode"])
+    return mixed, {"mix_rows": len(mixed), "mix_per_cell": dict(sorted(counts.items())),
+                   "focus_share": round(curriculum.focus_share(counts, plan), 4)}
+
+
+def lora_config(args: argparse.Namespace) -> Any:
+    """The peft adapter for ``--lora-r`` (None: full fine-tune)."""
+    if args.lora_r < 0:
+        sys.exit(f"sft_recovery: --lora-r {args.lora_r}: must be 0 (off) or a positive rank")
+    if not args.lora_r:
+        return None
+    require_all(("peft",), "--lora-r")
+    from peft import LoraConfig
+
+    return LoraConfig(r=args.lora_r, lora_alpha=args.lora_alpha or 2 * args.lora_r,
+                      lora_dropout=0.0, target_modules="all-linear", task_type="CAUSAL_LM")
+
+
+def save_model(trainer: Any, tokenizer: Any, out: Path) -> None:
+    """The trained model as a plain checkpoint (a LoRA adapter merged into its base), so
+    `toolmaze eval --model` and GRPO load it like any other."""
+    model = trainer.model
+    if hasattr(model, "merge_and_unload"):
+        model.merge_and_unload().save_pretrained(str(out))
+    else:
+        trainer.save_model(str(out))
+    tokenizer.save_pretrained(str(out))
 
 
 def compact(dataset: Any) -> Any:
@@ -137,7 +187,8 @@ def sft_config(args: argparse.Namespace) -> Any:
         per_device_train_batch_size=args.batch_size,
         gradient_accumulation_steps=args.grad_accum, learning_rate=args.lr,
         warmup_steps=round(args.warmup_ratio * args.max_steps), lr_scheduler_type="cosine",
-        assistant_only_loss=True, max_length=args.max_length, packing=False,
+        assistant_only_loss=True, max_length=args.max_length, packing=args.packing,
+        packing_strategy="bfd",
         bf16=args.bf16, activation_checkpointing=args.gradient_checkpointing,
         use_cpu=not torch.cuda.is_available(), logging_steps=args.logging_steps,
         save_strategy="no", report_to="none", seed=args.seed, dataloader_num_workers=0)
@@ -148,7 +199,8 @@ def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows:
     losses = [h["loss"] for h in history if "loss" in h]
     hyper = {k: getattr(args, k) for k in ("max_steps", "batch_size", "grad_accum", "lr",
                                            "warmup_ratio", "max_length", "compact_tools",
-                                           "bf16", "seed")}
+                                           "bf16", "lora_r", "packing", "focus_repeat",
+                                           "seed")}
     counts = data.get("kept_per_cell", {})
     return "\n".join([
         f"# {Path(args.out).name}", "",
@@ -157,6 +209,8 @@ def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows:
         "reroutes after permanent faults, aborts honestly when nothing is left).", "",
         f"* data: {data.get('source')}; {rows} episodes"
         + (f", per cell {json.dumps(counts)}" if counts else ""),
+        f"* curriculum mix: {data.get('mix_rows')} rows, focus share (C1-C2 P0-P2) "
+        f"{data.get('focus_share')}, per cell {json.dumps(data.get('mix_per_cell', {}))}",
         "* loss: assistant turns only (TRL SFTTrainer, assistant_only_loss)",
         f"* steps: {args.max_steps}; wall time {seconds:.0f} s",
         f"* hyper-parameters: {json.dumps(hyper)}",
@@ -174,19 +228,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         check_default_model()
     from trl import SFTTrainer
 
+    peft_config = lora_config(args)
     dataset, data = load_data(args)
     rows = len(dataset)
+    dataset, mix = curriculum_mix(dataset, args)
+    data = {**data, **mix}
     if args.compact_tools:
         dataset = compact(dataset)
     model, tokenizer, base = load_model(args.model)
     trainer = SFTTrainer(model=model, args=sft_config(args), train_dataset=dataset,
-                         processing_class=tokenizer)
+                         processing_class=tokenizer, peft_config=peft_config)
     started = time.monotonic()
     trainer.train()
     seconds = time.monotonic() - started
     out = Path(args.out)
-    trainer.save_model(str(out))
-    tokenizer.save_pretrained(str(out))
+    save_model(trainer, tokenizer, out)
     history = trainer.state.log_history
     (out / "train_log.json").write_text(json.dumps(history, indent=1) + "\n")
     (out / "README.md").write_text(model_card(args, base, data, rows, history, seconds))
