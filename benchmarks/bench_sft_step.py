@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # name -> sft_recovery flags on top of the common ones
 VARIANTS: dict[str, list[str]] = {
     "full-fp32 (baseline)": [],
-    "full-bf16": ["--bf16"],
     "lora16-fp32": ["--lora-r", "16"],
     "lora16-bf16": ["--lora-r", "16", "--bf16"],
     "lora16-fp32-packed": ["--lora-r", "16", "--packing"],
@@ -97,13 +96,13 @@ def run_variant(sft: Any, dataset: Any, flags: list[str], common: list[str],
 def prompt_lengths(dataset: Any, compact_rows: Any, tokenizer: Any, template: str
                    ) -> tuple[float, float]:
     """Mean first-turn tokens with JSON tool schemas and with compact docs."""
-    full = [len(tokenizer.apply_chat_template(r["messages"][:2], tools=r["tools"],
-                                              chat_template=template, tokenize=True,
-                                              add_generation_prompt=True))
-            for r in dataset]
-    small = [len(tokenizer.apply_chat_template(r["messages"][:2], chat_template=template,
-                                               tokenize=True, add_generation_prompt=True))
-             for r in compact_rows]
+    def length(messages: list[dict[str, Any]], **kw: Any) -> int:
+        text = tokenizer.apply_chat_template(messages[:2], chat_template=template,
+                                             tokenize=False, add_generation_prompt=True, **kw)
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    full = [length(r["messages"], tools=r["tools"]) for r in dataset]
+    small = [length(r["messages"]) for r in compact_rows]
     return statistics.mean(full), statistics.mean(small)
 
 

@@ -53,6 +53,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--model", help="local HF checkpoint (default: embedded SmolLM2-135M)")
     ap.add_argument("--out", required=True, help="where the trained model is saved")
     ap.add_argument("--max-steps", type=int, default=100, help="optimizer steps")
+    ap.add_argument("--epochs", type=float,
+                    help="passes over the curriculum mix instead of --max-steps (the "
+                         "steps are then the mix's rows, or packs, / (batch x grad-accum))")
     ap.add_argument("--batch-size", type=int, default=1,
                     help="episodes per device per forward/backward pass (memory grows "
                          "with it)")
@@ -178,15 +181,24 @@ def load_model(path: str | None) -> tuple[Any, Any, Path]:
     return model, tokenizer, where
 
 
-def sft_config(args: argparse.Namespace) -> Any:
+def sft_config(args: argparse.Namespace, rows: int | None = None) -> Any:
+    """TRL's config for these flags; ``rows`` (the mix's size) sizes the warm-up when
+    ``--epochs`` sets the length."""
+    import math
+
     import torch
     from trl import SFTConfig
 
+    length = {"max_steps": args.max_steps}
+    steps = args.max_steps
+    if args.epochs:
+        length = {"max_steps": -1, "num_train_epochs": args.epochs}
+        steps = math.ceil(args.epochs * (rows or 1) / (args.batch_size * args.grad_accum))
     return SFTConfig(
-        output_dir=args.out, max_steps=args.max_steps,
+        output_dir=args.out, **length,
         per_device_train_batch_size=args.batch_size,
         gradient_accumulation_steps=args.grad_accum, learning_rate=args.lr,
-        warmup_steps=round(args.warmup_ratio * args.max_steps), lr_scheduler_type="cosine",
+        warmup_steps=round(args.warmup_ratio * steps), lr_scheduler_type="cosine",
         assistant_only_loss=True, max_length=args.max_length, packing=args.packing,
         packing_strategy="bfd",
         bf16=args.bf16, activation_checkpointing=args.gradient_checkpointing,
@@ -195,9 +207,9 @@ def sft_config(args: argparse.Namespace) -> Any:
 
 
 def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows: int,
-               history: list[dict[str, Any]], seconds: float) -> str:
+               history: list[dict[str, Any]], seconds: float, steps: int) -> str:
     losses = [h["loss"] for h in history if "loss" in h]
-    hyper = {k: getattr(args, k) for k in ("max_steps", "batch_size", "grad_accum", "lr",
+    hyper = {k: getattr(args, k) for k in ("max_steps", "epochs", "batch_size", "grad_accum", "lr",
                                            "warmup_ratio", "max_length", "compact_tools",
                                            "bf16", "lora_r", "packing", "focus_repeat",
                                            "seed")}
@@ -212,7 +224,7 @@ def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows:
         f"* curriculum mix: {data.get('mix_rows')} rows, focus share (C1-C2 P0-P2) "
         f"{data.get('focus_share')}, per cell {json.dumps(data.get('mix_per_cell', {}))}",
         "* loss: assistant turns only (TRL SFTTrainer, assistant_only_loss)",
-        f"* steps: {args.max_steps}; wall time {seconds:.0f} s",
+        f"* steps: {steps}; wall time {seconds:.0f} s",
         f"* hyper-parameters: {json.dumps(hyper)}",
         f"* loss: first {losses[0]:.4f}, last {losses[-1]:.4f}" if losses else "* loss: -",
         "", "Evaluate: `toolmaze eval --agent hf --model THIS_DIR ...`.", ""])
@@ -236,8 +248,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.compact_tools:
         dataset = compact(dataset)
     model, tokenizer, base = load_model(args.model)
-    trainer = SFTTrainer(model=model, args=sft_config(args), train_dataset=dataset,
-                         processing_class=tokenizer, peft_config=peft_config)
+    trainer = SFTTrainer(model=model, args=sft_config(args, len(dataset)),
+                         train_dataset=dataset, processing_class=tokenizer,
+                         peft_config=peft_config)
     started = time.monotonic()
     trainer.train()
     seconds = time.monotonic() - started
@@ -245,8 +258,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     save_model(trainer, tokenizer, out)
     history = trainer.state.log_history
     (out / "train_log.json").write_text(json.dumps(history, indent=1) + "\n")
-    (out / "README.md").write_text(model_card(args, base, data, rows, history, seconds))
-    print(f"saved {out} after {args.max_steps} steps in {seconds:.0f} s", file=sys.stderr)
+    steps = trainer.state.global_step
+    (out / "README.md").write_text(model_card(args, base, data, rows, history, seconds, steps))
+    print(f"saved {out} after {steps} steps in {seconds:.0f} s", file=sys.stderr)
     return {"out": out, "history": history, "seconds": seconds}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 
 import pytest
@@ -221,5 +222,5 @@ def test_looping_on_a_valid_call_never_pays(train_tasks):
     first = next((s["action"]["name"], s["action"]["arguments"])
                  for s in expert.trajectory["steps"] if s["action"]["kind"] == "call")
     rewards = [_reward_after(factories, row, [first] * k) for k in range(1, 8)]
-    assert all(later < earlier for earlier, later in zip(rewards, rewards[1:]))
+    assert all(later < earlier for earlier, later in itertools.pairwise(rewards))
     assert rewards[-1] < _reward_after(factories, row, []) == 0.0
