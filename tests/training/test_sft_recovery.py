@@ -99,6 +99,11 @@ def test_packed_episodes_attend_only_to_themselves(tiny_model, train_tasks, tmp_
     batch = next(iter(trainer.get_train_dataloader()))
     starts = (batch["position_ids"][0] == 0).nonzero().flatten().tolist()
     assert len(starts) == len(rows) >= 2 and "attention_mask" not in batch
+    # the loss sees the assistant turns only: every call, no tool output, no prompt
+    trained = trainer.processing_class.decode(batch["input_ids"][0][batch["labels"][0] != -100])
+    calls = sum(len(m.get("tool_calls") or ()) for r in rows for m in r["messages"])
+    assert trained.count("<tool_call>") == calls
+    assert "<tool_response>" not in trained and "# Tools" not in trained
     alone = _trainer(sft, tiny_model, tmp_path, ["--max-length", "16384"], rows)
     singles = {tuple(b["input_ids"][0].tolist()): b for b in alone.get_train_dataloader()}
     model = trainer.model.eval()
