@@ -55,7 +55,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-steps", type=int, default=100, help="optimizer steps")
     ap.add_argument("--epochs", type=float,
                     help="passes over the curriculum mix instead of --max-steps (the "
-                         "steps are then the mix's rows, or packs, / (batch x grad-accum))")
+                         "steps are then the mix's rows, or packs, / (batch x grad-accum); "
+                         "default: --max-steps decides)")
     ap.add_argument("--batch-size", type=int, default=1,
                     help="episodes per device per forward/backward pass (memory grows "
                          "with it)")
