@@ -33,6 +33,7 @@ VARIANTS: dict[str, list[str]] = {
     "lora16-fp32": ["--lora-r", "16"],
     "lora16-bf16": ["--lora-r", "16", "--bf16"],
     "lora16-fp32-packed": ["--lora-r", "16", "--packing"],
+    "lora16-top8-fp32": ["--lora-r", "16", "--lora-layers", "8"],
 }
 
 
@@ -82,7 +83,8 @@ def run_variant(sft: Any, dataset: Any, flags: list[str], common: list[str],
     model, tokenizer, _ = sft.load_model(args.model)
     trainer = timed_trainer_class(SFTTrainer)(
         model=model, args=sft.sft_config(args), train_dataset=dataset,
-        processing_class=tokenizer, peft_config=sft.lora_config(args))
+        processing_class=tokenizer,
+        peft_config=sft.lora_config(args, model.config.num_hidden_layers))
     trainer.train()
     timed = trainer.steps[1:]  # the first step pays for lazy initialisation
     per_step = statistics.median(s["s"] for s in timed)

@@ -78,6 +78,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--lora-r", type=int, default=0,
                     help="LoRA rank on every linear layer (peft); 0: full fine-tune. The "
                          "saved model has the adapter merged in")
+    ap.add_argument("--lora-layers", type=int,
+                    help="LoRA on the top N decoder layers only: the backward pass then "
+                         "stops below them (default: every layer)")
     ap.add_argument("--lora-alpha", type=int,
                     help="LoRA scaling numerator (default: 2 x --lora-r)")
     ap.add_argument("--packing", action="store_true",
@@ -124,8 +127,10 @@ def curriculum_mix(dataset: Any, args: argparse.Namespace) -> tuple[Any, dict[st
                    "focus_share": round(curriculum.focus_share(counts, plan), 4)}
 
 
-def lora_config(args: argparse.Namespace) -> Any:
-    """The peft adapter for ``--lora-r`` (None: full fine-tune)."""
+def lora_config(args: argparse.Namespace, num_layers: int | None = None) -> Any:
+    """The peft adapter for ``--lora-r`` (None: full fine-tune); ``--lora-layers`` needs
+    the model's ``num_layers``. Why the top layers: no weight below them trains, so
+    autograd builds no graph there and the backward pass skips them."""
     if args.lora_r < 0:
         sys.exit(f"sft_recovery: --lora-r {args.lora_r}: must be 0 (off) or a positive rank")
     if not args.lora_r:
@@ -133,8 +138,17 @@ def lora_config(args: argparse.Namespace) -> Any:
     require_all(("peft",), "--lora-r")
     from peft import LoraConfig
 
+    layers = {}
+    if args.lora_layers is not None:
+        if not num_layers or not 0 < args.lora_layers <= num_layers:
+            sys.exit(f"sft_recovery: --lora-layers {args.lora_layers}: the model has "
+                     f"{num_layers} layers")
+        layers = {"layers_to_transform": list(range(num_layers - args.lora_layers,
+                                                    num_layers)),
+                  "layers_pattern": "layers"}
     return LoraConfig(r=args.lora_r, lora_alpha=args.lora_alpha or 2 * args.lora_r,
-                      lora_dropout=0.0, target_modules="all-linear", task_type="CAUSAL_LM")
+                      lora_dropout=0.0, target_modules="all-linear", task_type="CAUSAL_LM",
+                      **layers)
 
 
 def save_model(trainer: Any, tokenizer: Any, out: Path) -> None:
@@ -210,10 +224,9 @@ def sft_config(args: argparse.Namespace, rows: int | None = None) -> Any:
 def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows: int,
                history: list[dict[str, Any]], seconds: float, steps: int) -> str:
     losses = [h["loss"] for h in history if "loss" in h]
-    hyper = {k: getattr(args, k) for k in ("max_steps", "epochs", "batch_size", "grad_accum", "lr",
-                                           "warmup_ratio", "max_length", "compact_tools",
-                                           "bf16", "lora_r", "packing", "focus_repeat",
-                                           "seed")}
+    hyper = {k: getattr(args, k) for k in (
+        "max_steps", "epochs", "batch_size", "grad_accum", "lr", "warmup_ratio", "max_length",
+        "compact_tools", "bf16", "lora_r", "lora_layers", "packing", "focus_repeat", "seed")}
     counts = data.get("kept_per_cell", {})
     return "\n".join([
         f"# {Path(args.out).name}", "",
@@ -241,7 +254,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         check_default_model()
     from trl import SFTTrainer
 
-    peft_config = lora_config(args)
     dataset, data = load_data(args)
     rows = len(dataset)
     dataset, mix = curriculum_mix(dataset, args)
@@ -249,6 +261,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.compact_tools:
         dataset = compact(dataset)
     model, tokenizer, base = load_model(args.model)
+    peft_config = lora_config(args, model.config.num_hidden_layers)
     trainer = SFTTrainer(model=model, args=sft_config(args, len(dataset)),
                          train_dataset=dataset, processing_class=tokenizer,
                          peft_config=peft_config)

@@ -81,7 +81,8 @@ def _trainer(sft, tiny_model, tmp_path, flags, dataset):
                            "--threads", "1", *flags])
     model, tokenizer, _ = sft.load_model(args.model)
     return SFTTrainer(model=model, args=sft.sft_config(args), train_dataset=dataset,
-                      processing_class=tokenizer, peft_config=sft.lora_config(args))
+                      processing_class=tokenizer,
+                      peft_config=sft.lora_config(args, model.config.num_hidden_layers))
 
 
 def test_packed_episodes_attend_only_to_themselves(tiny_model, train_tasks, tmp_path):
@@ -121,8 +122,9 @@ def test_packed_episodes_attend_only_to_themselves(tiny_model, train_tasks, tmp_
 
 def test_lora_trains_an_adapter_and_saves_a_merged_plain_checkpoint(tiny_model, tmp_path,
                                                                     monkeypatch):
-    """With --lora-r only the adapter trains (the base weights stay frozen), and the
-    saved model is an ordinary checkpoint that evaluation loads without peft."""
+    """With --lora-r only the adapter trains (the base weights stay frozen; with
+    --lora-layers 1 only the top layer's), and the saved model is an ordinary
+    checkpoint that evaluation loads without peft."""
     import torch
     from transformers import AutoModelForCausalLM
 
@@ -132,12 +134,12 @@ def test_lora_trains_an_adapter_and_saves_a_merged_plain_checkpoint(tiny_model, 
     result = sft.main(["--tasks", "1", "--levels", "C1", "--model", str(tiny_model),
                        "--out", str(out), "--max-steps", "2", "--grad-accum", "1",
                        "--compact-tools", "--max-length", "3072", "--threads", "1",
-                       "--lora-r", "4", "--lr", "1e-2"])
+                       "--lora-r", "4", "--lora-layers", "1", "--lr", "1e-2"])
     assert len([h for h in result["history"] if "loss" in h]) == 2
     assert not (out / "adapter_config.json").exists()
     trained = AutoModelForCausalLM.from_pretrained(out).state_dict()
     base = AutoModelForCausalLM.from_pretrained(tiny_model).state_dict()
     assert set(trained) == set(base)  # no lora_A/lora_B left: merged
     changed = [k for k in base if not torch.equal(base[k], trained[k])]
-    assert changed and all("proj" in k for k in changed)  # linear layers only
+    assert changed and all("layers.1." in k and "proj" in k for k in changed)
     assert '"lora_r": 4' in (out / "README.md").read_text()
