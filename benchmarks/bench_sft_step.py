@@ -1,18 +1,23 @@
 """Seconds per SFT step and per trained token: today's full fine-tune against the cheaper
-set-ups, measured in one run on the same expert episodes.
+set-ups, measured in one run on the same batch, interleaved.
 
-Each variant trains the real SmolLM2-135M for ``--steps`` optimizer steps (after one
-untimed warm-up step) with ``training_scripts/sft_recovery.py``'s own data path and
-config: compact tool docs, assistant-only loss, batch 1, no accumulation. A trained
-token is one whose label is not masked (assistant turns); "tokens" counts every token
-the model read. The baseline is the ``make train-demo`` SFT set-up (full fine-tune,
-fp32, one episode per step); the ratio is baseline seconds per trained token over the
-variant's, so 3.0 means three times cheaper. The same rows also give the prompt length
-with the template's JSON tool schemas against the compact docs.
+Every variant gets the same collated batch: one careful-expert episode as
+``training_scripts/sft_recovery.py`` builds it (TRL's tokenization, compact tool
+docs, assistant-only labels), and its model, LoRA adapter (peft, as ``--lora-r``
+/ ``--lora-layers`` configure it) and AdamW. A step is forward, backward and the
+optimizer update. The variants take turns, one step each per round, for
+``--rounds`` rounds after one untimed warm-up step each, so a change in the load of
+a shared machine hits all of them alike; the figure is each variant's median. A
+trained token is one whose label is not masked (the assistant turns). The baseline
+is the ``make train-demo`` SFT set-up (full fine-tune, fp32, one episode per step);
+"cheaper" is its seconds per trained token over the variant's. bf16 (autocast) is
+the ``--bf16`` variant; on a CPU without avx512_bf16 it is slow enough to leave out
+with ``--only``. The same rows also give the first-turn prompt length with the
+template's JSON tool schemas against the compact docs.
 
-Run (about 10 minutes on 2 shared cores)::
+Run (about 10 minutes on 2 idle cores)::
 
-    nice -n 10 .venv/bin/python benchmarks/bench_sft_step.py --tasks 6 --steps 4
+    nice -n 10 .venv/bin/python benchmarks/bench_sft_step.py --rounds 3
 """
 
 from __future__ import annotations
@@ -31,9 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 VARIANTS: dict[str, list[str]] = {
     "full-fp32 (baseline)": [],
     "lora16-fp32": ["--lora-r", "16"],
-    "lora16-bf16": ["--lora-r", "16", "--bf16"],
-    "lora16-fp32-packed": ["--lora-r", "16", "--packing"],
     "lora16-top8-fp32": ["--lora-r", "16", "--lora-layers", "8"],
+    "lora16-bf16": ["--lora-r", "16", "--bf16"],
 }
 
 
@@ -45,54 +49,47 @@ def load_sft_script() -> Any:
     return module
 
 
-def timed_trainer_class(base: type) -> type:
-    """An ``SFTTrainer`` that records each optimizer step's wall time (forward, backward
-    and optimizer update, from the step-begin to the step-end callback) and the tokens
-    of its batch (grad-accum 1: one batch per step)."""
-    from transformers import TrainerCallback
-
-    class Clock(TrainerCallback):
-        def __init__(self, steps: list[dict[str, float]]) -> None:
-            self.steps, self.t0 = steps, 0.0
-
-        def on_step_begin(self, args, state, control, **kwargs):
-            self.t0 = time.perf_counter()
-
-        def on_step_end(self, args, state, control, **kwargs):
-            self.steps[-1]["s"] = time.perf_counter() - self.t0
-
-    class Timed(base):
-        def __init__(self, *a: Any, **kw: Any) -> None:
-            super().__init__(*a, **kw)
-            self.steps: list[dict[str, float]] = []
-            self.add_callback(Clock(self.steps))
-
-        def training_step(self, model, inputs, num_items_in_batch=None):
-            self.steps.append({"trained": int((inputs["labels"][..., 1:] != -100).sum()),
-                               "tokens": int(inputs["input_ids"].numel())})
-            return super().training_step(model, inputs, num_items_in_batch)
-
-    return Timed
-
-
-def run_variant(sft: Any, dataset: Any, flags: list[str], common: list[str],
-                steps: int) -> dict[str, float]:
+def one_batch(sft: Any, dataset: Any, common: list[str], index: int) -> dict[str, Any]:
+    """Episode ``index`` collated as the SFT trainer collates it (labels masked)."""
     from trl import SFTTrainer
 
-    args = sft.parse_args([*common, *flags, "--max-steps", str(steps + 1)])
+    args = sft.parse_args(common)
     model, tokenizer, _ = sft.load_model(args.model)
-    trainer = timed_trainer_class(SFTTrainer)(
-        model=model, args=sft.sft_config(args), train_dataset=dataset,
-        processing_class=tokenizer,
-        peft_config=sft.lora_config(args, model.config.num_hidden_layers))
-    trainer.train()
-    timed = trainer.steps[1:]  # the first step pays for lazy initialisation
-    per_step = statistics.median(s["s"] for s in timed)
-    seconds = sum(s["s"] for s in timed)
-    return {"s_step": per_step, "trained_step": sum(s["trained"] for s in timed) / len(timed),
-            "tokens_step": sum(s["tokens"] for s in timed) / len(timed),
-            "s_per_1k_trained": 1000 * seconds / max(1, sum(s["trained"] for s in timed)),
-            "s_per_1k_tokens": 1000 * seconds / max(1, sum(s["tokens"] for s in timed))}
+    trainer = SFTTrainer(model=model, args=sft.sft_config(args), train_dataset=dataset,
+                         processing_class=tokenizer)
+    rows = trainer.train_dataset
+    return trainer.data_collator([rows[index]])
+
+
+class Variant:
+    """A model (with its adapter) and optimizer that step on the shared batch."""
+
+    def __init__(self, sft: Any, flags: list[str], common: list[str]) -> None:
+        import torch
+
+        args = sft.parse_args([*common, *flags])
+        model, _, _ = sft.load_model(args.model)
+        peft_config = sft.lora_config(args, model)
+        if peft_config is not None:
+            from peft import get_peft_model
+
+            model = get_peft_model(model, peft_config)
+        self.model, self.bf16 = model.train(), args.bf16
+        params = [p for p in model.parameters() if p.requires_grad]
+        self.trainable = sum(p.numel() for p in params)
+        self.optimizer = torch.optim.AdamW(params, lr=args.lr)
+        self.times: list[float] = []
+
+    def step(self, batch: dict[str, Any]) -> float:
+        import torch
+
+        t0 = time.perf_counter()
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16):
+            loss = self.model(**batch).loss
+        loss.backward()
+        self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        return time.perf_counter() - t0
 
 
 def prompt_lengths(dataset: Any, compact_rows: Any, tokenizer: Any, template: str
@@ -110,8 +107,9 @@ def prompt_lengths(dataset: Any, compact_rows: Any, tokenizer: Any, template: st
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tasks", type=int, default=6, help="C1-C2 train tasks for the episodes")
-    ap.add_argument("--steps", type=int, default=4, help="timed steps per variant")
+    ap.add_argument("--tasks", type=int, default=1, help="C1-C2 train tasks for the episodes")
+    ap.add_argument("--episode", type=int, default=0, help="which episode is the batch")
+    ap.add_argument("--rounds", type=int, default=3, help="timed steps per variant")
     ap.add_argument("--max-length", type=int, default=6144)
     ap.add_argument("--only", help="comma-separated variant names to run (default: all)")
     ns = ap.parse_args()
@@ -127,23 +125,34 @@ def main() -> None:
     compact = sft.compact(rows)
     _, tokenizer, _ = sft.load_model(None)
     full_len, compact_len = prompt_lengths(rows, compact, tokenizer, tool_chat_template())
-    print(f"{len(rows)} expert episodes ({ns.tasks} C1-C2 train tasks, P0-P2); first-turn "
-          f"prompt: {full_len:.0f} tokens with JSON schemas, {compact_len:.0f} compact "
-          f"({full_len / compact_len:.1f}x fewer); threads {threads}", file=sys.stderr)
     common = ["--out", str(ROOT / "runs" / "bench-sft"), "--grad-accum", "1",
-              "--compact-tools", "--max-length", str(ns.max_length), "--lr", "1e-4",
-              "--logging-steps", "1000"]
-    wanted = set(ns.only.split(",")) if ns.only else set(VARIANTS)
-    results = {name: run_variant(sft, compact, flags, common, ns.steps)
-               for name, flags in VARIANTS.items() if name in wanted}
-    base = results.get("full-fp32 (baseline)")
-    print("\n| variant | s/step | trained tok/step | tok/step | s per 1k trained | "
-          "s per 1k tok | cheaper per trained token |\n|---|---|---|---|---|---|---|")
-    for name, r in results.items():
-        ratio = base["s_per_1k_trained"] / r["s_per_1k_trained"] if base else float("nan")
-        print(f"| {name} | {r['s_step']:.2f} | {r['trained_step']:.0f} | "
-              f"{r['tokens_step']:.0f} | {r['s_per_1k_trained']:.2f} | "
-              f"{r['s_per_1k_tokens']:.2f} | {ratio:.2f}x |")
+              "--compact-tools", "--max-length", str(ns.max_length), "--lr", "1e-4"]
+    batch = one_batch(sft, compact, common, ns.episode)
+    batch = {k: v for k, v in batch.items() if k in ("input_ids", "attention_mask", "labels")}
+    trained = int((batch["labels"][..., 1:] != -100).sum())
+    tokens = int(batch["input_ids"].numel())
+    print(f"{len(rows)} expert episodes ({ns.tasks} C1-C2 train task(s), P0-P2); first-turn "
+          f"prompt: {full_len:.0f} tokens with JSON schemas, {compact_len:.0f} compact "
+          f"({full_len / compact_len:.2f}x fewer); the batch: {tokens} tokens, {trained} "
+          f"trained; threads {threads}", file=sys.stderr)
+    wanted = ns.only.split(",") if ns.only else list(VARIANTS)
+    variants = {name: Variant(sft, VARIANTS[name], common) for name in wanted}
+    for v in variants.values():
+        v.step(batch)  # warm-up: lazy initialisation, optimizer state
+    for _ in range(ns.rounds):
+        for v in variants.values():
+            v.times.append(v.step(batch))
+    base = variants.get("full-fp32 (baseline)")
+    base_s = statistics.median(base.times) if base else float("nan")
+    print("\n| variant | trainable params | s/step (median) | s per 1k trained tokens | "
+          "s per 1k tokens | cheaper per trained token |\n|---|---|---|---|---|---|")
+    for name, v in variants.items():
+        med = statistics.median(v.times)
+        print(f"| {name} | {v.trainable / 1e6:.2f} M | {med:.2f} | "
+              f"{1000 * med / trained:.1f} | {1000 * med / tokens:.2f} | "
+              f"{base_s / med:.2f}x |")
+    print("\nsteps (s): " + "; ".join(f"{n}: {', '.join(f'{t:.1f}' for t in v.times)}"
+                                  for n, v in variants.items()))
 
 
 if __name__ == "__main__":

@@ -127,10 +127,11 @@ def curriculum_mix(dataset: Any, args: argparse.Namespace) -> tuple[Any, dict[st
                    "focus_share": round(curriculum.focus_share(counts, plan), 4)}
 
 
-def lora_config(args: argparse.Namespace, num_layers: int | None = None) -> Any:
-    """The peft adapter for ``--lora-r`` (None: full fine-tune); ``--lora-layers`` needs
-    the model's ``num_layers``. Why the top layers: no weight below them trains, so
-    autograd builds no graph there and the backward pass skips them."""
+def lora_config(args: argparse.Namespace, model: Any = None) -> Any:
+    """The peft adapter for ``--lora-r`` (None: full fine-tune) on every linear layer of
+    ``model`` but the output head; ``--lora-layers`` keeps the top N decoder layers.
+    Why the top layers: no weight below them trains, so autograd builds no graph there
+    and the backward pass skips them."""
     if args.lora_r < 0:
         sys.exit(f"sft_recovery: --lora-r {args.lora_r}: must be 0 (off) or a positive rank")
     if not args.lora_r:
@@ -138,17 +139,26 @@ def lora_config(args: argparse.Namespace, num_layers: int | None = None) -> Any:
     require_all(("peft",), "--lora-r")
     from peft import LoraConfig
 
-    layers = {}
+    layers: dict[str, Any] = {"target_modules": "all-linear"}
     if args.lora_layers is not None:
-        if not num_layers or not 0 < args.lora_layers <= num_layers:
+        total = getattr(getattr(model, "config", None), "num_hidden_layers", None)
+        if not total or not 0 < args.lora_layers <= total:
             sys.exit(f"sft_recovery: --lora-layers {args.lora_layers}: the model has "
-                     f"{num_layers} layers")
-        layers = {"layers_to_transform": list(range(num_layers - args.lora_layers,
-                                                    num_layers)),
+                     f"{total} layers")
+        layers = {"target_modules": linear_names(model),
+                  "layers_to_transform": list(range(total - args.lora_layers, total)),
                   "layers_pattern": "layers"}
     return LoraConfig(r=args.lora_r, lora_alpha=args.lora_alpha or 2 * args.lora_r,
-                      lora_dropout=0.0, target_modules="all-linear", task_type="CAUSAL_LM",
-                      **layers)
+                      lora_dropout=0.0, task_type="CAUSAL_LM", **layers)
+
+
+def linear_names(model: Any) -> list[str]:
+    """The names of the model's linear layers inside its decoder layers (what peft's
+    "all-linear" picks; peft wants a list when it is told which layers to adapt)."""
+    import torch
+
+    return sorted({name.rsplit(".", 1)[-1] for name, mod in model.named_modules()
+                   if isinstance(mod, torch.nn.Linear) and ".layers." in f".{name}"})
 
 
 def save_model(trainer: Any, tokenizer: Any, out: Path) -> None:
@@ -261,7 +271,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.compact_tools:
         dataset = compact(dataset)
     model, tokenizer, base = load_model(args.model)
-    peft_config = lora_config(args, model.config.num_hidden_layers)
+    peft_config = lora_config(args, model)
     trainer = SFTTrainer(model=model, args=sft_config(args, len(dataset)),
                          train_dataset=dataset, processing_class=tokenizer,
                          peft_config=peft_config)

@@ -82,7 +82,7 @@ def _trainer(sft, tiny_model, tmp_path, flags, dataset):
     model, tokenizer, _ = sft.load_model(args.model)
     return SFTTrainer(model=model, args=sft.sft_config(args), train_dataset=dataset,
                       processing_class=tokenizer,
-                      peft_config=sft.lora_config(args, model.config.num_hidden_layers))
+                      peft_config=sft.lora_config(args, model))
 
 
 def test_packed_episodes_attend_only_to_themselves(tiny_model, train_tasks, tmp_path):
