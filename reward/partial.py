@@ -8,17 +8,22 @@ credit adds what a researcher would accept as progress towards the goal:
 * ``valid``: the share of the agent's actions that were well-formed calls to a
   tool the episode showed (``finish``/``abort`` excluded, so ending at once earns
   nothing), the first skill a small model lacks;
+  A repeated call (``toolmaze_gym.reward.repeats``: the same call again after
+  a clean answer) is not counted as valid, and each one costs ``repeat``, so
+  looping on a valid call lowers the reward with every turn instead of raising
+  the share;
 * ``progress``: the share of the task's fewest-steps cost that the agent's calls
   removed (``grading.remaining_optimal`` at the start versus after the calls, under
   the faults met), i.e. how far along a valid path the episode got, in [0, 1); the
   cost counts the closing step, which success pays for.
 
-reward = terminal_reward(grade) + w_valid·valid + w_progress·progress. With the
-default weights the bonus is at most 0.5, below the 1.0 of a success, so no
-amount of partial progress outranks finishing the task. Why not the potential-
-based shaping term: it is built to telescope to 0 over every episode (it only
-moves credit between steps), so summed over an episode, as GRPO sums, it is 0
-and adds no variance.
+reward = terminal_reward(grade) + w_valid·valid + w_progress·progress
+− w_repeat·repeats. With the default weights the bonus is at most 0.5, below the 1.0
+of a success, so no amount of partial progress outranks finishing the task, and a
+loop of k repeats costs 0.1·k (a 25-step loop ends far below an immediate stop).
+Why not the potential-based shaping term: it is built to telescope to 0 over every
+episode (it only moves credit between steps), so summed over an episode, as GRPO
+sums, it is 0 and adds no variance.
 """
 
 from __future__ import annotations
@@ -42,20 +47,23 @@ class PartialCredit:
 
     valid: float = 0.2
     progress: float = 0.3
+    repeat: float = 0.1  # per repeated call (toolmaze_gym.reward.repeats)
 
 
 PARTIAL = PartialCredit()
 
 
 def partial_reward(grade: Mapping[str, Any], valid: float, progress: float,
-                   credit: PartialCredit = PARTIAL, cfg: RewardConfig = DEFAULT) -> float:
+                   credit: PartialCredit = PARTIAL, cfg: RewardConfig = DEFAULT,
+                   repeats: int = 0) -> float:
     """Terminal reward plus the weighted valid-call share and path progress (both
-    clamped to [0, 1])."""
+    clamped to [0, 1]), less ``credit.repeat`` per repeated call (``valid`` should
+    count only the calls that were not repeats: ``repeats.repeat_indices``)."""
     def unit(x: float) -> float:
         return min(1.0, max(0.0, float(x)))
 
-    return terminal_reward(grade, cfg) + credit.valid * unit(valid) \
-        + credit.progress * unit(progress)
+    bonus = credit.valid * unit(valid) + credit.progress * unit(progress)
+    return terminal_reward(grade, cfg) + bonus - credit.repeat * max(0, int(repeats))
 
 
 def path_progress(corpus: Corpus, task: Task, profile: FaultProfile,

@@ -36,6 +36,7 @@ INSTALL: dict[str, tuple[str, str]] = {
     "gguf": ("gguf", LLM_EXTRA),
     "datasets": ("datasets", LLM_EXTRA),
     "accelerate": ("accelerate", LLM_EXTRA),
+    "peft": ("peft", LLM_EXTRA),
     "openai": ("openai", LLM_EXTRA),
     "vllm": ("vllm", "pip install 'trl[vllm]' (GPUs)"),
     "playwright": ("playwright", "pip install 'toolmaze-gym[browser]'"),

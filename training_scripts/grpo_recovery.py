@@ -5,10 +5,12 @@ episode (success, recovery, recovery cost) plus partial credit
 (``toolmaze_gym.reward.partial``): 0.2 x the share of actions that were valid calls
 to a shown tool (finish/abort excluded) + 0.3 x the share of the task's fewest-steps
 cost the calls removed (progress along a valid path); at most 0.5 in all, below a
-success. ``terminal`` is the terminal reward alone, which is 0 for every rollout of
-a model that cannot finish tasks yet, so GRPO's groups have no variance and no
-advantage. The potential-based shaping term is no alternative: it sums to 0 over
-every episode by design. The logs' ``reward_std`` shows whether groups varied.
+success; a call repeated after a clean answer is not a valid call and costs 0.1
+(``toolmaze_gym.reward.repeats``), so looping never pays. ``terminal`` is the
+terminal reward alone, which is 0 for every rollout of a model that cannot finish
+tasks yet, so GRPO's groups have no variance and no advantage. The potential-based
+shaping term is no alternative: it sums to 0 over every episode by design. The logs'
+``reward_std`` shows whether groups varied.
 
 ``--compact-tools`` shows the tools exactly as ``toolmaze eval --compact-tools``
 does: compact docs in the system prompt, the env's order (task tools alphabetical,
@@ -236,7 +238,8 @@ def model_card(args: argparse.Namespace, history: list[dict[str, Any]], seconds:
                                            "max_completion_length", "max_episode_steps",
                                            "reward", "compact_tools", "use_vllm", "seed")}
     reward = ("terminal reward + partial credit (0.2 x valid-call share + 0.3 x progress "
-              "along a valid path)" if args.reward == "partial" else "terminal reward")
+              "along a valid path - 0.1 x repeated calls)" if args.reward == "partial"
+              else "terminal reward")
     return "\n".join([
         f"# {Path(args.out).name}", "",
         f"GRPO of `{args.model or 'SmolLM2-135M-Instruct (embedded)'}` with the ToolMaze "

@@ -53,6 +53,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--model", help="local HF checkpoint (default: embedded SmolLM2-135M)")
     ap.add_argument("--out", required=True, help="where the trained model is saved")
     ap.add_argument("--max-steps", type=int, default=100, help="optimizer steps")
+    ap.add_argument("--epochs", type=float,
+                    help="passes over the curriculum mix instead of --max-steps (the "
+                         "steps are then the mix's rows, or packs, / (batch x grad-accum); "
+                         "default: --max-steps decides)")
     ap.add_argument("--batch-size", type=int, default=1,
                     help="episodes per device per forward/backward pass (memory grows "
                          "with it)")
@@ -68,7 +72,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          "at ~14 GB on CPU)")
     ap.add_argument("--compact-tools", action="store_true",
                     help="tool docs as compact text in the system prompt")
-    ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
+    ap.add_argument("--bf16", action="store_true",
+                    help="bf16 mixed precision (GPUs; on a CPU without avx512_bf16 it was "
+                         "slower than fp32: benchmarks/bench_sft_step.py)")
+    ap.add_argument("--lora-r", type=int, default=0,
+                    help="LoRA rank on every linear layer (peft); 0: full fine-tune. The "
+                         "saved model has the adapter merged in")
+    ap.add_argument("--lora-layers", type=int,
+                    help="LoRA on the top N decoder layers only: the backward pass then "
+                         "stops below them (default: every layer)")
+    ap.add_argument("--lora-alpha", type=int,
+                    help="LoRA scaling numerator (default: 2 x --lora-r)")
+    ap.add_argument("--packing", action="store_true",
+                    help="pack episodes into --max-length blocks (best-fit decreasing; "
+                         "each episode attends only to itself, through position ids)")
+    ap.add_argument("--focus-repeat", type=int, default=1,
+                    help="curriculum: episodes of C1-C2 under P0-P2 appear this many times, "
+                         "every other episode once (toolmaze_gym.training.curriculum)")
     ap.add_argument("--gradient-checkpointing", action="store_true",
                     help="recompute activations in the backward pass (less memory, slower)")
     ap.add_argument("--threads", type=int, help="CPU threads (default: TOOLMAZE_THREADS, "
@@ -92,6 +112,64 @@ def load_data(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     return ds, {"source": f"built: {args.tasks} train tasks ({','.join(levels)}), "
                           f"seed {args.seed}",
                 **stats.to_dict()}
+
+
+def curriculum_mix(dataset: Any, args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """The rows as the curriculum's mix (``--focus-repeat``) and what the mix holds."""
+    from toolmaze_gym.training import curriculum
+
+    if args.focus_repeat < 1:
+        sys.exit(f"sft_recovery: --focus-repeat {args.focus_repeat}: must be at least 1")
+    plan = curriculum.Curriculum(focus_repeat=args.focus_repeat)
+    mixed = curriculum.apply(dataset, plan, args.seed)
+    counts = curriculum.cell_counts(mixed["level"], mixed["mode"])
+    return mixed, {"mix_rows": len(mixed), "mix_per_cell": dict(sorted(counts.items())),
+                   "focus_share": round(curriculum.focus_share(counts, plan), 4)}
+
+
+def lora_config(args: argparse.Namespace, model: Any = None) -> Any:
+    """The peft adapter for ``--lora-r`` (None: full fine-tune) on every linear layer of
+    ``model`` but the output head; ``--lora-layers`` keeps the top N decoder layers.
+    Why the top layers: no weight below them trains, so autograd builds no graph there
+    and the backward pass skips them."""
+    if args.lora_r < 0:
+        sys.exit(f"sft_recovery: --lora-r {args.lora_r}: must be 0 (off) or a positive rank")
+    if not args.lora_r:
+        return None
+    require_all(("peft",), "--lora-r")
+    from peft import LoraConfig
+
+    layers: dict[str, Any] = {"target_modules": "all-linear"}
+    if args.lora_layers is not None:
+        total = getattr(getattr(model, "config", None), "num_hidden_layers", None)
+        if not total or not 0 < args.lora_layers <= total:
+            sys.exit(f"sft_recovery: --lora-layers {args.lora_layers}: the model has "
+                     f"{total} layers")
+        layers = {"target_modules": linear_names(model),
+                  "layers_to_transform": list(range(total - args.lora_layers, total)),
+                  "layers_pattern": "layers"}
+    return LoraConfig(r=args.lora_r, lora_alpha=args.lora_alpha or 2 * args.lora_r,
+                      lora_dropout=0.0, task_type="CAUSAL_LM", **layers)
+
+
+def linear_names(model: Any) -> list[str]:
+    """The names of the model's linear layers inside its decoder layers (what peft's
+    "all-linear" picks; peft wants a list when it is told which layers to adapt)."""
+    import torch
+
+    return sorted({name.rsplit(".", 1)[-1] for name, mod in model.named_modules()
+                   if isinstance(mod, torch.nn.Linear) and ".layers." in f".{name}"})
+
+
+def save_model(trainer: Any, tokenizer: Any, out: Path) -> None:
+    """The trained model as a plain checkpoint (a LoRA adapter merged into its base), so
+    `toolmaze eval --model` and GRPO load it like any other."""
+    model = trainer.model
+    if hasattr(model, "merge_and_unload"):
+        model.merge_and_unload().save_pretrained(str(out))
+    else:
+        trainer.save_model(str(out))
+    tokenizer.save_pretrained(str(out))
 
 
 def compact(dataset: Any) -> Any:
@@ -128,27 +206,37 @@ def load_model(path: str | None) -> tuple[Any, Any, Path]:
     return model, tokenizer, where
 
 
-def sft_config(args: argparse.Namespace) -> Any:
+def sft_config(args: argparse.Namespace, rows: int | None = None) -> Any:
+    """TRL's config for these flags; ``rows`` (the mix's size) sizes the warm-up when
+    ``--epochs`` sets the length."""
+    import math
+
     import torch
     from trl import SFTConfig
 
+    length = {"max_steps": args.max_steps}
+    steps = args.max_steps
+    if args.epochs:
+        length = {"max_steps": -1, "num_train_epochs": args.epochs}
+        steps = math.ceil(args.epochs * (rows or 1) / (args.batch_size * args.grad_accum))
     return SFTConfig(
-        output_dir=args.out, max_steps=args.max_steps,
+        output_dir=args.out, **length,
         per_device_train_batch_size=args.batch_size,
         gradient_accumulation_steps=args.grad_accum, learning_rate=args.lr,
-        warmup_steps=round(args.warmup_ratio * args.max_steps), lr_scheduler_type="cosine",
-        assistant_only_loss=True, max_length=args.max_length, packing=False,
+        warmup_steps=round(args.warmup_ratio * steps), lr_scheduler_type="cosine",
+        assistant_only_loss=True, max_length=args.max_length, packing=args.packing,
+        packing_strategy="bfd",
         bf16=args.bf16, activation_checkpointing=args.gradient_checkpointing,
         use_cpu=not torch.cuda.is_available(), logging_steps=args.logging_steps,
         save_strategy="no", report_to="none", seed=args.seed, dataloader_num_workers=0)
 
 
 def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows: int,
-               history: list[dict[str, Any]], seconds: float) -> str:
+               history: list[dict[str, Any]], seconds: float, steps: int) -> str:
     losses = [h["loss"] for h in history if "loss" in h]
-    hyper = {k: getattr(args, k) for k in ("max_steps", "batch_size", "grad_accum", "lr",
-                                           "warmup_ratio", "max_length", "compact_tools",
-                                           "bf16", "seed")}
+    hyper = {k: getattr(args, k) for k in (
+        "max_steps", "epochs", "batch_size", "grad_accum", "lr", "warmup_ratio", "max_length",
+        "compact_tools", "bf16", "lora_r", "lora_layers", "packing", "focus_repeat", "seed")}
     counts = data.get("kept_per_cell", {})
     return "\n".join([
         f"# {Path(args.out).name}", "",
@@ -157,8 +245,10 @@ def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows:
         "reroutes after permanent faults, aborts honestly when nothing is left).", "",
         f"* data: {data.get('source')}; {rows} episodes"
         + (f", per cell {json.dumps(counts)}" if counts else ""),
+        f"* curriculum mix: {data.get('mix_rows')} rows, focus share (C1-C2 P0-P2) "
+        f"{data.get('focus_share')}, per cell {json.dumps(data.get('mix_per_cell', {}))}",
         "* loss: assistant turns only (TRL SFTTrainer, assistant_only_loss)",
-        f"* steps: {args.max_steps}; wall time {seconds:.0f} s",
+        f"* steps: {steps}; wall time {seconds:.0f} s",
         f"* hyper-parameters: {json.dumps(hyper)}",
         f"* loss: first {losses[0]:.4f}, last {losses[-1]:.4f}" if losses else "* loss: -",
         "", "Evaluate: `toolmaze eval --agent hf --model THIS_DIR ...`.", ""])
@@ -176,21 +266,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     dataset, data = load_data(args)
     rows = len(dataset)
+    dataset, mix = curriculum_mix(dataset, args)
+    data = {**data, **mix}
     if args.compact_tools:
         dataset = compact(dataset)
     model, tokenizer, base = load_model(args.model)
-    trainer = SFTTrainer(model=model, args=sft_config(args), train_dataset=dataset,
-                         processing_class=tokenizer)
+    peft_config = lora_config(args, model)
+    trainer = SFTTrainer(model=model, args=sft_config(args, len(dataset)),
+                         train_dataset=dataset, processing_class=tokenizer,
+                         peft_config=peft_config)
     started = time.monotonic()
     trainer.train()
     seconds = time.monotonic() - started
     out = Path(args.out)
-    trainer.save_model(str(out))
-    tokenizer.save_pretrained(str(out))
+    save_model(trainer, tokenizer, out)
     history = trainer.state.log_history
     (out / "train_log.json").write_text(json.dumps(history, indent=1) + "\n")
-    (out / "README.md").write_text(model_card(args, base, data, rows, history, seconds))
-    print(f"saved {out} after {args.max_steps} steps in {seconds:.0f} s", file=sys.stderr)
+    steps = trainer.state.global_step
+    (out / "README.md").write_text(model_card(args, base, data, rows, history, seconds, steps))
+    print(f"saved {out} after {steps} steps in {seconds:.0f} s", file=sys.stderr)
     return {"out": out, "history": history, "seconds": seconds}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 
 import pytest
@@ -208,3 +209,18 @@ def test_tool_methods_state_bounds_as_the_compact_docs_do(corpus):
                 assert fact in describe(param) and fact in render_tool(schema)
                 seen += 1
     assert seen > 50
+
+
+def test_looping_on_a_valid_call_never_pays(train_tasks):
+    """The failure the last trained model showed (one valid call until the cycle guard
+    cut it): every repeat of a cleanly answered call lowers the reward, so a loop ends
+    below stopping after the call, and a long loop below saying nothing at all."""
+    ds, factories = grpo_dataset(train_tasks[:1], ["P0"], ["standard"])
+    row = ds[0]
+    expert = factories[row["environment"]]()
+    _play(expert, row)
+    first = next((s["action"]["name"], s["action"]["arguments"])
+                 for s in expert.trajectory["steps"] if s["action"]["kind"] == "call")
+    rewards = [_reward_after(factories, row, [first] * k) for k in range(1, 8)]
+    assert all(later < earlier for earlier, later in itertools.pairwise(rewards))
+    assert rewards[-1] < _reward_after(factories, row, []) == 0.0

@@ -28,8 +28,9 @@ out) is cut and graded like a truncation.
 
 The reward (``get_reward``) is by default the partial credit of
 ``toolmaze_gym.reward.partial`` (terminal reward + valid-call share + progress
-along a valid path): with the terminal reward alone a model that cannot finish a
-task yet scores 0 on every rollout and GRPO's groups carry no advantage.
+along a valid path − 0.1 per repeated call): with the terminal reward alone a
+model that cannot finish a task yet scores 0 on every rollout and GRPO's groups
+carry no advantage.
 :func:`configured` gives factories with the terminal reward instead.
 
 Same prompt as evaluation: with ``compact_tools`` the rows' system message ends
@@ -55,6 +56,7 @@ from toolmaze_gym.reward import (
     RewardConfig,
     partial_reward,
     path_progress,
+    repeat_indices,
     terminal_reward,
 )
 from toolmaze_gym.tasks.model import Task
@@ -134,8 +136,9 @@ class ToolMazeEnvironment:
             return terminal_reward(record["grade"], self.reward_config)
         ep = self._env.episode
         progress = path_progress(self._env.sim.corpus, ep.task, ep.profile, ep.steps)
-        return partial_reward(record["grade"], valid_share(record), progress,
-                              self.partial_credit, self.reward_config)
+        repeats = repeat_indices(ep.steps)
+        return partial_reward(record["grade"], valid_share(record, repeats), progress,
+                              self.partial_credit, self.reward_config, len(repeats))
 
     # -- helpers (private: TRL would expose public methods as tools) -------------------
 
@@ -179,14 +182,17 @@ class ToolMazeEnvironment:
         return None if self._env is None or self._env.episode is None else self._env.record()
 
 
-def valid_share(record: dict[str, Any]) -> float:
+def valid_share(record: dict[str, Any], skip: Iterable[int] = ()) -> float:
     """The share of a record's actions that were valid calls to a shown tool
-    (``finish``/``abort`` not counted: ending at once is no skill)."""
+    (``finish``/``abort`` not counted: ending at once is no skill); the steps in
+    ``skip`` (repeated calls) count as actions but not as valid calls."""
     from toolmaze_gym.report.calls import is_valid_call
 
     steps = record.get("steps") or []
-    good = sum(1 for s in steps
-               if (s.get("action") or {}).get("kind") == "call" and is_valid_call(s))
+    skipped = set(skip)
+    good = sum(1 for i, s in enumerate(steps)
+               if i not in skipped and (s.get("action") or {}).get("kind") == "call"
+               and is_valid_call(s))
     return good / len(steps) if steps else 0.0
 
 
