@@ -90,7 +90,7 @@ id = "gen-test-picnic-invite"
 goal = "Invite a friend to a picnic and tell them the forecast for that day."
 phrasings = [
   "Invite {friend} to a picnic in {city} on {day} at {start} ({minutes} min), with the forecast.",
-  "Picnic in {city} with {friend} on my calendar: {day}, from {start}, {minutes} minutes. Add the forecast.",
+  "Put a picnic in {city} with {friend} in my calendar: {day}, {start}, {minutes} min, forecast.",
 ]
 cues = { "forecast.condition" = ["forecast"] }
 [scenario.params]

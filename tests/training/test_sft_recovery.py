@@ -85,6 +85,7 @@ def _trainer(sft, tiny_model, tmp_path, flags, dataset):
                       peft_config=sft.lora_config(args, model))
 
 
+@pytest.mark.slow  # ~100 s on 2 shared cores (a tiny model packed and unpacked)
 def test_packed_episodes_attend_only_to_themselves(tiny_model, train_tasks, tmp_path):
     """Packing several episodes into one block must not let one episode see another:
     each episode's logits inside the pack are its logits alone, its first token is not
