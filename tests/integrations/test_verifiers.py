@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -32,6 +37,7 @@ from verifiers.v1.types import (  # noqa: E402
 )
 from verifiers.v1.utils.loaders import taskset_config_type  # noqa: E402
 
+from tests.integrations._scripted_endpoint import ScriptedEndpoint  # noqa: E402
 from tests.serving._episodes import action_text, oracle_calls  # noqa: E402
 
 TASKSET = "toolmaze-verifiers"
@@ -180,3 +186,39 @@ def test_the_default_harness_is_the_plain_chat_loop():
     from toolmaze_verifiers import ToolMazeHarness
     from verifiers.v1.harnesses.null import NullHarness
     assert issubclass(ToolMazeHarness, NullHarness)
+
+
+@pytest.mark.slow
+def test_vf_eval_plays_an_episode_against_an_endpoint_and_scores_it(tmp_path):
+    """The real ``vf-eval``: the taskset's default harness (verifiers' chat program,
+    prepared by uv), the rollout's MCP tool server, a scripted OpenAI-compatible
+    endpoint playing the oracle; the trace's reward is the env's."""
+    vf_eval = Path(sys.executable).with_name("vf-eval")
+    if shutil.which("uv", path=os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])) is None:
+        pytest.skip("verifiers' chat harness needs uv (make verifiers-test installs it)")
+    level, mode, seed = "C2", "P2", 3
+    calls = oracle_calls(level, mode, seed)
+    endpoint = ScriptedEndpoint(calls)
+    with endpoint as url:
+        run = subprocess.run(
+            [str(vf_eval), TASKSET, "-m", "scripted-oracle", "--client.base-url", url,
+             "--client.api-key-var", "SCRIPTED_KEY", "--env.taskset.level", level,
+             "--env.taskset.mode", mode, "--env.taskset.n", str(seed + 1),
+             "--select.include.idx", str(seed), "--env.agent.runtime.type", "subprocess",
+             "--env.agent.max-turns", "30", "--no-push", "-c", "1", "-o", str(tmp_path)],
+            capture_output=True, text=True, timeout=600,
+            env={**os.environ, "SCRIPTED_KEY": "none",
+                 "PATH": os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])})
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    (line,) = next(tmp_path.glob("*/traces.jsonl")).read_text().splitlines()
+    (trace,) = json.loads(line)["traces"]
+    assert not trace["errors"], trace["errors"]
+    ref, ref_return, ref_texts = _gym(level, mode, seed, [action_text(n, json.loads(a))
+                                                          for n, a in calls])
+    assert endpoint.requests[0]["tools"] and [
+        t["function"]["name"] for t in endpoint.requests[0]["tools"]] == ref["tools"]
+    texts = [n["message"]["content"] for n in trace["nodes"] if n["message"]["role"] == "tool"]
+    assert texts[:-1] == ref_texts
+    assert trace["rewards"]["toolmaze_reward"]["score"] == pytest.approx(ref_return)
+    assert trace["metrics"]["success"] == 1.0 and trace["metrics"]["replay_match"] == 1.0
+    assert trace["info"]["toolmaze"]["grade"] == ref["grade"]

@@ -60,7 +60,8 @@ class ToolMazeToolset(vf.Toolset[vf.ToolsetConfig]):
         for schema in self.session.tools:
             fn = schema["function"]
             tool = RawTool.from_function(_placeholder, name=fn["name"],
-                                         description=fn.get("description", ""))
+                                         description=fn.get("description", ""),
+                                         structured_output=False)
             tool.parameters = fn["parameters"]
             tool.handler = self._caller(fn["name"])
             mcp._tool_manager._tools[tool.name] = tool  # mcp 2.0 has no raw-schema add_tool
