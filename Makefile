@@ -20,7 +20,7 @@ BASELINES ?= oracle validator retry naive random
 HF_LABEL  ?= smollm2-135m
 HF_EVAL   ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools --max-tokens 48
 
-.PHONY: setup test test-all lint bench eval train-demo train-lift browser-test clean
+.PHONY: setup test test-all lint bench eval train-demo train-lift browser-test verifiers-test clean
 
 setup: $(STAMP)
 
@@ -156,8 +156,32 @@ browser-test: $(STAMP)
 		$(PY) -m pytest tests/report/test_browser.py tests/report/test_browser_compare.py \
 			-m '' -q -rs -s
 
+# The verifiers taskset (integrations/verifiers, docs/verifiers.md) in a venv of its own
+# (about 35 s once installed):
+# verifiers 0.4 pins mcp==2.0.0 and openai<3, which the main venv (mcp 1 for openenv,
+# openai 3) cannot hold. toolmaze-gym goes in without its heavy extras (no torch).
+VF_VENV  ?= .venv-verifiers
+VF_PY    := $(VF_VENV)/bin/python
+VF_STAMP := $(VF_VENV)/.installed
+
+$(VF_STAMP): pyproject.toml integrations/verifiers/pyproject.toml
+	$(PYTHON) -m venv $(VF_VENV)
+	$(VF_PY) -m pip install --quiet --upgrade pip
+	$(VF_PY) -m pip install --quiet 'verifiers>=0.4,<0.5' 'pytest>=8' uv
+	$(VF_PY) -m pip install --quiet --no-deps -e . -e integrations/verifiers
+	$(VF_PY) -m pip install --quiet 'gymnasium>=1.0,<2' 'networkx>=3.2' 'numpy>=1.26' \
+		'fastjsonschema>=2.19' 'tqdm>=4.66' 'matplotlib>=3.8' grandalf==0.8 \
+		'py3langid>=0.4,<0.5' tzdata==2026.6
+	touch $(VF_STAMP)
+
+# -m '': the slow test runs a real `vf-eval` against a scripted endpoint on 127.0.0.1
+# (verifiers' chat harness is a uv script: its first run installs openai and mcp for it).
+verifiers-test: $(VF_STAMP)
+	PATH="$(abspath $(VF_VENV))/bin:$$PATH" $(VF_PY) -m pytest tests/integrations/test_verifiers.py \
+		-q -rs -m ''
+
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(VF_VENV) build *.egg-info

@@ -1,0 +1,171 @@
+"""ToolMaze tasks as a verifiers taskset: one row per (task, fault mode, prompt).
+
+A row carries what the env shows an agent at ``reset`` (the system prompt with the
+world's clock, the user's request) and what names the episode (level, mode, split,
+seed, prompt variant, suite), so any process can rebuild the same episode: the rollout's
+tool server (``toolset.py``) to play it, the task's scoring to grade it (``replay.py``).
+The reward is the env's own episode return; ``success`` and the other grade fields are
+metrics, and ``trace.info["toolmaze"]`` keeps the whole grade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import verifiers.v1 as vf
+from pydantic import field_validator
+
+from toolmaze_gym.faults import MODES
+from toolmaze_gym.prompts import PROMPTS
+from toolmaze_gym.serving import EpisodeChoice, Session
+from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME
+from toolmaze_verifiers.replay import ENDING_TOOLS, replay
+from toolmaze_verifiers.toolset import ToolMazeToolset
+
+MAX_STEPS = 25
+SUITE_SIZE = 100  # tasks per level in the reference suite
+
+
+class ToolMazeData(vf.TaskData):
+    """One episode: the opening the env gives, and the choice that rebuilds it."""
+
+    task_id: str
+    level: str
+    mode: str
+    split: str = "suite"
+    seed: int = 0
+    prompt_variant: str = "standard"
+    suite: str = SUITE_NAME
+
+
+class ToolMazeTaskConfig(vf.TaskConfig):
+    tools: vf.ToolsetConfig = vf.ToolsetConfig()
+
+
+class ToolMazeTask(vf.Task[ToolMazeData, vf.State, ToolMazeTaskConfig]):
+    """Plays through :class:`ToolMazeToolset`, scored by ToolMaze's grader."""
+
+    @property
+    def key(self) -> str:
+        d = self.data
+        return f"{d.task_id}:{d.mode}:{d.prompt_variant}"
+
+    @classmethod
+    def toolsets(cls, config: ToolMazeTaskConfig) -> list[vf.Toolset]:
+        return [ToolMazeToolset(config.tools)]
+
+    @vf.stop
+    async def episode_over(self, trace: vf.Trace) -> bool:
+        """The env has ended the episode (an ending call answered, or the step limit):
+        another model turn could change nothing."""
+        calls = [c for m in trace.assistant_messages for c in m.tool_calls or ()]
+        answered = {m.tool_call_id for m in trace.tool_messages}
+        ended = any(c.name in ENDING_TOOLS and c.id in answered for c in calls)
+        return ended or len(calls) >= MAX_STEPS
+
+    @vf.reward(weight=1.0)
+    async def toolmaze_reward(self, trace: vf.Trace) -> float:
+        """The episode's return in the env (``toolmaze_gym.reward``, the env's default)."""
+        return graded(self.data, trace)["reward"]
+
+    @vf.metric
+    async def grade(self, trace: vf.Trace) -> dict[str, float]:
+        """The grade's numbers: success, exposure, recovery, calls, replay agreement."""
+        out = graded(self.data, trace)
+        g = out["grade"]
+        metrics = {"success": float(g["success"]), "exposed": float(g["exposed"]),
+                   "calls": float(g["c"]), "replay_match": out["replay_match"]}
+        if g["recovered"] is not None:
+            metrics["recovered"] = float(g["recovered"])
+        return metrics
+
+
+def graded(data: ToolMazeData, trace: vf.Trace) -> dict[str, Any]:
+    """The replayed grade of ``trace``, computed once and kept in ``trace.info``."""
+    if "toolmaze" not in trace.info:
+        trace.info["toolmaze"] = replay(data, trace.messages, MAX_STEPS)
+    return trace.info["toolmaze"]
+
+
+def _choices(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
+    """``all`` or a comma-separated list, each checked; a one-line error otherwise."""
+    items = list(allowed) if value.strip().lower() == "all" else [
+        v.strip().upper() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise ValueError(f"unknown {what} {', '.join(bad) or value!r}; use all or "
+                         f"a comma list of {', '.join(allowed)}")
+    return items
+
+
+class ToolMazeConfig(vf.TasksetConfig):
+    """``--env.taskset.level C2 --env.taskset.mode P1,P2 --env.taskset.n 10``."""
+
+    level: str = "all"
+    """Levels, ``all`` or a comma list of C1..C4."""
+    mode: str = "all"
+    """Fault modes, ``all`` or a comma list of P0..P4."""
+    split: str = "suite"
+    """``suite`` (the reference suite), ``train`` or ``dev`` (procedural tasks)."""
+    n: int = 10
+    """Tasks per level (the first ``n`` of the suite's order, or procedural seeds 0..n-1)."""
+    prompt: str = "standard"
+    """``standard`` or ``failure_aware`` (its hint applies under P1-P4 only, as in eval)."""
+    task: ToolMazeTaskConfig = ToolMazeTaskConfig()
+
+    @field_validator("level")
+    @classmethod
+    def _level(cls, v: str) -> str:
+        return ",".join(_choices(v, LEVELS, "level"))
+
+    @field_validator("mode")
+    @classmethod
+    def _mode(cls, v: str) -> str:
+        return ",".join(_choices(v, tuple(MODES), "mode"))
+
+    @field_validator("prompt")
+    @classmethod
+    def _prompt(cls, v: str) -> str:
+        if v not in PROMPTS:
+            raise ValueError(f"unknown prompt {v!r}; use {', '.join(PROMPTS)}")
+        return v
+
+    @field_validator("split")
+    @classmethod
+    def _split(cls, v: str) -> str:
+        if v not in ("suite", *SPLITS):
+            raise ValueError(f"unknown split {v!r}; use suite, {', '.join(SPLITS)}")
+        return v
+
+    @field_validator("n")
+    @classmethod
+    def _n(cls, v: int) -> int:
+        if v < 1:
+            raise ValueError("n must be at least 1")
+        return v
+
+
+class ToolMazeTaskset(vf.Taskset[ToolMazeTask, ToolMazeConfig]):
+    """Rows in order level, mode, seed; each opened once through the env to read its
+    opening (the same reset the rollout's tool server will make)."""
+
+    def load(self) -> Iterator[ToolMazeTask]:
+        cfg = self.config
+        if cfg.split == "suite" and cfg.n > SUITE_SIZE:
+            raise ValueError(f"the reference suite has {SUITE_SIZE} tasks per level; "
+                             f"n={cfg.n} asks for more")
+        for level in cfg.level.split(","):
+            for mode in cfg.mode.split(","):
+                for seed in range(cfg.n):
+                    yield ToolMazeTask(self._data(level, mode, seed), cfg.task)
+
+    def _data(self, level: str, mode: str, seed: int) -> ToolMazeData:
+        choice = EpisodeChoice(split=self.config.split, seed=seed, level=level, mode=mode,
+                               prompt=self.config.prompt).checked()
+        opening = Session(choice).opening
+        return ToolMazeData(id=f"{opening['task_id']}:{mode}", name=opening["task_id"],
+                            prompt=opening["request"], system_prompt=opening["system_prompt"],
+                            task_id=opening["task_id"], level=level, mode=mode,
+                            split=choice.split, seed=seed, prompt_variant=choice.prompt)
