@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -18,7 +15,7 @@ from toolmaze_gym.openenv import ToolMazeEnv
 from toolmaze_gym.openenv.server.app import build_app
 
 from tests.serving._episodes import comparable, in_process, oracle_calls
-from tests.serving._server import free_port, serving
+from tests.serving._server import free_port, kill_after_first_call, serving
 from toolmaze_gym.serving import ServeRecorder, SessionStore
 
 IDLE_S = {"test_a_killed_client_leaves_no_episode_after_the_timeout": 1.0}
@@ -178,17 +175,8 @@ def test_a_killed_client_leaves_no_episode_after_the_timeout(server):
     import os
 
     url, store, run = server
-    proc = subprocess.Popen([sys.executable, "-c", KILLED_CLIENT, url], stdout=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
-    try:
-        assert proc.stdout.readline().strip() == "called"
-        assert len(store) == 1
-    finally:
-        proc.kill()
-        proc.wait()
-    deadline = time.monotonic() + 30
-    while len(store) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    kill_after_first_call(KILLED_CLIENT, url, store, 30,
+                          env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert len(store) == 0
     (rec,) = _records(run, store)
     assert rec["cut"] == "closed" and len(rec["steps"]) == 1 and not rec["grade"]["success"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -35,3 +37,21 @@ def serving(app: Any, port: int, **config: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def kill_after_first_call(script: str, url: str, store: Any, seconds: float,
+                          **popen: Any) -> None:
+    """Run a client (``script``, given ``url``) that prints "called" after its first call,
+    kill it there with its episode open, then wait up to ``seconds`` for the server to
+    drop that episode (the caller asserts what is left)."""
+    proc = subprocess.Popen([sys.executable, "-c", script, url], stdout=subprocess.PIPE,
+                            text=True, **popen)
+    try:
+        assert proc.stdout.readline().strip() == "called"
+        assert len(store) == 1
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + seconds
+    while len(store) and time.monotonic() < deadline:
+        time.sleep(0.1)

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -17,7 +14,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.serving._episodes import comparable, in_process, oracle_calls
-from tests.serving._server import free_port, serving
+from tests.serving._server import free_port, kill_after_first_call, serving
 from toolmaze_gym.serving import ServeRecorder, SessionStore
 from toolmaze_gym.serving.mcp_server import http_app
 
@@ -183,17 +180,7 @@ asyncio.run(main())
 
 def test_a_killed_client_leaves_no_episode_after_the_timeout(server):
     url, store, run = server
-    proc = subprocess.Popen([sys.executable, "-c", KILLED_CLIENT, f"{url}/mcp?seed=4"],
-                            stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout.readline().strip() == "called"
-        assert len(store) == 1
-    finally:
-        proc.kill()
-        proc.wait()
-    deadline = time.monotonic() + 20
-    while len(store) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    kill_after_first_call(KILLED_CLIENT, f"{url}/mcp?seed=4", store, 20)
     assert len(store) == 0 and store.expired == 1
     (rec,) = _records(run, store)
     assert rec["cut"] == "idle" and len(rec["steps"]) == 1
