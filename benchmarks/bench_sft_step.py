@@ -12,8 +12,10 @@ trained token is one whose label is not masked (the assistant turns). The baseli
 is the ``make train-demo`` SFT set-up (full fine-tune, fp32, one episode per step);
 "cheaper" is its seconds per trained token over the variant's. bf16 (autocast) is
 the ``--bf16`` variant; on a CPU without avx512_bf16 it is slow enough to leave out
-with ``--only``. The same rows also give the first-turn prompt length with the
-template's JSON tool schemas against the compact docs.
+with ``--only``. A ``--brief-tools`` variant steps on the same episode with the
+brief tool docs (the same trained tokens, a shorter prompt), so its "per trained
+token" figure is the one to compare. The same rows also give the first-turn prompt
+length with the template's JSON tool schemas against the compact and brief docs.
 
 Run (about 10 minutes on 2 idle cores)::
 
@@ -38,6 +40,7 @@ VARIANTS: dict[str, list[str]] = {
     "lora16-fp32": ["--lora-r", "16"],
     "lora16-top8-fp32": ["--lora-r", "16", "--lora-layers", "8"],
     "lora16-bf16": ["--lora-r", "16", "--bf16"],
+    "lora16-top8-brief-fp32": ["--lora-r", "16", "--lora-layers", "8", "--brief-tools"],
 }
 
 
@@ -59,6 +62,10 @@ def one_batch(sft: Any, dataset: Any, common: list[str], index: int) -> dict[str
                          processing_class=tokenizer)
     rows = trainer.train_dataset
     return trainer.data_collator([rows[index]])
+
+
+def _inputs(batch: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in batch.items() if k in ("input_ids", "attention_mask", "labels")}
 
 
 class Variant:
@@ -92,9 +99,9 @@ class Variant:
         return time.perf_counter() - t0
 
 
-def prompt_lengths(dataset: Any, compact_rows: Any, tokenizer: Any, template: str
-                   ) -> tuple[float, float]:
-    """Mean first-turn tokens with JSON tool schemas and with compact docs."""
+def prompt_lengths(dataset: Any, compact_rows: Any, brief_rows: Any, tokenizer: Any,
+                   template: str) -> tuple[float, float, float]:
+    """Mean first-turn tokens with JSON tool schemas, compact docs and brief docs."""
     def length(messages: list[dict[str, Any]], **kw: Any) -> int:
         text = tokenizer.apply_chat_template(messages[:2], chat_template=template,
                                              tokenize=False, add_generation_prompt=True, **kw)
@@ -102,7 +109,8 @@ def prompt_lengths(dataset: Any, compact_rows: Any, tokenizer: Any, template: st
 
     full = [length(r["messages"], tools=r["tools"]) for r in dataset]
     small = [length(r["messages"]) for r in compact_rows]
-    return statistics.mean(full), statistics.mean(small)
+    brief = [length(r["messages"]) for r in brief_rows]
+    return statistics.mean(full), statistics.mean(small), statistics.mean(brief)
 
 
 def main() -> None:
@@ -122,26 +130,30 @@ def main() -> None:
 
     rows = sft_data.build_dataset("train", ns.tasks, 0, ["C1", "C2"],
                                   modes=["P0", "P1", "P2"])
-    compact = sft.compact(rows)
+    compact, brief = sft.compact(rows), sft.compact(rows, brief=True)
     _, tokenizer, _ = sft.load_model(None)
-    full_len, compact_len = prompt_lengths(rows, compact, tokenizer, tool_chat_template())
+    full_len, compact_len, brief_len = prompt_lengths(rows, compact, brief, tokenizer,
+                                                      tool_chat_template())
     common = ["--out", str(ROOT / "runs" / "bench-sft"), "--grad-accum", "1",
               "--compact-tools", "--max-length", str(ns.max_length), "--lr", "1e-4"]
-    batch = one_batch(sft, compact, common, ns.episode)
-    batch = {k: v for k, v in batch.items() if k in ("input_ids", "attention_mask", "labels")}
-    trained = int((batch["labels"][..., 1:] != -100).sum())
-    tokens = int(batch["input_ids"].numel())
+    batches = {docs: _inputs(one_batch(sft, data, common, ns.episode))
+               for docs, data in (("compact", compact), ("brief", brief))}
+    trained = int((batches["compact"]["labels"][..., 1:] != -100).sum())
+    tokens = {docs: int(b["input_ids"].numel()) for docs, b in batches.items()}
     print(f"{len(rows)} expert episodes ({ns.tasks} C1-C2 train task(s), P0-P2); first-turn "
           f"prompt: {full_len:.0f} tokens with JSON schemas, {compact_len:.0f} compact "
-          f"({full_len / compact_len:.2f}x fewer); the batch: {tokens} tokens, {trained} "
-          f"trained; threads {threads}", file=sys.stderr)
+          f"({full_len / compact_len:.2f}x fewer), {brief_len:.0f} brief; the batch: "
+          f"{tokens['compact']} tokens compact, {tokens['brief']} brief, {trained} trained; "
+          f"threads {threads}", file=sys.stderr)
     wanted = ns.only.split(",") if ns.only else list(VARIANTS)
     variants = {name: Variant(sft, VARIANTS[name], common) for name in wanted}
-    for v in variants.values():
-        v.step(batch)  # warm-up: lazy initialisation, optimizer state
+    docs = {name: "brief" if "--brief-tools" in VARIANTS[name] else "compact"
+            for name in variants}
+    for name, v in variants.items():
+        v.step(batches[docs[name]])  # warm-up: lazy initialisation, optimizer state
     for _ in range(ns.rounds):
-        for v in variants.values():
-            v.times.append(v.step(batch))
+        for name, v in variants.items():
+            v.times.append(v.step(batches[docs[name]]))
     base = variants.get("full-fp32 (baseline)")
     base_s = statistics.median(base.times) if base else float("nan")
     print("\n| variant | trainable params | s/step (median) | s per 1k trained tokens | "
@@ -149,7 +161,7 @@ def main() -> None:
     for name, v in variants.items():
         med = statistics.median(v.times)
         print(f"| {name} | {v.trainable / 1e6:.2f} M | {med:.2f} | "
-              f"{1000 * med / trained:.1f} | {1000 * med / tokens:.2f} | "
+              f"{1000 * med / trained:.1f} | {1000 * med / tokens[docs[name]]:.2f} | "
               f"{base_s / med:.2f}x |")
     print("\nsteps (s): " + "; ".join(f"{n}: {', '.join(f'{t:.1f}' for t in v.times)}"
                                   for n, v in variants.items()))

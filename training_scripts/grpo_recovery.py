@@ -95,6 +95,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--compact-tools", action="store_true",
                     help="tool docs as compact text in the system prompt, as `toolmaze "
                     "eval --compact-tools` shows them")
+    ap.add_argument("--brief-tools", action="store_true",
+                    help="the shorter compact docs, as `toolmaze eval --brief-tools` shows "
+                    "them")
     ap.add_argument("--max-completion-length", type=int, default=512,
                     help="tokens per rollout after the prompt (calls and tool results; "
                     "memory grows with it)")
@@ -136,7 +139,8 @@ def dataset_and_factories(args: argparse.Namespace) -> tuple[Any, dict[str, type
     tasks = list(generate_split(args.split, args.tasks, seed=args.seed, levels=levels,
                                 check=profiles_buildable))
     dataset, factories = grpo_dataset(tasks, _split(args.modes), _split(args.prompts),
-                                      compact_tools=args.compact_tools)
+                                      compact_tools=args.compact_tools,
+                                      brief_tools=args.brief_tools)
     if args.reward == "terminal":
         factories = configured(factories, partial_credit=None)
     if args.openenv_url:
@@ -195,7 +199,7 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
             args.max_episode_steps, args.max_completion_length, DEFAULT), **common)
     trainer = trainer_cls(reward_funcs=[close_episodes], environment_factory=factories,
                           **common)
-    if args.compact_tools:
+    if args.compact_tools or args.brief_tools:
         hide_template_tools(trainer)
     return trainer
 
@@ -236,7 +240,8 @@ def model_card(args: argparse.Namespace, history: list[dict[str, Any]], seconds:
     hyper = {k: getattr(args, k) for k in ("max_steps", "num_generations", "batch_size",
                                            "grad_accum", "lr", "beta", "temperature",
                                            "max_completion_length", "max_episode_steps",
-                                           "reward", "compact_tools", "use_vllm", "seed")}
+                                           "reward", "compact_tools", "brief_tools", "use_vllm",
+                                           "seed")}
     reward = ("terminal reward + partial credit (0.2 x valid-call share + 0.3 x progress "
               "along a valid path - 0.1 x repeated calls)" if args.reward == "partial"
               else "terminal reward")

@@ -72,6 +72,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          "at ~14 GB on CPU)")
     ap.add_argument("--compact-tools", action="store_true",
                     help="tool docs as compact text in the system prompt")
+    ap.add_argument("--brief-tools", action="store_true",
+                    help="the shorter compact docs (`toolmaze eval --brief-tools`: response "
+                         "fields by name, no glosses)")
+    ap.add_argument("--checkpoint-every", type=int, default=0,
+                    help="every N optimizer steps, save the model so far (LoRA merged) to "
+                         "OUT/checkpoints/step-N, for learning curves by checkpoint; 0: only "
+                         "the final model")
     ap.add_argument("--bf16", action="store_true",
                     help="bf16 mixed precision (GPUs; on a CPU without avx512_bf16 it was "
                          "slower than fp32: benchmarks/bench_sft_step.py)")
@@ -172,12 +179,38 @@ def save_model(trainer: Any, tokenizer: Any, out: Path) -> None:
     tokenizer.save_pretrained(str(out))
 
 
-def compact(dataset: Any) -> Any:
-    """Rows whose tool docs are compact text in the system prompt (no ``tools``)."""
+def checkpoints(every: int, out: Path, tokenizer: Any) -> Any:
+    """A callback saving the model every ``every`` steps as a plain checkpoint under
+    ``out/checkpoints/step-N``: a LoRA adapter is merged into a copy, so training goes
+    on with the adapter as it was."""
+    import copy
+
+    from transformers import TrainerCallback
+
+    class MergedCheckpoints(TrainerCallback):
+        def on_step_end(self, args: Any, state: Any, control: Any, model: Any = None,
+                        **kw: Any) -> None:
+            if model is None or state.global_step % every:
+                return
+            where = out / "checkpoints" / f"step-{state.global_step}"
+            plain = copy.deepcopy(model)
+            if hasattr(plain, "merge_and_unload"):
+                plain = plain.merge_and_unload()
+            plain.save_pretrained(str(where))
+            tokenizer.save_pretrained(str(where))
+            (where / "train_log.json").write_text(json.dumps(state.log_history) + "\n")
+            del plain
+
+    return MergedCheckpoints()
+
+
+def compact(dataset: Any, brief: bool = False) -> Any:
+    """Rows whose tool docs are compact (or ``brief``) text in the system prompt (no
+    ``tools``)."""
     from toolmaze_gym.agents.compact_tools import system_with_tools
 
     def move(row: dict[str, Any]) -> dict[str, Any]:
-        return {"messages": system_with_tools(row["messages"], row["tools"])}
+        return {"messages": system_with_tools(row["messages"], row["tools"], brief)}
 
     return dataset.map(move, remove_columns=["tools"])
 
@@ -236,7 +269,8 @@ def model_card(args: argparse.Namespace, base: Path, data: dict[str, Any], rows:
     losses = [h["loss"] for h in history if "loss" in h]
     hyper = {k: getattr(args, k) for k in (
         "max_steps", "epochs", "batch_size", "grad_accum", "lr", "warmup_ratio", "max_length",
-        "compact_tools", "bf16", "lora_r", "lora_layers", "packing", "focus_repeat", "seed")}
+        "compact_tools", "brief_tools", "bf16", "lora_r", "lora_layers", "packing",
+        "focus_repeat", "checkpoint_every", "seed")}
     counts = data.get("kept_per_cell", {})
     return "\n".join([
         f"# {Path(args.out).name}", "",
@@ -268,13 +302,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rows = len(dataset)
     dataset, mix = curriculum_mix(dataset, args)
     data = {**data, **mix}
-    if args.compact_tools:
-        dataset = compact(dataset)
+    if args.compact_tools or args.brief_tools:
+        dataset = compact(dataset, args.brief_tools)
     model, tokenizer, base = load_model(args.model)
     peft_config = lora_config(args, model)
+    if args.checkpoint_every < 0:
+        sys.exit(f"sft_recovery: --checkpoint-every {args.checkpoint_every}: must be 0 (off) "
+                 "or a number of steps")
     trainer = SFTTrainer(model=model, args=sft_config(args, len(dataset)),
                          train_dataset=dataset, processing_class=tokenizer,
                          peft_config=peft_config)
+    if args.checkpoint_every:
+        trainer.add_callback(checkpoints(args.checkpoint_every, Path(args.out), tokenizer))
     started = time.monotonic()
     trainer.train()
     seconds = time.monotonic() - started

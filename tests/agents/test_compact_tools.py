@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 
-from toolmaze_gym.agents.compact_tools import render_tool, render_tools, system_with_tools
+from toolmaze_gym.agents.compact_tools import (
+    brief_description,
+    render_tool,
+    render_tools,
+    system_with_tools,
+)
 
 
 def _param_line(text: str, name: str) -> str:
@@ -66,3 +71,39 @@ def test_compact_docs_go_into_the_system_message_and_are_shorter(corpus):
     assert out[1] == messages[1]
     assert len(render_tools(tools)) < 0.8 * len(json.dumps(tools))
     assert system_with_tools(messages[1:], tools)[0]["role"] == "system"
+
+
+def test_brief_docs_name_every_response_field_and_keep_every_rule(corpus):
+    """Brief docs drop the glosses of the response fields and nothing else: the tool's
+    own sentence, each field's name in order, the relations after the list, and every
+    argument line stay as the compact docs write them."""
+    for spec in corpus.tools.values():
+        schema = spec.openai_schema()
+        doc = schema["function"]["description"]
+        names = ", ".join(f.name for f in spec.returns)
+        head = f"{spec.description} Returns: {names}."
+        brief = brief_description(doc)
+        assert brief.startswith(head), (spec.name, brief)
+        relations = brief[len(head):]
+        assert doc.endswith(relations), spec.name  # the relations, untouched
+        assert bool(relations) is bool(spec.checks or spec.restated_pairs()), spec.name
+        full, short = render_tool(schema), render_tool(schema, brief=True)
+        assert [ln for ln in short.splitlines() if ln.startswith("- ")] == \
+            [ln for ln in full.splitlines() if ln.startswith("- ")]
+        assert len(short) < len(full)
+
+
+def test_brief_docs_leave_a_description_of_another_shape_as_it_is():
+    for text in ("Send an e-mail.", "Quote. Returns: price (an amount (in EUR); never",
+                 "Quote. Returns: price) oops.", "Quote. Returns: no glosses here."):
+        assert brief_description(text) == text
+    assert brief_description("Quote. Returns: a.b (x (y). z); c (w). a.b = 2 × c.") == \
+        "Quote. Returns: a.b, c. a.b = 2 × c."
+
+
+def test_brief_docs_are_the_shorter_system_message(corpus):
+    tools = [corpus.tools[name].openai_schema() for name in list(corpus.tools)[:12]]
+    messages = [{"role": "user", "content": "Hi"}]
+    brief = system_with_tools(messages, tools, brief=True)[0]["content"]
+    assert brief == render_tools(tools, brief=True)
+    assert len(brief) < 0.8 * len(render_tools(tools))

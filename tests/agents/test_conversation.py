@@ -15,8 +15,15 @@ from tests.agents._fake_endpoint import completion
 from toolmaze_gym.agents import make_policy
 from toolmaze_gym.agents.conversation import model_messages
 from toolmaze_gym.cli import build_parser
+from toolmaze_gym.cli.common import UsageError
 from toolmaze_gym.cli.eval import agent_options
 from toolmaze_gym.transcript import template_messages
+
+
+def _spec(tool: dict):
+    from toolmaze_gym.corpus import load_corpus
+
+    return load_corpus().tools[tool["function"]["name"]]
 
 
 def _broken_then_call():
@@ -36,15 +43,17 @@ def test_an_answer_to_no_call_becomes_a_user_message_and_real_results_stay_tool_
     assert shown[5] == env.messages[5]  # the result of a real call is left alone
 
 
-@pytest.mark.parametrize("compact", [False, True], ids=["schemas", "compact-tools"])
-def test_hf_renders_the_very_request_openai_sends(endpoint, tiny_model, compact):
+@pytest.mark.parametrize(("compact", "brief"), [(False, False), (True, False), (False, True)],
+                         ids=["schemas", "compact-tools", "brief-tools"])
+def test_hf_renders_the_very_request_openai_sends(endpoint, tiny_model, compact, brief):
     pytest.importorskip("openai")
     ep, url = endpoint
     ep.answer = lambda req: (200, completion("ok"), {})
     env, info = _broken_then_call()
-    hf = make_policy("hf", model=str(tiny_model), compact_tools=compact, max_new_tokens=1)
+    hf = make_policy("hf", model=str(tiny_model), compact_tools=compact, brief_tools=brief,
+                     max_new_tokens=1)
     openai = make_policy("openai", base_url=url, model="tiny", compact_tools=compact,
-                         temperature=0)
+                         brief_tools=brief, temperature=0)
     for policy in (hf, openai):
         policy.start("k", env.episode.task, info["tools"], "P0")
     openai.act_many([("k", env.messages)])
@@ -54,7 +63,9 @@ def test_hf_renders_the_very_request_openai_sends(endpoint, tiny_model, compact)
         template_messages(sent["messages"]), tools=sent.get("tools"), tokenize=False,
         add_generation_prompt=True, chat_template=hf.template)
     assert hf.prompt_text("k", env.messages) == served
-    assert ("tools" in sent) is not compact
+    assert ("tools" in sent) is not (compact or brief)
+    fields = "Returns: " + ", ".join(f.name for f in _spec(info["tools"][0]).returns) + "."
+    assert (fields in served) is brief  # brief docs name the fields without their glosses
     assert "[error response]" in served and served.count("<tool_response>") == 1
     hf.finish("k")
 
@@ -64,6 +75,13 @@ def _options(*argv: str) -> dict:
     ns = parser.parse_args(["eval", *argv])
     assert isinstance(ns, argparse.Namespace)
     return agent_options(ns)
+
+
+def test_brief_tools_is_an_option_of_the_model_agents_only():
+    assert _options("--agent", "hf", "--brief-tools") == {"brief_tools": True}
+    assert _options("--agent", "openai", "--brief-tools") == {"brief_tools": True}
+    with pytest.raises(UsageError, match="--brief-tools does not apply to the oracle agent"):
+        _options("--agent", "oracle", "--brief-tools")
 
 
 def test_zero_is_an_option_like_any_other():

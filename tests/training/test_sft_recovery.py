@@ -47,9 +47,11 @@ def test_assistant_mask_covers_exactly_the_calls(tiny_model, train_tasks):
     assert "<tool_response>" not in trained
 
 
-def test_compact_sft_prompts_are_the_eval_prompts(tiny_model, train_tasks):
+@pytest.mark.parametrize("brief", [False, True], ids=["compact", "brief"])
+def test_compact_sft_prompts_are_the_eval_prompts(tiny_model, train_tasks, brief):
     """Train == test: the text the SFT model is trained on, up to its first reply, is
-    the text `toolmaze eval --agent hf --compact-tools` gives the model."""
+    the text `toolmaze eval --agent hf --compact-tools` (or `--brief-tools`) gives the
+    model."""
     from toolmaze_gym.envs.env import ToolMazeEnv
     from transformers import AutoTokenizer
 
@@ -58,8 +60,9 @@ def test_compact_sft_prompts_are_the_eval_prompts(tiny_model, train_tasks):
 
     sft = load_script("sft_recovery")
     task = train_tasks[1]
-    rows = sft.compact(build_dataset(tasks=[task], modes=["P1"]))
-    policy = make_policy("hf", model=str(tiny_model), compact_tools=True)
+    rows = sft.compact(build_dataset(tasks=[task], modes=["P1"]), brief=brief)
+    policy = make_policy("hf", model=str(tiny_model), compact_tools=not brief,
+                         brief_tools=brief)
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
     for row in rows:
         env = ToolMazeEnv(level=None, mode=None, split="train", prompt=row["prompt_variant"])
@@ -135,10 +138,17 @@ def test_lora_trains_an_adapter_and_saves_a_merged_plain_checkpoint(tiny_model, 
     result = sft.main(["--tasks", "1", "--levels", "C1", "--model", str(tiny_model),
                        "--out", str(out), "--max-steps", "2", "--grad-accum", "1",
                        "--compact-tools", "--max-length", "3072", "--threads", "1",
-                       "--lora-r", "4", "--lora-layers", "1", "--lr", "1e-2"])
+                       "--lora-r", "4", "--lora-layers", "1", "--lr", "1e-2",
+                       "--checkpoint-every", "1"])
     assert len([h for h in result["history"] if "loss" in h]) == 2
     assert not (out / "adapter_config.json").exists()
     trained = AutoModelForCausalLM.from_pretrained(out).state_dict()
+    # --checkpoint-every: plain checkpoints along the way; saving one (a merged copy)
+    # leaves the adapter training on, so the last equals the final model
+    steps = [AutoModelForCausalLM.from_pretrained(out / "checkpoints" / f"step-{n}").state_dict()
+             for n in (1, 2)]
+    assert all(torch.equal(steps[1][k], trained[k]) for k in trained)
+    assert any(not torch.equal(steps[0][k], steps[1][k]) for k in trained)
     base = AutoModelForCausalLM.from_pretrained(tiny_model).state_dict()
     assert set(trained) == set(base)  # no lora_A/lora_B left: merged
     changed = [k for k in base if not torch.equal(base[k], trained[k])]

@@ -9,6 +9,13 @@ placed in the system prompt instead of the chat template's JSON ``<tools>`` bloc
 
 A schema keyword this renderer does not know is written as ``key=<json>``, so no
 fact is ever dropped silently.
+
+``brief`` docs are shorter still, for a small model on a CPU whose every step pays
+for each prompt token twice (once in training, once per evaluated turn): the
+response is named field by field without each field's gloss (``Returns: city,
+temperature_c, ...``), while everything that is a rule stays — the arguments and
+their bounds, the tool's own sentence, and the relations a careful reader checks
+(``line_total = unit_price × qty``). A first turn is about half as long.
 """
 
 from __future__ import annotations
@@ -27,16 +34,17 @@ _KNOWN = {"type", "description", "enum", "minimum", "maximum", "exclusiveMinimum
           "exclusiveMaximum", "minLength", "maxLength", "pattern", "default"}
 
 
-def render_tools(tools: list[dict[str, Any]]) -> str:
-    """The compact documentation of ``tools`` (OpenAI function schemas)."""
-    return "\n\n".join([HEADER, *(render_tool(t) for t in tools), CALL_FORMAT])
+def render_tools(tools: list[dict[str, Any]], brief: bool = False) -> str:
+    """The compact documentation of ``tools`` (OpenAI function schemas); ``brief``:
+    the response's fields by name only (:func:`brief_description`)."""
+    return "\n\n".join([HEADER, *(render_tool(t, brief) for t in tools), CALL_FORMAT])
 
 
-def system_with_tools(messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-                      ) -> list[dict[str, Any]]:
+def system_with_tools(messages: list[dict[str, Any]], tools: list[dict[str, Any]],
+                      brief: bool = False) -> list[dict[str, Any]]:
     """A copy of ``messages`` whose system message ends with the compact tool docs
     (a system message is inserted when there is none)."""
-    docs = render_tools(tools)
+    docs = render_tools(tools, brief)
     out = [dict(m) for m in messages]
     if out and out[0].get("role") == "system":
         out[0]["content"] = f"{out[0].get('content') or ''}\n\n{docs}"
@@ -45,14 +53,15 @@ def system_with_tools(messages: list[dict[str, Any]], tools: list[dict[str, Any]
     return out
 
 
-def render_tool(tool: dict[str, Any]) -> str:
+def render_tool(tool: dict[str, Any], brief: bool = False) -> str:
     fn = tool.get("function", tool)
     params = fn.get("parameters") or {}
     props: dict[str, Any] = params.get("properties") or {}
     required = set(params.get("required") or ())
     lines = [f"## {fn['name']}"]
     if fn.get("description"):
-        lines.append(str(fn["description"]))
+        text = str(fn["description"])
+        lines.append(brief_description(text) if brief else text)
     for name, schema in props.items():
         lines.append(f"- {_param(name, schema, name in required)}")
     extra = {k: v for k, v in params.items()
@@ -62,6 +71,36 @@ def render_tool(tool: dict[str, Any]) -> str:
     if extra:
         lines.append(" ".join(f"{k}={_json(v)}" for k, v in extra.items()))
     return "\n".join(lines)
+
+
+RETURNS = " Returns: "
+
+
+def brief_description(text: str) -> str:
+    """A tool description (``ToolSpec.doc``: ``<what it does> Returns: name (gloss);
+    name (gloss). <relations>``) with the glosses left out: ``<what it does>
+    Returns: name, name. <relations>``. A description in another shape (a gloss that
+    never closes, no ``Returns:``) is returned as it is, so nothing is cut blindly."""
+    head, sep, rest = text.partition(RETURNS)
+    if not sep:
+        return text
+    names, field, depth, closed = [], "", 0, False
+    for i, ch in enumerate(rest):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            closed = depth == 0
+            if depth < 0:
+                return text
+        elif depth == 0 and closed and ch in ";.":
+            names.append(field.strip())
+            field, closed = "", False
+            if ch == ".":
+                return f"{head}{RETURNS}{', '.join(names)}.{rest[i + 1:]}"
+        elif depth == 0:
+            field += ch
+    return text
 
 
 def _param(name: str, schema: dict[str, Any], required: bool) -> str:

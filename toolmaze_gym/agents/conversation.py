@@ -35,11 +35,12 @@ def model_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def with_tool_docs(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
-                   compact: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
+                   compact: bool, brief: bool = False
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
     """The messages and the tool schemas to hand the chat template (or the server):
-    with ``compact``, the tools are documented in the system prompt and no schemas go
-    along; otherwise the schemas go as they are."""
+    with ``compact`` (or ``brief``, the shorter compact docs), the tools are documented
+    in the system prompt and no schemas go along; otherwise the schemas go as they are."""
     msgs = model_messages(messages)
-    if compact and tools:
-        return system_with_tools(msgs, tools), None
+    if (compact or brief) and tools:
+        return system_with_tools(msgs, tools, brief), None
     return msgs, (tools or None)

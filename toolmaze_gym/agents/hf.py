@@ -61,14 +61,14 @@ class HFPolicy:
     the embedded SmolLM2-135M-Instruct (converted and cached on first use)."""
 
     name = "hf"
-    OPTIONS = ("model", "compact_tools", "max_new_tokens", "temperature", "top_p", "seed",
-               "device", "batch_size", "kv_reuse", "cached_episodes")
+    OPTIONS = ("model", "compact_tools", "brief_tools", "max_new_tokens", "temperature",
+               "top_p", "seed", "device", "batch_size", "kv_reuse", "cached_episodes")
 
     def __init__(self, model: str | Path | None = None, compact_tools: bool = False,
                  max_new_tokens: int = 256, temperature: float = 0.0, seed: int = 0,
                  device: str | None = None, batch_size: int | None = None,
                  kv_reuse: bool = True, cached_episodes: int = 8,
-                 top_p: float | None = None) -> None:
+                 top_p: float | None = None, brief_tools: bool = False) -> None:
         _check(max_new_tokens, temperature, seed, batch_size, top_p)
         if not isinstance(cached_episodes, int) or cached_episodes < 1:
             raise ValueError(f"policy 'hf': cached_episodes must be a positive integer, "
@@ -83,6 +83,7 @@ class HFPolicy:
         self.model_id = self.path.name
         self.device = _device(torch, device)
         self.compact_tools, self.kv_reuse = bool(compact_tools), bool(kv_reuse)
+        self.brief_tools = bool(brief_tools)
         self.max_new_tokens, self.temperature, self.seed = max_new_tokens, temperature, seed
         self.top_p = top_p
         self.batch_size = batch_size or (16 if self.device.type == "cuda" else 1)
@@ -120,7 +121,7 @@ class HFPolicy:
     def prompt_text(self, key: str, messages: list[dict[str, Any]]) -> str:
         """The exact text the model is given for this turn."""
         msgs, tools = with_tool_docs(messages, self.episodes.get(key).tools,
-                                     self.compact_tools)
+                                     self.compact_tools, self.brief_tools)
         return self.tokenizer.apply_chat_template(template_messages(msgs), tools=tools,
                                                   tokenize=False,
                                                   add_generation_prompt=True,

@@ -95,13 +95,14 @@ class OpenAIPolicy:
 
     name = "openai"
     OPTIONS = ("model", "base_url", "api_key_env", "temperature", "top_p", "max_tokens",
-               "concurrency", "timeout", "max_retries", "seed", "compact_tools")
+               "concurrency", "timeout", "max_retries", "seed", "compact_tools",
+               "brief_tools")
 
     def __init__(self, model: str | None = None, base_url: str | None = None,
                  api_key_env: str = "OPENAI_API_KEY", temperature: float = 1.0,
                  max_tokens: int = 1024, concurrency: int = 8, timeout: float = 120.0,
                  max_retries: int = 6, seed: int | None = None, top_p: float | None = None,
-                 compact_tools: bool = False) -> None:
+                 compact_tools: bool = False, brief_tools: bool = False) -> None:
         _check(temperature, max_tokens, concurrency, timeout, max_retries, seed, top_p)
         try:
             import openai
@@ -119,7 +120,8 @@ class OpenAIPolicy:
         self.client = openai.OpenAI(base_url=self.base_url, api_key=key or "none",
                                     timeout=timeout, max_retries=max_retries)
         self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
-        self.top_p, self.compact_tools = top_p, bool(compact_tools)
+        self.top_p, self.compact_tools = top_p, bool(compact_tools or brief_tools)
+        self.brief_tools = bool(brief_tools)
         self.check = SamplingCheck(temperature)
         self.concurrency, self.max_retries = concurrency, max_retries
         self.model = model or self._only_model()
@@ -205,7 +207,7 @@ class OpenAIPolicy:
         return text
 
     def _request(self, ep: _Episode, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        msgs, tools = with_tool_docs(messages, ep.tools, self.compact_tools)
+        msgs, tools = with_tool_docs(messages, ep.tools, self.compact_tools, self.brief_tools)
         request: dict[str, Any] = {"model": self.model, "messages": msgs,
                                    "temperature": self.temperature,
                                    "max_tokens": self.max_tokens}

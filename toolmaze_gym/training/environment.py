@@ -263,7 +263,7 @@ def episode_tools_of(task: Task) -> list[dict[str, Any]]:
 
 def grpo_dataset(tasks: Iterable[Task], modes: Iterable[str] = MODE_NAMES,
                  prompt_variants: Iterable[str] = ("standard", "failure_aware"),
-                 compact_tools: bool = False
+                 compact_tools: bool = False, brief_tools: bool = False
                  ) -> tuple[Any, dict[str, type[ToolMazeEnvironment]]]:
     """The GRPO training rows for ``tasks`` × ``modes`` × prompts, and the
     ``environment_factory`` mapping that serves them (tool-set key → class).
@@ -273,7 +273,8 @@ def grpo_dataset(tasks: Iterable[Task], modes: Iterable[str] = MODE_NAMES,
     user message also carries ``episode`` (the same, as JSON) for ``rollout_func``
     backends, which see only the prompts. ``compact_tools``: the system message ends
     with the compact docs of the episode's tools, as in ``toolmaze eval
-    --compact-tools`` (pair with :func:`hide_template_tools`).
+    --compact-tools`` (pair with :func:`hide_template_tools`); ``brief_tools``: the
+    brief docs, as with ``--brief-tools``.
     """
     from datasets import Dataset
 
@@ -290,7 +291,8 @@ def grpo_dataset(tasks: Iterable[Task], modes: Iterable[str] = MODE_NAMES,
         key = cls.__name__
         factories[key] = cls
         task_json = task.to_json()
-        docs = f"\n\n{render_tools(tools)}" if compact_tools else ""
+        docs = (f"\n\n{render_tools(tools, brief_tools)}"
+                if compact_tools or brief_tools else "")
         for mode in modes:
             for variant in variants:
                 episode = json.dumps({"task": task_json, "mode": mode,
