@@ -45,3 +45,53 @@ def test_the_interval_is_seeded():
 def test_runs_of_other_episodes_are_refused_in_one_line():
     with pytest.raises(ValueError, match="share no episode"):
         paired_lift(_runs([True]), _runs([True], prefix="other"))
+
+
+def _record(i: int, success: bool, exposed: bool = False, recovered: bool | None = None,
+            c_rec: float = 0.0, steps: list | None = None, cut: str | None = None) -> dict:
+    rec = {"key": f"t{i}/P1/standard/0", "level": "C1", "mode": "P1",
+           "grade": {"success": success, "exposed": exposed, "recovered": recovered,
+                     "c_rec": c_rec},
+           "steps": steps if steps is not None else [
+               {"action": {"kind": "finish", "answer": "done"}}]}
+    if cut:
+        rec["cut"] = cut
+    return rec
+
+
+def test_run_figures_pool_the_episodes_and_count_what_the_runner_cut():
+    from toolmaze_gym.lift import run_figures
+
+    bad = {"action": {"kind": "answer", "text": "not a call"}}
+    records = ([_record(i, True, exposed=True, recovered=True, c_rec=0.5) for i in range(6)]
+               + [_record(6 + i, False, exposed=True, recovered=False, c_rec=1.0,
+                          steps=[bad, bad], cut="loop") for i in range(2)]
+               + [_record(8 + i, False, cut="context") for i in range(2)])
+    fig = run_figures(records)
+    assert (fig.episodes, fig.exposed, fig.loops_cut) == (10, 8, 2)
+    assert fig.tsr == pytest.approx(0.6) and fig.prr == pytest.approx(6 / 8)
+    assert fig.rc == pytest.approx((6 * 0.5 + 2 * 1.0) / 10)  # Eq. 4: unexposed count 0
+    assert fig.valid_calls == pytest.approx(8 / 12)  # 8 finishes, 4 unparsed answers
+    assert fig.tsr_ci[0] <= fig.tsr <= fig.tsr_ci[1] and fig.prr_ci[0] < fig.prr_ci[1]
+    assert fig.turns == pytest.approx(12 / 10)
+
+
+def test_a_run_never_exposed_has_no_prr_or_rc_rather_than_a_perfect_one():
+    from toolmaze_gym.lift import run_figures
+
+    fig = run_figures([_record(i, False) for i in range(5)])
+    assert fig.prr is None and fig.prr_ci is None and fig.rc is None
+    assert fig.cells()[4] == "n/a" and fig.cells()[5] == "n/a"
+
+
+def test_the_before_after_table_has_a_row_per_run_and_the_lift_over_the_first():
+    from tests.training.conftest import load_script
+
+    lift = load_script("lift")
+    before = [_record(i, False) for i in range(40)]
+    after = [_record(i, i < 30) for i in range(40)]
+    text = lift.table(["base", "sft"], [before, after])
+    lines = text.splitlines()
+    assert len(lines) == 4 and lines[0].startswith("| run | episodes | valid calls %")
+    assert lines[2].startswith("| base | 40 |") and lines[2].endswith("|  |")
+    assert lines[3].startswith("| sft | 40 |") and "| +75.0 [+" in lines[3]

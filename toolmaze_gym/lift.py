@@ -6,11 +6,13 @@ the comparison and the task-to-task spread cancels; an unpaired interval of two
 TSRs would be wider and could hide a real lift. Episodes only one run played are
 left out and counted. The interval is a percentile bootstrap over episode pairs,
 drawn with a seeded numpy ``Generator``, so a seed gives one interval.
+:func:`run_figures` gives the rest of a before/after table for one run (valid calls,
+TSR and PRR with intervals, RC, loops cut).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,3 +62,61 @@ def paired_lift(before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str
     return Lift(pairs=len(keys), unpaired=len(set(b) ^ set(a)),
                 before=float(np.mean([b[k] for k in keys])),
                 after=float(np.mean([a[k] for k in keys])), ci=(float(lo), float(hi)))
+
+
+@dataclass(frozen=True)
+class RunFigures:
+    """What a before/after table shows of one evaluated run, pooled over its episodes
+    (shares 0..1; intervals: percentile bootstrap over episodes, seeded)."""
+
+    episodes: int
+    valid_calls: float | None
+    tsr: float
+    tsr_ci: tuple[float, float]
+    exposed: int
+    prr: float | None
+    prr_ci: tuple[float, float] | None
+    rc: float | None
+    loops_cut: int
+    turns: float
+
+    def cells(self) -> list[str]:
+        """The table cells, in the order of :data:`FIGURE_HEAD`."""
+        def pct(x: float | None) -> str:
+            return "n/a" if x is None else f"{100 * x:.1f}"
+
+        def ci(lo_hi: tuple[float, float] | None) -> str:
+            return "" if lo_hi is None else f" [{pct(lo_hi[0])}, {pct(lo_hi[1])}]"
+
+        return [str(self.episodes), pct(self.valid_calls), pct(self.tsr) + ci(self.tsr_ci),
+                str(self.exposed), pct(self.prr) + ci(self.prr_ci), pct(self.rc),
+                str(self.loops_cut), f"{self.turns:.1f}"]
+
+
+FIGURE_HEAD = ["episodes", "valid calls %", "TSR % [95 % CI]", "exposed", "PRR % [95 % CI]",
+               "RC %", "loops cut", "actions / ep."]
+
+
+def run_figures(records: Sequence[Mapping[str, Any]], n: int = 2000, seed: int = 0
+                ) -> RunFigures:
+    """The figures of one run's records (grades as stored in them: pass regraded ones).
+
+    Pooled, not macro-averaged over cells: a training run is judged on the episodes
+    it played, and a cell with a handful of episodes would otherwise weigh as much as
+    a full one. RC is the paper's Eq. 4 over the pooled episodes (an unexposed one
+    counts 0), n/a when nothing was exposed; "loops cut" counts episodes the runner
+    ended for repeating one action (``--loop-guard``)."""
+    from toolmaze_gym import metrics
+    from toolmaze_gym.report.calls import valid_call_rate
+
+    if not records:
+        raise ValueError("the run has no episodes")
+    grades = [r["grade"] for r in records]
+    cell = metrics.cell_metrics(grades)
+    prr_ci = metrics.bootstrap_ci(grades, "PRR", n, seed) if cell["exposed"] else None
+    return RunFigures(
+        episodes=len(records), valid_calls=valid_call_rate(records), tsr=cell["TSR"],
+        tsr_ci=metrics.bootstrap_ci(grades, "TSR", n, seed), exposed=cell["exposed"],
+        prr=cell["PRR"], prr_ci=prr_ci, rc=cell["RC"],
+        loops_cut=sum(r.get("cut") == "loop" for r in records),
+        turns=float(np.mean([len(r.get("steps", ())) for r in records])))

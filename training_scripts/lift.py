@@ -1,12 +1,16 @@
-"""The held-out lift of a trained model over its base: paired TSR difference, 95 % CI.
+"""The held-out before/after of training runs: one table, and the paired TSR lift.
 
-Both runs must be ``toolmaze eval`` runs of the same tasks, modes and prompts (the
-record keys pair them). Grades are derived again from the steps (as ``toolmaze
-report`` does, never the stored cache), then ``toolmaze_gym.lift.paired_lift``
-bootstraps the per-episode differences::
+Every run must be a ``toolmaze eval`` run of the same tasks, modes and prompts (the
+record keys pair them); the first is the baseline (the base model). Grades are
+derived again from the steps (as ``toolmaze report`` does, never the stored cache).
+Each run gets a row: episodes, valid-call rate, TSR and PRR with 95 % bootstrap
+intervals, RC, loops cut (``toolmaze_gym.lift.run_figures``), and every run after the
+first its paired TSR lift over the first (``toolmaze_gym.lift.paired_lift``)::
 
     python training_scripts/lift.py runs/train-lift/eval/base runs/train-lift/eval/sft \\
         --tasks runs/train-lift/dev.jsonl
+
+Checkpoints evaluated the same way give the learning curve in the same table.
 """
 
 from __future__ import annotations
@@ -18,14 +22,34 @@ from pathlib import Path
 from toolmaze_gym.cli import HelpFormatter
 
 
+def table(names: list[str], runs: list[list[dict]], seed: int = 0) -> str:
+    """The Markdown table of ``runs`` (regraded records), the first as the baseline."""
+    from toolmaze_gym.lift import FIGURE_HEAD, paired_lift, run_figures
+
+    head = ["run", *FIGURE_HEAD, "TSR lift vs first, points [95 % CI]"]
+    rows = []
+    for k, (name, recs) in enumerate(zip(names, runs, strict=True)):
+        lift = "" if k == 0 else _lift_cell(paired_lift(runs[0], recs, seed=seed))
+        rows.append([name, *run_figures(recs, seed=seed).cells(), lift])
+    return "\n".join(["| " + " | ".join(r) + " |"
+                      for r in [head, ["---"] * len(head), *rows]])
+
+
+def _lift_cell(lift) -> str:
+    lo, hi = lift.ci
+    text = f"{100 * lift.lift:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    return text + (f" ({lift.unpaired} unpaired)" if lift.unpaired else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=HelpFormatter)
-    ap.add_argument("before", help="run directory of the base model")
-    ap.add_argument("after", help="run directory of the trained model")
-    ap.add_argument("--tasks", required=True, help="the JSONL task file both runs played")
+    ap.add_argument("runs", nargs="+", help="run directories, the base model's first")
+    ap.add_argument("--tasks", required=True, help="the JSONL task file the runs played")
     ap.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     ns = ap.parse_args(argv)
+    if len(ns.runs) < 2:
+        sys.exit("lift: give at least two runs (the base model's first)")
     from toolmaze_gym.cli.common import UsageError, load_tasks
     from toolmaze_gym.lift import paired_lift
     from toolmaze_gym.report.records import read_source
@@ -35,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         tasks = {t.id: t for t in load_tasks(ns.tasks)}
         runs = [regrade(read_source(Path(d)), lambda r: (tasks[r["task_id"]], None)).records
-                for d in (ns.before, ns.after)]
-        print(paired_lift(*runs, seed=ns.seed).line())
+                for d in ns.runs]
+        print(table([Path(d).name for d in ns.runs], runs, ns.seed))
+        for d, recs in zip(ns.runs[1:], runs[1:], strict=True):
+            print(f"\n{Path(d).name}: " + paired_lift(runs[0], recs, seed=ns.seed).line())
     except (UsageError, RunError, ValueError, KeyError, OSError) as exc:
         sys.exit(f"lift: {exc}")
     return 0
