@@ -13,9 +13,12 @@ fact is ever dropped silently.
 ``brief`` docs are shorter still, for a small model on a CPU whose every step pays
 for each prompt token twice (once in training, once per evaluated turn): the
 response is named field by field without each field's gloss (``Returns: city,
-temperature_c, ...``), while everything that is a rule stays — the arguments and
-their bounds, the tool's own sentence, and the relations a careful reader checks
-(``line_total = unit_price × qty``). A first turn is about half as long.
+temperature_c, ...``). The arguments and their bounds, the tool's own sentence and
+the relations between fields (``line_total = unit_price × qty``) stay; what goes is
+what each returned value is and where it lies (``never negative``, ``within the
+city's climate band``, ``equals the requested city``), which are witnesses of
+silent faults. So brief docs trade P3–P4 evidence for a first turn about a third
+shorter: compare runs only under the same docs.
 """
 
 from __future__ import annotations

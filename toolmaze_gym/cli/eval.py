@@ -303,7 +303,8 @@ def add_commands(sub) -> None:
     g.add_argument("--brief-tools", action="store_true",
                    help="hf, openai: like --compact-tools, with each tool's response named "
                    "field by field without the fields' glosses (arguments, bounds and "
-                   "relations stay): about a third fewer first-turn tokens")
+                   "relations stay; what each value is and its range go, which are "
+                   "witnesses of silent faults): about a third fewer first-turn tokens")
     g.add_argument("--device", help="hf: cpu, cuda, cuda:1, ... (default: cuda when torch sees "
                    "a GPU, else cpu)")
     g.add_argument("--seed", type=int, help="hf, openai, random: sampling seed, combined with "
