@@ -20,7 +20,7 @@ BASELINES ?= oracle validator retry naive random
 HF_LABEL  ?= smollm2-135m
 HF_EVAL   ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools --max-tokens 48
 
-.PHONY: setup test test-all lint bench eval train-demo train-lift browser-test verifiers-test clean
+.PHONY: setup test test-all lint bench eval train-demo train-lift train-lift-curve browser-test verifiers-test clean
 
 setup: $(STAMP)
 
@@ -94,50 +94,52 @@ train-demo: $(STAMP)
 	$(TOOLMAZE) report $(TRAIN_DIR)/eval/base $(TRAIN_DIR)/eval/trained --out $(TRAIN_DIR)/report
 	@echo "before/after: $(TRAIN_DIR)/report/results.md (## Summary)"
 
-# `make train-lift`: the before/after that issue 19 asks for, at the scale it needs. SFT
-# data: LIFT_TASKS train tasks x every cell and prompt (about 9 kept episodes a task),
-# mixed by the curriculum (C1-C2 under P0-P2 repeated LIFT_FOCUS times, every other
-# cell once) and trained for LIFT_EPOCHS passes with LoRA (rank 16, merged on save);
-# GRPO on C1-C2 P0-P2 with the partial-credit reward (repeated calls cost 0.1 each);
-# then base, SFT and SFT+GRPO on the same held-out C1-C2 dev sample (LIFT_LIMIT tasks
-# per cell, both prompts: 108 episodes a model at the defaults) and the paired TSR lift
-# with its 95 % bootstrap interval. NOT run end to end on the 2-core VM: one LoRA SFT step
-# there takes minutes under the other users' load (benchmarks/bench_sft_step.py), so the
-# default epoch (~900 steps) would take hours; on a GPU add --bf16 to LIFT_SFT (README).
+# `make train-lift`: the before/after that issue 19 asks for, sized for 2 CPU cores.
+# SFT data: LIFT_TASKS C1-C2 train tasks x every mode and prompt (9 kept episodes a
+# task), one epoch with LoRA (rank 16, top 8 of 30 layers, merged on save), brief tool
+# docs (--brief-tools) in training and evaluation alike, a merged checkpoint every
+# LIFT_EVERY steps; then base and SFT on the same held-out C1-C2 dev sample (LIFT_LIMIT
+# tasks per (C, P) cell, both prompts: 100 episodes a model at the defaults), the
+# paired comparison (`toolmaze report --compare`) and the before/after table with the
+# TSR lift and its 95 % bootstrap interval (training_scripts/lift.py, also in
+# LIFT_DIR/lift.md). `make train-lift-curve` then evaluates every saved checkpoint on
+# the same sample (the learning curve). GRPO is not part of it: at ~3.5 min a step on
+# this machine, the few steps that fit would not move a measured figure (README).
 LIFT_DIR    ?= runs/train-lift
-LIFT_TASKS  ?= 60
-LIFT_FOCUS  ?= 3
-LIFT_EPOCHS ?= 1
-LIFT_GRPO   ?= 8
+LIFT_TASKS  ?= 20
+LIFT_EVERY  ?= 60
 LIFT_DEV    ?= 24
-LIFT_LIMIT  ?= 6
-LIFT_SFT    ?= --lora-r 16 --lr 2e-4 --grad-accum 1 --max-length 6144 --compact-tools
-LIFT_EVAL   ?= --tasks $(LIFT_DIR)/dev.jsonl --level C1,C2 --limit $(LIFT_LIMIT) \
-	--prompt standard --prompt failure_aware --max-tokens 128 --compact-tools
+LIFT_LIMIT  ?= 5
+LIFT_SFT    ?= --epochs 1 --lora-r 16 --lora-layers 8 --lr 3e-4 --grad-accum 1 \
+	--max-length 6144 --brief-tools --checkpoint-every $(LIFT_EVERY)
+LIFT_EVAL   ?= --tasks $(LIFT_DIR)/dev.jsonl --limit $(LIFT_LIMIT) --prompt standard \
+	--prompt failure_aware --max-tokens 128 --brief-tools
 
 train-lift: $(STAMP)
 	mkdir -p $(LIFT_DIR)
-	$(TOOLMAZE) sft-data --split train --n $(LIFT_TASKS) --out $(LIFT_DIR)/sft-data --force
-	$(PY) training_scripts/sft_recovery.py --data $(LIFT_DIR)/sft-data --epochs $(LIFT_EPOCHS) \
-		--focus-repeat $(LIFT_FOCUS) $(LIFT_SFT) --out $(LIFT_DIR)/sft
-	$(PY) training_scripts/grpo_recovery.py --model $(LIFT_DIR)/sft --tasks 8 --levels C1,C2 \
-		--modes P0,P1,P2 --max-steps $(LIFT_GRPO) --num-generations 4 --batch-size 1 \
-		--grad-accum 4 --temperature 1.0 --reward partial --compact-tools \
-		--max-completion-length 512 --max-episode-steps 8 --out $(LIFT_DIR)/grpo
+	$(TOOLMAZE) sft-data --split train --n $(LIFT_TASKS) --levels C1,C2 \
+		--out $(LIFT_DIR)/sft-data --force
+	$(PY) training_scripts/sft_recovery.py --data $(LIFT_DIR)/sft-data $(LIFT_SFT) \
+		--out $(LIFT_DIR)/sft
 	$(TOOLMAZE) generate --split dev --n $(LIFT_DEV) --level C1 --level C2 \
 		--out $(LIFT_DIR)/dev.jsonl --quiet
 	$(TOOLMAZE) eval --agent hf --label base $(LIFT_EVAL) --out $(LIFT_DIR)/eval/base \
 		--resume --no-report
 	$(TOOLMAZE) eval --agent hf --label sft --model $(LIFT_DIR)/sft $(LIFT_EVAL) \
 		--out $(LIFT_DIR)/eval/sft --resume --no-report
-	$(TOOLMAZE) eval --agent hf --label sft-grpo --model $(LIFT_DIR)/grpo $(LIFT_EVAL) \
-		--out $(LIFT_DIR)/eval/sft-grpo --resume --no-report
-	$(TOOLMAZE) report $(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft $(LIFT_DIR)/eval/sft-grpo \
-		--out $(LIFT_DIR)/report
+	$(TOOLMAZE) report $(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft --compare \
+		--out $(LIFT_DIR)/compare
 	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft \
-		--tasks $(LIFT_DIR)/dev.jsonl
-	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft-grpo \
-		--tasks $(LIFT_DIR)/dev.jsonl
+		--tasks $(LIFT_DIR)/dev.jsonl > $(LIFT_DIR)/lift.md && cat $(LIFT_DIR)/lift.md
+
+train-lift-curve: $(STAMP)
+	@runs=""; for ck in $$(ls -dv $(LIFT_DIR)/sft/checkpoints/step-*); do \
+		run=$(LIFT_DIR)/eval/sft-$$(basename $$ck); runs="$$runs $$run"; \
+		$(TOOLMAZE) eval --agent hf --label sft-$$(basename $$ck) --model $$ck $(LIFT_EVAL) \
+			--out $$run --resume --no-report --quiet || exit 1; \
+	done; \
+	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base $$runs $(LIFT_DIR)/eval/sft \
+		--tasks $(LIFT_DIR)/dev.jsonl > $(LIFT_DIR)/curve.md && cat $(LIFT_DIR)/curve.md
 
 # The viewer in a real headless browser: Chromium from the system packages, driven by
 # Playwright; what a person sees at 1440x900 is measured (cards reachable, labels >= 10 px,

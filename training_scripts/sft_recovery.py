@@ -77,8 +77,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          "fields by name, no glosses)")
     ap.add_argument("--checkpoint-every", type=int, default=0,
                     help="every N optimizer steps, save the model so far (LoRA merged) to "
-                         "OUT/checkpoints/step-N, for learning curves by checkpoint; 0: only "
-                         "the final model")
+                         "OUT/checkpoints/step-N, for learning curves by checkpoint (the last "
+                         "step is OUT itself); 0: only the final model")
     ap.add_argument("--bf16", action="store_true",
                     help="bf16 mixed precision (GPUs; on a CPU without avx512_bf16 it was "
                          "slower than fp32: benchmarks/bench_sft_step.py)")
@@ -182,7 +182,8 @@ def save_model(trainer: Any, tokenizer: Any, out: Path) -> None:
 def checkpoints(every: int, out: Path, tokenizer: Any) -> Any:
     """A callback saving the model every ``every`` steps as a plain checkpoint under
     ``out/checkpoints/step-N``: a LoRA adapter is merged into a copy, so training goes
-    on with the adapter as it was."""
+    on with the adapter as it was. The last step is not saved again: the final model
+    in ``out`` is that checkpoint."""
     import copy
 
     from transformers import TrainerCallback
@@ -190,7 +191,8 @@ def checkpoints(every: int, out: Path, tokenizer: Any) -> Any:
     class MergedCheckpoints(TrainerCallback):
         def on_step_end(self, args: Any, state: Any, control: Any, model: Any = None,
                         **kw: Any) -> None:
-            if model is None or state.global_step % every:
+            if model is None or state.global_step % every or \
+                    state.global_step >= state.max_steps:
                 return
             where = out / "checkpoints" / f"step-{state.global_step}"
             plain = copy.deepcopy(model)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -136,19 +137,20 @@ def test_lora_trains_an_adapter_and_saves_a_merged_plain_checkpoint(tiny_model, 
     sft = load_script("sft_recovery")
     out = tmp_path / "lora"
     result = sft.main(["--tasks", "1", "--levels", "C1", "--model", str(tiny_model),
-                       "--out", str(out), "--max-steps", "2", "--grad-accum", "1",
+                       "--out", str(out), "--max-steps", "3", "--grad-accum", "1",
                        "--compact-tools", "--max-length", "3072", "--threads", "1",
                        "--lora-r", "4", "--lora-layers", "1", "--lr", "1e-2",
                        "--checkpoint-every", "1"])
-    assert len([h for h in result["history"] if "loss" in h]) == 2
+    assert len([h for h in result["history"] if "loss" in h]) == 3
     assert not (out / "adapter_config.json").exists()
     trained = AutoModelForCausalLM.from_pretrained(out).state_dict()
-    # --checkpoint-every: plain checkpoints along the way; saving one (a merged copy)
-    # leaves the adapter training on, so the last equals the final model
+    # --checkpoint-every: plain checkpoints along the way (a merged copy each, the adapter
+    # trains on), every one a different model; the last step is the final model itself
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["step-1", "step-2"]
     steps = [AutoModelForCausalLM.from_pretrained(out / "checkpoints" / f"step-{n}").state_dict()
-             for n in (1, 2)]
-    assert all(torch.equal(steps[1][k], trained[k]) for k in trained)
-    assert any(not torch.equal(steps[0][k], steps[1][k]) for k in trained)
+             for n in (1, 2)] + [trained]
+    for a, b in itertools.pairwise(steps):
+        assert set(a) == set(trained) and any(not torch.equal(a[k], b[k]) for k in trained)
     base = AutoModelForCausalLM.from_pretrained(tiny_model).state_dict()
     assert set(trained) == set(base)  # no lora_A/lora_B left: merged
     changed = [k for k in base if not torch.equal(base[k], trained[k])]
