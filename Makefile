@@ -99,7 +99,8 @@ train-demo: $(STAMP)
 # task), one epoch with LoRA (rank 16, top 8 of 30 layers, merged on save), brief tool
 # docs (--brief-tools) in training and evaluation alike, a merged checkpoint every
 # LIFT_EVERY steps; then base and SFT on the same held-out C1-C2 dev sample (LIFT_LIMIT
-# tasks per (C, P) cell, both prompts: 100 episodes a model at the defaults), the
+# tasks per (C, P) cell, both prompts where they differ: P0 runs once, so 108
+# episodes a model at the defaults), the
 # paired comparison (`toolmaze report --compare`) and the before/after table with the
 # TSR lift and its 95 % bootstrap interval (training_scripts/lift.py, also in
 # LIFT_DIR/lift.md). `make train-lift-curve` then evaluates every saved checkpoint on
@@ -109,7 +110,7 @@ LIFT_DIR    ?= runs/train-lift
 LIFT_TASKS  ?= 20
 LIFT_EVERY  ?= 60
 LIFT_DEV    ?= 24
-LIFT_LIMIT  ?= 5
+LIFT_LIMIT  ?= 6
 LIFT_SFT    ?= --epochs 1 --lora-r 16 --lora-layers 8 --lr 3e-4 --grad-accum 1 \
 	--max-length 6144 --brief-tools --checkpoint-every $(LIFT_EVERY)
 LIFT_EVAL   ?= --tasks $(LIFT_DIR)/dev.jsonl --limit $(LIFT_LIMIT) --prompt standard \

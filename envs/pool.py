@@ -199,6 +199,12 @@ class ToolMazePool(VectorEnv):
             return [(i, bases[i].template_messages, bases[i].tools) for i in self.live]
         return [(i, bases[i].messages, bases[i].tools) for i in self.live]
 
+    def base(self, i: int) -> Any:
+        """Env ``i`` itself (the ``ToolMazeEnv`` under its wrappers), for what only it
+        knows, such as its episode's steps and fault profile."""
+        (i,) = self._indices([i])
+        return self._bases[i]
+
     def record(self, i: int, agent: str = "") -> dict[str, Any]:
         """Env ``i``'s trajectory record, graded: ``record(i)["grade"]`` is the grade as
         one plain dict (the vector infos spread it over masked arrays)."""

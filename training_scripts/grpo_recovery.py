@@ -14,10 +14,11 @@ shaping term is no alternative: it sums to 0 over every episode by design. The l
 
 ``--compact-tools`` shows the tools exactly as ``toolmaze eval --compact-tools``
 does: compact docs in the system prompt, the env's order (task tools alphabetical,
-then finish, abort), and no JSON ``<tools>`` block.
+then finish, abort), and no JSON ``<tools>`` block; ``--brief-tools`` likewise shows
+the brief docs.
 
-Two rollout paths (``--reward`` applies to the first; the vLLM pool path scores the
-terminal reward):
+Rollout paths (``--reward`` applies to all three, through one function,
+``toolmaze_gym.training.environment.episode_reward``):
 
 * default (CPU or GPU): ``environment_factory`` — TRL's own multi-turn tool loop
   over ``toolmaze_gym.training.environment`` (one generated environment class per
@@ -174,7 +175,7 @@ def grpo_config(args: argparse.Namespace) -> Any:
 
 def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
     """The configured ``GRPOTrainer`` (``trainer_cls``: a subclass, e.g. in tests)."""
-    from toolmaze_gym.reward import DEFAULT
+    from toolmaze_gym.reward import DEFAULT, PARTIAL
     from trl import GRPOTrainer
 
     from toolmaze_gym.training.environment import close_episodes, hide_template_tools
@@ -195,8 +196,10 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
     common = {"model": model, "args": grpo_config(args), "train_dataset": dataset,
               "processing_class": tokenizer}
     if rollout == "pool":
+        credit = None if args.reward == "terminal" else PARTIAL
         return trainer_cls(reward_funcs=[rollout_reward], rollout_func=make_rollout_func(
-            args.max_episode_steps, args.max_completion_length, DEFAULT), **common)
+            args.max_episode_steps, args.max_completion_length, DEFAULT,
+            partial_credit=credit), **common)
     trainer = trainer_cls(reward_funcs=[close_episodes], environment_factory=factories,
                           **common)
     if args.compact_tools or args.brief_tools:

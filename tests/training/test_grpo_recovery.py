@@ -103,16 +103,37 @@ def test_partial_credit_gives_groups_variance_with_eval_prompts(tiny_model, tmp_
     assert "reward std" in (tmp_path / "grpo" / "README.md").read_text()
 
 
-def test_rollout_func_plays_the_pool_and_masks_tool_tokens(tiny_model, train_tasks):
+def _environment_reward(factories, row, script, partial_credit):
+    """What TRL's environment_factory path pays for the script's calls."""
+    from toolmaze_gym.training.environment import configured
+
+    env = configured(factories, partial_credit=partial_credit)[row["environment"]]()
+    env.reset(**row)
+    for text in script[:-1]:
+        call = json.loads(text.removeprefix("<tool_call>\n").removesuffix("\n</tool_call>"))
+        getattr(env, call["name"])(**call["arguments"])
+    return env.get_reward()
+
+
+@pytest.mark.parametrize("credit", ["partial", "terminal"])
+def test_rollout_func_plays_the_pool_and_masks_tool_tokens(tiny_model, train_tasks, credit):
+    """The vLLM rollout path plays the episode to the expert's ending, trains only on
+    the generated tokens, and pays what the environment_factory path pays."""
     from transformers import AutoTokenizer
     from trl import GRPOTrainer
 
+    from toolmaze_gym.reward import PARTIAL
     from toolmaze_gym.training.environment import grpo_dataset
     from toolmaze_gym.training.vllm_rollout import make_rollout_func, rollout_reward
 
     tokenizer = AutoTokenizer.from_pretrained(tiny_model)
-    ds, _ = grpo_dataset(train_tasks[:1], ["P2"], ["failure_aware"])
-    script, expected = _script(train_tasks[0], "P2", "failure_aware")
+    ds, factories = grpo_dataset(train_tasks[:1], ["P2"], ["failure_aware"])
+    script, terminal = _script(train_tasks[0], "P2", "failure_aware")
+    partial_credit = PARTIAL if credit == "partial" else None
+    expected = _environment_reward(factories, ds[0], script, partial_credit)
+    assert (expected > terminal) is (credit == "partial")  # valid calls and progress pay
+    if credit == "terminal":
+        assert expected == pytest.approx(terminal)
     trainer = SimpleNamespace(processing_class=tokenizer, _tokenizer=tokenizer,
                               chat_template=None, chat_template_kwargs={}, _is_vlm=False)
     trainer._get_tool_suffix_ids = GRPOTrainer._get_tool_suffix_ids.__get__(trainer)
@@ -124,7 +145,8 @@ def test_rollout_func_plays_the_pool_and_masks_tool_tokens(tiny_model, train_tas
         return [_ids(tokenizer, text)] * len(prompts), [[-0.5] * len(_ids(tokenizer, text))] \
             * len(prompts)
 
-    out = make_rollout_func(generate=generate)([ds[0]["prompt"]] * 2, trainer)
+    out = make_rollout_func(generate=generate, partial_credit=partial_credit)(
+        [ds[0]["prompt"]] * 2, trainer)
     assert rollout_reward(**out) == [pytest.approx(expected)] * 2
     assert turns == [2] * (len(script) - 1)  # both episodes end at the expert's ending
     for ids, lps, mask in zip(out["completion_ids"], out["logprobs"], out["env_mask"],

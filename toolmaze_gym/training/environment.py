@@ -131,14 +131,7 @@ class ToolMazeEnvironment:
             return 0.0
         if not self._episode_over():
             self._env.cut("tool budget")
-        record = self._env.record()
-        if self.partial_credit is None:
-            return terminal_reward(record["grade"], self.reward_config)
-        ep = self._env.episode
-        progress = path_progress(self._env.sim.corpus, ep.task, ep.profile, ep.steps)
-        repeats = repeat_indices(ep.steps)
-        return partial_reward(record["grade"], valid_share(record, repeats), progress,
-                              self.partial_credit, self.reward_config, len(repeats))
+        return episode_reward(self._env, self.partial_credit, self.reward_config)
 
     # -- helpers (private: TRL would expose public methods as tools) -------------------
 
@@ -180,6 +173,22 @@ class ToolMazeEnvironment:
     def trajectory(self) -> dict[str, Any] | None:
         """The episode's graded record (for analysis and tests)."""
         return None if self._env is None or self._env.episode is None else self._env.record()
+
+
+def episode_reward(env: Any, partial_credit: PartialCredit | None = PARTIAL,
+                   reward_config: RewardConfig = DEFAULT) -> float:
+    """The reward of ``env``'s ended episode (a ``ToolMazeEnv``): the partial credit, or
+    the terminal reward when ``partial_credit`` is None. One function for every GRPO
+    path (TRL's ``environment_factory`` and the vLLM ``rollout_func``), so a rollout
+    earns the same whichever generates it."""
+    record = env.record()
+    if partial_credit is None:
+        return terminal_reward(record["grade"], reward_config)
+    ep = env.episode
+    progress = path_progress(env.sim.corpus, ep.task, ep.profile, ep.steps)
+    repeats = repeat_indices(ep.steps)
+    return partial_reward(record["grade"], valid_share(record, repeats), progress,
+                          partial_credit, reward_config, len(repeats))
 
 
 def valid_share(record: dict[str, Any], skip: Iterable[int] = ()) -> float:

@@ -12,8 +12,10 @@ generated; ``env_mask`` marks the tokens the environment wrote (not trained on).
 The prompt rows are those of ``toolmaze_gym.training.environment.grpo_dataset``:
 a rollout function sees only the prompts, so the user message carries the
 episode (task, mode, prompt variant) as JSON under ``"episode"``. The reward is
-``toolmaze_gym.reward.terminal_reward`` of each episode's grade, returned as the
-extra column ``toolmaze_reward`` that :func:`rollout_reward` passes to the trainer.
+the one the ``environment_factory`` path gives
+(``toolmaze_gym.training.environment.episode_reward``: the partial credit by
+default, the terminal reward with ``partial_credit=None``), returned as the extra
+column ``toolmaze_reward`` that :func:`rollout_reward` passes to the trainer.
 
 ``generate`` is pluggable (``(trainer, token id lists) -> (completion ids,
 logprobs)``): the default calls ``trainer.vllm_generation``; tests pass a scripted
@@ -26,7 +28,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from toolmaze_gym.reward import DEFAULT, RewardConfig, terminal_reward
+from toolmaze_gym.reward import DEFAULT, PARTIAL, PartialCredit, RewardConfig
 from toolmaze_gym.tasks.model import Task
 
 Generate = Callable[[Any, list[list[int]]], tuple[list[list[int]], list[list[float]]]]
@@ -70,7 +72,8 @@ class _Rollout:
 
 
 def make_rollout_func(max_steps: int = 25, max_completion_tokens: int = 4096,
-                      reward: RewardConfig = DEFAULT, generate: Generate = vllm_generate
+                      reward: RewardConfig = DEFAULT, generate: Generate = vllm_generate,
+                      partial_credit: PartialCredit | None = PARTIAL
                       ) -> Callable[[list[Any], Any], dict[str, Any]]:
     """A ``rollout_func`` for ``GRPOTrainer``; see the module docstring.
 
@@ -80,6 +83,7 @@ def make_rollout_func(max_steps: int = 25, max_completion_tokens: int = 4096,
 
     def rollout_func(prompts: list[Any], trainer: Any) -> dict[str, Any]:
         from toolmaze_gym.envs.pool import ToolMazePool
+        from toolmaze_gym.training.environment import episode_reward
 
         tokenizer = trainer.processing_class
         template = getattr(trainer, "chat_template", None)
@@ -125,7 +129,7 @@ def make_rollout_func(max_steps: int = 25, max_completion_tokens: int = 4096,
         rewards = []
         for k in range(len(prompts)):
             pool, i = slots[k]
-            rewards.append(terminal_reward(pool.record(i)["grade"], reward))
+            rewards.append(episode_reward(pool.base(i), partial_credit, reward))
         return {"prompt_ids": [r.prompt_ids for r in rollouts],
                 "completion_ids": [r.completion for r in rollouts],
                 "logprobs": [r.logprobs for r in rollouts],
@@ -137,7 +141,7 @@ def make_rollout_func(max_steps: int = 25, max_completion_tokens: int = 4096,
 
 def rollout_reward(toolmaze_reward: list[float] | None = None, **_: Any) -> list[float]:
     """The reward function to pair with the rollout function: the graded episodes'
-    terminal rewards it returned as the ``toolmaze_reward`` column."""
+    rewards it returned as the ``toolmaze_reward`` column."""
     if toolmaze_reward is None:
         raise ValueError("rollout_reward needs the toolmaze_reward column of "
                          "make_rollout_func(); pass that as rollout_func")
