@@ -95,3 +95,22 @@ def test_the_before_after_table_has_a_row_per_run_and_the_lift_over_the_first():
     assert len(lines) == 4 and lines[0].startswith("| run | episodes | valid calls %")
     assert lines[2].startswith("| base | 40 |") and lines[2].endswith("|  |")
     assert lines[3].startswith("| sft | 40 |") and "| +75.0 [+" in lines[3]
+
+
+def test_progress_grows_with_the_calls_and_is_none_for_stopping_at_once(sim):
+    from toolmaze_gym.lift import episode_progress
+    from toolmaze_gym.rollout import rollout
+    from toolmaze_gym.tasks.suites import generate_split
+    from toolmaze_gym.training.careful import CarefulAgent
+
+    task = next(iter(generate_split("train", 1, seed=0, levels=["C1"])))
+    done = rollout(task, "P1", CarefulAgent(sim), sim)
+    full = episode_progress(done, task, sim)
+    # the reward's progress term: every call of the path but the closing finish, which
+    # is success's to pay for, so a finished task stays below 1
+    assert done["grade"]["success"] and 0.8 <= full < 1.0
+    stopped = {**done, "steps": [s for s in done["steps"]
+                                 if s["action"]["kind"] in ("finish", "abort")]}
+    assert episode_progress(stopped, task, sim) == 0.0
+    half = {**done, "steps": done["steps"][:2]}
+    assert 0.0 < episode_progress(half, task, sim) < full

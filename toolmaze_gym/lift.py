@@ -79,6 +79,7 @@ class RunFigures:
     rc: float | None
     loops_cut: int
     turns: float
+    progress: float | None = None
 
     def cells(self) -> list[str]:
         """The table cells, in the order of :data:`FIGURE_HEAD`."""
@@ -90,16 +91,17 @@ class RunFigures:
 
         return [str(self.episodes), pct(self.valid_calls), pct(self.tsr) + ci(self.tsr_ci),
                 str(self.exposed), pct(self.prr) + ci(self.prr_ci), pct(self.rc),
-                str(self.loops_cut), f"{self.turns:.1f}"]
+                str(self.loops_cut), f"{self.turns:.1f}", pct(self.progress)]
 
 
 FIGURE_HEAD = ["episodes", "valid calls %", "TSR % [95 % CI]", "exposed", "PRR % [95 % CI]",
-               "RC %", "loops cut", "actions / ep."]
+               "RC %", "loops cut", "actions / ep.", "progress %"]
 
 
-def run_figures(records: Sequence[Mapping[str, Any]], n: int = 2000, seed: int = 0
-                ) -> RunFigures:
-    """The figures of one run's records (grades as stored in them: pass regraded ones).
+def run_figures(records: Sequence[Mapping[str, Any]], n: int = 2000, seed: int = 0,
+                progress: Sequence[float] | None = None) -> RunFigures:
+    """The figures of one run's records (grades as stored in them: pass regraded ones);
+    ``progress``: each record's :func:`episode_progress`, whose mean is shown.
 
     Pooled, not macro-averaged over cells: a training run is judged on the episodes
     it played, and a cell with a handful of episodes would otherwise weigh as much as
@@ -119,4 +121,18 @@ def run_figures(records: Sequence[Mapping[str, Any]], n: int = 2000, seed: int =
         tsr_ci=metrics.bootstrap_ci(grades, "TSR", n, seed), exposed=cell["exposed"],
         prr=cell["PRR"], prr_ci=prr_ci, rc=cell["RC"],
         loops_cut=sum(r.get("cut") == "loop" for r in records),
-        turns=float(np.mean([len(r.get("steps", ())) for r in records])))
+        turns=float(np.mean([len(r.get("steps", ())) for r in records])),
+        progress=float(np.mean(progress)) if progress else None)
+
+
+def episode_progress(record: Mapping[str, Any], task: Any, sim: Any) -> float:
+    """How far the episode's calls got along a valid path, 0..1 (the GRPO partial
+    credit's progress term, ``reward.path_progress``; the closing finish is success's
+    to pay for, so a finished C1 task scores about 0.85): a learning curve moves here
+    before it moves TSR, since one correct call more is progress but no success."""
+    from toolmaze_gym.episode import Step
+    from toolmaze_gym.faults.store import profile_for
+    from toolmaze_gym.reward import path_progress
+
+    steps = [Step.from_dict(s) for s in record["steps"]]
+    return path_progress(sim.corpus, task, profile_for(task, record["mode"], sim), steps)

@@ -4,7 +4,8 @@ Every run must be a ``toolmaze eval`` run of the same tasks, modes and prompts (
 record keys pair them); the first is the baseline (the base model). Grades are
 derived again from the steps (as ``toolmaze report`` does, never the stored cache).
 Each run gets a row: episodes, valid-call rate, TSR and PRR with 95 % bootstrap
-intervals, RC, loops cut (``toolmaze_gym.lift.run_figures``), and every run after the
+intervals, RC, loops cut, actions per episode, the mean progress along a valid path
+(``toolmaze_gym.lift.run_figures``, ``episode_progress``), and every run after the
 first its paired TSR lift over the first (``toolmaze_gym.lift.paired_lift``)::
 
     python training_scripts/lift.py runs/train-lift/eval/base runs/train-lift/eval/sft \\
@@ -22,15 +23,24 @@ from pathlib import Path
 from toolmaze_gym.cli import HelpFormatter
 
 
-def table(names: list[str], runs: list[list[dict]], seed: int = 0) -> str:
-    """The Markdown table of ``runs`` (regraded records), the first as the baseline."""
-    from toolmaze_gym.lift import FIGURE_HEAD, paired_lift, run_figures
+def table(names: list[str], runs: list[list[dict]], seed: int = 0,
+          tasks: dict | None = None) -> str:
+    """The Markdown table of ``runs`` (regraded records), the first as the baseline;
+    with ``tasks`` (by id) each run's mean path progress too."""
+    from toolmaze_gym.lift import FIGURE_HEAD, episode_progress, paired_lift, run_figures
 
+    sim = None
+    if tasks is not None:
+        from toolmaze_gym.corpus import Simulator
+
+        sim = Simulator()
     head = ["run", *FIGURE_HEAD, "TSR lift vs first, points [95 % CI]"]
     rows = []
     for k, (name, recs) in enumerate(zip(names, runs, strict=True)):
         lift = "" if k == 0 else _lift_cell(paired_lift(runs[0], recs, seed=seed))
-        rows.append([name, *run_figures(recs, seed=seed).cells(), lift])
+        progress = ([episode_progress(r, tasks[r["task_id"]], sim) for r in recs]
+                    if sim is not None else None)
+        rows.append([name, *run_figures(recs, seed=seed, progress=progress).cells(), lift])
     return "\n".join(["| " + " | ".join(r) + " |"
                       for r in [head, ["---"] * len(head), *rows]])
 
@@ -60,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         tasks = {t.id: t for t in load_tasks(ns.tasks)}
         runs = [regrade(read_source(Path(d)), lambda r: (tasks[r["task_id"]], None)).records
                 for d in ns.runs]
-        print(table([Path(d).name for d in ns.runs], runs, ns.seed))
+        print(table([Path(d).name for d in ns.runs], runs, ns.seed, tasks))
         for d, recs in zip(ns.runs[1:], runs[1:], strict=True):
             print(f"\n{Path(d).name}: " + paired_lift(runs[0], recs, seed=ns.seed).line())
     except (UsageError, RunError, ValueError, KeyError, OSError) as exc:

@@ -119,10 +119,10 @@ def _environment_reward(factories, row, script, partial_credit):
 def test_rollout_func_plays_the_pool_and_masks_tool_tokens(tiny_model, train_tasks, credit):
     """The vLLM rollout path plays the episode to the expert's ending, trains only on
     the generated tokens, and pays what the environment_factory path pays."""
+    from toolmaze_gym.reward import PARTIAL
     from transformers import AutoTokenizer
     from trl import GRPOTrainer
 
-    from toolmaze_gym.reward import PARTIAL
     from toolmaze_gym.training.environment import grpo_dataset
     from toolmaze_gym.training.vllm_rollout import make_rollout_func, rollout_reward
 
