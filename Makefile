@@ -96,25 +96,26 @@ train-demo: $(STAMP)
 
 # `make train-lift`: the before/after that issue 19 asks for, sized for 2 CPU cores.
 # SFT data: LIFT_TASKS C1-C2 train tasks x every mode and prompt (9 kept episodes a
-# task), one epoch with LoRA (rank 16, top 8 of 30 layers, merged on save), brief tool
-# docs (--brief-tools) in training and evaluation alike, a merged checkpoint every
-# LIFT_EVERY steps; then base and SFT on the same held-out C1-C2 dev sample (LIFT_LIMIT
-# tasks per (C, P) cell, both prompts where they differ: P0 runs once, so 108
-# episodes a model at the defaults), the
+# task); one epoch with LoRA (rank 16, top 8 of 30 layers, merged on save) and the
+# brief tool docs (--brief-tools) in training and evaluation alike; a merged checkpoint
+# every LIFT_EVERY steps. Then base and SFT on the same held-out C1-C2 dev sample
+# (LIFT_LIMIT tasks per (C, P) cell, both prompts where they differ, P0 once: 108
+# episodes a model at the defaults; a loop is cut after 4 repeating actions), the
 # paired comparison (`toolmaze report --compare`) and the before/after table with the
-# TSR lift and its 95 % bootstrap interval (training_scripts/lift.py, also in
-# LIFT_DIR/lift.md). `make train-lift-curve` then evaluates every saved checkpoint on
-# the same sample (the learning curve). GRPO is not part of it: at ~3.5 min a step on
-# this machine, the few steps that fit would not move a measured figure (README).
+# TSR lift and its 95 % bootstrap interval (training_scripts/lift.py; LIFT_DIR/lift.md).
+# `make train-lift-curve`: the learning curve, teacher-forced on held-out dev expert
+# episodes (training_scripts/heldout.py: base, every checkpoint, the final model;
+# LIFT_DIR/curve.md), which needs no generation. GRPO is not part of it (README).
 LIFT_DIR    ?= runs/train-lift
 LIFT_TASKS  ?= 20
 LIFT_EVERY  ?= 60
 LIFT_DEV    ?= 24
 LIFT_LIMIT  ?= 6
+LIFT_HELDOUT ?= 8
 LIFT_SFT    ?= --epochs 1 --lora-r 16 --lora-layers 8 --lr 3e-4 --grad-accum 1 \
 	--max-length 6144 --brief-tools --checkpoint-every $(LIFT_EVERY)
 LIFT_EVAL   ?= --tasks $(LIFT_DIR)/dev.jsonl --limit $(LIFT_LIMIT) --prompt standard \
-	--prompt failure_aware --max-tokens 128 --brief-tools
+	--prompt failure_aware --max-tokens 128 --brief-tools --loop-guard 4
 
 train-lift: $(STAMP)
 	mkdir -p $(LIFT_DIR)
@@ -134,13 +135,11 @@ train-lift: $(STAMP)
 		--tasks $(LIFT_DIR)/dev.jsonl > $(LIFT_DIR)/lift.md && cat $(LIFT_DIR)/lift.md
 
 train-lift-curve: $(STAMP)
-	@runs=""; for ck in $$(ls -dv $(LIFT_DIR)/sft/checkpoints/step-*); do \
-		run=$(LIFT_DIR)/eval/sft-$$(basename $$ck); runs="$$runs $$run"; \
-		$(TOOLMAZE) eval --agent hf --label sft-$$(basename $$ck) --model $$ck $(LIFT_EVAL) \
-			--out $$run --resume --no-report --quiet || exit 1; \
-	done; \
-	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base $$runs $(LIFT_DIR)/eval/sft \
-		--tasks $(LIFT_DIR)/dev.jsonl > $(LIFT_DIR)/curve.md && cat $(LIFT_DIR)/curve.md
+	$(TOOLMAZE) sft-data --split dev --n $(LIFT_HELDOUT) --levels C1,C2 \
+		--out $(LIFT_DIR)/dev-expert --force
+	$(PY) training_scripts/heldout.py --data $(LIFT_DIR)/dev-expert --brief-tools base \
+		$$(ls -dv $(LIFT_DIR)/sft/checkpoints/step-*) $(LIFT_DIR)/sft \
+		> $(LIFT_DIR)/curve.md && cat $(LIFT_DIR)/curve.md
 
 # The viewer in a real headless browser: Chromium from the system packages, driven by
 # Playwright; what a person sees at 1440x900 is measured (cards reachable, labels >= 10 px,
