@@ -137,7 +137,8 @@ train-lift: $(STAMP)
 train-lift-curve: $(STAMP)
 	$(TOOLMAZE) sft-data --split dev --n $(LIFT_HELDOUT) --levels C1,C2 \
 		--out $(LIFT_DIR)/dev-expert --force
-	$(PY) training_scripts/heldout.py --data $(LIFT_DIR)/dev-expert --brief-tools base \
+	$(PY) training_scripts/heldout.py --data $(LIFT_DIR)/dev-expert --brief-tools \
+		--train-data $(LIFT_DIR)/sft-data base \
 		$$(ls -dv $(LIFT_DIR)/sft/checkpoints/step-*) $(LIFT_DIR)/sft \
 		> $(LIFT_DIR)/curve.md && cat $(LIFT_DIR)/curve.md
 

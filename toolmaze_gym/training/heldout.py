@@ -61,16 +61,26 @@ def turn_spans(mask: list[bool]) -> list[tuple[int, int]]:
     return spans
 
 
-@dataclass
-class _Episode:
+@dataclass(frozen=True)
+class EpisodeScore:
+    """One episode's teacher-forced counts; ``exact[i]`` says whether assistant turn i
+    would be written exactly."""
+
     nll: float
     tokens: int
     correct: int
-    turns: int
-    exact_turns: int
+    exact: tuple[bool, ...]
+
+    @property
+    def turns(self) -> int:
+        return len(self.exact)
+
+    @property
+    def exact_turns(self) -> int:
+        return sum(self.exact)
 
 
-def score_episode(logits: Any, labels: Any) -> _Episode:
+def score_episode(logits: Any, labels: Any) -> EpisodeScore:
     """One episode's teacher-forced counts from its logits ``[T, V]`` and labels ``[T]``
     (torch tensors)."""
     import torch
@@ -79,12 +89,11 @@ def score_episode(logits: Any, labels: Any) -> _Episode:
     mask = target != IGNORE
     nll = torch.nn.functional.cross_entropy(pred[mask].float(), target[mask], reduction="sum")
     hit = (pred.argmax(-1) == target) & mask
-    spans = turn_spans(mask.tolist())
-    exact = sum(bool(hit[a:b].all()) for a, b in spans)
-    return _Episode(float(nll), int(mask.sum()), int(hit.sum()), len(spans), exact)
+    exact = tuple(bool(hit[a:b].all()) for a, b in turn_spans(mask.tolist()))
+    return EpisodeScore(float(nll), int(mask.sum()), int(hit.sum()), exact)
 
 
-def summarize(episodes: Iterable[_Episode]) -> HeldOut:
+def summarize(episodes: Iterable[EpisodeScore]) -> HeldOut:
     eps = list(episodes)
     if not eps:
         raise ValueError("no episodes to score")
@@ -98,9 +107,46 @@ def summarize(episodes: Iterable[_Episode]) -> HeldOut:
         episode_exact=sum(e.exact_turns == e.turns for e in eps) / len(eps))
 
 
-def evaluate(model: Any, batches: Iterable[dict[str, Any]]) -> HeldOut:
+def assistant_tools(messages: list[dict[str, Any]]) -> list[str]:
+    """The tool each assistant turn calls, in order (``""`` for a turn without a call):
+    the i-th of these is the i-th run of trained labels."""
+    names = []
+    for m in messages:
+        if m["role"] == "assistant":
+            calls = m.get("tool_calls") or []
+            names.append(calls[0]["function"]["name"] if calls else "")
+    return names
+
+
+def exact_by_group(scores: list[EpisodeScore],
+                   groups: list[list[str]]) -> dict[str, tuple[int, float]]:
+    """Turns and the share written exactly, per group label; ``groups[e][i]`` labels
+    turn i of episode e.
+
+    Why: a model that copies tool names from the docs writes turns of tools it never
+    saw in training as well as turns of tools it did; a model that memorised its
+    training tools does not. The split tells more data of the same tasks from more
+    tasks apart as the remedy.
+
+    Raises:
+        ValueError: an episode has a different number of labels than of turns (the
+            labels would be misaligned; a truncated episode does this).
+    """
+    counts: dict[str, list[int]] = {}
+    for e, (score, labels) in enumerate(zip(scores, groups, strict=True)):
+        if len(labels) != score.turns:
+            raise ValueError(f"episode {e}: {len(labels)} turn labels for {score.turns} "
+                             "trained turns")
+        for label, hit in zip(labels, score.exact, strict=True):
+            tally = counts.setdefault(label, [0, 0])
+            tally[0] += 1
+            tally[1] += hit
+    return {label: (n, hits / n) for label, (n, hits) in counts.items()}
+
+
+def score(model: Any, batches: Iterable[dict[str, Any]]) -> list[EpisodeScore]:
     """``model`` teacher-forced on collated single-episode ``batches`` (``input_ids``,
-    ``attention_mask``, ``labels``)."""
+    ``attention_mask``, ``labels``), one score per episode."""
     import torch
 
     model.eval()
@@ -110,4 +156,9 @@ def evaluate(model: Any, batches: Iterable[dict[str, Any]]) -> HeldOut:
             logits = model(input_ids=batch["input_ids"],
                            attention_mask=batch["attention_mask"]).logits[0]
             out.append(score_episode(logits, batch["labels"][0]))
-    return summarize(out)
+    return out
+
+
+def evaluate(model: Any, batches: Iterable[dict[str, Any]]) -> HeldOut:
+    """The summary of :func:`score`."""
+    return summarize(score(model, batches))
