@@ -3,13 +3,16 @@
 A GRPO group is the G rollouts of one prompt; when all G get the same reward the
 group's advantages are 0 and it teaches nothing. This reads an eval run made with
 ``--repeats G`` of a sampling agent (each repeat is one member of the group of its
-(task, mode, prompt)) and scores every trajectory three ways: the terminal reward,
+(task, mode, prompt)) and scores every trajectory four ways: the terminal reward,
 the partial credit as it was before repeats were priced (valid share counting
-repeated calls, no penalty), and today's partial credit (repeats earn no valid-call
-credit and cost ``PARTIAL.repeat`` each). It prints the share of groups with
-non-zero reward variance under each, and how the repeat rule moved looping rollouts.
+repeated calls, no penalty), then with repeats priced (they earn no call credit and
+cost ``PARTIAL.repeat`` each), and today's partial credit, which adds the named-tool
+rung (a call naming a shown tool with wrong arguments). It prints the share of groups
+with non-zero reward variance under each, and how the repeat rule moved looping
+rollouts.
 
-Run (seconds with a scripted agent; a model's run takes what its eval takes)::
+Run (seconds with a scripted agent; a model's run takes what its eval takes, e.g.
+``--agent hf --model runs/lift/sft --temperature 1.0 --brief-tools``)::
 
     toolmaze generate --split train --n 12 --level C1 --level C2 --out T.jsonl
     toolmaze eval --agent random --tasks T.jsonl --mode P0,P1,P2 --repeats 4 \\
@@ -31,21 +34,29 @@ from toolmaze_gym.reward import terminal_reward as terminal
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults.store import profile_for
-from toolmaze_gym.training.environment import valid_share
+from toolmaze_gym.training.environment import named_share, valid_share
+
+RULES = ("terminal", "partial (repeats paid)", "partial (repeats priced)",
+         "partial + named rung (today)")
 
 
 def rewards(record: dict[str, Any], task: Any, sim: Simulator) -> dict[str, float]:
-    """The record's reward under the terminal rule, the old and the new partial credit."""
+    """The record's reward under the terminal rule and each partial credit so far."""
     steps = [Step.from_dict(s) for s in record["steps"]]
     profile = profile_for(task, record["mode"], sim)
     progress = path_progress(sim.corpus, task, profile, steps)
     grade = record["grade"]
     repeats = repeat_indices(steps)
+    valid = valid_share(record, repeats)
+    unnamed = PARTIAL.__class__(named=0.0)
     return {"terminal": terminal(grade),
             "partial (repeats paid)": partial_reward(grade, valid_share(record), progress,
-                                                     PARTIAL.__class__(repeat=0.0)),
-            "partial (repeats priced)": partial_reward(grade, valid_share(record, repeats),
-                                                       progress, PARTIAL, repeats=len(repeats)),
+                                                     PARTIAL.__class__(named=0.0, repeat=0.0)),
+            "partial (repeats priced)": partial_reward(grade, valid, progress, unnamed,
+                                                       repeats=len(repeats)),
+            "partial + named rung (today)": partial_reward(
+                grade, valid, progress, PARTIAL, repeats=len(repeats),
+                named=named_share(record, repeats)),
             "repeats": float(len(repeats))}
 
 
@@ -65,9 +76,9 @@ def main() -> None:
         groups[key].append(rewards(rec, tasks[rec["task_id"]], sim))
     sizes = {len(g) for g in groups.values()}
     print(f"{len(groups)} groups of {sorted(sizes)} rollouts from {ns.run}")
-    for rule in ("terminal", "partial (repeats paid)", "partial (repeats priced)"):
+    for rule in RULES:
         varied = sum(statistics.pstdev(r[rule] for r in g) > 1e-9 for g in groups.values())
-        print(f"  {rule:26s}: {varied}/{len(groups)} groups with non-zero variance "
+        print(f"  {rule:30s}: {varied}/{len(groups)} groups with non-zero variance "
               f"({varied / len(groups):.0%})")
     looped = [r for g in groups.values() for r in g if r["repeats"]]
     if looped:

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from toolmaze_gym.report import build_report
-from toolmaze_gym.report.calls import is_valid_call, valid_call_rate
+from toolmaze_gym.report.calls import is_valid_call, names_shown_tool, valid_call_rate
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +91,18 @@ def test_the_report_shows_valid_calls_and_tokens_per_run(records, tmp_path):
                    if (r["agent"], r["prompt"], r["C"]) == ("talky", "standard", "Avg"))
     assert float(avg["valid_call_rate"]) == pytest.approx(100 * expected, abs=1e-3)
     assert float(avg["tokens_per_episode"]) == pytest.approx(tokens, abs=0.05)
+
+
+def test_a_call_names_a_shown_tool_whatever_its_arguments(call_step):
+    """The rung below a valid call (partial credit's ``named``): a shown tool with
+    wrong arguments counts, an invented or hidden tool, prose and the endings do not."""
+    name = call_step["action"]["name"]
+    wrong = _with(call_step, status=400, action={"kind": "call", "name": name,
+                                                 "arguments": {"zzz_unknown": 1}})
+    assert names_shown_tool(call_step) and names_shown_tool(wrong) and not is_valid_call(wrong)
+    assert names_shown_tool(_with(call_step, status=404, fault={"kind": "endpoint_retired"}))
+    assert not names_shown_tool(_with(call_step, status=404, fault=None))  # not shown
+    assert not names_shown_tool(_with(call_step, action={"kind": "call", "name": "no_such_tool",
+                                                         "arguments": {}}))
+    assert not names_shown_tool({"action": {"kind": "invalid", "text": "bad"}, "status": 400})
+    assert not names_shown_tool({"action": {"kind": "finish", "text": "done"}, "status": None})

@@ -10,8 +10,8 @@ SUCCEEDED = {**FAILED, "success": True}
 
 
 def test_no_partial_credit_outranks_a_success():
-    best_failure = partial_reward(FAILED, valid=5.0, progress=3.0)  # clamped to 1
-    assert best_failure == pytest.approx(PARTIAL.valid + PARTIAL.progress)
+    best_failure = partial_reward(FAILED, valid=5.0, progress=3.0, named=2.0)  # clamped to 1
+    assert best_failure == pytest.approx(PARTIAL.named + PARTIAL.valid + PARTIAL.progress)
     assert best_failure < terminal_reward(SUCCEEDED) <= partial_reward(SUCCEEDED, 0.0, 0.0)
 
 
@@ -19,6 +19,8 @@ def test_credit_grows_with_valid_calls_and_progress():
     assert partial_reward(FAILED, 0.0, 0.0) == 0.0
     assert partial_reward(FAILED, 0.5, 0.0) < partial_reward(FAILED, 1.0, 0.0) \
         < partial_reward(FAILED, 1.0, 0.5)
+    assert 0.0 < partial_reward(FAILED, 0.0, 0.0, named=0.5) < partial_reward(FAILED, 0.0, 0.0,
+                                                                            named=1.0)
 
 
 def test_progress_counts_the_calls_along_a_valid_path():

@@ -172,3 +172,21 @@ def test_sessions_that_choose_no_task_walk_the_level_in_order():
     ids = [store.open({})[1].opening["task_id"] for _ in range(3)]
     assert ids == ["tmz-v3-c3-0000", "tmz-v3-c3-0001", "tmz-v3-c3-0002"]
     assert store.open({"seed": 0})[1].opening["task_id"] == ids[0]  # a choice is kept
+
+
+def test_reward_inputs_price_a_repeated_call_as_a_local_run_does():
+    """A remote trainer must not be paid for a loop that a local GRPO run penalises:
+    the served reward inputs count the repeat and drop it from both call shares."""
+    from toolmaze_gym.training.environment import named_share, reward_inputs, valid_share
+
+    calls = oracle_calls("C1", "P0", 0)
+    store = SessionStore()
+    sid, s = store.open({"level": "C1", "mode": "P0", "seed": 0})
+    name, args = calls[0]
+    _play(store, sid, [(name, args), (name, args)])  # the same clean call twice
+    store.call(sid, "abort", {"reason": "stopping"})
+    inputs = s.reward_inputs()
+    rec = s.env.record()
+    assert inputs == reward_inputs(s.env) and inputs["repeats"] == 1
+    assert inputs["valid_share"] == inputs["named_share"] == pytest.approx(1 / 3)
+    assert valid_share(rec) == named_share(rec) == pytest.approx(2 / 3)  # unpriced

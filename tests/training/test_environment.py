@@ -19,6 +19,7 @@ from toolmaze_gym.training.environment import (
     environment_class,
     episode_tools_of,
     grpo_dataset,
+    named_share,
     valid_share,
 )
 
@@ -53,7 +54,7 @@ def test_reward_equals_the_reward_module_on_the_same_trajectory(sim, train_tasks
     ep = partial._env.episode
     assert partial.get_reward() == pytest.approx(partial_reward(
         direct["grade"], valid_share(direct),
-        path_progress(sim.corpus, ep.task, ep.profile, ep.steps)))
+        path_progress(sim.corpus, ep.task, ep.profile, ep.steps), named=named_share(direct)))
 
 
 def _reward_after(factories, row, actions):
@@ -80,8 +81,11 @@ def test_partial_credit_ranks_good_above_partial_above_bad(train_tasks):
     one_step = _reward_after(factories, row, calls[:1])
     prose = _reward_after(factories, row, [])
     invented = _reward_after(factories, row, [("finish", {"answer": "done"})])
-    assert good > 1.0 > one_step > prose == invented == 0.0
-    assert one_step >= 0.2 / 2  # a valid call in two actions, plus progress
+    name = calls[0][0]
+    wrong_args = _reward_after(factories, row, [(name, {"zzz_unknown": 1})])
+    assert good > 1.0 > one_step > wrong_args > prose == invented == 0.0
+    assert one_step >= (0.1 + 0.2) / 2  # a valid call in two actions, plus progress
+    assert wrong_args == pytest.approx(0.1 / 2)  # a shown tool named, in two actions
 
 
 def test_compact_rows_show_the_tools_exactly_as_evaluation(train_tasks):

@@ -30,19 +30,25 @@ def _validator(tool: str) -> Callable[[Any], Any] | None:
     return None if spec is None else fastjsonschema.compile(spec.parameters_schema())
 
 
-def is_valid_call(step: dict[str, Any]) -> bool:
-    """Whether one recorded step was a call to a shown tool with schema-valid arguments."""
+def names_shown_tool(step: dict[str, Any]) -> bool:
+    """Whether one recorded step parsed as a call (not ``finish``/``abort``) naming a
+    tool the episode showed, whatever its arguments."""
     action = step.get("action") or {}
-    kind = action.get("kind")
-    if kind in RESERVED:
-        return True
-    if kind != "call":
+    if action.get("kind") != "call":
         return False
     if step.get("status") == 404 and not step.get("fault"):  # a tool the episode hid
         return False
-    validate = _validator(str(action.get("name", "")))
-    if validate is None:
+    return _validator(str(action.get("name", ""))) is not None
+
+
+def is_valid_call(step: dict[str, Any]) -> bool:
+    """Whether one recorded step was a call to a shown tool with schema-valid arguments."""
+    action = step.get("action") or {}
+    if action.get("kind") in RESERVED:
+        return True
+    if not names_shown_tool(step):
         return False
+    validate = _validator(str(action.get("name", "")))
     try:
         validate(action.get("arguments"))
     except fastjsonschema.JsonSchemaException:

@@ -223,17 +223,13 @@ class Session:
 
     def reward_inputs(self) -> dict[str, Any]:
         """What ToolMaze's rewards are computed from, for a trainer that applies its own
-        weights (``toolmaze_gym.reward``): the grade, the share of valid calls and the
-        progress along a valid path (partial credit)."""
-        from toolmaze_gym.reward import path_progress
-        from toolmaze_gym.training.environment import valid_share
+        weights (``toolmaze_gym.reward``): the grade, the named-tool and valid-call
+        shares, the progress along a valid path and the repeated calls, exactly what a
+        local GRPO run computes (``training.environment.reward_inputs``)."""
+        from toolmaze_gym.training.environment import reward_inputs
 
         with self.lock:
-            ep = self.env.episode
-            rec = self.env.record()
-            return {"grade": rec["grade"], "valid_share": valid_share(rec),
-                    "progress": path_progress(self.env.sim.corpus, ep.task, ep.profile,
-                                              ep.steps)}
+            return reward_inputs(self.env)
 
     def expire(self, reason: str = "idle") -> None:
         """End a still-running episode from outside (the client went away): graded

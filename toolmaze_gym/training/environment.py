@@ -27,8 +27,8 @@ in evaluation; an episode still open at ``get_reward`` (the tool-call budget ran
 out) is cut and graded like a truncation.
 
 The reward (``get_reward``) is by default the partial credit of
-``toolmaze_gym.reward.partial`` (terminal reward + valid-call share + progress
-along a valid path − 0.1 per repeated call): with the terminal reward alone a
+``toolmaze_gym.reward.partial`` (terminal reward + named-tool share + valid-call
+share + progress along a valid path − 0.1 per repeated call): with the terminal reward alone a
 model that cannot finish a task yet scores 0 on every rollout and GRPO's groups
 carry no advantage.
 :func:`configured` gives factories with the terminal reward instead.
@@ -175,20 +175,49 @@ class ToolMazeEnvironment:
         return None if self._env is None or self._env.episode is None else self._env.record()
 
 
+def reward_inputs(env: Any) -> dict[str, Any]:
+    """What the partial credit is computed from, for ``env``'s ended episode (a
+    ``ToolMazeEnv``): the grade, the named-tool and valid-call shares (repeated calls
+    not counted), the progress along a valid path and the number of repeated calls.
+    Plain JSON, so a served episode (``serving.session``) hands a remote trainer the
+    same inputs a local one computes."""
+    record, ep = env.record(), env.episode
+    repeats = repeat_indices(ep.steps)
+    return {"grade": record["grade"], "named_share": named_share(record, repeats),
+            "valid_share": valid_share(record, repeats),
+            "progress": path_progress(env.sim.corpus, ep.task, ep.profile, ep.steps),
+            "repeats": len(repeats)}
+
+
+def reward_from(inputs: dict[str, Any], partial_credit: PartialCredit | None = PARTIAL,
+                reward_config: RewardConfig = DEFAULT) -> float:
+    """The reward of :func:`reward_inputs`: the partial credit, or the terminal reward
+    when ``partial_credit`` is None."""
+    if partial_credit is None:
+        return terminal_reward(inputs["grade"], reward_config)
+    return partial_reward(inputs["grade"], inputs["valid_share"], inputs["progress"],
+                          partial_credit, reward_config, int(inputs.get("repeats", 0)),
+                          float(inputs.get("named_share", 0.0)))
+
+
 def episode_reward(env: Any, partial_credit: PartialCredit | None = PARTIAL,
                    reward_config: RewardConfig = DEFAULT) -> float:
-    """The reward of ``env``'s ended episode (a ``ToolMazeEnv``): the partial credit, or
-    the terminal reward when ``partial_credit`` is None. One function for every GRPO
-    path (TRL's ``environment_factory`` and the vLLM ``rollout_func``), so a rollout
-    earns the same whichever generates it."""
-    record = env.record()
+    """The reward of ``env``'s ended episode (a ``ToolMazeEnv``). One function for every
+    GRPO path (TRL's ``environment_factory``, the vLLM ``rollout_func`` and, through
+    :func:`reward_from`, the OpenEnv client), so a rollout earns the same whichever
+    generates it."""
     if partial_credit is None:
-        return terminal_reward(record["grade"], reward_config)
-    ep = env.episode
-    progress = path_progress(env.sim.corpus, ep.task, ep.profile, ep.steps)
-    repeats = repeat_indices(ep.steps)
-    return partial_reward(record["grade"], valid_share(record, repeats), progress,
-                          partial_credit, reward_config, len(repeats))
+        return terminal_reward(env.record()["grade"], reward_config)
+    return reward_from(reward_inputs(env), partial_credit, reward_config)
+
+
+def _share(record: dict[str, Any], counts: Any, skip: Iterable[int]) -> float:
+    steps = record.get("steps") or []
+    skipped = set(skip)
+    good = sum(1 for i, s in enumerate(steps)
+               if i not in skipped and (s.get("action") or {}).get("kind") == "call"
+               and counts(s))
+    return good / len(steps) if steps else 0.0
 
 
 def valid_share(record: dict[str, Any], skip: Iterable[int] = ()) -> float:
@@ -197,12 +226,15 @@ def valid_share(record: dict[str, Any], skip: Iterable[int] = ()) -> float:
     ``skip`` (repeated calls) count as actions but not as valid calls."""
     from toolmaze_gym.report.calls import is_valid_call
 
-    steps = record.get("steps") or []
-    skipped = set(skip)
-    good = sum(1 for i, s in enumerate(steps)
-               if i not in skipped and (s.get("action") or {}).get("kind") == "call"
-               and is_valid_call(s))
-    return good / len(steps) if steps else 0.0
+    return _share(record, is_valid_call, skip)
+
+
+def named_share(record: dict[str, Any], skip: Iterable[int] = ()) -> float:
+    """The share of a record's actions that were calls naming a shown tool, valid
+    arguments or not; the steps in ``skip`` count as actions only."""
+    from toolmaze_gym.report.calls import names_shown_tool
+
+    return _share(record, names_shown_tool, skip)
 
 
 def configured(factories: dict[str, type[ToolMazeEnvironment]], **settings: Any

@@ -18,8 +18,12 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from toolmaze_gym.reward import partial_reward, terminal_reward
-from toolmaze_gym.training.environment import ENDED, NOT_STARTED, ToolMazeEnvironment
+from toolmaze_gym.training.environment import (
+    ENDED,
+    NOT_STARTED,
+    ToolMazeEnvironment,
+    reward_from,
+)
 
 
 class OpenEnvEpisodes:
@@ -57,11 +61,7 @@ class OpenEnvEpisodes:
             return 0.0
         if self._running:
             self._step("", {"cut": "tool budget"})
-        inputs = self._reward_inputs()
-        if self.partial_credit is None:
-            return terminal_reward(inputs["grade"], self.reward_config)
-        return partial_reward(inputs["grade"], inputs["valid_share"], inputs["progress"],
-                              self.partial_credit, self.reward_config)
+        return reward_from(self._reward_inputs(), self.partial_credit, self.reward_config)
 
     # -- helpers ----------------------------------------------------------------------
 
