@@ -72,16 +72,18 @@ def test_run_figures_pool_the_episodes_and_count_what_the_runner_cut():
     assert fig.tsr == pytest.approx(0.6) and fig.prr == pytest.approx(6 / 8)
     assert fig.rc == pytest.approx((6 * 0.5 + 2 * 1.0) / 10)  # Eq. 4: unexposed count 0
     assert fig.valid_calls == pytest.approx(8 / 12)  # 8 finishes, 4 unparsed answers
+    assert fig.named_calls == 0.0  # no call named a task tool
     assert fig.tsr_ci[0] <= fig.tsr <= fig.tsr_ci[1] and fig.prr_ci[0] < fig.prr_ci[1]
     assert fig.turns == pytest.approx(12 / 10)
 
 
 def test_a_run_never_exposed_has_no_prr_or_rc_rather_than_a_perfect_one():
-    from toolmaze_gym.lift import run_figures
+    from toolmaze_gym.lift import FIGURE_HEAD, run_figures
 
     fig = run_figures([_record(i, False) for i in range(5)])
     assert fig.prr is None and fig.prr_ci is None and fig.rc is None
-    assert fig.cells()[4] == "n/a" and fig.cells()[5] == "n/a"
+    prr, rc = FIGURE_HEAD.index("PRR % [95 % CI]"), FIGURE_HEAD.index("RC %")
+    assert fig.cells()[prr] == "n/a" and fig.cells()[rc] == "n/a"
 
 
 def test_the_before_after_table_has_a_row_per_run_and_the_lift_over_the_first():
@@ -92,7 +94,8 @@ def test_the_before_after_table_has_a_row_per_run_and_the_lift_over_the_first():
     after = [_record(i, i < 30) for i in range(40)]
     text = lift.table(["base", "sft"], [before, after])
     lines = text.splitlines()
-    assert len(lines) == 4 and lines[0].startswith("| run | episodes | valid calls %")
+    assert len(lines) == 4 and lines[0].startswith(
+        "| run | episodes | shown tool named % | valid calls %")
     assert lines[2].startswith("| base | 40 |") and lines[2].endswith("|  |")
     assert lines[3].startswith("| sft | 40 |") and "| +75.0 [+" in lines[3]
 

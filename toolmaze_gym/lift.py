@@ -80,6 +80,7 @@ class RunFigures:
     loops_cut: int
     turns: float
     progress: float | None = None
+    named_calls: float | None = None
 
     def cells(self) -> list[str]:
         """The table cells, in the order of :data:`FIGURE_HEAD`."""
@@ -89,13 +90,14 @@ class RunFigures:
         def ci(lo_hi: tuple[float, float] | None) -> str:
             return "" if lo_hi is None else f" [{pct(lo_hi[0])}, {pct(lo_hi[1])}]"
 
-        return [str(self.episodes), pct(self.valid_calls), pct(self.tsr) + ci(self.tsr_ci),
+        return [str(self.episodes), pct(self.named_calls), pct(self.valid_calls),
+                pct(self.tsr) + ci(self.tsr_ci),
                 str(self.exposed), pct(self.prr) + ci(self.prr_ci), pct(self.rc),
                 str(self.loops_cut), f"{self.turns:.1f}", pct(self.progress)]
 
 
-FIGURE_HEAD = ["episodes", "valid calls %", "TSR % [95 % CI]", "exposed", "PRR % [95 % CI]",
-               "RC %", "loops cut", "actions / ep.", "progress %"]
+FIGURE_HEAD = ["episodes", "shown tool named %", "valid calls %", "TSR % [95 % CI]",
+               "exposed", "PRR % [95 % CI]", "RC %", "loops cut", "actions / ep.", "progress %"]
 
 
 def run_figures(records: Sequence[Mapping[str, Any]], n: int = 2000, seed: int = 0,
@@ -107,9 +109,12 @@ def run_figures(records: Sequence[Mapping[str, Any]], n: int = 2000, seed: int =
     it played, and a cell with a handful of episodes would otherwise weigh as much as
     a full one. RC is the paper's Eq. 4 over the pooled episodes (an unexposed one
     counts 0), n/a when nothing was exposed; "loops cut" counts episodes the runner
-    ended for repeating one action (``--loop-guard``)."""
+    ended for repeating one action (``--loop-guard``); "shown tool named" is the share
+    of actions calling a shown tool whatever the arguments (finish/abort not counted),
+    "valid calls" the share with valid arguments (finish/abort counted, as in the
+    report)."""
     from toolmaze_gym import metrics
-    from toolmaze_gym.report.calls import valid_call_rate
+    from toolmaze_gym.report.calls import named_call_rate, valid_call_rate
 
     if not records:
         raise ValueError("the run has no episodes")
@@ -122,7 +127,8 @@ def run_figures(records: Sequence[Mapping[str, Any]], n: int = 2000, seed: int =
         prr=cell["PRR"], prr_ci=prr_ci, rc=cell["RC"],
         loops_cut=sum(r.get("cut") == "loop" for r in records),
         turns=float(np.mean([len(r.get("steps", ())) for r in records])),
-        progress=float(np.mean(progress)) if progress else None)
+        progress=float(np.mean(progress)) if progress else None,
+        named_calls=named_call_rate(records))
 
 
 def episode_progress(record: Mapping[str, Any], task: Any, sim: Any) -> float:

@@ -10,7 +10,12 @@ import json
 import pytest
 
 from toolmaze_gym.report import build_report
-from toolmaze_gym.report.calls import is_valid_call, names_shown_tool, valid_call_rate
+from toolmaze_gym.report.calls import (
+    is_valid_call,
+    named_call_rate,
+    names_shown_tool,
+    valid_call_rate,
+)
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +111,14 @@ def test_a_call_names_a_shown_tool_whatever_its_arguments(call_step):
                                                          "arguments": {}}))
     assert not names_shown_tool({"action": {"kind": "invalid", "text": "bad"}, "status": 400})
     assert not names_shown_tool({"action": {"kind": "finish", "text": "done"}, "status": None})
+
+
+def test_the_named_rate_counts_shown_tools_with_any_arguments_but_not_the_endings(call_step):
+    name = call_step["action"]["name"]
+    wrong = _with(call_step, status=400, action={"kind": "call", "name": name,
+                                                 "arguments": {"zzz_unknown": 1}})
+    finish = {"action": {"kind": "finish", "text": "done"}, "status": None}
+    records = [{"steps": [call_step, wrong]}, {"steps": [finish, _with(call_step, status=404)]}]
+    assert named_call_rate(records) == pytest.approx(2 / 4)
+    assert valid_call_rate(records) == pytest.approx(2 / 4)  # the good call and finish
+    assert named_call_rate([{"steps": []}]) is None
