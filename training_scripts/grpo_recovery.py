@@ -2,10 +2,11 @@
 
 Reward (``--reward``): ``partial`` (default) is the terminal reward of the graded
 episode (success, recovery, recovery cost) plus partial credit
-(``toolmaze_gym.reward.partial``): 0.2 x the share of actions that were valid calls
-to a shown tool (finish/abort excluded) + 0.3 x the share of the task's fewest-steps
-cost the calls removed (progress along a valid path); at most 0.5 in all, below a
-success; a call repeated after a clean answer is not a valid call and costs 0.1
+(``toolmaze_gym.reward.partial``): 0.1 x the share of actions that were calls naming
+a shown tool (any arguments) + 0.2 x the share that were valid calls to a shown tool
+(finish/abort excluded) + 0.3 x the share of the task's fewest-steps cost the calls
+removed (progress along a valid path); at most 0.6 in all, below a success; a call
+repeated after a clean answer is not a valid call and costs 0.1
 (``toolmaze_gym.reward.repeats``), so looping never pays. ``terminal`` is the
 terminal reward alone, which is 0 for every rollout of a model that cannot finish
 tasks yet, so GRPO's groups have no variance and no advantage. The potential-based
@@ -91,7 +92,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--temperature", type=float, default=1.0,
                     help="sampling temperature (1.0: rollouts of one prompt differ)")
     ap.add_argument("--reward", choices=["partial", "terminal"], default="partial",
-                    help="partial: terminal reward + valid-call share + path progress "
+                    help="partial: terminal reward + named-tool and valid-call shares + progress "
                     "(see the module docstring); terminal: success/recovery/cost only")
     ap.add_argument("--compact-tools", action="store_true",
                     help="tool docs as compact text in the system prompt, as `toolmaze "
@@ -245,8 +246,9 @@ def model_card(args: argparse.Namespace, history: list[dict[str, Any]], seconds:
                                            "max_completion_length", "max_episode_steps",
                                            "reward", "compact_tools", "brief_tools", "use_vllm",
                                            "seed")}
-    reward = ("terminal reward + partial credit (0.2 x valid-call share + 0.3 x progress "
-              "along a valid path - 0.1 x repeated calls)" if args.reward == "partial"
+    reward = ("terminal reward + partial credit (0.1 x named-tool share + 0.2 x valid-call "
+              "share + 0.3 x progress along a valid path - 0.1 x repeated calls)"
+              if args.reward == "partial"
               else "terminal reward")
     return "\n".join([
         f"# {Path(args.out).name}", "",

@@ -6,8 +6,9 @@ and tool methods talk to the environment's client).
 grpo_dataset` into classes with the same tool methods, docstrings and rows, whose
 episodes run on the server (``toolmaze serve --protocol openenv``): the same prompts,
 the same tool catalogue (checked against the server's listing at every reset), and
-the same reward, computed here with the class's own weights from the grade, the
-valid-call share and the path progress that the server reports at the end. Closing
+the same reward, computed here with the class's own weights from the reward inputs
+the server reports at the end (the grade, the named-tool and valid-call shares, the
+path progress and the repeated calls: ``training.environment.reward_inputs``). Closing
 prose goes to the server as the agent's plain reply and a budget-cut episode is cut
 there, as the in-process adapter does in the env. Tools never raise: a server error
 comes back to the model as a JSON error string.
