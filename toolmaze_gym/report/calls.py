@@ -56,14 +56,18 @@ def is_valid_call(step: dict[str, Any]) -> bool:
     return True
 
 
+def _rate(records: Iterable[dict[str, Any]], counts: Callable[[dict[str, Any]], bool]
+          ) -> float | None:
+    steps = [s for r in records for s in r.get("steps", [])]
+    return sum(map(counts, steps)) / len(steps) if steps else None
+
+
 def named_call_rate(records: Iterable[dict[str, Any]]) -> float | None:
     """Calls naming a shown tool (any arguments) over all actions of the records (None
     when no action was taken): the skill a fine-tune learns before valid arguments."""
-    steps = [s for r in records for s in r.get("steps", [])]
-    return sum(map(names_shown_tool, steps)) / len(steps) if steps else None
+    return _rate(records, names_shown_tool)
 
 
 def valid_call_rate(records: Iterable[dict[str, Any]]) -> float | None:
     """Valid calls over all actions of the records (None when no action was taken)."""
-    steps = [s for r in records for s in r.get("steps", [])]
-    return sum(map(is_valid_call, steps)) / len(steps) if steps else None
+    return _rate(records, is_valid_call)
