@@ -14,7 +14,8 @@ from toolmaze_gym.world.base import load_data
 
 # Agreement floors per part, a little under what benchmarks/bench_endings.py measures
 # (dev 100 %, probe 94 %, held-out 99.3 %, held-out-hard 85 %).
-FLOORS = {"dev": 0.98, "probe": 0.90, "held-out": 0.95, "held-out-hard": 0.80}
+FLOORS = {"dev": 0.98, "probe": 0.90, "held-out": 0.95, "held-out-hard": 0.80,
+          "held-out-v7": 0.70}
 
 
 def test_the_labelled_set_is_a_few_hundred_endings_of_both_kinds():
