@@ -169,6 +169,7 @@ class TaskIndex:
             for k, v in c.args.items():
                 self.expected_args.setdefault((c.tool, k), []).append(v)
         self._matcher_cache: OrderedDict[tuple[int, str], Matcher] = OrderedDict()
+        self._plans: dict[tuple[str, tuple[str, ...]], Any] = {}
 
     # -- building -------------------------------------------------------------
 
@@ -308,6 +309,15 @@ class TaskIndex:
             if len(self._matcher_cache) > 256:
                 self._matcher_cache.popitem(last=False)
         return hit
+
+    def plan(self, slot_id: str, side: tuple[str, ...]):
+        """How ``side`` binds its parameters to the slot's inputs (``plan_side``), once."""
+        key = (slot_id, side)
+        if key not in self._plans:
+            slot = self.task.slot_by_id[slot_id]
+            self._plans[key] = plan_side(self.corpus, side, [(i.role, i.type)
+                                                             for i in slot.inputs])
+        return self._plans[key]
 
     def fault_sides(self, event: Mapping[str, Any]) -> frozenset[int]:
         """The sides of a fault event's slot its tool belongs to (none for an event that

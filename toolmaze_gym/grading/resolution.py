@@ -26,7 +26,7 @@ from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import Matcher
 from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, TextSpec, resolve
 from toolmaze_gym.mentions import FREE_TEXT, mentions
-from toolmaze_gym.tasks.execution import slot_outputs
+from toolmaze_gym.tasks.execution import local_values, slot_outputs
 
 SEEN_SCAN_CHARS = 20_000  # responses longer than this are searched for the JSON form only
 
@@ -125,6 +125,8 @@ class _State:
         self.avail: dict[str, int] = {}  # slot -> step after which its episode values exist
         self.done: dict[str, int | None] = {}
         self.side_tools: dict[str, set[str]] = {}
+        self.sides: dict[str, tuple[str, ...]] = {}  # slot -> this path's side, in order
+        self.chains: dict[str, dict[str, Any]] = {}  # slot -> its side's values (local_values)
         self.results: dict[str, int] = {}  # slot -> id() of its memoised _SlotResult
 
 
@@ -140,6 +142,7 @@ class _SlotResult:
     outputs: dict[str, Any]
     done: int | None
     avail: int
+    chain: dict[str, Any]
 
     def apply(self, st: _State, slot_id: str) -> None:
         st.steps.update(self.steps)
@@ -150,6 +153,7 @@ class _SlotResult:
         st.outputs[slot_id] = self.outputs
         st.done[slot_id] = self.done
         st.avail[slot_id] = self.avail
+        st.chains[slot_id] = self.chain
 
 
 SlotMemo = dict  # (slot, side, upstream results, steps already taken) -> _SlotResult
@@ -168,6 +172,7 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
     for slot_id, cids in path.slots:
         tools = {idx.calls[c].tool for c in cids}
         st.side_tools[slot_id] = tools
+        st.sides[slot_id] = tuple(idx.calls[c].tool for c in cids)
         key = None
         if memo is not None:
             taken = tuple(i for t in sorted(tools) for i in view.by_tool.get(t, ())
@@ -188,11 +193,12 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     """Resolve one slot's side of a path against the state before it."""
     corpus = idx.corpus
     slot = idx.task.slot_by_id[slot_id]
-    known = _Provenance(idx, view, st.outputs, st.done, st.side_tools)
+    known = _Provenance(idx, view, st)
     after = max((st.avail.get(u, -1) for u in _needs(slot)), default=-1)
     local: dict[str, Any] = {}
     local_at: dict[str, int | None] = {}
     bodies: list[dict[str, Any]] = []
+    chain: dict[str, Any] = {}
     produced = after >= 0
     steps: dict[int, int] = {}
     missing: list[int] = []
@@ -231,6 +237,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
             if f.type not in local and f.name in body:
                 local[f.type] = body[f.name]
                 local_at[f.type] = found
+        chain.update(local_values(corpus[exp.call.tool].returns, body))
         bodies.append(body)
     key = (slot_id, cids, tuple(map(id, bodies)))  # bodies live as long as the view
     outs = view.outputs.get(key)
@@ -241,7 +248,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     return _SlotResult(tuple(steps.items()), tuple(missing), tuple(wrong.items()),
                        tuple(used.new), tuple(expected.items()), outs,
                        max(steps.values()) if len(steps) == len(cids) else None,
-                       after if produced else -1)
+                       after if produced else -1, chain)
 
 
 class _Taken:
@@ -259,16 +266,30 @@ class _Provenance:
     """Whether the agent could have had a value when it sent it: the slot that
     produces it was done earlier in this episode, or the value was in the request
     or an earlier response (a lookup skipped because its answer was known, another
-    tool that reports the same fact), or it is an exact derivation (a Processor's
-    work) from values that pass the same test. A reference value the episode never
-    showed the agent fails."""
+    tool that reports the same fact, the first tool of the slot's own chain), or it
+    is an exact derivation (a Processor whose docs state its rule) from values that
+    pass the same test, wherever that Processor sits: a step of its own, the tail of
+    a Source→Processor chain, one side of an alternative. A reference value the
+    episode never showed the agent fails.
 
-    def __init__(self, idx: TaskIndex, view: EpisodeView,
-                 outputs: Mapping[str, Mapping[str, Any]],
-                 done: Mapping[str, int | None], side_tools: Mapping[str, set[str]]) -> None:
-        self.idx, self.view, self.outputs = idx, view, outputs
-        self.done = done  # slot -> the last step of its side, when all were made
-        self.side_tools = side_tools  # slot -> the tools of this path's side
+    Responses that are no independent source of a slot's value: its side's
+    Processors (they answer with what they were given, so a guessed input comes
+    back as a plausible output) and every tool downstream of it (they echo it)."""
+
+    def __init__(self, idx: TaskIndex, view: EpisodeView, st: _State) -> None:
+        self.idx, self.view, self.outputs = idx, view, st.outputs
+        self.done = st.done  # slot -> the last step of its side, when all were made
+        self.side_tools = st.side_tools  # slot -> the tools of this path's side
+        self.sides = st.sides  # slot -> the same, in order
+        self.chains = st.chains  # slot -> the values its side's tools handed on
+
+    def echoes(self, slot_id: str, tools: Sequence[str] | None = None) -> set[str]:
+        """Tools whose responses cannot vouch for a value of ``slot_id``."""
+        corpus = self.idx.corpus
+        if tools is None:
+            tools = self.sides.get(slot_id) or self.idx.task.slot_by_id[slot_id].tools
+        return {t for t in tools if corpus[t].category == "Processor"} \
+            | self.idx.downstream[slot_id]
 
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
                 local_at: Mapping[str, int | None], i: int) -> bool:
@@ -287,8 +308,7 @@ class _Provenance:
                 return False
             if r.kind == "local" and r.key in local:
                 at = local_at.get(r.key)
-                own = self.side_tools.get(exp.call.slot, set()) \
-                    | self.idx.downstream[exp.call.slot]
+                own = self.echoes(exp.call.slot, sorted(self.side_tools.get(exp.call.slot, ())))
                 if (at is None or at >= i) and not self.view.seen(p.type, local[r.key], i,
                                                                   own):
                     return False
@@ -328,17 +348,55 @@ class _Provenance:
         if at is not None and at < i:
             return True
         value = self.outputs.get(slot_id, {}).get(key)
-        slot = self.idx.task.slot_by_id[slot_id]
-        # Responses of the tools of the side that should produce it, and of tools
-        # downstream of it (which echo what the agent gave them), are no independent
-        # source of the value; another alternative's answer is.
-        besides = self.side_tools.get(slot_id, set(slot.tools)) | self.idx.downstream[slot_id]
-        if value is None or self.view.seen(type_, value, i, besides):
+        if value is None or self.view.seen(type_, value, i, self.echoes(slot_id)):
             return True
-        if depth > 6 or not all(known(self.idx.corpus[t], type_) for t in slot.tools):
+        side = self.sides.get(slot_id)
+        if depth > 6 or not side:
             return False
-        return all(self.slot_value_ok(inp.source.slot, inp.source.ref, inp.type, i, depth + 1)
-                   for inp in slot.inputs if not inp.source.is_literal)
+        k = _producer(self.idx.corpus, side, key)
+        return k is not None and self.derived(slot_id, side, k, key, i, depth)
+
+    def derived(self, slot_id: str, side: tuple[str, ...], k: int, key: str, i: int,
+                depth: int) -> bool:
+        """Whether the agent could compute tool ``side[k]``'s ``key`` itself: the tool's
+        result is common knowledge or an exact derivation, and each value it reads (an
+        input of the slot, or what an earlier tool of the side handed on) passes."""
+        corpus = self.idx.corpus
+        if not known(corpus[side[k]], key.partition("@")[0]):
+            return False
+        if corpus[side[k]].category == "Source":
+            return True  # common knowledge needs no inputs (a city's time zone)
+        slot = self.idx.task.slot_by_id[slot_id]
+        plan = self.idx.plan(slot_id, side)
+        if plan is None:
+            return False
+        chain = self.chains.get(slot_id, {})
+        for _, (kind, ref) in plan[k]:
+            if kind == "input":
+                inp = slot.inputs[ref]
+                if not inp.source.is_literal and not self.slot_value_ok(
+                        inp.source.slot, inp.source.ref, inp.type, i, depth + 1):
+                    return False
+                continue
+            type_ = ref.partition("@")[0]
+            value = chain.get(ref)
+            if value is None or self.view.seen(type_, value, i, self.echoes(slot_id)):
+                continue
+            q = _producer(corpus, side[:k], ref)
+            if q is None or not self.derived(slot_id, side, q, ref, i, depth + 1):
+                return False
+        return True
+
+
+def _producer(corpus, side: Sequence[str], key: str) -> int | None:
+    """The position in ``side`` of the tool whose field is the slot's ``key`` (a type,
+    or ``type@canonical``): the last that returns it, as ``slot_outputs`` reads it."""
+    type_, _, canonical = key.partition("@")
+    for k in range(len(side) - 1, -1, -1):
+        for f in corpus[side[k]].returns:
+            if f.type == type_ and (f.canonical == canonical if canonical else not f.echo):
+                return k
+    return None
 
 
 def _outputs(idx: TaskIndex, slot, tools: list[str], bodies: list[dict[str, Any]],
