@@ -169,3 +169,71 @@ def test_a_date_written_without_its_year_is_read_in_the_values_year(text, ok):
 ])
 def test_dates_in_the_languages_texts_are_asked_in(text, ok):
     assert mentions(text, "iso_date", "2026-08-24") is ok
+
+
+# ---------------------------------------------------------------- issue 27: as people write
+
+
+def test_a_phrase_of_the_request_without_its_article():
+    """tmz-v3-c2-0075: the invoice line "Quarterly bookkeeping" is the request's
+    "the quarterly bookkeeping"; another noun, or a longer word, is not."""
+    asked = "the quarterly bookkeeping"
+    assert mentions("Quarterly bookkeeping", "text", asked)
+    assert mentions("The quarterly bookkeeping", "text", asked)
+    assert mentions("Ordre du jour envoyé", "text", "l'ordre du jour")
+    assert not mentions("Quarterly audit", "text", asked)
+    assert not mentions("Quarterly bookkeepings", "text", asked)
+    assert not mentions("Biquarterly bookkeeping", "text", asked)
+    assert not mentions("Bookkeeping", "text", asked)  # the rest must all be there
+
+
+def test_names_keep_their_articles():
+    assert not mentions("Flight to Angeles", "city_name", "Los Angeles")
+    assert mentions("Flight to los angeles", "city_name", "Los Angeles")
+
+
+@pytest.mark.parametrize("text", ["DOT (Polkadot),14 coins,100.66 EUR",  # tmz-v3-c4-0040
+                                  "DOT,14,100.66,EUR", "14,100.66", "DOT;14;100.66",
+                                  "DOT|100.66|EUR", "price:100.66", "price=100.66;",
+                                  "[100.66]", "(100.66)", "DOT\t100.66\tEUR", "x/100.66"])
+def test_numbers_beside_any_punctuation_or_cell_separator(text):
+    assert mentions(text, "money_amount", 100.66)
+
+
+def test_a_comma_parts_cells_only_in_a_text_that_writes_cells():
+    assert mentions("DOT,14,100.66,EUR", "quantity", 14)
+    assert mentions("DOT,14,100.66,EUR", "money_amount", 14100.66)  # or one number
+    assert not mentions("It costs 14,100.66 EUR", "money_amount", 100.66)  # prose
+    assert not mentions("Es kostet 57,01 €, danke", "money_amount", 57)
+    assert mentions("Es kostet 57,01 €, danke", "money_amount", 57.01)
+    assert mentions("It costs 1,234.50 EUR, thanks", "money_amount", 1234.5)
+    assert not mentions("It costs 1100.66 EUR", "money_amount", 100.66)
+
+
+@pytest.mark.parametrize("text", ["-96.73 %", "\u221296.73%", "96.73 % less", "down 96.73 %",
+                                  "a 96.73 % drop", "fell 96.73%", "96.73% lower",
+                                  "decreased by 96.73 %", "96.73 % cheaper",
+                                  "the shares cost 96.73% less than the ETH",  # tmz-v3-c4-0061
+                                  "un 96,73 % menos", "96,73 % de moins", "96,73 % weniger"])
+def test_a_fall_said_by_sign_or_word(text):
+    assert mentions(text, "percent_change", -96.73)
+    assert not mentions(text, "percent_change", 96.73)
+
+
+@pytest.mark.parametrize("text", ["+5.2 %", "up 5.2 %", "5.2 % more", "5.2 % higher",
+                                  "rose 5.2%", "a 5.2 % gain", "a 5.2 % increase",
+                                  "a 5.2 % rise", "5,2 % más"])
+def test_a_rise_said_by_sign_or_word(text):
+    assert mentions(text, "percent_change", 5.2)
+    assert not mentions(text, "percent_change", -5.2)
+
+
+def test_a_bare_change_says_either_sign_and_other_types_keep_theirs():
+    assert mentions("a change of 96.73 %", "percent_change", -96.73)
+    assert mentions("a change of 96.73 %", "percent_change", 96.73)
+    assert mentions("-\u20ac120.50 this month", "money_delta", -120.5)
+    assert not mentions("-\u20ac120.50 this month", "money_delta", 120.5)
+    assert mentions("a loss of 120.50 EUR", "money_delta", -120.5)
+    assert not mentions("it fell to 3.5 °C", "temperature_c", -3.5)  # no change type
+    assert mentions("\u22123.5 °C", "temperature_c", -3.5)
+    assert mentions("up to 5 %", "percent_change", -5)  # "up to" is a limit, no rise

@@ -4,12 +4,29 @@ Subjects, bodies, messages and notes are graded on what they say. A text
 mentions a value when the value appears in it in a form a reader would accept:
 
 * numbers within the type's tolerance, in any common formatting (``1234.5``,
-  ``1,234.50``, ``1 234,50``, ``€1,234.50``); integer types need the exact integer;
+  ``1,234.50``, ``1.234,50``, ``1 234,50``, ``€1,234.50``, ``−5`` with a unicode
+  minus), beside any punctuation or cell separator (``coins,100.66``, ``|100.66|``,
+  ``(100.66)``, ``=100.66;``); integer types need the exact integer. A written
+  number means every value it can be read as (``1,234`` is 1234 or 1.234); in a text
+  that writes cells (a comma with no space after it beside a non-digit, as
+  ``DOT,14,100.66,EUR``, or a run with no spaces) a comma may also part two cells, so
+  ``14,100.66`` there is 14100.66, 14 and 100.66; in prose a comma between digits is
+  a group or a decimal mark only (``57,01 €`` never says 57);
+* a signed change (``percent_change``, ``money_delta``) by its sign or a direction
+  word: ``-96.73 %``, ``−96.73%``, ``down 96.73 %``, ``fell 96.73%``, ``96.73 % less``,
+  ``a 96.73 % drop`` say -96.73; ``+5.2 %``, ``up 5.2 %``, ``5.2 % higher``, ``a 5.2 %
+  gain`` say 5.2. A bare ``96.73 %`` says either sign (the sentence around it gives the
+  direction in words this rule does not parse), but a contrary sign or word never
+  passes: ``up 96.73 %`` does not say -96.73. Which side is the base of a difference
+  is the grader's business, not this module's;
 * dates in ISO form or written out (``29 Aug 2026``, ``August 29, 2026``),
   compared to the day; datetimes in ISO form (any offset, folded to UTC) or as a
   date plus an ``HH:MM`` time, compared to the minute;
-* free text (a quoted sentence, an upstream text) contained in it, ignoring case,
-  spacing, quote style and final punctuation;
+* free text (a quoted sentence, an upstream text, a phrase of the request)
+  contained in it as whole words, ignoring case, spacing, quote style, final
+  punctuation and a leading article (``Quarterly bookkeeping`` says ``the quarterly
+  bookkeeping``; articles of en, es, fr, de, it, pt); names keep theirs (``Los
+  Angeles``, ``La Paz``);
 * every other value (names, codes, ids, e-mails) as a whole run of words the type's
   own normaliser equates with it: names and codes ignore case, ids keep it; a
   language code also by the language's name (``es`` as ``Spanish``). For
@@ -42,8 +59,21 @@ DATETIME_TYPES = frozenset({"iso_datetime", "timestamp"})
 
 # ---------------------------------------------------------------- numbers
 
+# A number: digits with thousands groups or a decimal mark, after anything but a
+# letter, a digit, "." or "-" (so "BK-1234" and "v1.2" hold no number 1234 or 2),
+# and so also right after a cell separator ("14 coins,100.66 EUR").
 _NUMBER = re.compile(
-    r"(?<![\w.,\-])[-+\u2212]?\d+(?:(?:[,.]|[ '\u2019\u00a0\u202f](?=\d{3}(?!\d)))\d+)*")
+    r"(?<![\w.\-])[-+\u2212]?\d+(?:(?:[,.]|[ '\u2019\u00a0\u202f](?=\d{3}(?!\d)))\d+)*")
+# Where a number's parts may also stand alone: a space between digit groups ("1 234"
+# may be two numbers) and, in a text that writes cells, a comma ("14,100.66" may be the
+# cells 14 and 100.66).
+_SPACED = re.compile(r"[ \u00a0\u202f]")
+_SPACED_OR_CELL = re.compile(r"[ \u00a0\u202f,]")
+# A text writes cells when a comma joins two things with no space after it and one of
+# them is no digit ("coins,100.66", "DOT,14", "(Polkadot),14"), or when it is one run
+# without spaces ("14,100.66", a row of two numbers). In prose a comma between digits
+# is a thousands group or a decimal mark only, so "57,01 €" never says 57.
+_CELL_COMMA = re.compile(r"[^\s\d,],(?=\S)|\d,(?=[^\s\d,])")
 
 
 def _readings(token: str) -> set[float]:
@@ -71,21 +101,42 @@ def _readings(token: str) -> set[float]:
     return out
 
 
+def _token_values(token: str, cells: bool = False) -> set[float]:
+    """A written number's readings, and those of its parts where it may be several.
+
+    In a text that writes cells (append_row takes its cells comma-separated)
+    ``14,100.66`` is 14100.66 or the cells 14 and 100.66: nothing in the token tells
+    which, so every reading counts.
+    """
+    found = _readings(token)
+    parts = (_SPACED_OR_CELL if cells else _SPACED).split(token)
+    if len(parts) > 1:
+        for part in parts:
+            if part:
+                found |= _readings(part)
+    return found
+
+
 def numbers_in(text: str) -> set[float]:
-    """The numbers ``text`` writes, every reading of each (spaced groups also apart)."""
+    """The numbers ``text`` writes, every reading of each (spaced or comma-separated
+    groups also apart)."""
     return set(_numbers_in(text))
 
 
 @lru_cache(maxsize=1024)  # a grade reads one text once per path; bounded: texts are agents'
 def _numbers_in(text: str) -> frozenset[float]:
     found: set[float] = set()
+    cells = _writes_cells(text)
     for m in _NUMBER.finditer(text):
-        token = m.group(0)
-        found |= _readings(token)
-        if re.search(r"[ \u00a0\u202f]", token):
-            for part in re.split(r"[ \u00a0\u202f]", token):
-                found |= _readings(part)
+        found |= _token_values(m.group(0), cells)
     return frozenset(found)
+
+
+def _writes_cells(text: str) -> bool:
+    """Whether ``text`` separates cells by commas (see ``_CELL_COMMA``)."""
+    stripped = text.strip()
+    return bool(_CELL_COMMA.search(text)) or ("," in stripped and not any(
+        c.isspace() for c in stripped))
 
 
 def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
@@ -93,7 +144,8 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
         return False
     t = values.get(type_name) if type_name else None
     integer = t is not None and t.schema.get("type") == "integer"
-    for x in numbers_in(text):
+    found = _changes_in(text) if type_name in SIGNED_CHANGES else _numbers_in(text)
+    for x in found:
         if integer:
             same = x == value
         else:
@@ -102,6 +154,74 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
         if same:
             return True
     return False
+
+# ---------------------------------------------------------------- signed changes
+
+# The types whose sign is a direction: a change or a difference. People give it by a
+# sign ("-96.73 %", "−96.73 %") or by a word before or after the number ("down 96.73 %",
+# "96.73 % less", "a 96.73 % drop"), in the languages texts are asked in too.
+SIGNED_CHANGES = frozenset({"percent_change", "money_delta"})
+
+_FALL_WORDS = (
+    "down|fell|fall|falls|fallen|falling|dropped|drop|drops|declined|decline|declines"
+    "|decreased|decrease|decreases|lost|loss|lose|loses|sank|slid|slipped|shrank|plunged"
+    "|plummeted|tumbled|reduced|reduction|cut|minus|deficit|shortfall|overspent"
+    "|bajó|bajo|cayó|cayo|baja|bajada|caída|caida|descenso|disminución|disminucion"
+    "|baisse|baissé|recul|chute|diminution|gesunken|gefallen|rückgang|ruckgang"
+    "|calo|calato|sceso|ribasso|diminuzione|queda|caiu|diminuição|diminuicao")
+_RISE_WORDS = (
+    "up|rose|rise|rises|risen|rising|gained|gain|gains|grew|grow|grows|grown|growth"
+    "|climbed|climb|climbs|jumped|jump|jumps|increased|increase|increases|surged|surge"
+    "|rallied|surplus|subió|subio|sube|subida|aumento|alza|hausse|augmenté|augmente"
+    "|augmentation|gestiegen|anstieg|zuwachs|salito|aumentato|rialzo|subiu|alta")
+_LESS_WORDS = ("less|lower|cheaper|smaller|fewer|below|" + _FALL_WORDS +
+               "|menos|de moins|en moins|moins|weniger|niedriger|billiger|in meno|meno")
+_MORE_WORDS = ("more|higher|dearer|pricier|greater|larger|bigger|above|" + _RISE_WORDS +
+               "|más|de plus|en plus|plus élevé|mehr|höher|hoher|teurer|in più|in piu|più"
+               "|mais")
+# What may stand between a direction word and the number: "by", "of" and their
+# kin, a currency sign or code ("down by EUR 120", "a drop of 5 %").
+_LINK = r"(?:(?:by|of|de|di|da|du|del|um|von|par|por)\s+)?"
+_MONEY = r"(?:[€$£¥₹]\s*|(?-i:[A-Z]{3})\s+)?"
+_UNIT = (r"\s*(?:%|percent\b|per\s?cent\b|pp\b|points?\b|[€$£¥₹]|(?-i:[A-Z]{3})\b"
+         r"|euros?\b|dollars?\b|pounds?\b)?\s*")
+_FALL_BEFORE = re.compile(rf"(?<!\w)(?:{_FALL_WORDS})\s+{_LINK}{_MONEY}$", re.I)
+_RISE_BEFORE = re.compile(rf"(?<!\w)(?:plus|{_RISE_WORDS})\s+{_LINK}{_MONEY}$", re.I)
+_LESS_AFTER = re.compile(rf"{_UNIT}(?:{_LESS_WORDS})(?!\w)", re.I)
+_MORE_AFTER = re.compile(rf"{_UNIT}(?:{_MORE_WORDS})(?!\w)", re.I)
+# A sign written before a currency ("-€120", "−$5", "-EUR 120").
+_SIGN_BEFORE_MONEY = re.compile(r"(?<!\w)([-+\u2212])\s?(?:[€$£¥₹]|(?-i:[A-Z]{3})\s?)$")
+_REACH = 40  # characters either side a direction word is looked for in
+
+
+def _directions(text: str, m: re.Match[str]) -> set[float]:
+    """The signs the number ``m`` is written with: -1 for a fall, 1 for a rise, both
+    where nothing says which (a bare "96.73 %": the sentence around it may say)."""
+    before = text[max(0, m.start() - _REACH):m.start()]
+    after = text[m.end():m.end() + _REACH]
+    signs: set[float] = set()
+    sign = m.group(0)[0]
+    money = _SIGN_BEFORE_MONEY.search(before)
+    if sign in "-\u2212" or (money and money[1] in "-\u2212"):
+        signs.add(-1.0)
+    if sign == "+" or (money and money[1] == "+"):
+        signs.add(1.0)
+    if _FALL_BEFORE.search(before) or _LESS_AFTER.match(after):
+        signs.add(-1.0)
+    if _RISE_BEFORE.search(before) or _MORE_AFTER.match(after):
+        signs.add(1.0)
+    return signs or {-1.0, 1.0}
+
+
+@lru_cache(maxsize=1024)  # as _numbers_in
+def _changes_in(text: str) -> frozenset[float]:
+    """The signed changes ``text`` writes: each number's readings, signed as written."""
+    found: set[float] = set()
+    cells = _writes_cells(text)
+    for m in _NUMBER.finditer(text):
+        signs = _directions(text, m)
+        found |= {s * abs(x) for x in _token_values(m.group(0), cells) for s in signs}
+    return frozenset(found)
 
 
 # ---------------------------------------------------------------- dates and times
@@ -268,9 +388,48 @@ def _flat(text: str) -> str:
     return " ".join(text.translate(_QUOTES).casefold().split())
 
 
-def _text_mentioned(text: str, value: Any) -> bool:
+# Leading articles a phrase of the request may carry that a text need not repeat
+# ("Quarterly bookkeeping" for "the quarterly bookkeeping"): en, es, fr, de, it, pt.
+_ARTICLES = frozenset((
+    "the", "a", "an",  # en
+    "el", "la", "los", "las", "un", "una", "unos", "unas",  # es
+    "le", "les", "une", "des",  # fr
+    "der", "die", "das", "den", "dem", "ein", "eine", "einen", "einem", "einer", "eines",  # de
+    "il", "lo", "gli", "uno",  # it
+    "o", "os", "as", "um", "uma", "uns", "umas"))  # pt
+_ELIDED = ("l'", "un'")  # "l'ordre du jour", "un'offerta"
+
+
+def _phrases(value: Any) -> tuple[str, ...]:
+    """The forms of a phrase a text may carry: whole, and without a leading article."""
     needle = _flat(str(value)).strip(_EDGE)
-    return bool(needle) and needle in _flat(text)
+    if not needle:
+        return ()
+    first, _, rest = needle.partition(" ")
+    if first in _ARTICLES and rest:
+        return needle, rest
+    for elided in _ELIDED:
+        if needle.startswith(elided) and len(needle) > len(elided):
+            return needle, needle[len(elided):]
+    return (needle,)
+
+
+def _contains_words(hay: str, needle: str) -> bool:
+    """Whether ``needle`` is in ``hay`` and no longer word holds either of its ends
+    ("quarterly bookkeeping" is not in "biquarterly bookkeepings")."""
+    start = hay.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if not (needle[0].isalnum() and start > 0 and hay[start - 1].isalnum()) and \
+                not (needle[-1].isalnum() and end < len(hay) and hay[end].isalnum()):
+            return True
+        start = hay.find(needle, start + 1)
+    return False
+
+
+def _text_mentioned(text: str, value: Any) -> bool:
+    hay = _flat(text)
+    return any(_contains_words(hay, n) for n in _phrases(value))
 
 
 # People join names with these ("Seoul-Milan", "Seoul–Milan", "Seoul/Milan").
