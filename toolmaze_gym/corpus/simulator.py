@@ -1,7 +1,9 @@
 """The tool simulator: validate arguments, run the behaviour, shape the response.
 
 ``call`` never raises for anything an agent can send: bad arguments come back as
-the 400/422 bodies a real API returns, naming the field.
+the 400/422 bodies a real API returns, naming the field, and a behaviour that
+raises anyway (a simulator bug) is logged and answered with a 500 body naming the
+tool, as a crashed handler would be.
 
 Text that is not valid Unicode is refused, not repaired: a parameter name or value
 holding a lone surrogate (JSON's ``"\\ud800"`` escape with no partner, which no UTF-8
@@ -18,6 +20,7 @@ is never kept, and the memo is emptied when its estimated size passes
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -34,6 +37,7 @@ from toolmaze_gym.corpus.state import EpisodeState, ForkedState
 from toolmaze_gym.values import CheckContext
 from toolmaze_gym.world import World, get_world
 
+log = logging.getLogger(__name__)
 MEMO_LIMIT = 200_000  # entries
 MEMO_ARG_CHARS = 256  # calls with more argument text than this are not memoised
 MEMO_CHARS = 32 << 20  # estimated characters held (keys and responses) before clearing
@@ -128,6 +132,21 @@ def error_response(status: int, code: str, message: str, field: str = "",
     return Response(status, {"error": err})
 
 
+def _crashed(name: str, exc: Exception) -> Response:
+    """The 500 a real API sends when its handler fails, for a behaviour that raised.
+
+    Every value a schema accepts should get an answer or a 4xx naming the parameter;
+    a behaviour that raises anyway is a simulator bug, and letting the exception out
+    of ``call`` would take down a whole batch of envs, a vector env's worker or a
+    server's session. So it is logged with its traceback (where a test or an operator
+    sees it) and the agent gets the body a crashed handler returns. Never memoised:
+    each occurrence is logged, and a fixed behaviour is not hidden by a stale entry.
+    """
+    log.error("tool %s raised %s: %s", name, type(exc).__name__, exc, exc_info=exc)
+    return error_response(500, "internal_error",
+                          f"{name}: the server hit an internal error handling this request")
+
+
 class _Compiled:
     """Per-tool validation and shaping, prepared once."""
 
@@ -186,7 +205,10 @@ class Simulator:
             if hit is not None:
                 return hit
         tracked = _Tracked(state)
-        resp = self._call(name, arguments, tracked)
+        try:
+            resp = self._call(name, arguments, tracked)
+        except Exception as exc:  # the last line of defence, see _crashed
+            return _crashed(name, exc)
         if memo is not None and not tracked.touched:
             self._remember(memo[0], memo[1], resp)
         return resp

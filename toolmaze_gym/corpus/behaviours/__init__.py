@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from toolmaze_gym.corpus.state import EpisodeState
@@ -74,12 +74,30 @@ def load_all() -> None:
 
 def parse_utc(value: str, field: str) -> datetime:
     """A naive UTC datetime from ISO 8601; offsets are folded in ('10:00+02:00' is
-    '08:00'); a malformed value is the 422 an API would send."""
+    '08:00'); a malformed value is the 422 an API would send, and so is one whose
+    offset folds it past the years 1-9999 a datetime holds (0001-01-01T00:00+14:00)."""
     try:
         return parse_utc_naive(value)
     except ValueError:
         raise ToolError(422, "invalid_parameter", f"{field} {value!r} is not ISO 8601",
                         field) from None
+    except OverflowError:
+        raise out_of_range(field, f"{field} {value!r} in UTC") from None
+
+
+def add_minutes(start: datetime, minutes: int, field: str) -> datetime:
+    """``start`` plus ``minutes``; a result past 9999-12-31 (or before year 1) is a
+    422 naming ``field``, the date-time it was added to, as an API that cannot
+    represent the date answers, never an OverflowError out of the behaviour."""
+    try:
+        return start + timedelta(minutes=minutes)
+    except OverflowError:
+        raise out_of_range(field, f"{field} plus {minutes} minutes") from None
+
+
+def out_of_range(field: str, what: str) -> ToolError:
+    return ToolError(422, "out_of_range",
+                     f"{what} falls outside the supported years 0001-9999", field)
 
 
 def not_found(kind: str, value: Any, field: str) -> ToolError:

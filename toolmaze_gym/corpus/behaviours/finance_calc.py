@@ -7,6 +7,8 @@ reader can recompute it: converted = amount × rate, total paid = payment × mon
 
 from __future__ import annotations
 
+import math
+
 from toolmaze_gym.corpus.behaviours import CallContext, behaviour
 from toolmaze_gym.corpus.behaviours.finance_common import fx, invalid, money, pname
 from toolmaze_gym.world.markets import ceil_cents, pct_change
@@ -80,13 +82,27 @@ def loan(ctx: CallContext, principal: float, rate: float, months: int) -> dict:
     """Level instalments, rounded up to the cent so the loan is always repaid."""
     if principal <= 0:
         raise invalid(ctx, "principal", f"{pname(ctx, 'principal')} must be greater than zero")
-    r = rate / 1200
-    exact = principal / months if r == 0 else principal * r / (1 - (1 + r) ** -months)
-    payment = ceil_cents(exact)
+    payment = ceil_cents(_instalment(principal, rate / 1200, months))
     total = _bounded(ctx, money(payment * months), "total repaid")
     return {"monthly_payment": payment, "total_paid": total,
             "total_interest": money(total - principal), "term_months": months,
             "principal": principal}
+
+
+def _instalment(principal: float, r: float, months: int) -> float:
+    """The exact level instalment at monthly rate ``r``.
+
+    ``1 - (1 + r) ** -n`` cancels to 0 for a tiny rate (1e-300 % gives a division by
+    zero, 1e-16 % a payment below principal / n), so the factor is computed as
+    ``-expm1(-n * log1p(r))``, exact at every rate. A rate whose interest over the
+    whole term is below a float's resolution is a zero-rate loan: principal / n.
+    """
+    if months * r < _NEGLIGIBLE_INTEREST:
+        return principal / months
+    return principal * r / -math.expm1(-months * math.log1p(r))
+
+
+_NEGLIGIBLE_INTEREST = 1e-15  # n * r: interest below one part in 1e15 of the principal
 
 
 # ---------------------------------------------------------------- tax

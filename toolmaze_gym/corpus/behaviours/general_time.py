@@ -10,10 +10,17 @@ chains reach one instant.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
-from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
+from toolmaze_gym.corpus.behaviours import (
+    CallContext,
+    ToolError,
+    add_minutes,
+    behaviour,
+    not_found,
+    out_of_range,
+)
 from toolmaze_gym.corpus.behaviours.general_common import field_name
 from toolmaze_gym.corpus.behaviours.weather import city_of
 from toolmaze_gym.values.catalog import parse_datetime
@@ -21,13 +28,27 @@ from toolmaze_gym.world import zones
 
 
 def parse_instant(value: str, field: str) -> datetime:
-    """An aware datetime; a value without offset is read as UTC."""
+    """An aware datetime; a value without offset is read as UTC. One whose instant
+    lies outside the years 1-9999 in UTC (0001-01-01T00:00+14:00) is a 422, so every
+    later conversion of it to UTC is safe."""
     try:
         dt = parse_datetime(value.strip())
     except ValueError:
         raise ToolError(422, "invalid_parameter", f"{value!r} is not an ISO 8601 date-time",
                         field) from None
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+    if dt.tzinfo is None:
+        return dt.replace(tzinfo=UTC)
+    in_zone(dt, UTC, field)
+    return dt
+
+
+def in_zone(when: datetime, tz: tzinfo, field: str) -> datetime:
+    """``when`` as local time in ``tz``; a local date past 9999-12-31 or before year 1
+    is a 422 naming ``field``, never an OverflowError."""
+    try:
+        return when.astimezone(tz)
+    except OverflowError:
+        raise out_of_range(field, f"{field} {format_instant(when)} in {tz}") from None
 
 
 def format_instant(dt: datetime) -> str:
@@ -57,7 +78,7 @@ def city_timezone(ctx: CallContext, city: str) -> dict:
 @behaviour("time.convert")
 def convert(ctx: CallContext, instant: str, to_timezone: str) -> dict:
     when = parse_instant(instant, field_name(ctx, "instant"))
-    local = when.astimezone(zone_of(ctx, to_timezone, "to_timezone"))
+    local = in_zone(when, zone_of(ctx, to_timezone, "to_timezone"), field_name(ctx, "instant"))
     hours = (local.utcoffset() or timedelta(0)).total_seconds() / 3600
     return {"datetime": format_instant(local), "timezone": to_timezone,
             "utc_offset_hours": hours, "source": format_instant(when)}
@@ -66,5 +87,6 @@ def convert(ctx: CallContext, instant: str, to_timezone: str) -> dict:
 @behaviour("time.shift")
 def shift(ctx: CallContext, instant: str, minutes: int) -> dict:
     when = parse_instant(instant, field_name(ctx, "instant"))
-    return {"datetime": format_instant(when + timedelta(minutes=minutes)),
+    later = add_minutes(when, minutes, field_name(ctx, "instant"))
+    return {"datetime": format_instant(later),
             "minutes": minutes, "source": format_instant(when)}

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import timedelta
 
-from toolmaze_gym.corpus.behaviours import CallContext, behaviour
+from toolmaze_gym.corpus.behaviours import CallContext, add_minutes, behaviour
 from toolmaze_gym.corpus.behaviours.office_common import (
     duration,
     iso,
@@ -77,7 +76,7 @@ def action_items(ctx: CallContext, text: str) -> dict:
 def meeting_invite(ctx: CallContext, subject: str, start: str, duration_minutes: int) -> dict:
     begin = when(start, "start")
     minutes = duration(duration_minutes, "duration_minutes")
-    end = begin + timedelta(minutes=minutes)
+    end = add_minutes(begin, minutes, "start")
     me = ctx.world.office.me
     invite = (f"{subject.strip()}\nWhen: {begin:%a %d %b %Y, %H:%M}-{end:%H:%M} UTC "
               f"({minutes} min)\nOrganizer: {me.name} <{me.email}>")

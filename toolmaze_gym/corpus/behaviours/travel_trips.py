@@ -7,9 +7,13 @@ the running trip total).
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
+from toolmaze_gym.corpus.behaviours import (
+    CallContext,
+    ToolError,
+    add_minutes,
+    behaviour,
+    not_found,
+)
 from toolmaze_gym.corpus.behaviours.travel_common import (
     MAX_RENTAL_DAYS,
     bounded,
@@ -149,7 +153,7 @@ def split_cost(ctx: CallContext, total_amount: float, travellers: int) -> dict:
 @behaviour("travel.arrival_time")
 def arrival_time(ctx: CallContext, departure: str, duration_minutes: int) -> dict:
     start = utc(departure, "departure")
-    return {"arrival": stamp(start + timedelta(minutes=duration_minutes)),
+    return {"arrival": stamp(add_minutes(start, duration_minutes, "departure")),
             "departure": stamp(start), "duration_minutes": duration_minutes}
 
 
