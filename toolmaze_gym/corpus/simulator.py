@@ -11,10 +11,14 @@ encoder can write) gets a 422 naming the parameter, as a strict JSON API does, s
 nothing the simulator echoes (ids hashed from a title, error messages, records) ever
 holds one, and an agent's text is never silently changed.
 
-Responses of pure calls are memoised for speed, bounded by what the project
-controls: a call whose string arguments exceed ``MEMO_ARG_CHARS`` (agent free text)
-is never kept, and the memo is emptied when its estimated size passes
-``MEMO_CHARS`` characters or it holds ``MEMO_LIMIT`` entries.
+Responses of pure calls are memoised for speed, keyed on a type-exact form of the
+arguments (``true``, ``1`` and ``1.0`` are three keys), so what one episode sent
+never changes what another gets. A 4xx of a pure call is memoised too: with an
+exact key it is as much a function of the arguments as a 200 is. A 500 never is.
+The memo is bounded by what the project controls: a call whose string arguments
+exceed ``MEMO_ARG_CHARS`` (agent free text) is never kept, and the memo is emptied
+when its estimated size passes ``MEMO_CHARS`` characters or it holds ``MEMO_LIMIT``
+entries.
 """
 
 from __future__ import annotations
@@ -87,15 +91,48 @@ class _Tracked:
 
 def _memo_key(name: str, arguments: Mapping[str, Any]) -> tuple[tuple, int] | None:
     """The memo key of a call and its argument text's length, or None when the call
-    is not memoised (unhashable values, or more text than ``MEMO_ARG_CHARS``)."""
+    is not memoised (more text than ``MEMO_ARG_CHARS``, or a value of a type that has
+    no exact form).
+
+    The key is type-exact: ``True``, ``1`` and ``1.0`` compare (and hash) equal in
+    Python but are different JSON, which the schema may accept for one and refuse for
+    another, so keying on the raw values let one episode's ``true`` decide another's
+    ``1`` — a grade that depended on what ran before in the process.
+    """
     chars = sum(len(k) + (len(v) if isinstance(v, str) else 8)
                 for k, v in arguments.items() if isinstance(k, str))
     if chars > MEMO_ARG_CHARS:
         return None
     try:
-        return (name, frozenset(arguments.items())), chars
-    except TypeError:  # unhashable argument values (lists, dicts): not memoised
+        return (name, _exact_arguments(arguments)), chars
+    except TypeError:  # a key or value that is not plain JSON: not memoised
         return None
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})  # exact once their type is in the key
+
+
+def _exact_arguments(arguments: Mapping[Any, Any]) -> frozenset:
+    """``_exact`` of the arguments object, unrolled one level: every call pays for
+    it, and its values are nearly always plain scalars."""
+    return frozenset([(k if type(k) is str else _exact(k), type(v),
+                       v if type(v) in _PLAIN else _exact(v)) for k, v in arguments.items()])
+
+
+def _exact(value: Any) -> Any:
+    """A hashable form of a JSON value that tells apart what ``==`` does not: bool,
+    int and float (``True``/``1``/``1.0``), ``0.0`` and ``-0.0``, list and tuple, and
+    ``1`` and ``"1"`` as object keys. Any other type raises TypeError."""
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return t, value
+    if t is float:
+        return t, repr(value)  # -0.0 != 0.0 and nan == nan, unlike the floats
+    if t is list or t is tuple:
+        return t, tuple(_exact(v) for v in value)
+    if isinstance(value, Mapping):
+        return dict, frozenset((_exact(k), _exact(v)) for k, v in value.items())
+    raise TypeError(f"no exact memo form for {t.__name__}")
 
 
 def _lone_surrogate(arguments: Mapping[Any, Any]) -> str | None:
