@@ -163,9 +163,12 @@ def test_graceful_stop_after_permanent_fault_without_alternative():
 
 
 def test_graceful_stop_under_implicit_permanent_fault():
-    """C1 under P4: one check that the value stays corrupt, then stop (c = 2, c* = 1)."""
+    """C1 under P4: one check that the value stays corrupt, then stop (c = 2, c* = 1);
+    after a silent fault the stop names the faulty tool (issue 27)."""
     task, S, v = _c1("P4")
-    ep = play(task, "P4", [call(c) for c in S[: v + 1]] + [call(S[v]), ABORT])
+    named = json.dumps({"name": "abort", "arguments": {
+        "reason": f"{S[v].tool} keeps returning a corrupted response."}})
+    ep = play(task, "P4", [call(c) for c in S[: v + 1]] + [call(S[v]), named])
     assert ep.steps[v].fault and ep.steps[v + 1].fault  # still corrupt
     g = graded(ep)
     assert (g.success, g.exposed, g.recovered) == (True, True, True)

@@ -214,8 +214,10 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
     harmful = trace.extra_actions(best)
     blocked = not completed and _no_path_left(trace, profile)
     situation = _situation(completed, blocked, idx.unsolvable(profile))
+    silent = endings.silent_faults((steps[i].fault for i in trace.faults), corpus) \
+        if blocked else ()
     verdict = endings.judge(situation, ending, steps[-1].action.get("text", "") if ending
-                            else "")
+                            else "", silent)
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     graceful = blocked and verdict.ok and not probed
     unanswered = _unanswered(task, best, steps[-1].action.get("text", "")) \
