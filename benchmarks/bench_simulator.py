@@ -68,7 +68,8 @@ def _is_memoised(sim: Simulator, req: str) -> bool:
     from toolmaze_gym.corpus.simulator import _memo_key
 
     d = json.loads(req)
-    return _memo_key(d["name"], d["arguments"]) in sim._memo
+    key = _memo_key(d["name"], d["arguments"])  # (memo key, argument chars) or None
+    return key is not None and key[0] in sim._memo
 
 
 if __name__ == "__main__":
