@@ -14,7 +14,19 @@ from functools import cache
 
 import pytest
 
-from toolmaze_gym.agents.variants import COMPETENT, VARIANTS, WRONG, Outcome, expected, survey
+from toolmaze_gym.agents.variants import (
+    COMPETENT,
+    VARIANTS,
+    WRONG,
+    Outcome,
+    expected,
+    facts,
+    names_base,
+    own_sentence,
+    pct_slots,
+    survey,
+)
+from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.faults import MODE_NAMES
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.suite import load_suite
@@ -23,15 +35,36 @@ SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
 
 # Where a variant's verdict is known to be wrong, with the count on the default sample
 # (benchmarks/variants_survey.py prints the whole suite's).
+# Counts measured at 89dd605 (grading version 6); issue 27's grader work removes them.
 V3 = {
-    "reference_ids": "1/43: the e-mail carrying the reference text failed (a P2 fault on "
-                     "the mail group) and the retry through the other tool carried the "
-                     "variant's own text, so nothing wrong reached the world; the variant "
-                     "counts itself applied",
-    "trust_fault": "12/200: the corrupted value flows only into a free text the request "
+    "reference_ids": "11/61: the reference run's ids passed into a chained step are "
+                     "accepted since chain Sources vouch for values (c2-0028, c2-0096, all "
+                     "modes; was 1/43 before c53b726); and a P2 retry through the other "
+                     "mail tool carried the variant's own text (c4-0064/P2)",
+    "trust_fault": "2/200: the corrupted value flows only into a free text the request "
                    "left open (asks = []), where the variant writes the reference template, "
                    "so nothing corrupted is passed on; the variant counts itself applied",
+    "derive_chained": "10/328: a value derived on one side of an alternative group and "
+                      "read by a later step is 'never shown' (c3-0004, c4-0012: the dew "
+                      "point's alt side and the energy cost, every mode)",
+    "own_summary": "39/95: a text fed by a summary or a formatted price is still demanded "
+                   "word for word (text.summarize 23, text.format_price 18, "
+                   "office.text.summarize 3; weather reports already pass)",
+    "split_additive": "77/77 over every task it fits: an additive Action split over two "
+                      "calls is graded as wrong arguments plus a duplicate (rows, "
+                      "document appends, cart and invoice quantities)",
+    "directional": "13/49 over every task it fits: '22.32 % less' is not read as -22.32 "
+                   "in a sheet row (c1-0066) nor in a chat message (c4-0061, c4-0085)",
+    "other_direction": "13/13: the other direction of a difference whose base the request "
+                       "leaves open is not accepted (c1-0079, c4-0061, c4-0085)",
+    "wrong_sign": "33/36 over every task it fits: '22.32 % more' for a 22.32 % drop "
+                  "passes, the mention ignores the sign when the request names the base",
 }
+
+
+# Variants that fit few tasks (a percent change, an additive Action): the default tests
+# play them on every task they fit, not only the sample's.
+EVERY_FIT = ("split_additive", "directional", "other_direction", "wrong_sign")
 
 
 def _marked(names):
@@ -45,8 +78,16 @@ def _outcomes(stride: int) -> tuple[Outcome, ...]:
     return tuple(survey(tasks, MODE_NAMES))
 
 
+@cache
+def _fitting(name: str) -> tuple[Outcome, ...]:
+    variant, corpus = VARIANTS[name], Simulator().corpus
+    return tuple(survey([t for t in load_suite() if variant.may_apply(t, corpus)],
+                        MODE_NAMES, [variant]))
+
+
 def _misjudged(name: str, stride: int) -> tuple[list[Outcome], int]:
-    mine = [o for o in _outcomes(stride) if o.variant == name]
+    pool = _fitting(name) if name in EVERY_FIT and stride > 1 else _outcomes(stride)
+    mine = [o for o in pool if o.variant == name]
     applicable = [o for o in mine if expected(o) is not None]
     return [o for o in applicable if not expected(o)], len(applicable)
 
@@ -75,6 +116,50 @@ def test_the_careful_reference_succeeds_on_the_sample():
     visible check can catch)."""
     by_episode = {(o.task_id, o.mode): o.reference_success for o in _outcomes(SAMPLE_STRIDE)}
     assert sum(by_episode.values()) >= 0.95 * len(by_episode)
+
+
+def _kinds(name: str) -> set[str]:
+    return {k for o in _outcomes(SAMPLE_STRIDE) if o.variant == name and o.applied
+            for k in o.detail.split(", ")}
+
+
+def test_derive_chained_meets_every_slot_shape():
+    """A derivation as a step of its own, as the tail of a Source->Processor chain, and
+    on one side of an alternative group (alone or as a chain's tail)."""
+    assert {"own step", "chain tail", "alt side: own step",
+            "alt side: chain tail"} <= _kinds("derive_chained")
+
+
+def test_own_summary_writes_summaries_formatted_lines_and_reports():
+    assert {"text.summarize", "office.text.summarize", "text.format_price",
+            "text.weather_report"} <= _kinds("own_summary")
+
+
+def test_split_additive_splits_rows_texts_and_quantities():
+    kinds = {k for o in _fitting("split_additive") if o.applied for k in o.detail.split(", ")}
+    assert kinds == {"asked values over two rows", "sentences over two appends",
+                     "quantity as 1 + rest"}
+
+
+def test_an_own_summary_carries_the_lines_facts_in_other_words():
+    assert facts("The arena in Toronto seats 238 people.") == ["Toronto", "238"]
+    assert facts("The Bank of England held rates at 4.5%.") == ["Bank of England", "4.5%"]
+    line = "Price: 248.36 USD (US Dollar)"
+    own = own_sentence(line, [248.36, "USD"])
+    assert own is not None and "248.36 USD" in own and own != line
+    report = own_sentence("Partly cloudy, 22.4 °C (72.3 °F).", ["Partly cloudy", 22.4])
+    assert report is not None and "Partly cloudy" in report and "72.3 °F" in report
+
+
+def test_which_percent_changes_name_their_base():
+    """Nine requests say what the change is measured from ("since I bought", "than the
+    refund", "compare it with my current net"); three only ask for "the percentage
+    difference" of two things, where either direction is right."""
+    corpus = Simulator().corpus
+    pct = [t for t in load_suite() if pct_slots(t, corpus)]
+    free = sorted(t.id for t in pct if not names_base(t))
+    assert len(pct) == 12
+    assert free == ["tmz-v3-c1-0079", "tmz-v3-c4-0061", "tmz-v3-c4-0085"]
 
 
 @pytest.mark.slow

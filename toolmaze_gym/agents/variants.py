@@ -20,6 +20,20 @@ competent (must be graded as the careful agent is: success where it succeeds)
   extra_read    one harmless extra Source call whose answer it does not need
   reorder       independent steps in another topological order
   own_answer    the values the request asks to be told, in its own sentence
+  derive_chained  every exact derivation done itself wherever it sits: a step of
+                its own, the tail of a Source->Processor chain (multiply by the
+                fetched rate, convert the forecast's °C), one side of an
+                alternative group (a branch slot's derivable side preferred)
+  own_summary   its own sentence with the facts of a summary, a formatted price
+                or a report line (figures with unit or currency, names, the
+                values it gave the tool that the line repeats), that Processor
+                skipped; every other text in its own words
+  split_additive  an additive Action (a sheet row, a document append, cart or
+                invoice lines) split over two calls on the same record that
+                together carry what was asked
+  directional   a percent change told in words ("22.32 % less", not "-22.32")
+  other_direction  where the request names no base, the change measured the
+                other way (old/new - 1 instead of new/old - 1)
 
 wrong (must be graded a failure wherever they apply)
   reference_ids     own wording, but the reference run's ids and texts passed on
@@ -31,6 +45,8 @@ wrong (must be graded a failure wherever they apply)
   trust_fault       a visibly corrupted response trusted and passed on
   false_claim       a claim of success where the careful agent stops honestly
   unanswered        a final answer that leaves out one value the user asked for
+  wrong_sign        where the request names the base, the percent change told
+                    the wrong way ("22.32 % more" for a 22.32 % drop)
 
 A variant that finds nothing to change in an episode (no Processor to derive, no
 second topological order) records itself not applicable: ``applied`` stays False
@@ -49,6 +65,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -150,6 +167,7 @@ class Variant(CarefulAgent):
     def reset(self, task: Task, tools: list[dict[str, Any]] | None = None,
               mode: str = "P0") -> None:
         self.applied = False
+        self.detail: set[str] = set()  # what the variant changed, for the survey's split
         self.seen: dict[str, dict[str, dict[str, Any]]] = {}  # slot -> tool -> clean body
         self.ref = reference(task, self.sim)
         self.detour: tuple[str, dict[str, Any]] | None = None  # a call outside the plan
@@ -185,6 +203,17 @@ class Variant(CarefulAgent):
         """The arguments actually sent for the planned call ``name(args)``."""
         return args
 
+    def done_itself(self, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        """The result of the planned call ``name(args)`` when the variant produces it
+        itself (no env call; the plan moves on as if the tool had answered), else None."""
+        return None
+
+    @classmethod
+    def may_apply(cls, task: Task, corpus: Any) -> bool:
+        """A cheap static test: False where the variant can change nothing in ``task``
+        (the survey then records n/a without playing it)."""
+        return True
+
     def closing(self) -> str:
         """The action sent when every slot is done."""
         return self._finish()
@@ -218,13 +247,19 @@ class Variant(CarefulAgent):
         super()._accept(body)
 
     def _next(self) -> str:
-        while self.k < len(self.order) and self.pos == 0 and self.bypass(self.slot):
-            pass
-        if self.k >= len(self.order):
-            return self.closing()
-        text = super()._next()
-        if self.pending is None:
-            return text
+        while True:
+            while self.k < len(self.order) and self.pos == 0 and self.bypass(self.slot):
+                pass
+            if self.k >= len(self.order):
+                return self.closing()
+            text = super()._next()
+            if self.pending is None:
+                return text
+            body = self.done_itself(*self.pending)
+            if body is None:
+                break
+            self._accept(body)  # the planned call, done without the tool
+            self.applied = True
         name, args = self.pending
         sent = self.rewrite(name, dict(args))
         if sent != args:
@@ -272,13 +307,16 @@ class Variant(CarefulAgent):
         if inp.type != FREE_TEXT or not inp.source.is_literal or quoted(self.task,
                                                                         inp.source.value):
             return None
-        asks = [self.resolve(m[1]) for m in inp.mentions]
-        if not asks:
+        asks = [(m, self.resolve(m[1])) for k, m in enumerate(inp.mentions) if k != drop]
+        if not inp.mentions:
             return FREE_NOTE
-        if drop is not None:
-            asks = [a for k, a in enumerate(asks) if k != drop]
-        body = "; ".join(render(a) for a in reversed(asks))
+        body = "; ".join(self.say(m, a) for m, a in reversed(asks))
         return f"As requested, here are the details: {body}. Sent by your assistant."
+
+    def say(self, mention: tuple[Any, ...], value: Any) -> str:
+        """How this agent writes the asked ``value`` (a text's or the answer's
+        ``mention``) in its own sentences."""
+        return render(value)
 
     def is_action(self, tool: str) -> bool:
         return self.sim.corpus[tool].category == "Action"
@@ -586,7 +624,6 @@ class Reorder(Variant):
             self.restart()
 
 
-# ---------------------------------------------------------------- wrong variants
 
 
 class OwnAnswer(Variant):
@@ -603,8 +640,290 @@ class OwnAnswer(Variant):
 
     def told(self, drop: int | None = None) -> list[str]:
         """The asked values this episode gave, as the variant writes them."""
-        return [render(a[1]) for k, a in enumerate(self.answered())
+        return [self.say(m, a[1]) for k, (m, a) in enumerate(zip(self.task.answer,
+                                                                  self.answered(), strict=True))
                 if a is not None and a[1] is not None and k != drop]
+
+
+# ---------------------------------------------------------------- derivations, texts, splits
+
+
+def _derivable(corpus: Any, tool: str) -> bool:
+    spec = corpus[tool]
+    return spec.category == "Processor" and spec.behaviour in DERIVABLE
+
+
+class DeriveChained(Variant):
+    name = "derive_chained"
+    summary = ("every exact derivation done itself wherever it sits: a step of its own, the "
+               "tail of a Source->Processor chain, one side of an alternative group")
+
+    @classmethod
+    def may_apply(cls, task: Task, corpus: Any) -> bool:
+        return any(_derivable(corpus, t) for t in task.task_tools)
+
+    def prepare(self) -> None:
+        """In a branch slot whose planned side derives nothing, take a side that does:
+        the agent may pick the alternative it can compute itself."""
+        corpus = self.sim.corpus
+        changed = False
+        for slot in self.order:
+            sides = [k for k, side in enumerate(slot.alternatives)
+                     if any(_derivable(corpus, t) for t in side)]
+            if slot.is_branch and sides and self.side[slot.id] not in sides:
+                self.side[slot.id] = min(sides, key=lambda k: (len(slot.alternatives[k]), k))
+                changed = True
+        if changed:
+            self.restart()
+
+    def done_itself(self, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        if not _derivable(self.sim.corpus, name):
+            return None
+        body = self.dry_run(name, args)
+        if body is not None:
+            self.detail.add(self.shape())
+        return body
+
+    def shape(self) -> str:
+        """Where the derivation sits: a step of its own, or in a chain; in a fixed slot
+        or on one side of an alternative group."""
+        slot = self.slot
+        side = slot.alternatives[self.side[slot.id]]
+        where = ("own step" if len(side) == 1 else
+                 "chain tail" if self.pos == len(side) - 1 else "chain middle")
+        return f"alt side: {where}" if slot.is_branch else where
+
+
+# Processors whose text output is a summary, a formatted line or a report line: an agent
+# may write its own sentence carrying the same facts (a translation is left out: its
+# facts are a language as well).
+SUMMARY_LIKE = frozenset({"text.summarize", "office.text.summarize", "text.format_price",
+                          "text.weather_report"})
+_FACT = re.compile(
+    r"https?://\S+[^\s.,;:)]"                                      # a link
+    r"|\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?"         # a date (and time)
+    r"|\b\d{1,2}:\d{2}\b"                                           # a clock time
+    r"|-?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|°\s?[CF]\b|[A-Z]{3}\b|[CF]\b))?"  # a figure (+unit)
+    r"|[A-Z][\w'&-]*(?:\.[A-Z][\w'&-]*)*(?:\s+(?:of|de|la|van|von|[A-Z][\w'&.-]*))*")  # a name
+# Capitalised only because they open a sentence or a label: not names.
+_NOT_NAMES = frozenset(("the", "a", "an", "this", "that", "these", "those", "it", "its", "our",
+                        "we", "you", "they", "in", "on", "at", "for", "to", "with", "by",
+                        "from", "as", "and", "or", "but", "price", "summary", "total", "today",
+                        "tomorrow", "new", "note", "update"))
+
+
+def facts(text: str) -> list[str]:
+    """The facts a summary or formatted line carries, as people pick them out: its
+    links, dates, times, figures with their unit or currency, and proper names (a
+    capitalised function word opening a sentence is no name)."""
+    out: list[str] = []
+    for m in _FACT.finditer(text):
+        token = m.group().rstrip(".,;:")
+        while token.split(" ", 1)[0].lower() in _NOT_NAMES:
+            token = token.partition(" ")[2].strip()
+            if token.split(" ", 1)[0] in ("of", "de", "la", "van", "von"):
+                token = ""
+        if token and not any(token in o for o in out):
+            out = [o for o in out if o not in token] + [token]
+    return out
+
+
+def own_sentence(text: str, given: Iterable[Any] = ()) -> str | None:
+    """The agent's own one-liner with the facts of ``text``; None if it carries none.
+    A value it ``given`` the tool that the text repeats (a report's "partly cloudy", a
+    city) is a fact of the line too, whatever its case."""
+    low = text.lower()
+    repeated = [v for v in given if isinstance(v, str) and v and v.lower() in low]
+    found = [f for f in facts(text) if not any(f.lower() in v.lower() for v in repeated)]
+    found += repeated
+    if not found:
+        return None
+    return "In my own words, the gist: " + "; ".join(found) + "."
+
+
+class OwnSummary(OwnWording):
+    name = "own_summary"
+    summary = ("its own sentence with the facts of a summary, a formatted price or a report "
+               "line, skipping that Processor (other texts in its own words too)")
+
+    @classmethod
+    def may_apply(cls, task: Task, corpus: Any) -> bool:
+        return any(corpus[t].behaviour in SUMMARY_LIKE for t in task.task_tools)
+
+    def done_itself(self, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        spec = self.sim.corpus[name]
+        if spec.behaviour not in SUMMARY_LIKE:
+            return None
+        body = self.dry_run(name, args)
+        if body is None:
+            return None
+        out = dict(body)
+        for f in spec.returns:
+            text = out.get(f.name)
+            own = own_sentence(text, args.values()) if f.type == FREE_TEXT and \
+                not f.echo and isinstance(text, str) else None
+            if own is not None:
+                out[f.name] = own
+                self.detail.add(spec.behaviour)
+        return out
+
+
+# Actions that add to an existing record (a row, a paragraph, cart or invoice lines):
+# several calls on the same record that together carry what was asked are one Action.
+ADDITIVE = frozenset({"office.sheet.append", "office.doc.append", "shop.cart_add",
+                      "finance.invoice.add_line"})
+
+
+class SplitAdditive(Variant):
+    name = "split_additive"
+    summary = "an additive Action split over several calls on the same record"
+
+    @classmethod
+    def may_apply(cls, task: Task, corpus: Any) -> bool:
+        return any(corpus[t].behaviour in ADDITIVE for t in task.task_tools)
+
+    def _start_slot(self) -> None:
+        self.parts: list[dict[str, Any]] = []  # the split call's arguments still to send
+        self.resend = False
+        super()._start_slot()
+
+    def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        if self.sim.corpus[name].behaviour not in ADDITIVE:
+            return args
+        parts = self.split(args)
+        if len(parts) < 2:
+            return args
+        self.applied = True
+        self.parts = parts[1:]
+        return parts[0]
+
+    def split(self, args: dict[str, Any]) -> list[dict[str, Any]]:
+        """``args`` as two calls that together carry it: the asked values of a row over
+        two rows, a text's sentences over two appends, a quantity as 1 + the rest."""
+        for pname, inp in self.bindings():
+            v = args.get(pname)
+            if inp.type == FREE_TEXT and len(inp.mentions) >= 2 and inp.source.is_literal:
+                asks = [render(self.resolve(m[1])) for m in inp.mentions]
+                h = len(asks) // 2
+                self.detail.add("asked values over two rows")
+                return [{**args, pname: ", ".join(asks[:h])}, {**args, pname: ", ".join(asks[h:])}]
+            if inp.type == FREE_TEXT and isinstance(v, str):
+                cut = re.split(r"(?<=[.!?])\s+", v.strip())
+                if len(cut) >= 2:
+                    h = len(cut) // 2
+                    self.detail.add("sentences over two appends")
+                    return [{**args, pname: " ".join(cut[:h])}, {**args, pname: " ".join(cut[h:])}]
+        for pname, inp in self.bindings():
+            v = args.get(pname)
+            if inp.type == "quantity" and isinstance(v, int) and not isinstance(v, bool) and v >= 2:
+                self.detail.add("quantity as 1 + rest")
+                return [{**args, pname: 1}, {**args, pname: v - 1}]
+        return []
+
+    def _accept(self, body: dict[str, Any]) -> None:
+        if self.parts and self.pending is not None:
+            self.pending = (self.pending[0], self.parts.pop(0))
+            self.resend = True
+            return
+        super()._accept(body)
+
+    def _next(self) -> str:
+        if self.resend and self.pending is not None:
+            self.resend = False
+            return call_text(*self.pending)
+        return super()._next()
+
+
+# A percent change: the request names its base when it says from what ("since I
+# bought", "from the 287530", "than the refund", "the drop", "compare it with X").
+# "Compare A with B ... the percentage difference" names none: either direction is right.
+_BASE_NAMED = re.compile(r"\b(since|from the|than the|drop|started|differ from|"
+                         r"compare (?:it )?with)\b", re.IGNORECASE)
+
+
+def pct_slots(task: Task, corpus: Any) -> frozenset[str]:
+    """The slots that compute a percent change."""
+    return frozenset(s.id for s in task.slots
+                     if any(corpus[t].behaviour == "finance.pct_change" for t in s.tools))
+
+
+def names_base(task: Task) -> bool:
+    """Whether the request says which value the percent change is measured from."""
+    return bool(_BASE_NAMED.search(task.query))
+
+
+def directional(value: float, flip: bool = False) -> str:
+    """A percent change in words: "22.32 % less" for -22.32 (the other way if ``flip``)."""
+    up = (value > 0) != flip
+    return f"{render(abs(value))} % {'more' if up else 'less'}"
+
+
+class PercentWording(OwnWording, OwnAnswer):
+    """Own wording and own answer, with the percent change told another way (``tell``);
+    applied only where a percent change was told."""
+
+    competent = True
+    base_named: bool | None = None  # where the variant applies: None = every request
+
+    @classmethod
+    def may_apply(cls, task: Task, corpus: Any) -> bool:
+        return bool(pct_slots(task, corpus)) and cls.base_named in (None, names_base(task))
+
+    def prepare(self) -> None:
+        self.pct = pct_slots(self.task, self.sim.corpus)
+        self.operands: dict[str, float] = {}  # the change's "old" and "new", as sent
+        self.told_pct = False
+
+    def say(self, mention: tuple[Any, ...], value: Any) -> str:
+        if len(mention) >= 4 and mention[2] in self.pct and isinstance(value, int | float):
+            text = self.tell(value)
+            if text is not None:
+                self.told_pct = True
+                return text
+        return render(value)
+
+    def tell(self, value: float) -> str | None:
+        """The percent change as this variant writes it (override)."""
+        return None
+
+    def _accept(self, body: dict[str, Any]) -> None:
+        if self.slot.id in self.pct and self.pending is not None:
+            args = self.pending[1]
+            self.operands = {inp.role: args[p] for p, inp in self.bindings() if p in args}
+        super()._accept(body)
+
+    def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        self.reword(args)
+        self.applied = self.told_pct
+        return args
+
+    def _finish(self) -> str:
+        text = super()._finish()
+        self.applied = self.told_pct
+        return text
+
+
+class Directional(PercentWording):
+    name = "directional"
+    summary = "a percent change told in words (\"22.32 % less\") instead of a sign"
+
+    def tell(self, value: float) -> str | None:
+        return directional(value) if value else None
+
+
+class OtherDirection(PercentWording):
+    name = "other_direction"
+    summary = "where the request names no base, the change measured the other way (b/a-1)"
+    base_named = False
+
+    def tell(self, value: float) -> str | None:
+        old, new = self.operands.get("old"), self.operands.get("new")
+        if not old or not new:
+            return None
+        return f"{render(round((old / new - 1) * 100, 2))} %"
+
+
+# ---------------------------------------------------------------- wrong variants
 
 
 class ReferenceIds(OwnWording):
@@ -762,10 +1081,21 @@ class Unanswered(OwnAnswer):
         return call_text("finish", {"answer": "Finished. " + ", ".join(told)})
 
 
+class WrongSign(PercentWording):
+    name = "wrong_sign"
+    competent = False
+    summary = "where the request names the base, the percent change told the wrong way"
+    base_named = True
+
+    def tell(self, value: float) -> str | None:
+        return directional(value, flip=True) if value else None
+
+
 COMPETENT: tuple[type[Variant], ...] = (OwnWording, OtherTool, Derive, SkipKnown, ExtraRead,
-                                        Reorder, OwnAnswer)
+                                        Reorder, OwnAnswer, DeriveChained, OwnSummary,
+                                        SplitAdditive, Directional, OtherDirection)
 WRONG: tuple[type[Variant], ...] = (ReferenceIds, OffTolerance, MissingAsk, Unrequested,
-                                    Duplicate, TrustFault, FalseClaim, Unanswered)
+                                    Duplicate, TrustFault, FalseClaim, Unanswered, WrongSign)
 VARIANTS: dict[str, type[Variant]] = {v.name: v for v in (*COMPETENT, *WRONG)}
 
 
@@ -782,6 +1112,7 @@ class Outcome:
     applied: bool
     success: bool
     reference_success: bool  # the careful agent's, on the same (task, mode)
+    detail: str = ""  # what the variant changed ("chain tail", "text.summarize", ...)
 
     @property
     def verdict(self) -> str:
@@ -814,12 +1145,17 @@ def survey(tasks: Iterable[Task], modes: Iterable[str],
     out: list[Outcome] = []
     modes = list(modes)
     for task in tasks:
+        fit = [a for a in agents if a.may_apply(task, env.sim.corpus)]
         for mode in modes:
+            out.extend(Outcome(a.name, task.id, mode, False, False, False)
+                       for a in agents if a not in fit)
+            if not fit:
+                continue
             base = bool(play(env, careful, task, mode)["success"])
-            for agent in agents:
+            for agent in fit:
                 grade = play(env, agent, task, mode)
                 out.append(Outcome(agent.name, task.id, mode, agent.applied,
-                                   bool(grade["success"]), base))
+                                   bool(grade["success"]), base, ", ".join(sorted(agent.detail))))
     return out
 
 
