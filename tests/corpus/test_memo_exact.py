@@ -55,15 +55,33 @@ def test_true_then_1_and_1_then_true_as_the_issue_reported(sim):
     assert shared.call(tool, {**base, param: True}, EpisodeState()).status == 422
 
 
-def test_the_memo_key_is_type_exact_at_every_depth():
-    same = [{"a": 1}, {"a": 1}]
+def test_the_memo_key_is_type_exact():
+    same = [{"a": 1, "b": "x"}, {"b": "x", "a": 1}]
     differ = [{"a": 1}, {"a": True}, {"a": 1.0}, {"a": 0.0}, {"a": -0.0}, {"a": "1"},
-              {"a": [1]}, {"a": [True]}, {"a": (1,)}, {"a": {"b": 1}}, {"a": {"b": True}},
-              {"a": {1: 1}}, {"a": {"1": 1}}, {"a": None}, {"a": False}, {"a": 0}]
+              {"a": None}, {"a": False}, {"a": 0}, {"a": float("nan")}]
     assert _memo_key("t", same[0]) == _memo_key("t", same[1])
     keys = [_memo_key("t", args) for args in differ]
     assert None not in keys and len(set(keys)) == len(differ)
-    assert _memo_key("t", {"a": {1, 2}}) is None  # no JSON form: not memoised
+    assert _memo_key("t", {"a": float("nan")}) == _memo_key("t", {"a": float("nan")})
+
+
+def test_nested_or_oddly_keyed_arguments_are_answered_but_not_memoised(sim):
+    """A nested value (which every schema refuses) or a non-string key is never
+    keyed, so ``[1]``/``[true]`` or ``1``/``"1"`` cannot share an entry, and a deep
+    structure is not walked: the call is still answered, never raised."""
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    for args in ({"a": [1]}, {"a": [True]}, {"a": {"b": 1}}, {1: 1}, {True: 1},
+                 {"a": {1, 2}}, {"a": deep}):
+        assert _memo_key("t", args) is None
+    shared = Simulator(sim.corpus, sim.world)
+    for args in ({"decimal_places": deep, "amount": 1.0}, {1: 1, "amount": 1.0},
+                 {True: 1, "amount": 1.0}):
+        assert shared.call("round_amount", args, EpisodeState()).status in (400, 422)
+    assert not shared._memo
+    assert "'1'" in shared.call("round_amount", {1: 1}, EpisodeState()).to_json()
+    assert "'True'" in shared.call("round_amount", {True: 1}, EpisodeState()).to_json()
 
 
 # ---------------------------------------------------------------- whole episodes

@@ -105,7 +105,7 @@ def _memo_key(name: str, arguments: Mapping[str, Any]) -> tuple[tuple, int] | No
         return None
     try:
         return (name, _exact_arguments(arguments)), chars
-    except TypeError:  # a key or value that is not plain JSON: not memoised
+    except TypeError:  # a non-string key or a nested value: not memoised
         return None
 
 
@@ -113,26 +113,21 @@ _PLAIN = frozenset({str, int, bool, type(None)})  # exact once their type is in 
 
 
 def _exact_arguments(arguments: Mapping[Any, Any]) -> frozenset:
-    """``_exact`` of the arguments object, unrolled one level: every call pays for
-    it, and its values are nearly always plain scalars."""
-    return frozenset([(k if type(k) is str else _exact(k), type(v),
-                       v if type(v) in _PLAIN else _exact(v)) for k, v in arguments.items()])
+    """A hashable form of a flat arguments object that tells apart what ``==`` does
+    not: bool, int and float (``True``/``1``/``1.0``), ``0.0`` and ``-0.0``.
 
-
-def _exact(value: Any) -> Any:
-    """A hashable form of a JSON value that tells apart what ``==`` does not: bool,
-    int and float (``True``/``1``/``1.0``), ``0.0`` and ``-0.0``, list and tuple, and
-    ``1`` and ``"1"`` as object keys. Any other type raises TypeError."""
-    t = type(value)
-    if t is str or t is int or t is bool or value is None:
-        return t, value
-    if t is float:
-        return t, repr(value)  # -0.0 != 0.0 and nan == nan, unlike the floats
-    if t is list or t is tuple:
-        return t, tuple(_exact(v) for v in value)
-    if isinstance(value, Mapping):
-        return dict, frozenset((_exact(k), _exact(v)) for k, v in value.items())
-    raise TypeError(f"no exact memo form for {t.__name__}")
+    Only string keys and scalar values have one; anything else raises TypeError and
+    the call is not memoised. Every parameter is a scalar, so a nested value only
+    ever earns a 422, and walking an agent's deep structure to key it would cost more
+    (and could recurse without bound) than validating it again.
+    """
+    out = []
+    for k, v in arguments.items():
+        t = type(v)
+        if type(k) is not str or (t not in _PLAIN and t is not float):
+            raise TypeError("not a flat JSON object of scalars")
+        out.append((k, t, repr(v) if t is float else v))
+    return frozenset(out)
 
 
 def _lone_surrogate(arguments: Mapping[Any, Any]) -> str | None:
