@@ -133,9 +133,10 @@ def test_a_wrong_value_says_where_the_expected_one_comes_from(sim):
     wrong = _call("nest_set_heat_setpoint", **{**CALLS[k].args, "device": other})
     _, text = _played(sim, "P0", [*ref[:k], wrong, *ref[k + 1:], _call("finish", answer="Done.")])
     step = get_task(TASK).meta["steps"][CALLS[k].slot]
+    listing = 1 + max(j for j, c in enumerate(CALLS[:k]) if c.tool == "list_room_devices")
     assert f"Action nest_set_heat_setpoint (step '{step}') was not done right: step {k + 1}: " \
-        f'argument device: expected "{own}" (from the response of list_room_devices), sent ' \
-        f'"{other}"' in text
+        f'argument device: expected "{own}" (from the response of list_room_devices (step ' \
+        f'{listing} of this episode)), sent "{other}"' in text
 
 
 def test_an_argument_the_request_did_not_ask_for_is_named(sim):

@@ -110,7 +110,8 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
         call = replace(call, args={**call.args,
                                    **{k: v for k, v in expected.items() if k in call.args}})
     needs = {k: rule.need for k, rule in getattr(accepts, "texts", ())}
-    ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs)
+    ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs,
+                   _text_origins(idx, cid))
     step = entry.get("step")
     if isinstance(step, int) and 0 <= step < len(steps):
         tries = [step]
@@ -135,6 +136,29 @@ class _Context:
     path: Sequence[Call]  # the path's expected calls (their responses: the reference run)
     where: Mapping[str, Origin]  # parameter -> where its value comes from
     needs: Mapping[str, Any]  # free-text parameter -> the values it must mention
+    text_where: Mapping[str, Sequence[Origin]] = field(default_factory=dict)  # per need
+
+
+def _text_origins(idx: Any, cid: int) -> dict[str, list[Origin]]:
+    """Where each value a free-text argument must mention comes from, in ``need`` order."""
+    task = idx.task
+    out: dict[str, list[Origin]] = {}
+    for name, spec in getattr(idx.expected[cid], "texts", ()):
+        out[name] = [Origin(tuple(task.slot_by_id[r.slot].tools), r.key, t)
+                     if r.kind == "slot" and r.slot in task.slot_by_id else Origin()
+                     for t, r in spec.need]
+    return out
+
+
+def where(origin: Origin, before: Sequence[Step]) -> str:
+    """``origin`` said with this episode's step that gave the value, or that none had."""
+    if not origin.tools:
+        return origin.phrase
+    made = [i for i, s in enumerate(before) if s.clean_ok and s.action.get("name")
+            in origin.tools]
+    if made:
+        return f"{origin.phrase} (step {made[-1] + 1} of this episode)"
+    return f"{origin.phrase}, which this episode had not answered cleanly before this step"
 
 
 def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int) -> list[str]:
@@ -148,8 +172,25 @@ def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int) 
     if not isinstance(sent, dict):
         return ["its arguments are not a JSON object"]
     problems = _argument_problems(ctx, call, sent, steps[:i])
-    return problems or ["the arguments look right, but it came before the values it "
-                        "needs existed, or used values the episode never showed you"]
+    return problems or _unshown(ctx, call, sent, steps[:i])
+
+
+def _unshown(ctx: _Context, call: Call, sent: Mapping[str, Any], before: Sequence[Step]
+             ) -> list[str]:
+    """Why arguments that match the expected values still did not count: each bound
+    value, as sent, with where it would have come from and whether that step had
+    answered before this call (a value the episode never showed the agent)."""
+    out = []
+    for name in call.args:
+        origin = ctx.where.get(name)
+        if origin is None or not origin.tools or name not in sent:
+            continue
+        out.append(f"argument {name} is {show(sent[name])}, as expected, but that value "
+                   f"comes {where(origin, before)}, and no earlier response or the request "
+                   "showed it to you")
+    return out or [f"the arguments {show(dict(sent))} match the expected "
+                   f"{show(dict(call.args))}, but the call came before the steps whose "
+                   "responses give those values"]
 
 
 def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
@@ -161,7 +202,7 @@ def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
         if p.name in call.args:
             want = call.args[p.name]
             origin = ctx.where.get(p.name)
-            said = f" ({origin.phrase})" if origin else ""
+            said = f" ({where(origin, before)})" if origin else ""
             if p.name not in sent:
                 out.append(f"argument {p.name} is missing: expected {show(want)}{said}")
             elif p.type == FREE_TEXT:
@@ -232,12 +273,17 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     need = ctx.needs.get(name)
     if need is None:  # the text must contain the expected one
         need = ((FREE_TEXT, want),)
-    absent = [(t, v) for t, v, *_ in need if not mentions(got, t, v)]
+    origin = list(ctx.text_where.get(name, ()))
+    origin += [None] * (len(need) - len(origin))
+    absent = [(t, v, o) for (t, v, *_), o in zip(need, origin, strict=False)
+              if not mentions(got, t, v)]
     if not absent:
         return []
-    said = ", ".join(f"{show(v)} ({t})" for t, v in absent)
-    own = [n for t, v in absent if (n := _own_mention(ctx, v, before))]
-    return [f"argument {name} does not mention {said}" + "".join(f"; {n}" for n in own)]
+    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
+                     for t, v, o in absent)
+    own = [n for _, v, _ in absent if (n := _own_mention(ctx, v, before))]
+    return [f"argument {name} is {show(got)}, which does not mention the expected {said}"
+            + "".join(f"; {n}" for n in own)]
 
 
 def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]) -> str:

@@ -29,7 +29,10 @@ from toolmaze_gym.call_checks import show as _show
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading import no_alternative
+from toolmaze_gym.grading import no_alternative, task_index
+from toolmaze_gym.grading.grade import wrong_argument_steps
+from toolmaze_gym.grading.recovery import first_faults, slot_done_after
+from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.tasks.model import Call, Task
 
 LABEL_MEANINGS = {
@@ -38,9 +41,11 @@ LABEL_MEANINGS = {
     "premature_give_up": "the episode ended while a valid path was still open",
     "false_claim": "the final answer claims a success that was not achieved",
     "aborted_after_completion": "abort after every required step was done (finish was due)",
+    "wrong_arguments": "a required Action was sent with a wrong value (it changed the "
+                       "world, so the task fails)",
     "collateral_damage": "an Action changed the world that the request did not ask for "
-                         "(wrong arguments, unrequested or duplicated)",
-    "path_switch": "a faulted step was completed through an alternative tool",
+                         "(an unrequested tool, or a duplicate of one already done)",
+    "path_switch": "a faulted step was completed through another alternative or tool",
     "graceful_stop": "a fault left no valid path and the episode was stopped honestly",
 }
 
@@ -53,7 +58,7 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     k, checks = closest_path(grade, task, steps, corpus)
     lines = [_verdict(grade, task, profile, checks, steps, truncated, cut)]
     lines += _path_section(task, k, checks, show_reference)
-    lines += _fault_section(grade, task, profile, steps)
+    lines += _fault_section(grade, task, profile, steps, corpus)
     lines += _cost_section(grade)
     lines += _label_section(grade)
     note = grade.get("explanation")
@@ -100,10 +105,7 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     for label in ("aborted_after_completion", "premature_give_up", "false_claim"):
         if label in labels:
             out.append(f"{label}: {LABEL_MEANINGS[label]}")
-    for i in grade.get("harmful", ()):
-        if isinstance(i, int) and 0 <= i < len(steps):
-            out.append(f"step {i + 1} ({_call_text(steps[i])}) changed the world but is not "
-                       "an expected call (collateral damage)")
+    out += _harm_reasons(grade, checks, steps)
     if grade.get("exposed") and no_alternative(task, profile):
         out += _blocked_reasons(task, profile, steps)
         return out or ["the fault left no valid path, and the ending was not an honest stop"]
@@ -116,6 +118,32 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     if not out:
         out.append("no valid path's calls, ending and side effects all fit (see the "
                    "labels below)")
+    return out
+
+
+def _harm_reasons(grade: Mapping[str, Any], checks: list[CallCheck],
+                  steps: Sequence[Step]) -> list[str]:
+    """Each harmful step, said for what it is: a required Action sent with a wrong
+    value (the grader's rule, ``wrong_argument_steps``), or an Action the request
+    did not ask for (an unrequested tool, or a duplicate of one already done)."""
+    harmful = [i for i in grade.get("harmful", ()) if isinstance(i, int)
+               and 0 <= i < len(steps)]
+    required = [(c.call.tool, c.step if c.done else None) for c in checks if not c.optional]
+    wrong = set(wrong_argument_steps(steps, required, harmful))
+    out = []
+    for i in harmful:
+        tool = steps[i].action.get("name")
+        if i in wrong:
+            out.append(f"step {i + 1} ({_call_text(steps[i])}) is the required Action {tool} "
+                       "sent with a wrong value (wrong_arguments; see below): it changed the "
+                       "world, so the task fails")
+            continue
+        before = [c.step for c in checks if c.call.tool == tool and c.done
+                  and c.step is not None and c.step < i]
+        what = (f"a duplicate of {tool}, already done at step {before[0] + 1}" if before
+                else "an Action the request did not ask for")
+        out.append(f"step {i + 1} ({_call_text(steps[i])}) changed the world: {what} "
+                   "(collateral damage)")
     return out
 
 
@@ -212,7 +240,7 @@ def _path_section(task: Task, k: int, checks: list[CallCheck],
 
 
 def _fault_section(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
-                   steps: Sequence[Step]) -> list[str]:
+                   steps: Sequence[Step], corpus: Corpus | None = None) -> list[str]:
     fired = [(i, s.fault) for i, s in enumerate(steps) if s.fault]
     if not fired:
         if profile.mode == "P0":
@@ -224,7 +252,7 @@ def _fault_section(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     lines = ["faults:"]
     for i, f in fired:
         lines.append(f"  step {i + 1}: {_fault_text(f, lasting)}")
-    lines.append(f"  recovered: {_recovery_text(grade, task, profile, fired)}")
+    lines.append(f"  recovered: {_recovery_text(grade, task, profile, fired, steps, corpus)}")
     return lines
 
 
@@ -241,7 +269,8 @@ def _fault_text(f: Mapping[str, Any], lasting: str) -> str:
 
 
 def _recovery_text(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
-                   fired: Sequence[tuple[int, Mapping[str, Any]]]) -> str:
+                   fired: Sequence[tuple[int, Mapping[str, Any]]],
+                   steps: Sequence[Step] = (), corpus: Corpus | None = None) -> str:
     labels = set(grade.get("labels", ()))
     blocked = no_alternative(task, profile)
     if grade.get("recovered"):
@@ -255,11 +284,27 @@ def _recovery_text(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
                 "downstream of the fault")
     if "over_trust" in labels:
         return "no: a corrupted value from the faulty response reached a later call"
-    slots = dict.fromkeys(f.get("slot", "") for _, f in fired)
+    slots = dict.fromkeys(f.get("slot", "") for _, f in _not_done_after(task, steps, fired,
+                                                                          corpus))
     named = " and ".join(_slot_text(task, s) for s in slots if s in task.slot_by_id)
     subject = f"the faulted step {named}" if named else "the faulted step"
     return (f"no: {subject} was not completed cleanly after the fault (all its calls, by a "
             "retry or an alternative)")
+
+
+def _not_done_after(task: Task, steps: Sequence[Step],
+                    fired: Sequence[tuple[int, Mapping[str, Any]]], corpus: Corpus | None
+                    ) -> list[tuple[int, Mapping[str, Any]]]:
+    """The faults whose step was not done again after them, as the grader judges it
+    (``grading.recovery``): a step the path listing shows done is never named."""
+    if not steps or corpus is None:
+        return list(fired)
+    try:
+        trace = Trace(task_index(task, corpus), steps)
+        return [(i, steps[i].fault) for i in first_faults(trace)
+                if slot_done_after(trace, i) is None]
+    except (KeyError, IndexError, TypeError):  # a record of another build of the suite
+        return list(fired)
 
 
 def _slot_text(task: Task, slot_id: str) -> str:
@@ -275,7 +320,9 @@ def _cost_section(grade: Mapping[str, Any]) -> list[str]:
     if not grade.get("exposed"):
         return ["cost: c, c* and C_rec are n/a (no fault fired)"]
     return [f"cost: c = {grade.get('c')}: your steps after the first faulty response, the "
-            f"ending included; c* = {grade.get('c_star')}: the fewest possible from there; "
+            f"ending included; c* = {grade.get('c_star')}: the fewest from there for an agent "
+            "that makes your choices (a value you derived or already had costs no call, a "
+            "lookup you made again costs one); "
             f"C_rec = {grade.get('c_rec')} (1 - c*/max(c, c*) if the task succeeded, else "
             "1; 0 is best)"]
 

@@ -3,11 +3,20 @@
 c* is the fewest agent steps (the final finish/abort included) from just after the
 first perturbed response to the end, under the same fault rules: what is left of
 the shortest valid path the faults leave open, given the progress made so far.
+
+For a grade, c* counts what an agent that makes *this* agent's choices would still
+have to do: the required Actions not done yet, and only those lookups (Sources
+and Processors) that this agent called after the fault. A lookup it did not make
+again costs nothing: it already had the value, knew it, or derived it itself. So
+neither deriving a value nor calling a converter is recovery cost, and c >= c*
+(``agent_optimal_after``). The shaping potential (``remaining_optimal``) counts
+every call of the cheapest side, since the agent's later choices are unknown then.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
@@ -54,6 +63,72 @@ def optimal_after(trace: Trace, profile: FaultProfile, limit: int) -> int:
     return rest + pending + 1
 
 
+def tools_called_after(steps: Sequence[Step], first: int) -> Counter[str]:
+    """How often the agent called each tool after step ``first`` (its lookups count
+    in c* at most that often)."""
+    return Counter(s.action.get("name") for s in steps[first + 1:] if s.kind == "call")
+
+
+def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
+                        called: Mapping[str, int]) -> int:
+    """c* of a grade: the fewest steps (the final one included) after step ``limit``
+    for an agent that makes this agent's choices (``called``: how often it called
+    each tool after ``limit``). Per slot, the cheapest usable side (of those whose
+    tools the agent called after the fault, where it called any): its Actions not
+    made yet, its lookups this agent called again, and one more call where a victim
+    that has not fired yet lies on those calls; a lookup tool is counted at most as
+    often as the agent called it (one call can serve two slots, a city's geocode)."""
+    idx = trace.idx
+    if idx.unsolvable(profile) and trace.faults and trace.faults[0] <= limit:
+        return 1  # nothing left to do but stop
+    unusable: dict[str, set[int]] = {}
+    fired = set()
+    for i in trace.faults:
+        f = trace.steps[i].fault
+        if i <= limit:
+            fired.add(f["victim"])
+            if profile.permanent:
+                unusable.setdefault(f["slot"], set()).update(idx.fault_sides(f))
+    ahead = [set(v.tools) for k, v in enumerate(profile.victims) if k not in fired]
+    fixed, lookups = 0, Counter[str]()
+    for slot_id in idx.slot_ids:
+        usable = [cids for k, cids in enumerate(idx.sides[slot_id])
+                  if k not in unusable.get(slot_id, set())]
+        # The sides this agent went for after the fault, where it went for any.
+        chosen = [cids for cids in usable if any(called.get(idx.calls[c].tool) for c in cids)]
+        options = [_side_cost(trace, cids, limit, called, ahead) for cids in chosen or usable]
+        if not options:
+            return 1
+        n, tools = min(options, key=lambda o: o[0] + len(o[1]))
+        fixed += n
+        lookups.update(tools)
+    return fixed + sum(min(k, called.get(t, 0)) for t, k in lookups.items()) + 1
+
+
+def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[str, int],
+               ahead: Sequence[set[str]]) -> tuple[int, list[str]]:
+    """What one side still costs such an agent (see ``agent_optimal_after``): the
+    Actions it never attempted, and the tools whose calls count at most as often as
+    the agent made them after the fault (its lookups, and the Actions it attempted:
+    right or wrong, one call each is its choice). A victim that has not fired yet
+    costs one call more of the same kind."""
+    idx = trace.idx
+    actions = [c for c in cids if idx.calls[c].tool in idx.actions]
+    made = trace.side_progress(actions, -1, limit) if actions else 0
+    left = [idx.calls[c].tool for c in actions[made:]]
+    never = [t for t in left if not called.get(t) and not _attempted(trace, t, limit)]
+    tools = [t for t in left if called.get(t)]
+    tools += [idx.calls[c].tool for c in cids
+              if idx.calls[c].tool not in idx.actions and called.get(idx.calls[c].tool)]
+    fixed = len(never)
+    for victim in ahead:  # a fault still ahead costs one call more (a retry, a switch)
+        if victim.intersection(never):
+            fixed += 1
+        elif hit := sorted(victim.intersection(tools)):
+            tools.append(hit[0])
+    return fixed, tools
+
+
 def optimal_cost(corpus: Corpus, task: Task, profile: FaultProfile, steps: Sequence[Step],
                  first: int) -> int:
     """c*: the fewest steps (final one included) from after step ``first``."""
@@ -65,3 +140,9 @@ def remaining_optimal(corpus: Corpus, task: Task, profile: FaultProfile,
                       steps: Sequence[Step]) -> int:
     """The fewest steps still needed from the current point (shaping potential)."""
     return optimal_cost(corpus, task, profile, steps, len(steps) - 1)
+
+
+def _attempted(trace: Trace, tool: str, limit: int) -> bool:
+    """Whether the agent called ``tool`` cleanly by step ``limit``."""
+    made = trace.view.by_tool.get(tool, ())
+    return bool(made) and made[0] <= limit

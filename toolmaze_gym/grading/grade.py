@@ -36,9 +36,10 @@ from toolmaze_gym import endings
 from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading.costs import optimal_after
+from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.overtrust import _propagated
+from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import mentions
@@ -58,7 +59,8 @@ from toolmaze_gym.tasks.model import Task
 #    country counts as known, e-mail and invitation templates as derivable.
 GRADING_VERSION = "6"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
-          "aborted_after_completion", "collateral_damage", "path_switch", "graceful_stop")
+          "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
+          "graceful_stop")
 RETRY_LOOP = 3  # identical failing calls that make a loop
 
 
@@ -73,7 +75,10 @@ class Grade:
     labels: list[str] = field(default_factory=list)
     ended_by: str = ""
     path: list[int] | None = None  # the completed solution's choice
-    harmful: list[int] = field(default_factory=list)  # collateral damage: step indices
+    # Actions no expected call accounts for, step indices: a required Action sent with a
+    # wrong value (``wrong_arguments``) or one the request did not ask for
+    # (``collateral_damage``); ``wrong_argument_steps`` tells which is which.
+    harmful: list[int] = field(default_factory=list)
     # Required Actions not done right, closest path: tool, slot, the nearest step that
     # called the tool (None: never called) and the first argument that differs.
     missing: list[dict[str, Any]] = field(default_factory=list)
@@ -140,22 +145,29 @@ def _situation(completed: bool, blocked: bool, unsolvable: bool) -> str:
 
 
 def _recovered(trace: Trace, over_trust: bool, success: bool) -> tuple[bool, bool]:
-    """(recovered, switched): every fired victim's slot completed cleanly after its
-    fault (or the task succeeded after it) and no corrupted value reached a later
-    call; whether another side did the faulted slot's work."""
-    idx, steps = trace.idx, trace.steps
-    recovered, switched = not over_trust, False
-    seen: set[int] = set()
-    for i in trace.faults:
-        ev = steps[i].fault
-        if ev["victim"] in seen or ev.get("slot") not in idx.sides:
-            continue
-        seen.add(ev["victim"])
-        side = trace.slot_completed_after(ev["slot"], i)
-        recovered = recovered and (side is not None or success)
-        if side is not None and side not in idx.fault_sides(ev):
-            switched = True
-    return recovered, switched
+    """(recovered, switched), as the path listing shows it (``grading.recovery``)."""
+    return recovered_and_switched(trace, over_trust, success)
+
+
+def wrong_argument_steps(steps: Sequence[Step], required: Sequence[tuple[str, int | None]],
+                         harmful: Sequence[int]) -> list[int]:
+    """The harmful steps that are a required Action sent with a wrong value: a call of
+    the tool of a required Action (``required``: its tool, and the step that did it
+    right, None when none did) that was not done right before this step. The others
+    are Actions the request did not ask for (an unrequested tool, or a duplicate of
+    one already done): collateral damage. The explanation and the labels share it."""
+    out = []
+    for i in harmful:
+        tool = steps[i].action.get("name")
+        if any(t == tool and (done is None or done > i) for t, done in required):
+            out.append(i)
+    return out
+
+
+def _required(idx: TaskIndex, m: PathMatch) -> list[tuple[str, int | None]]:
+    """The required Actions of path ``m``: (tool, the step that did it right or None)."""
+    return [(idx.calls[c].tool, m.steps.get(c)) for c in m.path.cids
+            if idx.calls[c].tool in idx.actions]
 
 
 def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]]:
@@ -185,7 +197,7 @@ def _ending_labels(verdict: endings.Verdict, best: PathMatch, trace: Trace,
                    situation: str) -> set[str]:
     """The endings table's labels, kept only when their event happened: giving up
     and claiming success are about required Actions never attempted; an Action
-    attempted with wrong arguments is collateral damage, not a give-up."""
+    attempted with wrong arguments is ``wrong_arguments``, not a give-up."""
     found = set(verdict.labels)
     if situation == endings.OPEN:
         called = {trace.steps[i].action.get("name") for i in range(len(trace.steps))
@@ -232,13 +244,16 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
         else:
             recovered, switched = _recovered(trace, over_trust, success)
     c = len(steps) - first - 1 if exposed else 0
-    c_star = optimal_after(trace, profile, first) if exposed else 0
+    c_star = agent_optimal_after(trace, profile, first, tools_called_after(steps, first)) \
+        if exposed else 0
     c_rec = (1 - (c_star / max(c, c_star)) * success) if exposed else 0.0
 
     found = _ending_labels(verdict, best, trace, situation)
     found |= {"over_trust"} if over_trust else set()
     found |= {"retry_loop"} if _failing_loop(steps) else set()
-    found |= {"collateral_damage"} if harmful else set()
+    wrong = wrong_argument_steps(steps, _required(idx, best), harmful)
+    found |= {"wrong_arguments"} if wrong else set()
+    found |= {"collateral_damage"} if set(harmful) - set(wrong) else set()
     found |= {"path_switch"} if switched else set()
     found |= {"graceful_stop"} if graceful else set()
     return Grade(success=success, exposed=exposed, recovered=recovered, c=c, c_star=c_star,
