@@ -32,7 +32,7 @@ DERIVABLE_BEHAVIOURS = frozenset({
     "office.text.action_items", "office.text.compose_email", "office.text.meeting_invite",
     "office.text.stats", "office.text.summarize",
     "shop.discount",
-    "text.summarize", "text.translate", "text.weather_report",
+    "text.format_price", "text.summarize", "text.translate", "text.weather_report",
     "time.convert", "time.shift",
     "travel.arrival_time", "travel.booking_message", "travel.split_cost",
     "units.c_to_f", "units.f_to_c",

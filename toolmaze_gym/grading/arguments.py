@@ -23,8 +23,14 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.model import Call
+from toolmaze_gym.text_facts import carries
 
 Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
+# Not a semantic type: an entry (TEXT_FACTS, text) asks for the facts ``text`` carries,
+# its figures and names (``toolmaze_gym.text_facts``), in any wording.
+TEXT_FACTS = "text_facts"
+# Nor this: an entry (IN_LANGUAGE, code) asks that the text be written in that language.
+IN_LANGUAGE = "in_language"
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,10 @@ def _word(value: Any) -> bool:
 
 def says(text: str, type_name: str, value: Any) -> bool:
     """``mentions``, with common words also in another form ("thunderstorms")."""
+    if type_name == TEXT_FACTS:
+        return isinstance(value, str) and carries(text, value)
+    if type_name == IN_LANGUAGE:
+        return in_language(text, value)
     if mentions(text, type_name, value):
         return True
     return _word(value) and len(value) >= 4 and value in text.lower()

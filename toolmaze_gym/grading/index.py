@@ -18,7 +18,7 @@ from typing import Any
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.corpus.derivations import derivable, own_text_skips
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading.arguments import Matcher, TextRule
+from toolmaze_gym.grading.arguments import IN_LANGUAGE, TEXT_FACTS, Matcher, TextRule
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -235,7 +235,7 @@ class TaskIndex:
         need = ((FREE_TEXT, ref),)  # an upstream text: contain it, or say it oneself
         if ref.kind != "slot":
             return TextSpec(need)
-        language, own = self._own_content(ref.slot)
+        language, own = self._own_content(ref.slot, ref.key)
         return TextSpec(need, language, own)
 
     def _alternatives(self, need: tuple[tuple[str, Ref], ...]
@@ -244,15 +244,20 @@ class TaskIndex:
         out = []
         for k, (t, r) in enumerate(need):
             if t == FREE_TEXT and r.kind == "slot":
-                language, own = self._own_content(r.slot)
-                if own and not language:
-                    out.append((k, own))
+                language, own = self._own_content(r.slot, r.key)
+                if own:
+                    out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
+                                if language else own))
         return tuple(out)
 
-    def _own_content(self, slot_id: str, depth: int = 0) -> tuple[str, tuple]:
+    def _own_content(self, slot_id: str, key: str = "", depth: int = 0
+                     ) -> tuple[str, tuple]:
         """(language, mentions) a text written by the agent itself must carry to stand
-        in for the text a Processor slot produces: a translation in its language
-        with what the source text says; a rendering with the values it was given."""
+        in for the text a Processor slot produces (its ``key`` output): a translation
+        in its language with what the source text says; a rendering with the values
+        it was given; a text made from a text the agent cannot reproduce (a summary
+        of an article) with the facts of the Processor's own output, its figures and
+        names (``toolmaze_gym.text_facts``), in its language if one was asked."""
         slot = self.task.slot_by_id[slot_id]
         if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
             return "", ()
@@ -267,16 +272,36 @@ class TaskIndex:
             elif inp.type == FREE_TEXT:
                 if src.is_literal:
                     own += list(_mention_refs(inp)) or [(FREE_TEXT, Ref("literal", src.value))]
-                else:
-                    lang, sub = self._own_content(src.slot, depth + 1)
-                    if not sub:
-                        return "", ()  # e.g. a summary of an article: no stand-in
-                    language = language or lang
-                    own += list(sub)
+                    continue
+                lang, sub = self._own_content(src.slot, src.ref, depth + 1)
+                if not sub:
+                    return language or self._language(slot), (
+                        (TEXT_FACTS, Ref("slot", self._reference_output(slot_id, key),
+                                         slot_id, key)),)
+                language = language or lang
+                own += list(sub)
             else:
                 own.append((inp.type, Ref("literal", src.value) if src.is_literal
                             else Ref("slot", None, src.slot, src.ref)))
         return language, tuple(own)
+
+    @staticmethod
+    def _language(slot: Slot) -> str:
+        return next((i.source.value for i in slot.inputs
+                     if i.type == "language_code" and i.source.is_literal), "")
+
+    def _reference_output(self, slot_id: str, key: str) -> Any:
+        """The reference run's value of ``slot_id``'s ``key`` output (a type, or
+        ``type@canonical``), as ``execution.slot_outputs`` reads it."""
+        type_, _, canonical = key.partition("@")
+        calls = [c for c in self.task.solutions[0].calls if c.slot == slot_id] or \
+            [c for p in self.task.solutions for c in p.calls if c.slot == slot_id]
+        for call in reversed(calls):
+            for f in self.corpus[call.tool].returns:
+                if f.type == type_ and (f.canonical == canonical if canonical else not f.echo) \
+                        and f.name in call.response:
+                    return call.response[f.name]
+        return None
 
     # -- resolving ------------------------------------------------------------
 

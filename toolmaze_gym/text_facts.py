@@ -1,0 +1,123 @@
+"""The facts a sentence carries: its figures and its names.
+
+A Processor that writes text (a summary that keeps an article's first sentence, a
+formatted price line) is a means, not a wording the user asked for: an agent that
+writes its own summary or its own line carries the same facts in other words. The
+facts of a text are what a reader checks it by:
+
+* every **figure** (a number, read as ``toolmaze_gym.mentions`` reads numbers:
+  either convention, any punctuation around it);
+* every **name**: a run of capitalised words ("Helix Foods", "Zurich", "Gare de
+  Lyon" keeps its lower-case joiners). A single capitalised word that opens a
+  sentence is a name only when it is no common sentence opener ("The", "A",
+  "Top", "Today"): a sentence's first word is capitalised whatever it is.
+
+Tags a tool adds (``[es]`` before a translation) are no facts. A text that carries
+no figure and no name ("Lunch order closes at noon.") asks only for the gist,
+which the language check and the request's own asks judge.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from toolmaze_gym.mentions import mentions, numbers_in
+
+Fact = tuple[str, object]  # (semantic type for ``mentions``: "" for plain, value)
+
+_TAG = re.compile(r"^\s*\[[a-z]{2,3}(?:-[A-Za-z]{2,4})?\]\s*")
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*", re.UNICODE)
+_JOINERS = frozenset({"de", "du", "des", "la", "le", "di", "da", "del", "van", "von",
+                      "der", "den", "of", "and", "&", "y", "e"})
+# Words that open sentences in the texts the corpus writes and people write; a
+# capitalised one of these at a sentence start is no name.
+_OPENERS = frozenset({
+    "a", "an", "the", "this", "that", "these", "those", "it", "its", "there", "here", "our",
+    "your", "my", "his", "her", "their", "we", "you", "i", "he", "she", "they", "in", "on",
+    "at", "for", "from", "by", "with", "after", "before", "today", "tomorrow", "yesterday",
+    "new", "top", "latest", "breaking", "update", "note", "please", "all", "some", "most",
+    "more", "less", "one", "two", "three",
+})
+
+
+@lru_cache(maxsize=2048)
+def facts(text: str) -> tuple[Fact, ...]:
+    """The figures and names ``text`` carries, in order of appearance."""
+    text = _TAG.sub("", text or "")
+    out: list[Fact] = [("", n) for n in sorted(_figures(text))]
+    out += [("", name) for name in _names(text)]
+    return tuple(dict.fromkeys(out))
+
+
+def carries(text: str, source: str) -> bool:
+    """Whether ``text`` carries every fact of ``source`` (in any wording)."""
+    return all(mentions(text, t, v) for t, v in facts(source))
+
+
+def _figures(text: str) -> set[float]:
+    """One value per written number: a number that reads two ways is kept when any
+    reading is found (``mentions`` tries them all), so its first reading stands."""
+    found: set[float] = set()
+    for token in re.findall(r"\d[\d.,]*\d|\d", text):
+        values = sorted(numbers_in(token))
+        if values:
+            found.add(values[0] if len(values) == 1 else _plain(token, values))
+    return found
+
+
+def _plain(token: str, values: list[float]) -> float:
+    """The reading of an ambiguous number an English text means (``1,234`` = 1234)."""
+    try:
+        return float(token.replace(",", ""))
+    except ValueError:
+        return values[0]
+
+
+def _names(text: str) -> list[str]:
+    names: list[str] = []
+    run: list[str] = []
+    pending: list[str] = []  # lower-case joiners inside a run ("Gare de Lyon")
+    at_start = False  # the run opens a sentence
+    end = 0
+    for m in _WORD.finditer(text):
+        word = m.group() if _abbreviation(m.group()) else m.group().rstrip(".")
+        before = text[: m.start()].rstrip()
+        if text[end: m.start()].strip():  # punctuation between words ends a name
+            _close(run, at_start, names)
+            run, pending = [], []
+        end = m.end()
+        starts = not before or (before.endswith((".", "!", "?", ":", "\n")) \
+            and not _abbreviation(before.rsplit(None, 1)[-1]))
+        if word[:1].isupper() and not (run and starts):
+            if not run:
+                at_start = starts
+            run += [*pending, word]
+            pending = []
+            continue
+        if run and word.lower() in _JOINERS:
+            pending.append(word)
+            continue
+        _close(run, at_start, names)
+        run, pending = [], []
+        if word[:1].isupper():
+            run, at_start = [word], starts
+    _close(run, at_start, names)
+    return names
+
+
+def _close(run: list[str], at_start: bool, names: list[str]) -> None:
+    """A run that opens a sentence loses its opening common words ("The", "Top"), and
+    a lone word left there is no name: every sentence's first word is capitalised."""
+    if at_start:
+        while run and run[0].lower() in _OPENERS:
+            run = run[1:]
+        if len(run) < 2:
+            return
+    if run:
+        names.append(" ".join(run))
+
+
+def _abbreviation(word: str) -> bool:
+    """"St." and "Dr." do not end a sentence."""
+    return word.endswith(".") and len(word) <= 3 and word[:1].isupper()
