@@ -75,6 +75,7 @@ import networkx as nx
 from toolmaze_gym import values
 from toolmaze_gym.agents.scripted import ABORT, PlanFollower, _last_tool_body, call_text
 from toolmaze_gym.corpus import EpisodeState, Simulator
+from toolmaze_gym.corpus.additive import ADDITIVE_BEHAVIOURS
 from toolmaze_gym.corpus.derivations import DERIVABLE_BEHAVIOURS
 from toolmaze_gym.corpus.sampling import valid_arguments
 from toolmaze_gym.mentions import FREE_TEXT, mentions
@@ -770,8 +771,7 @@ class OwnSummary(OwnWording):
 
 # Actions that add to an existing record (a row, a paragraph, cart or invoice lines):
 # several calls on the same record that together carry what was asked are one Action.
-ADDITIVE = frozenset({"office.sheet.append", "office.doc.append", "shop.cart_add",
-                      "finance.invoice.add_line"})
+ADDITIVE = ADDITIVE_BEHAVIOURS
 
 
 class SplitAdditive(Variant):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import known
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
@@ -208,8 +209,13 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     for cid in cids:
         exp = idx.expected[cid]
         m = idx.matcher(exp, st.outputs, local)
-        found = _pick(view, exp, m, after, used,
-                      partial(known.args_ok, exp, local, local_at))
+        ok = partial(known.args_ok, exp, local, local_at)
+        found = _pick(view, exp, m, after, used, ok)
+        parts = _pick_split(idx, view, exp, m, after, used, ok) \
+            if found is None and exp.action else ()
+        if parts:
+            found = parts[-1]
+            used.new.extend(parts[:-1])
         body = view.body(found) if found is not None else None
         if found is None or body is None or not _has_fields(body, exp.call.response):
             found, body = None, exp.call.response
@@ -438,6 +444,26 @@ def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken
     if first is None or exp.action or view.body(first) == exp.call.response:
         return first
     return next((i for i in cands if view.body(i) == exp.call.response), first)
+
+
+def _pick_split(idx: TaskIndex, view: EpisodeView, exp: Expected, m: Matcher, after: int,
+                used: _Taken, ok: Callable[[int], bool]) -> tuple[int, ...]:
+    """The calls of an additive Action on one record that together are ``exp``
+    (``corpus.additive``): the earliest record whose calls, read as one, match."""
+    spec = idx.corpus[exp.call.tool]
+    if not additive(spec):
+        return ()
+    groups: dict[tuple, list[int]] = {}
+    for i in view.by_tool.get(exp.call.tool, ()):
+        if i > after and i not in used:
+            key = record_key(spec, view.args(i))
+            if key is not None:
+                groups.setdefault(key, []).append(i)
+    for steps in groups.values():
+        if len(steps) > 1 and m(combined(spec, [view.args(i) for i in steps])) \
+                and all(ok(i) for i in steps):
+            return tuple(steps)
+    return ()
 
 
 def _has_fields(body: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:
