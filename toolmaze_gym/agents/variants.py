@@ -81,6 +81,7 @@ from toolmaze_gym.corpus.sampling import valid_arguments
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
+from toolmaze_gym.tasks.readings import names_base as query_names_base
 from toolmaze_gym.training.careful import CarefulAgent
 
 # Derivations the agent does itself with the tool's exact numbers (one list for the
@@ -834,11 +835,6 @@ class SplitAdditive(Variant):
         return super()._next()
 
 
-# A percent change: the request names its base when it says from what ("since I
-# bought", "from the 287530", "than the refund", "the drop", "compare it with X").
-# "Compare A with B ... the percentage difference" names none: either direction is right.
-_BASE_NAMED = re.compile(r"\b(since|from the|than the|drop|started|differ from|"
-                         r"compare (?:it )?with)\b", re.IGNORECASE)
 
 
 def pct_slots(task: Task, corpus: Any) -> frozenset[str]:
@@ -848,8 +844,9 @@ def pct_slots(task: Task, corpus: Any) -> frozenset[str]:
 
 
 def names_base(task: Task) -> bool:
-    """Whether the request says which value the percent change is measured from."""
-    return bool(_BASE_NAMED.search(task.query))
+    """Whether the request says which value the percent change is measured from
+    (``tasks.readings``: the grader reads it the same way)."""
+    return query_names_base(task.query)
 
 
 def directional(value: float, flip: bool = False) -> str:

@@ -13,6 +13,7 @@ a note); unknown parameters never match.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,8 +22,9 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
-from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.tasks.model import Call
+from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
 from toolmaze_gym.text_facts import carries
 
 Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
@@ -31,6 +33,10 @@ Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text mu
 TEXT_FACTS = "text_facts"
 # Nor this: an entry (IN_LANGUAGE, code) asks that the text be written in that language.
 IN_LANGUAGE = "in_language"
+# Nor this: an entry (EITHER_DIRECTION, pct) is a percent change told from either side
+# (``tasks.readings``), where the request names no base.
+EITHER_DIRECTION = "either_direction"
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION})
 
 
 @dataclass(frozen=True)
@@ -85,9 +91,25 @@ def says(text: str, type_name: str, value: Any) -> bool:
         return isinstance(value, str) and carries(text, value)
     if type_name == IN_LANGUAGE:
         return in_language(text, value)
+    if type_name == EITHER_DIRECTION:
+        return _either_direction(text, value)
     if mentions(text, type_name, value):
         return True
     return _word(value) and len(value) >= 4 and value in text.lower()
+
+
+def _either_direction(text: str, pct: Any) -> bool:
+    """A percent change told as measured, or from the other side within the slack
+    that the measured value's rounding leaves (``tasks.readings``); the direction
+    words and signs are read as ``mentions`` reads them ("2,961.77 % more")."""
+    if not isinstance(pct, int | float) or isinstance(pct, bool) or pct <= -100:
+        return False
+    if mentions(text, "percent_change", pct):
+        return True
+    other, slack = other_direction(pct), other_direction_slack(pct)
+    return any(abs(abs(n) - abs(other)) <= slack
+               and mentions(text, "percent_change", math.copysign(abs(n), other))
+               for n in numbers_in(text))
 
 
 def in_language(text: str, code: str) -> bool:

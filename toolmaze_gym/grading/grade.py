@@ -36,6 +36,7 @@ from toolmaze_gym import endings
 from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.grading.arguments import EITHER_DIRECTION, says
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.overtrust import _propagated
@@ -45,6 +46,7 @@ from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import mentions
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.readings import names_base
 
 # 2: harmful lists only Actions that are not expected calls; premature_give_up means
 #    "no valid path completed" on a solvable (task, P); over_trust ignores values a
@@ -174,11 +176,14 @@ def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]
     """The asked values the final answer leaves out, each as this episode gave it (the
     reference run's where the agent never made the step: a value it knew)."""
     out = []
+    either = not names_base(task.query)  # a percent change from either side (readings)
     for m in task.answer:
         type_, value, slot = m[0], m[1], m[2] if len(m) >= 4 else None
         if slot is not None:
             value = best.outputs.get(slot, {}).get(m[3], value)
-        if not mentions(answer, type_, value):
+        told = says(answer, EITHER_DIRECTION, value) if type_ == "percent_change" and either \
+            else mentions(answer, type_, value)
+        if not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out
 

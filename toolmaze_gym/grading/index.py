@@ -18,10 +18,17 @@ from typing import Any
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.corpus.derivations import derivable, own_text_skips
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading.arguments import IN_LANGUAGE, TEXT_FACTS, Matcher, TextRule
+from toolmaze_gym.grading.arguments import (
+    EITHER_DIRECTION,
+    IN_LANGUAGE,
+    TEXT_FACTS,
+    Matcher,
+    TextRule,
+)
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
+from toolmaze_gym.tasks.readings import names_base
 
 
 @dataclass(frozen=True)
@@ -240,9 +247,14 @@ class TaskIndex:
 
     def _alternatives(self, need: tuple[tuple[str, Ref], ...]
                       ) -> tuple[tuple[int, tuple[tuple[str, Ref], ...]], ...]:
-        """For each asked text a derivable Processor produced, its own content."""
+        """For each asked text a derivable Processor produced, its own content; for
+        each asked percent change whose base the request leaves open, either side."""
         out = []
+        either = not names_base(self.task.query)
         for k, (t, r) in enumerate(need):
+            if t == "percent_change" and either:
+                out.append((k, ((EITHER_DIRECTION, r),)))
+                continue
             if t == FREE_TEXT and r.kind == "slot":
                 language, own = self._own_content(r.slot, r.key)
                 if own:

@@ -24,7 +24,7 @@ from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import known
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
-from toolmaze_gym.grading.arguments import TEXT_FACTS, Matcher
+from toolmaze_gym.grading.arguments import PSEUDO_TYPES, Matcher
 from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, TextSpec, resolve
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
@@ -328,8 +328,8 @@ class _Provenance:
             return True
         entries = [*spec.need, *spec.own, *(m for _, alt in spec.alts for m in alt)]
         for t, r in entries:
-            if r.kind != "slot" or t == TEXT_FACTS:
-                continue  # facts in the agent's words: each was checked where it is said
+            if r.kind != "slot" or t in PSEUDO_TYPES:
+                continue  # facts in the agent's words, a change told from either side
             value = self.outputs.get(r.slot, {}).get(r.key, r.value)
             if value is None or not mentions(got, t, value):
                 continue

@@ -1,0 +1,33 @@
+"""Readings of a request that the wording leaves open, and how to tell.
+
+A percent change has a base: "the shares cost 96.73 % less than the ETH" and "the
+ETH costs 2,961.77 % more than the shares" are the same comparison, measured from
+either side. Where the request says which value the change is measured from ("since
+I bought", "from the 287530", "than the refund", "the drop"), one reading is right;
+where it only asks to "compare A with B", both are, and the grader accepts either.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "Compare A with B ... the percentage difference" names no base; these do.
+_BASE_NAMED = re.compile(r"\b(since|from the|than the|drop|started|differ from|"
+                         r"compare (?:it )?with)\b", re.IGNORECASE)
+
+
+def names_base(query: str) -> bool:
+    """Whether the request says which value a percent change is measured from."""
+    return bool(_BASE_NAMED.search(query))
+
+
+def other_direction(pct: float) -> float:
+    """The same change measured from the other side: a/b − 1 for b/a − 1, in percent."""
+    return 100.0 * (1.0 / (1.0 + pct / 100.0) - 1.0)
+
+
+def other_direction_slack(pct: float, step: float = 0.005) -> float:
+    """How far ``other_direction`` of a value rounded to ``step`` may be off: the
+    reverse of a steep drop magnifies its rounding (−96.73 % → +2,958 … +2,963 %)."""
+    base = 1.0 + pct / 100.0
+    return abs(step / 100.0 / (base * base)) * 100.0 + 0.01
