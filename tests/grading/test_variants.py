@@ -53,12 +53,8 @@ V3 = {
     "split_additive": "77/77 over every task it fits: an additive Action split over two "
                       "calls is graded as wrong arguments plus a duplicate (rows, "
                       "document appends, cart and invoice quantities)",
-    "directional": "13/49 over every task it fits: '22.32 % less' is not read as -22.32 "
-                   "in a sheet row (c1-0066) nor in a chat message (c4-0061, c4-0085)",
     "other_direction": "13/13: the other direction of a difference whose base the request "
                        "leaves open is not accepted (c1-0079, c4-0061, c4-0085)",
-    "wrong_sign": "33/36 over every task it fits: '22.32 % more' for a 22.32 % drop "
-                  "passes, the mention ignores the sign when the request names the base",
 }
 
 
