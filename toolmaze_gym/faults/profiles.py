@@ -33,7 +33,7 @@ from toolmaze_gym.corpus.corruption import (
     plausible,
     witness_for,
 )
-from toolmaze_gym.corpus.derivations import can_do_without
+from toolmaze_gym.corpus.derivations import can_do_without, derivable_v3
 from toolmaze_gym.faults.modes import get_mode
 from toolmaze_gym.faults.responses import error_body
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
@@ -224,7 +224,7 @@ def _key(task: Task, mode: str, slot_id: str, tool: str) -> str:
 
 def _agent_can_have(task: Task, sim: Simulator, slot_id: str) -> bool:
     return can_do_without([sim.corpus[t] for t in task.slot_by_id[slot_id].tools],
-                          _reads(task, sim.corpus, slot_id))
+                          _reads(task, sim.corpus, slot_id), derivable_v3)
 
 
 def _reads(task: Task, corpus, slot_id: str) -> list[tuple[str, list]]:

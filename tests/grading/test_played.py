@@ -1,0 +1,93 @@
+"""Episodes played by careful agents that saw only what an agent sees, replayed
+through ``toolmaze_gym.play`` under the current grader.
+
+Each folder under tests/data/played/ holds the action files as played and
+``verdicts.tsv``: the grade a fair grader gives each episode, and whose fault any
+difference was. Every episode fairly graded a success must be graded one; where the
+verdict is the task's (the next suite changes the task), the episode is listed in
+``TASK_SIDE`` with the reason, and checked to fail only for that reason's step.
+Probes (``probes/``) are one-change variants a fair grader passes.
+"""
+
+from __future__ import annotations
+
+import csv
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from toolmaze_gym.cli.common import load_tasks
+from toolmaze_gym.play import PlaySession
+from toolmaze_gym.tasks.suite import SUITE_NAME
+
+PLAYED = Path(__file__).parent.parent / "data" / "played"
+
+# Fairly a success, but the task must change before a fair grader can say so (issue 28).
+TASK_SIDE = {
+    "tmz-v3-c1-0096-P2": "the P2 fault sits on recommend_eco_setpoint, a rule the agent can "
+                         "apply itself; its docs state the cooling branch as a range, so it "
+                         "is no exact derivation, and the next suite must not fault it",
+    "tmz-v3-c4-0050-P2": "'the total in AUD' of a list that names shipping leaves shipping out "
+                         "(a hidden convention the phrasing must state)",
+}
+
+
+def _verdicts() -> list[tuple[str, str, str]]:
+    out = []
+    for folder in sorted(p for p in PLAYED.iterdir() if (p / "verdicts.tsv").exists()):
+        with (folder / "verdicts.tsv").open(encoding="utf-8") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                out.append((folder.name, row["episode"], row["fair_grade"]))
+    return out
+
+
+@cache
+def _tasks() -> dict:
+    return {t.id: t for t in load_tasks(SUITE_NAME)}
+
+
+def _replay(path: Path, episode: str) -> tuple[dict, str]:
+    task_id, mode = episode.rsplit("-", 1)
+    s = PlaySession(_tasks()[task_id], mode, prompt="failure_aware")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if s.done:
+            break
+        s.handle(line)
+    if not s.done:
+        s.stop("input ended")
+    return s.env.record()["grade"], s.closing()
+
+
+def _cases():
+    for folder, episode, fair in _verdicts():
+        if fair != "success":
+            continue
+        marks = [pytest.mark.xfail(strict=True, reason=TASK_SIDE[episode])] \
+            if episode in TASK_SIDE else []
+        yield pytest.param(folder, episode, id=f"{folder}/{episode}", marks=marks)
+
+
+@pytest.mark.parametrize(("folder", "episode"), list(_cases()))
+def test_a_fair_success_is_graded_a_success(folder, episode):
+    g, text = _replay(PLAYED / folder / f"{episode}.actions", episode)
+    assert g["success"], text
+
+
+def _probes():
+    for path in sorted(PLAYED.glob("*/probes/*.actions")):
+        episode = path.name.split(".")[0]
+        yield pytest.param(path, episode, id=path.name)
+
+
+@pytest.mark.parametrize(("path", "episode"), list(_probes()))
+def test_a_probe_a_fair_grader_passes_is_graded_a_success(path, episode):
+    g, text = _replay(path, episode)
+    assert g["success"], text
+
+
+def test_every_verdict_has_its_actions_and_every_actions_file_a_verdict():
+    for folder in (p for p in PLAYED.iterdir() if (p / "verdicts.tsv").exists()):
+        listed = {e for f, e, _ in _verdicts() if f == folder.name}
+        files = {p.stem for p in folder.glob("*.actions")}
+        assert listed == files, folder
