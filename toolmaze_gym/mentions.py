@@ -109,6 +109,8 @@ def _token_values(token: str, cells: bool = False) -> set[float]:
     which, so every reading counts.
     """
     found = _readings(token)
+    if token.isdigit():  # one part only (most numbers): nothing to split
+        return found
     parts = (_SPACED_OR_CELL if cells else _SPACED).split(token)
     if len(parts) > 1:
         for part in parts:
@@ -134,9 +136,10 @@ def _numbers_in(text: str) -> frozenset[float]:
 
 def _writes_cells(text: str) -> bool:
     """Whether ``text`` separates cells by commas (see ``_CELL_COMMA``)."""
+    if "," not in text:
+        return False
     stripped = text.strip()
-    return bool(_CELL_COMMA.search(text)) or ("," in stripped and not any(
-        c.isspace() for c in stripped))
+    return bool(_CELL_COMMA.search(text)) or not any(c.isspace() for c in stripped)
 
 
 def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
@@ -400,9 +403,10 @@ _ARTICLES = frozenset((
 _ELIDED = ("l'", "un'")  # "l'ordre du jour", "un'offerta"
 
 
-def _phrases(value: Any) -> tuple[str, ...]:
+@lru_cache(maxsize=4096)  # the same asked phrase is looked for in every text of a grade
+def _phrases(value: str) -> tuple[str, ...]:
     """The forms of a phrase a text may carry: whole, and without a leading article."""
-    needle = _flat(str(value)).strip(_EDGE)
+    needle = _flat(value).strip(_EDGE)
     if not needle:
         return ()
     first, _, rest = needle.partition(" ")
@@ -429,7 +433,7 @@ def _contains_words(hay: str, needle: str) -> bool:
 
 def _text_mentioned(text: str, value: Any) -> bool:
     hay = _flat(text)
-    return any(_contains_words(hay, n) for n in _phrases(value))
+    return any(_contains_words(hay, n) for n in _phrases(str(value)))
 
 
 # People join names with these ("Seoul-Milan", "Seoul–Milan", "Seoul/Milan").
