@@ -120,9 +120,9 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
                  if s.kind == "call" and s.action.get("name") == call.tool]
     if not tries:
         return ["never called"]
-    found = [(i, _attempt_problems(ctx, call, steps, i)) for i in tries]
-    i, problems = min(found, key=lambda t: len(t[1]))
     arg = entry.get("argument")
+    found = [(i, _attempt_problems(ctx, call, steps, i, arg)) for i in tries]
+    i, problems = min(found, key=lambda t: len(t[1]))
     if arg and not any(arg in p for p in problems):
         problems = [f"argument {arg} is not what this episode called for", *problems]
     return [f"step {i + 1}: {p}" for p in problems]
@@ -161,8 +161,10 @@ def where(origin: Origin, before: Sequence[Step]) -> str:
     return f"{origin.phrase}, which this episode had not answered cleanly before this step"
 
 
-def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int) -> list[str]:
-    """Why step ``i``, a call of the right tool, did not count."""
+def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int,
+                      arg: str | None = None) -> list[str]:
+    """Why step ``i``, a call of the right tool, did not count (``arg``: the argument
+    the grader found wrong or unshown, where it named one)."""
     step = steps[i]
     if step.fault:
         return ["its response was the fault (a faulty response never counts)"]
@@ -172,22 +174,26 @@ def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int) 
     if not isinstance(sent, dict):
         return ["its arguments are not a JSON object"]
     problems = _argument_problems(ctx, call, sent, steps[:i])
-    return problems or _unshown(ctx, call, sent, steps[:i])
+    return problems or _unshown(ctx, call, sent, steps[:i], arg)
 
 
-def _unshown(ctx: _Context, call: Call, sent: Mapping[str, Any], before: Sequence[Step]
-             ) -> list[str]:
+def _unshown(ctx: _Context, call: Call, sent: Mapping[str, Any], before: Sequence[Step],
+             only: str | None = None) -> list[str]:
     """Why arguments that match the expected values still did not count: each bound
     value, as sent, with where it would have come from and whether that step had
     answered before this call (a value the episode never showed the agent)."""
     out = []
     for name in call.args:
         origin = ctx.where.get(name)
-        if origin is None or not origin.tools or name not in sent:
+        if origin is None or not origin.tools or name not in sent or (only and name != only):
             continue
         out.append(f"argument {name} is {show(sent[name])}, as expected, but that value "
                    f"comes {where(origin, before)}, and no earlier response or the request "
                    "showed it to you")
+    if not out and only and only in sent:
+        return [f"argument {only} says what was asked, but one of the values it mentions "
+                "is one the episode had not shown you before this step (the reason above, "
+                "where another Action needed it too)"]
     return out or [f"the arguments {show(dict(sent))} match the expected "
                    f"{show(dict(call.args))}, but the call came before the steps whose "
                    "responses give those values"]

@@ -25,9 +25,6 @@ PLAYED = Path(__file__).parent.parent / "data" / "played"
 
 # Fairly a success, but the task must change before a fair grader can say so (issue 28).
 TASK_SIDE = {
-    "tmz-v3-c1-0096-P2": "the P2 fault sits on recommend_eco_setpoint, a rule the agent can "
-                         "apply itself; its docs state the cooling branch as a range, so it "
-                         "is no exact derivation, and the next suite must not fault it",
     "tmz-v3-c4-0050-P2": "'the total in AUD' of a list that names shipping leaves shipping out "
                          "(a hidden convention the phrasing must state)",
 }

@@ -28,7 +28,7 @@ DERIVABLE_BEHAVIOURS = frozenset({
     "calc.line_total", "calc.percentage_of",
     "finance.apply_rate", "finance.compound", "finance.loan", "finance.pct_change",
     "finance.position_value", "finance.round",
-    "iot.dew_point", "iot.energy_cost",
+    "iot.dew_point", "iot.eco_setpoint", "iot.energy_cost",
     "office.text.action_items", "office.text.compose_email", "office.text.meeting_invite",
     "office.text.stats", "office.text.summarize",
     "shop.discount",
@@ -43,7 +43,12 @@ DERIVABLE_BEHAVIOURS = frozenset({
 # amount and currency in the agent's own format). The fault profiles of the shipped
 # suites up to toolmaze-v3 were laid before, and regenerate bit for bit only with the
 # older set (``derivable_v3``); a new suite lays its faults with the whole set.
-SINCE_GRADING_V7 = frozenset({"text.format_price"})
+SINCE_GRADING_V7 = frozenset({"text.format_price", "iot.eco_setpoint"})
+
+# Conversions at a world rate: not a derivation by themselves (the rate is a fact to
+# look up), but one once the episode showed the rate (the agent converts a half where
+# the tool converted the whole). Behaviour -> the type of the factor it applies.
+RATE_GIVEN: dict[str, str] = {"finance.convert": "fx_rate"}
 
 KNOWN_BEHAVIOURS = frozenset({"time.city_timezone"})
 
@@ -62,6 +67,12 @@ def derivable(spec) -> bool:
     if spec.category == "Processor":
         return spec.behaviour in DERIVABLE_BEHAVIOURS
     return spec.category == "Source" and spec.behaviour in KNOWN_BEHAVIOURS
+
+
+def rate_given(spec) -> str:
+    """The type of the world factor that makes tool ``spec`` a derivation once shown
+    (``RATE_GIVEN``), or ""."""
+    return RATE_GIVEN.get(spec.behaviour, "") if spec.category == "Processor" else ""
 
 
 def derivable_v3(spec) -> bool:

@@ -28,7 +28,7 @@ from toolmaze_gym.grading.arguments import (
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
-from toolmaze_gym.tasks.readings import names_base
+from toolmaze_gym.tasks.readings import asks_verbatim, names_base
 
 
 @dataclass(frozen=True)
@@ -247,17 +247,21 @@ class TaskIndex:
 
     def _alternatives(self, need: tuple[tuple[str, Ref], ...]
                       ) -> tuple[tuple[int, tuple[tuple[str, Ref], ...]], ...]:
-        """For each asked text a derivable Processor produced, its own content; for
-        each asked percent change whose base the request leaves open, either side."""
+        """For each asked text a derivable Processor produced, its own content; for a
+        text a tool returned, its facts (unless the request quotes it); for each asked
+        percent change whose base the request leaves open, either side."""
         out = []
         either = not names_base(self.task.query)
+        content = not asks_verbatim(self.task.query)
         for k, (t, r) in enumerate(need):
             if t == "percent_change" and either:
                 out.append((k, ((EITHER_DIRECTION, r),)))
                 continue
             if t == FREE_TEXT and r.kind == "slot":
                 language, own = self._own_content(r.slot, r.key)
-                if own:
+                if not own and content:  # a returned text asked for its content
+                    out.append((k, ((TEXT_FACTS, r),)))
+                elif own:
                     out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
                                 if language else own))
         return tuple(out)

@@ -5,18 +5,21 @@ the agent may have it from a clean source (a unit conversion can produce the ver
 number a unit-confusion corruption shows). In a free-text argument the corrupted
 value counts when the text mentions it (an e-mail quoting the wrong price) and not
 the clean one; the same holds for the final answer (``finish``, or a plain reply),
-where a corrupted value told to the user as a result is passed on just as surely.
-An ``abort`` is not: it claims nothing.
+where a corrupted value told to the user as a result is passed on just as surely —
+but not where the sentence that names it says it is wrong (a warning, the opposite of
+passing it on). An ``abort`` is not: it claims nothing.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.episode import Step
+from toolmaze_gym.failure_text import reports_failure
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.model import Task
@@ -77,7 +80,7 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
         later = steps[j]
         live = [(b, c, t) for i, b, c, t in bad if i < j]
         if later.kind in TOLD:
-            if _tells(later.action.get("text") or "", live, ()):
+            if any(_tells(part, live, ()) for part in _results(later.action.get("text") or "")):
                 return True
             continue
         args = later.action.get("arguments")
@@ -95,6 +98,24 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
                         and not any(_values_equal(leaf, e) for e in expected):
                     return True
     return False
+
+
+def _results(answer: str) -> list[str]:
+    """The sentences of a final answer that tell the user a result: a sentence that
+    reports a value as wrong ("the look-up returned another product, Zephyr Running
+    Shoes, so I did not use it") warns the user of it, which is the opposite of
+    passing it on."""
+    return [s for s in _SENTENCE.split(answer) if s.strip()
+            and not _DISTRUST.search(s) and not reports_failure(s)]
+
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_DISTRUST = re.compile(
+    r"\b(wrong|incorrect|different|another|mismatch\w*|stale|outdated|out of date|"
+    r"old data|days? old|inconsistent|contradict\w*|suspicious|bogus|corrupt\w*|"
+    r"ignored?|discard\w*|reject\w*|did(?: not|n't) (?:use|trust|rely)|not (?:used|trusted)|"
+    r"instead of|rather than|looked off|looks? wrong|doesn't match|does not match)\b",
+    re.IGNORECASE)
 
 
 def _tells(text: str, live: Sequence[tuple[Any, Any, str]], expected: Sequence[Any]) -> bool:

@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from toolmaze_gym.corpus.additive import additive, combined, record_key
-from toolmaze_gym.corpus.derivations import known
+from toolmaze_gym.corpus.derivations import known, rate_given
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import PSEUDO_TYPES, Matcher
@@ -225,7 +225,8 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                 near = next((i for i in view.by_tool.get(exp.call.tool, ())
                              if i not in used), None)
                 if near is not None:
-                    wrong[cid] = (near, m.mismatch(view.args(near)) or "")
+                    wrong[cid] = (near, m.mismatch(view.args(near))
+                                  or known.unshown(exp, local, local_at, near) or "")
                     # What the attempt created is what the episode has downstream:
                     # later steps are judged on the agent's own ids, not blamed
                     # for not using the reference run's.
@@ -299,6 +300,12 @@ class _Provenance:
 
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
                 local_at: Mapping[str, int | None], i: int) -> bool:
+        return self.unshown(exp, local, local_at, i) is None
+
+    def unshown(self, exp: Expected, local: Mapping[str, Any],
+                local_at: Mapping[str, int | None], i: int) -> str | None:
+        """The first argument of step ``i`` whose value the agent could not have had
+        (None: it could have had them all)."""
         spec = self.idx.corpus[exp.call.tool]
         sent = self.view.args(i)
         texts = dict(exp.texts)
@@ -308,17 +315,17 @@ class _Provenance:
                 continue
             if p.type == FREE_TEXT:
                 if not self.text_ok(texts.get(name), sent.get(name), i):
-                    return False
+                    return name
                 continue
             if r.kind == "slot" and not self.slot_value_ok(r.slot, r.key, p.type, i):
-                return False
+                return name
             if r.kind == "local" and r.key in local:
                 at = local_at.get(r.key)
                 own = self.echoes(exp.call.slot, sorted(self.side_tools.get(exp.call.slot, ())))
                 if (at is None or at >= i) and not self.view.seen(p.type, local[r.key], i,
                                                                   own):
-                    return False
-        return True
+                    return name
+        return None
 
     def text_ok(self, spec: TextSpec | None, got: Any, i: int) -> bool:
         """What a text carries must be what the agent had: an upstream text it contains
@@ -368,15 +375,21 @@ class _Provenance:
         result is common knowledge or an exact derivation, and each value it reads (an
         input of the slot, or what an earlier tool of the side handed on) passes."""
         corpus = self.idx.corpus
-        if not known(corpus[side[k]], key.partition("@")[0]):
+        spec = corpus[side[k]]
+        factor = rate_given(spec)
+        if not factor and not known(spec, key.partition("@")[0]):
             return False
-        if corpus[side[k]].category == "Source":
+        if spec.category == "Source":
             return True  # common knowledge needs no inputs (a city's time zone)
         slot = self.idx.task.slot_by_id[slot_id]
         plan = self.idx.plan(slot_id, side)
         if plan is None:
             return False
         chain = self.chains.get(slot_id, {})
+        rate = chain.get(factor)
+        if factor and (rate is None or not self.view.seen(factor, rate, i,
+                                                          self.idx.downstream[slot_id])):
+            return False  # the rate is a world fact: any response may show it
         for _, (kind, ref) in plan[k]:
             if kind == "input":
                 inp = slot.inputs[ref]

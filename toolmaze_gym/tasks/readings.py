@@ -5,6 +5,11 @@ ETH costs 2,961.77 % more than the shares" are the same comparison, measured fro
 either side. Where the request says which value the change is measured from ("since
 I bought", "from the 287530", "than the refund", "the drop"), one reading is right;
 where it only asks to "compare A with B", both are, and the grader accepts either.
+
+A text a tool returned (a headline, a story's description) that the request asks to
+be passed on is asked for its content ("a summary of the latest science news"), so
+the agent's own words carrying its facts pass; word for word only where the request
+asks for the text as such ("quote the headline", "forward the message verbatim").
 """
 
 from __future__ import annotations
@@ -31,3 +36,13 @@ def other_direction_slack(pct: float, step: float = 0.005) -> float:
     reverse of a steep drop magnifies its rounding (−96.73 % → +2,958 … +2,963 %)."""
     base = 1.0 + pct / 100.0
     return abs(step / 100.0 / (base * base)) * 100.0 + 0.01
+
+
+_VERBATIM = re.compile(r"\b(quot(?:e|ed|ing)|verbatim|word for word|exact (?:words|wording|text)|"
+                       r"as (?:is|written)|forward(?:ed|ing)? (?:the|that|this|it))\b",
+                       re.IGNORECASE)
+
+
+def asks_verbatim(query: str) -> bool:
+    """Whether the request asks for a returned text as such, not for its content."""
+    return bool(_VERBATIM.search(query))
