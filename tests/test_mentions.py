@@ -184,6 +184,7 @@ def test_a_phrase_of_the_request_without_its_article():
     assert not mentions("Quarterly audit", "text", asked)
     assert not mentions("Quarterly bookkeepings", "text", asked)
     assert not mentions("Biquarterly bookkeeping", "text", asked)
+    assert mentions("明日の会議は十時です", "text", "会議")  # no spaces between words there
     assert not mentions("Bookkeeping", "text", asked)  # the rest must all be there
 
 

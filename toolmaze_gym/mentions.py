@@ -418,14 +418,20 @@ def _phrases(value: str) -> tuple[str, ...]:
     return (needle,)
 
 
+def _in_word(c: str) -> bool:
+    """Whether ``c`` is part of a word that spaces delimit: letters and digits of the
+    scripts written with spaces (Chinese and Japanese run words together)."""
+    return c.isalnum() and c < "\u2e80"
+
+
 def _contains_words(hay: str, needle: str) -> bool:
     """Whether ``needle`` is in ``hay`` and no longer word holds either of its ends
     ("quarterly bookkeeping" is not in "biquarterly bookkeepings")."""
     start = hay.find(needle)
     while start >= 0:
         end = start + len(needle)
-        if not (needle[0].isalnum() and start > 0 and hay[start - 1].isalnum()) and \
-                not (needle[-1].isalnum() and end < len(hay) and hay[end].isalnum()):
+        if not (_in_word(needle[0]) and start > 0 and _in_word(hay[start - 1])) and \
+                not (_in_word(needle[-1]) and end < len(hay) and _in_word(hay[end])):
             return True
         start = hay.find(needle, start + 1)
     return False
