@@ -8,13 +8,15 @@ facts of a text are what a reader checks it by:
 * every **figure** (a number, read as ``toolmaze_gym.mentions`` reads numbers:
   either convention, any punctuation around it);
 * every **name**: a run of capitalised words ("Helix Foods", "Zurich", "Gare de
-  Lyon" keeps its lower-case joiners). A single capitalised word that opens a
-  sentence is a name only when it is no common sentence opener ("The", "A",
-  "Top", "Today"): a sentence's first word is capitalised whatever it is.
+  Lyon" keeps its lower-case joiners), less the common words that open a sentence
+  ("The", "Top", "Today"); a lone capitalised word that opens a sentence is no
+  name, since a sentence's first word is capitalised whatever it is.
+* a text with neither has its **heads**: the first word of each sentence ("Budget
+  is approved …" is about the budget), which a summary in other words still names.
 
-Tags a tool adds (``[es]`` before a translation) are no facts. A text that carries
-no figure and no name ("Lunch order closes at noon.") asks only for the gist,
-which the language check and the request's own asks judge.
+Tags a tool adds (``[es]`` before a translation) are no facts. In another
+language the heads are translated too, so there only figures and names are checked
+(``grading.arguments``).
 """
 
 from __future__ import annotations
@@ -47,7 +49,22 @@ def facts(text: str) -> tuple[Fact, ...]:
     text = _TAG.sub("", text or "")
     out: list[Fact] = [("", n) for n in sorted(_figures(text))]
     out += [("", name) for name in _names(text)]
+    if not out:  # no figure, no name: what each sentence is about, its first word
+        out = [("", word) for word in _heads(text)]
     return tuple(dict.fromkeys(out))
+
+
+def _heads(text: str) -> list[str]:
+    """The first word of each sentence that is no common opener ("Budget is approved
+    …", "Legal needs to review …"): a summary in other words still names them."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        words = [w for w in _WORD.findall(sentence)]
+        head = next((w.rstrip(".") for w in words if w.lower().rstrip(".") not in _OPENERS),
+                    None)
+        if head and len(head) > 2:
+            out.append(head.lower())
+    return out
 
 
 def carries(text: str, source: str) -> bool:
@@ -121,3 +138,9 @@ def _close(run: list[str], at_start: bool, names: list[str]) -> None:
 def _abbreviation(word: str) -> bool:
     """"St." and "Dr." do not end a sentence."""
     return word.endswith(".") and len(word) <= 3 and word[:1].isupper()
+
+
+def names_or_figures(text: str) -> bool:
+    """Whether ``text`` carries a figure or a name (facts other than its heads)."""
+    stripped = _TAG.sub("", text or "")
+    return bool(_figures(stripped) or _names(stripped))

@@ -25,6 +25,8 @@ PLAYED = Path(__file__).parent.parent / "data" / "played"
 
 # Fairly a success, but the task must change before a fair grader can say so (issue 28).
 TASK_SIDE = {
+    "tmz-v3-c2-0045-P2": "the transfer currency is wired to the account look-up, though the "
+                         "amount is a German net-pay figure in EUR the request fixes",
     "tmz-v3-c4-0050-P2": "'the total in AUD' of a list that names shipping leaves shipping out "
                          "(a hidden convention the phrasing must state)",
 }

@@ -34,27 +34,16 @@ from toolmaze_gym.tasks.suite import load_suite
 SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
 
 # Where a variant's verdict is known to be wrong, with the count on the default sample
-# (benchmarks/variants_survey.py prints the whole suite's).
-# Counts measured at 89dd605 (grading version 6); issue 27's grader work removes them.
+# (benchmarks/variants_survey.py prints the whole suite's). Grading version 7.
 V3 = {
-    "reference_ids": "11/61: the reference run's ids passed into a chained step are "
-                     "accepted since chain Sources vouch for values (c2-0028, c2-0096, all "
-                     "modes; was 1/43 before c53b726); and a P2 retry through the other "
+    "reference_ids": "11/61, the variant's doing: the reference run's meeting invitation "
+                     "(c2-0028, c2-0096, every mode) carries every fact this episode fixed "
+                     "(start, length, a subject the request left open), so it is a correct "
+                     "invitation, which a fair grader passes; and a P2 retry through the other "
                      "mail tool carried the variant's own text (c4-0064/P2)",
     "trust_fault": "2/200: the corrupted value flows only into a free text the request "
                    "left open (asks = []), where the variant writes the reference template, "
                    "so nothing corrupted is passed on; the variant counts itself applied",
-    "derive_chained": "10/328: a value derived on one side of an alternative group and "
-                      "read by a later step is 'never shown' (c3-0004, c4-0012: the dew "
-                      "point's alt side and the energy cost, every mode)",
-    "own_summary": "39/95: a text fed by a summary or a formatted price is still demanded "
-                   "word for word (text.summarize 23, text.format_price 18, "
-                   "office.text.summarize 3; weather reports already pass)",
-    "split_additive": "77/77 over every task it fits: an additive Action split over two "
-                      "calls is graded as wrong arguments plus a duplicate (rows, "
-                      "document appends, cart and invoice quantities)",
-    "other_direction": "13/13: the other direction of a difference whose base the request "
-                       "leaves open is not accepted (c1-0079, c4-0061, c4-0085)",
 }
 
 

@@ -50,6 +50,11 @@ SINCE_GRADING_V7 = frozenset({"text.format_price", "iot.eco_setpoint"})
 # the tool converted the whole). Behaviour -> the type of the factor it applies.
 RATE_GIVEN: dict[str, str] = {"finance.convert": "fx_rate"}
 
+# Processors that keep part of a text (a summary's first sentences, the sentences
+# that ask for action): an agent's own version says what the kept part says, so it
+# is checked on the facts of the tool's output, not on the whole input.
+KEEPS_PART = frozenset({"text.summarize", "office.text.summarize", "office.text.action_items"})
+
 KNOWN_BEHAVIOURS = frozenset({"time.city_timezone"})
 
 KNOWN_FIELDS: dict[str, frozenset[str]] = {
@@ -89,6 +94,12 @@ def known(spec, type_name: str) -> bool:
 def known_field(spec, type_name: str) -> bool:
     """Whether a Source's ``type_name`` output is common knowledge (a city's country)."""
     return spec.category == "Source" and type_name in KNOWN_FIELDS.get(spec.behaviour, ())
+
+
+def keeps_part(specs) -> bool:
+    """Whether every tool of a side keeps part of its text (``KEEPS_PART``)."""
+    specs = list(specs)
+    return bool(specs) and all(s.behaviour in KEEPS_PART for s in specs)
 
 
 def own_text_skips(specs) -> frozenset[str]:

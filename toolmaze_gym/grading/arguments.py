@@ -25,7 +25,7 @@ from toolmaze_gym.episode import Step
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.tasks.model import Call
 from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
-from toolmaze_gym.text_facts import carries
+from toolmaze_gym.text_facts import carries, facts, names_or_figures
 
 Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
 # Not a semantic type: an entry (TEXT_FACTS, text) asks for the facts ``text`` carries,
@@ -70,13 +70,20 @@ class TextRule:
         # dates must be there, common lower-case words ("cloudy") need not.
         folded = _fold(text) if self.language else text
         return all(says(text, t, v) or (isinstance(v, str) and says(folded, t, _fold(v)))
-                   for t, v in self.own if not (self.language and _word(v)))
+                   for t, v in self.own if not (self.language and _gist(t, v)))
 
 
 def _fold(text: str) -> str:
     """Accents dropped: a translation writes "Dubái" for Dubai."""
     return "".join(c for c in unicodedata.normalize("NFKD", text)
                    if not unicodedata.combining(c))
+
+
+def _gist(type_name: str, value: Any) -> bool:
+    """What a text in another language carries in other words, unchecked: common
+    lower-case words, and a sentence with no figure or name to check."""
+    return _word(value) or (type_name == TEXT_FACTS and isinstance(value, str)
+                            and not names_or_figures(value))
 
 
 def _word(value: Any) -> bool:
@@ -87,10 +94,11 @@ def _word(value: Any) -> bool:
 
 def says(text: str, type_name: str, value: Any) -> bool:
     """``mentions``, with common words also in another form ("thunderstorms")."""
-    if type_name == TEXT_FACTS:
-        return isinstance(value, str) and carries(text, value)
-    if type_name == IN_LANGUAGE:
-        return in_language(text, value)
+    if type_name == TEXT_FACTS:  # a text with no figure or name to check is quoted
+        return isinstance(value, str) and (carries(text, value) if facts(value)
+                                           else mentions(text, FREE_TEXT, value))
+    if type_name == IN_LANGUAGE:  # or what the shown translators return for it
+        return in_language(text, value) or f"[{value}] " in text
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
     if mentions(text, type_name, value):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.corpus.derivations import derivable, own_text_skips
+from toolmaze_gym.corpus.derivations import derivable, keeps_part, own_text_skips
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
     EITHER_DIRECTION,
@@ -277,6 +277,9 @@ class TaskIndex:
         slot = self.task.slot_by_id[slot_id]
         if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
             return "", ()
+        if keeps_part(self.corpus[t] for t in slot.tools):  # a summary: what it kept
+            return self._language(slot), ((TEXT_FACTS, Ref(
+                "slot", self._reference_output(slot_id, key), slot_id, key)),)
         language, own = "", []
         skips = own_text_skips([self.corpus[t] for t in slot.tools])
         for inp in slot.inputs:

@@ -127,7 +127,8 @@ class _State:
         self.done: dict[str, int | None] = {}
         self.side_tools: dict[str, set[str]] = {}
         self.sides: dict[str, tuple[str, ...]] = {}  # slot -> this path's side, in order
-        self.chains: dict[str, dict[str, Any]] = {}  # slot -> its side's values (local_values)
+        # slot -> what each tool of its side handed on (``local_values``), in order
+        self.chains: dict[str, tuple[dict[str, Any], ...]] = {}
         self.results: dict[str, int] = {}  # slot -> id() of its memoised _SlotResult
 
 
@@ -143,7 +144,7 @@ class _SlotResult:
     outputs: dict[str, Any]
     done: int | None
     avail: int
-    chain: dict[str, Any]
+    chain: tuple[dict[str, Any], ...]
 
     def apply(self, st: _State, slot_id: str) -> None:
         st.steps.update(self.steps)
@@ -195,11 +196,11 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     corpus = idx.corpus
     slot = idx.task.slot_by_id[slot_id]
     known = _Provenance(idx, view, st)
-    after = max((st.avail.get(u, -1) for u in _needs(slot)), default=-1)
+    after = max((st.avail.get(u, -1) for u in _needs(slot, corpus, st.sides)), default=-1)
     local: dict[str, Any] = {}
     local_at: dict[str, int | None] = {}
     bodies: list[dict[str, Any]] = []
-    chain: dict[str, Any] = {}
+    chain: list[dict[str, Any]] = []
     produced = after >= 0
     steps: dict[int, int] = {}
     missing: list[int] = []
@@ -244,7 +245,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
             if f.type not in local and f.name in body:
                 local[f.type] = body[f.name]
                 local_at[f.type] = found
-        chain.update(local_values(corpus[exp.call.tool].returns, body))
+        chain.append(local_values(corpus[exp.call.tool].returns, body))
         bodies.append(body)
     key = (slot_id, cids, tuple(map(id, bodies)))  # bodies live as long as the view
     outs = view.outputs.get(key)
@@ -255,7 +256,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     return _SlotResult(tuple(steps.items()), tuple(missing), tuple(wrong.items()),
                        tuple(used.new), tuple(expected.items()), outs,
                        max(steps.values()) if len(steps) == len(cids) else None,
-                       after if produced else -1, chain)
+                       after if produced else -1, tuple(chain))
 
 
 class _Taken:
@@ -385,8 +386,8 @@ class _Provenance:
         plan = self.idx.plan(slot_id, side)
         if plan is None:
             return False
-        chain = self.chains.get(slot_id, {})
-        rate = chain.get(factor)
+        chain = _handed_to(self.chains.get(slot_id, ()), k)
+        rate = _handed_to(self.chains.get(slot_id, ()), k + 1).get(factor)
         if factor and (rate is None or not self.view.seen(factor, rate, i,
                                                           self.idx.downstream[slot_id])):
             return False  # the rate is a world fact: any response may show it
@@ -405,6 +406,15 @@ class _Provenance:
             if q is None or not self.derived(slot_id, side, q, ref, i, depth + 1):
                 return False
         return True
+
+
+def _handed_to(chain: Sequence[Mapping[str, Any]], k: int) -> dict[str, Any]:
+    """The values the first ``k`` tools of a side handed on, a later tool's winning
+    (as ``execution.run_slot`` binds them)."""
+    out: dict[str, Any] = {}
+    for values in chain[:k]:
+        out.update(values)
+    return out
 
 
 def _producer(corpus, side: Sequence[str], key: str) -> int | None:
@@ -436,13 +446,26 @@ def _outputs(idx: TaskIndex, slot, tools: list[str], bodies: list[dict[str, Any]
     return out
 
 
-def _needs(slot) -> set[str]:
+def _needs(slot, corpus, sides: Mapping[str, tuple[str, ...]]) -> set[str]:
     """The slots whose episode values this slot uses: its inputs' sources, and the steps
     whose values its texts are asked to carry (a placeholder of the template that is not
-    asked for orders nothing: the request leaves those steps independent)."""
-    out = {i.source.slot for i in slot.inputs if not i.source.is_literal}
+    asked for orders nothing: the request leaves those steps independent). A value a
+    slot only echoes (the itinerary id an expense call repeats) existed before it, so
+    it orders nothing either: the agent may share the itinerary before the expense."""
+    out = {i.source.slot for i in slot.inputs if not i.source.is_literal
+           and not _echoed(corpus, sides.get(i.source.slot, ()), i.source.ref)}
     out |= {m[2] for i in slot.inputs for m in i.mentions if len(m) >= 4 and m[2]}
     return out
+
+
+def _echoed(corpus, side: Sequence[str], key: str) -> bool:
+    """Whether ``key`` of a slot done by ``side`` is an echo of one of its inputs."""
+    k = _producer(corpus, side, key) if side else None
+    if k is None:
+        return False
+    type_, _, canonical = key.partition("@")
+    return any(f.echo for f in corpus[side[k]].returns
+               if f.type == type_ and (f.canonical == canonical if canonical else not f.echo))
 
 
 def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken,

@@ -39,7 +39,8 @@ def other_direction_slack(pct: float, step: float = 0.005) -> float:
 
 
 _VERBATIM = re.compile(r"\b(quot(?:e|ed|ing)|verbatim|word for word|exact (?:words|wording|text)|"
-                       r"as (?:is|written)|forward(?:ed|ing)? (?:the|that|this|it))\b",
+                       r"as (?:is|written)|forward(?:ed|ing)? (?:the|that|this|it)|"
+                       r"(?:headline|title|story) as (?:the|its|a)|as the (?:title|subject))\b",
                        re.IGNORECASE)
 
 
