@@ -238,3 +238,10 @@ def test_a_bare_change_says_either_sign_and_other_types_keep_theirs():
     assert not mentions("it fell to 3.5 °C", "temperature_c", -3.5)  # no change type
     assert mentions("\u22123.5 °C", "temperature_c", -3.5)
     assert mentions("up to 5 %", "percent_change", -5)  # "up to" is a limit, no rise
+
+
+def test_a_french_hour_mark_reads_as_a_clock_time():
+    """Played: a French welcome wrote "départ à 06h00 UTC"; the minute still counts."""
+    assert mentions("départ le 26 août 2026 à 06h00 UTC", "iso_datetime", "2026-08-26T06:00:00Z")
+    assert mentions("le 26 août 2026, 15 h 05 UTC", "iso_datetime", "2026-08-26T15:05:00Z")
+    assert not mentions("le 26 août 2026, 15h06 UTC", "iso_datetime", "2026-08-26T15:05:00Z")

@@ -21,7 +21,8 @@ mentions a value when the value appears in it in a form a reader would accept:
   is the grader's business, not this module's;
 * dates in ISO form or written out (``29 Aug 2026``, ``August 29, 2026``),
   compared to the day; datetimes in ISO form (any offset, folded to UTC) or as a
-  date plus an ``HH:MM`` time, compared to the minute;
+  date plus an ``HH:MM`` time (or ``HHhMM``, as French writes it), compared to the
+  minute;
 * free text (a quoted sentence, an upstream text, a phrase of the request)
   contained in it as whole words, ignoring case, spacing, quote style, final
   punctuation and a leading article (``Quarterly bookkeeping`` says ``the quarterly
@@ -268,7 +269,9 @@ _ISO_DATETIME = re.compile(
     r"(Z|UTC|GMT|[+-]\d{2}:?\d{2})?(?![\d:])", re.I)
 # A bare "-11:02" after a clock time is a range ("08:00-11:02"), not an offset: clock
 # times take a zone only from a word (Z, UTC, GMT, optionally with an offset).
-_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?"
+# French and others write the hour mark as "h" ("06h00", "15 h 05").
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})?\s*"
+                    r"(am|pm|a\.m\.|p\.m\.)?"
                     r"(?:\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
 
 
