@@ -140,10 +140,17 @@ class PlanFollower:
                     self.side[self.slot.id] = self._untried()  # type: ignore[assignment]
                     self._start_slot()
                 elif decision == "abort":
-                    return ABORT
+                    return self.abort(name)
                 else:
                     return self._finish()
         return self._next()
+
+    def abort(self, tool: str) -> str:
+        """An honest stop that names the tool that failed: after a silent fault a stop
+        that names nothing is no graceful stop (docs/grading.md, endings)."""
+        return call_text("abort", {"reason": f"{tool} keeps failing or returning data that "
+                                             "contradicts its documentation, and no other "
+                                             "tool can do that step; stopping."})
 
     def answered(self) -> list[tuple[str, Any] | None]:
         """Per value the request asks to be told: (type, value) as this episode's

@@ -77,9 +77,14 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
     tools the agent called after the fault, where it called any): its Actions not
     made yet, its lookups this agent called again, and one more call where a victim
     that has not fired yet lies on those calls; a lookup tool is counted at most as
-    often as the agent called it (one call can serve two slots, a city's geocode)."""
+    often as the agent called it (one call can serve two slots, a city's geocode).
+    Where a permanent fault left no tool for a step and the agent completed the task
+    all the same (the values it needed were known or derivable), that step costs
+    nothing and the rest is priced as usual, never as the one step of a stop."""
     idx = trace.idx
-    if idx.unsolvable(profile) and trace.faults and trace.faults[0] <= limit:
+    completed = trace.best()[1]
+    if idx.unsolvable(profile) and trace.faults and trace.faults[0] <= limit \
+            and not completed:
         return 1  # nothing left to do but stop
     unusable: dict[str, set[int]] = {}
     fired = set()
@@ -89,15 +94,19 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
             fired.add(f["victim"])
             if profile.permanent:
                 unusable.setdefault(f["slot"], set()).update(idx.fault_sides(f))
-    ahead = [set(v.tools) for k, v in enumerate(profile.victims) if k not in fired]
+    ahead = [(v.slot, set(v.tools)) for k, v in enumerate(profile.victims) if k not in fired]
+    by_tool, called = called, _by_kind(idx.corpus, called)
     fixed, lookups = 0, Counter[str]()
     for slot_id in idx.slot_ids:
         usable = [cids for k, cids in enumerate(idx.sides[slot_id])
                   if k not in unusable.get(slot_id, set())]
         # The sides this agent went for after the fault, where it went for any.
-        chosen = [cids for cids in usable if any(called.get(idx.calls[c].tool) for c in cids)]
-        options = [_side_cost(trace, cids, limit, called, ahead) for cids in chosen or usable]
+        chosen = [cids for cids in usable if any(by_tool.get(idx.calls[c].tool) for c in cids)]
+        here = [tools for slot, tools in ahead if slot == slot_id]
+        options = [_side_cost(trace, cids, limit, called, here) for cids in chosen or usable]
         if not options:
+            if completed:  # the agent had the slot's values without its tools
+                continue
             return 1
         n, tools = min(options, key=lambda o: o[0] + len(o[1]))
         fixed += n
@@ -118,15 +127,35 @@ def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[st
     left = [idx.calls[c].tool for c in actions[made:]]
     never = [t for t in left if not called.get(t) and not _attempted(trace, t, limit)]
     tools = [t for t in left if called.get(t)]
-    tools += [idx.calls[c].tool for c in cids
-              if idx.calls[c].tool not in idx.actions and called.get(idx.calls[c].tool)]
+    lookups = [_kind(idx.corpus, idx.calls[c].tool) for c in cids
+               if idx.calls[c].tool not in idx.actions]
+    tools += [k for k in lookups if called.get(k)]
     fixed = len(never)
     for victim in ahead:  # a fault still ahead costs one call more (a retry, a switch)
-        if victim.intersection(never):
+        # It fires on the first call of the group that the agent makes: a call it did
+        # make (a lookup of the group it called after the fault) or one it must make.
+        if victim.intersection(never) or any(called.get(_kind(idx.corpus, t))
+                                             for t in victim):
             fixed += 1
-        elif hit := sorted(victim.intersection(tools)):
-            tools.append(hit[0])
     return fixed, tools
+
+
+def _kind(corpus: Corpus, tool: str) -> str:
+    """What a call counts as: a Processor by what it computes (the agent that called
+    convert_datetime would call timezone_convert on the other side), any other tool
+    by its name."""
+    spec = corpus.tools.get(tool)
+    return f"={spec.behaviour}" if spec is not None and spec.category == "Processor" else tool
+
+
+def _by_kind(corpus: Corpus, called: Mapping[str, int]) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for tool, n in called.items():
+        out[tool] += n
+        kind = _kind(corpus, tool)
+        if kind != tool:
+            out[kind] += n
+    return out
 
 
 def optimal_cost(corpus: Corpus, task: Task, profile: FaultProfile, steps: Sequence[Step],

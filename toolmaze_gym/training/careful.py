@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolmaze_gym.agents.scripted import ABORT, ValidatorAgent, call_text
+from toolmaze_gym.agents.scripted import ValidatorAgent, call_text
 from toolmaze_gym.corpus.invariants import visible_violations
 
 TRANSIENT_CODES = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -66,11 +66,10 @@ class CarefulAgent(ValidatorAgent):
             return "retry"
         return "switch" if self._untried() is not None else "abort"
 
-    def act(self, messages: list[dict[str, Any]]) -> str:
-        text = super().act(messages)
-        if text == ABORT and self.failure is not None:
+    def abort(self, tool: str) -> str:
+        if self.failure is not None:
             return call_text("abort", {"reason": abort_reason(*self.failure)})
-        return text
+        return super().abort(tool)
 
 
 def _error_phrase(error: Any) -> str:
