@@ -5,7 +5,7 @@ Each folder under tests/data/played/ holds the action files as played and
 ``verdicts.tsv``: the grade a fair grader gives each episode, and whose fault any
 difference was. Every episode fairly graded a success must be graded one; where the
 verdict is the task's (the next suite changes the task), the episode is listed in
-``TASK_SIDE`` with the reason, and checked to fail only for that reason's step.
+``TASK_SIDE`` with the reason. An episode the player got wrong itself must fail.
 Probes (``probes/``) are one-change variants a fair grader passes.
 """
 
@@ -71,6 +71,19 @@ def _cases():
 def test_a_fair_success_is_graded_a_success(folder, episode):
     g, text = _replay(PLAYED / folder / f"{episode}.actions", episode)
     assert g["success"], text
+
+
+def _fair_failures():
+    for folder, episode, fair in _verdicts():
+        if fair == "failure":
+            yield pytest.param(folder, episode, id=f"{folder}/{episode}")
+
+
+@pytest.mark.parametrize(("folder", "episode"), list(_fair_failures()))
+def test_an_episode_the_agent_got_wrong_is_graded_a_failure(folder, episode):
+    """Where the player's own miss decided the outcome, the grader must not pass it."""
+    g, text = _replay(PLAYED / folder / f"{episode}.actions", episode)
+    assert not g["success"], text
 
 
 def _probes():
