@@ -245,3 +245,25 @@ def test_a_french_hour_mark_reads_as_a_clock_time():
     assert mentions("départ le 26 août 2026 à 06h00 UTC", "iso_datetime", "2026-08-26T06:00:00Z")
     assert mentions("le 26 août 2026, 15 h 05 UTC", "iso_datetime", "2026-08-26T15:05:00Z")
     assert not mentions("le 26 août 2026, 15h06 UTC", "iso_datetime", "2026-08-26T15:05:00Z")
+
+
+def test_a_flight_or_train_is_mentioned_by_its_service_number():
+    """Played: an e-mail named "train EC4298 (SBB EuroCity)"; nobody writes the route key."""
+    assert mentions("train EC4298 (SBB EuroCity)", "train_id", "EC4298-ZRHMUC-20260831")
+    assert mentions("on flight LH6014 tomorrow", "flight_id", "LH6014-EZEIST-20260827")
+    assert not mentions("train EC4299", "train_id", "EC4298-ZRHMUC-20260831")
+    assert not mentions("train EC42981", "train_id", "EC4298-ZRHMUC-20260831")
+
+
+def test_a_translation_carries_the_dates_figures_and_codes_of_its_sentence():
+    """Played: a Spanish description of "My share (1 of 3) of hotel booking HR-NF96WPKJ in
+    Lisbon, 3 nights from 2026-08-20" says Lisboa and "20 de agosto": places get renamed,
+    figures, days and codes stay."""
+    from toolmaze_gym.text_facts import carries
+
+    v = "My share (1 of 3) of hotel booking HR-NF96WPKJ in Lisbon, 3 nights from 2026-08-20"
+    es = ("Mi parte (1 de 3) del hotel en Lisboa, 3 noches del 20 al 23 de agosto de 2026, "
+          "HR-NF96WPKJ")
+    assert carries(es, v, names=False)
+    assert not carries(es.replace("HR-NF96WPKJ", "HR-NF96WPKX"), v, names=False)
+    assert not carries(es.replace("20 al", "21 al"), v, names=False)

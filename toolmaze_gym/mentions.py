@@ -30,7 +30,8 @@ mentions a value when the value appears in it in a form a reader would accept:
   Angeles``, ``La Paz``);
 * every other value (names, codes, ids, e-mails) as a whole run of words the type's
   own normaliser equates with it: names and codes ignore case, ids keep it; a
-  language code also by the language's name (``es`` as ``Spanish``). For
+  language code also by the language's name (``es`` as ``Spanish``), a flight or
+  train id by its service number (``EC4298`` for ``EC4298-ZRHMUC-20260831``). For
   plain names and codes, words part at spaces and at the joiners ``-``, ``/``, ``–``
   and ``—`` that the value itself does not contain (``Seoul-Milan`` mentions Seoul
   and Milan; ``release-train-2`` does not mention ``release-train``); e-mail
@@ -519,7 +520,16 @@ def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
     if type_name == "language_code" and isinstance(value, str):
         name = load_data("languages.json").get(value.strip().lower())
         return (name,) if name else ()
+    if type_name in SERVICE_IDS and isinstance(value, str):
+        m = _SERVICE_ID.match(value.strip())
+        return (m[1],) if m else ()
     return ()
+
+
+# A flight or train is named by its service number ("EC4298", "LH6014"); the ids here
+# add the route and the day ("EC4298-ZRHMUC-20260831"), which no traveller writes.
+SERVICE_IDS = frozenset({"train_id", "flight_id"})
+_SERVICE_ID = re.compile(r"^([A-Z0-9]{2}\d{1,5})-[A-Z]{6}-\d{8}$")
 
 
 # ---------------------------------------------------------------- the rule

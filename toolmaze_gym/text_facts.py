@@ -47,7 +47,8 @@ _OPENERS = frozenset({
 def facts(text: str) -> tuple[Fact, ...]:
     """The figures and names ``text`` carries, in order of appearance."""
     text = _TAG.sub("", text or "")
-    out: list[Fact] = [("", n) for n in sorted(_figures(text))]
+    dates, text = _dates(text)
+    out: list[Fact] = [*dates, *(("", n) for n in sorted(_figures(text)))]
     out += [("", name) for name in _names(text)]
     if not out:  # no figure, no name: what each sentence is about, its first word
         out = [("", word) for word in _heads(text)]
@@ -67,16 +68,44 @@ def _heads(text: str) -> list[str]:
     return out
 
 
-def carries(text: str, source: str) -> bool:
-    """Whether ``text`` carries every fact of ``source`` (in any wording)."""
-    return all(mentions(text, t, v) for t, v in facts(source))
+def carries(text: str, source: str, names: bool = True) -> bool:
+    """Whether ``text`` carries every fact of ``source`` (in any wording); without
+    ``names`` only its dates, figures and codes (a translation renames places)."""
+    kept = facts(source) if names else _dated_figures_and_codes(source)
+    return all(mentions(text, t, v) for t, v in kept)
+
+
+def _dated_figures_and_codes(text: str) -> tuple[Fact, ...]:
+    text = _TAG.sub("", text or "")
+    dates, rest = _dates(text)
+    # A date in another language's words ("del 20 al 23 de agosto de 2026") keeps
+    # its day and year as figures.
+    days = [("", float(int(v[8:10]))) for _, v in dates] + [("", float(v[:4])) for _, v in dates]
+    out: list[Fact] = [*days, *(("", n) for n in sorted(_figures(_CODE.sub(" ", rest))))]
+    out += [("", code) for code in _CODE.findall(rest)]
+    return tuple(dict.fromkeys(out))
+
+
+_CODE = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")
+_ISO_DT = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:\d{2})?")
+_ISO_D = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _dates(text: str) -> tuple[list[Fact], str]:
+    """The ISO dates and date-times ``text`` writes, as typed facts (a reader writes
+    "20 de agosto de 2026" for 2026-08-20), and the text without them."""
+    found: list[Fact] = [("iso_datetime", m) for m in _ISO_DT.findall(text)]
+    text = _ISO_DT.sub(" ", text)
+    found += [("iso_date", m) for m in _ISO_D.findall(text)]
+    return found, _ISO_D.sub(" ", text)
 
 
 def _figures(text: str) -> set[float]:
     """One value per written number: a number that reads two ways is kept when any
     reading is found (``mentions`` tries them all), so its first reading stands."""
     found: set[float] = set()
-    for token in re.findall(r"\d[\d.,]*\d|\d", text):
+    for token in re.findall(r"(?<![^\W\d_])\d[\d.,]*\d(?![^\W\d_])|(?<![^\W\d_])\d(?![^\W\d_])",
+                            _CODE.sub(" ", text)):
         values = sorted(numbers_in(token))
         if values:
             found.add(values[0] if len(values) == 1 else _plain(token, values))

@@ -38,3 +38,8 @@ def test_a_corrupted_value_told_to_the_user_is_over_trust():
         "finish", "The first quote said 912.50, which was wrong; it costs 91.25.")]) is False
     assert propagated([_step({}, fault), _ending(
         "abort", "The quote tool said 912.50, which cannot be right.")]) is False
+    assert propagated([_step({}, fault), _ending(
+        "finish", "It costs 91.25 USD. (The first quote said 912.50 by mistake; I ignored it "
+                  "and asked again.)")]) is False
+    assert propagated([_step({}, fault), _ending(
+        "finish", "One search returned bad data the first time (912.50); I retried.")]) is False

@@ -61,7 +61,12 @@ class TextRule:
             return False
         whole = f"{text}\n{pool}" if pool else text
         alts = dict(self.alts)
-        if all(says(whole, t, v) or (k in alts and all(says(whole, *m) for m in alts[k]))
+        # A text asked in a language (a part of it is a translation) says its common
+        # words in that language too ("pluie légère" for "light rain").
+        asked = next((v for alt in alts.values() for t, v in alt if t == IN_LANGUAGE), "")
+        foreign = bool(asked) and says(whole, IN_LANGUAGE, asked)
+        if all(says(whole, t, v) or (foreign and _word(v))
+               or (k in alts and all(says(whole, *m, foreign=foreign) for m in alts[k]))
                for k, (t, v) in enumerate(self.need)):
             return True
         if not self.own or (self.language and not in_language(text, self.language)):
@@ -69,7 +74,8 @@ class TextRule:
         # In another language the words get translated: names, ids, numbers and
         # dates must be there, common lower-case words ("cloudy") need not.
         folded = _fold(text) if self.language else text
-        return all(says(text, t, v) or (isinstance(v, str) and says(folded, t, _fold(v)))
+        return all(says(text, t, v, foreign=bool(self.language))
+                   or (isinstance(v, str) and says(folded, t, _fold(v)))
                    for t, v in self.own if not (self.language and _gist(t, v)))
 
 
@@ -92,11 +98,17 @@ def _word(value: Any) -> bool:
         w.isalpha() and w.islower() for w in value.replace("-", " ").split())
 
 
-def says(text: str, type_name: str, value: Any) -> bool:
-    """``mentions``, with common words also in another form ("thunderstorms")."""
+def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
+    """``mentions``, with common words also in another form ("thunderstorms");
+    ``foreign``: the text is in another language than ``value`` was written in, so
+    the facts it must carry are its figures, dates and codes (names get translated:
+    Lisbon is Lisboa in Spanish)."""
     if type_name == TEXT_FACTS:  # a text with no figure or name to check is quoted
-        return isinstance(value, str) and (carries(text, value) if facts(value)
-                                           else mentions(text, FREE_TEXT, value))
+        if not isinstance(value, str):
+            return False
+        if foreign:
+            return carries(text, value, names=False)
+        return carries(text, value) if facts(value) else mentions(text, FREE_TEXT, value)
     if type_name == IN_LANGUAGE:  # or what the shown translators return for it
         return in_language(text, value) or f"[{value}] " in text
     if type_name == EITHER_DIRECTION:

@@ -289,8 +289,9 @@ class TaskIndex:
             if inp.type == "language_code" and src.is_literal:
                 language = src.value
             elif inp.type == FREE_TEXT:
-                if src.is_literal:
-                    own += list(_mention_refs(inp)) or [(FREE_TEXT, Ref("literal", src.value))]
+                if src.is_literal:  # a sentence to translate: its facts, in other words
+                    said = TEXT_FACTS if self._language(slot) else FREE_TEXT
+                    own += list(_mention_refs(inp)) or [(said, Ref("literal", src.value))]
                     continue
                 lang, sub = self._own_content(src.slot, src.ref, depth + 1)
                 if not sub:

@@ -109,13 +109,14 @@ def _results(answer: str) -> list[str]:
             and not _DISTRUST.search(s) and not reports_failure(s)]
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _DISTRUST = re.compile(
     r"\b(wrong|incorrect|different|another|mismatch\w*|stale|outdated|out of date|"
     r"old data|days? old|inconsistent|contradict\w*|suspicious|bogus|corrupt\w*|"
     r"ignored?|discard\w*|reject\w*|did(?: not|n't) (?:use|trust|rely)|not (?:used|trusted)|"
     r"instead of|rather than|looked off|looks? wrong|doesn't match|does not match|"
-    r"bad|faulty|broken|bogus|glitch\w*|erroneous|invalid|implausible|off-topic|"
+    r"bad|faulty|broken|bogus|glitch\w*|erroneous\w*|invalid|implausible|off-topic|"
+    r"mistak\w*|by error|in error|wrongly|unreliable|"
     r"retr(?:y|ied|ying)|the first time|at first|initially|first (?:call|response|answer))\b",
     re.IGNORECASE)
 
