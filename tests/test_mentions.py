@@ -267,3 +267,14 @@ def test_a_translation_carries_the_dates_figures_and_codes_of_its_sentence():
     assert carries(es, v, names=False)
     assert not carries(es.replace("HR-NF96WPKJ", "HR-NF96WPKX"), v, names=False)
     assert not carries(es.replace("20 al", "21 al"), v, names=False)
+
+
+def test_dates_in_figures_either_way_and_day_ranges():
+    """Played: a Portuguese review wrote 26/08/2026; an answer wrote "27-30 Aug 2026"."""
+    assert mentions("entrega em 26/08/2026", "iso_date", "2026-08-26")
+    assert mentions("Lieferung am 26.08.2026", "iso_date", "2026-08-26")
+    assert mentions("arrives 8/26/2026", "iso_date", "2026-08-26")
+    assert not mentions("entrega em 27/08/2026", "iso_date", "2026-08-26")
+    assert not mentions("costs 26.08 EUR", "iso_date", "2026-08-26")
+    assert mentions("booked 27-30 Aug 2026", "iso_date", "2026-08-27")
+    assert not mentions("booked 27-30 Aug 2026", "iso_date", "2026-08-28")

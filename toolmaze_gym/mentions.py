@@ -255,10 +255,17 @@ _MONTHS.update({m: k for k, names in enumerate((
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+# Day, month and year in figures (26/08/2026, 26.08.2026, 8/26/2026): read both ways
+# where both are dates, as the day-first and the month-first conventions write them.
+_NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d/.-])")
 _OF = r"(?:of|de|di|del)"  # "23 de agosto de 2026", "23 di agosto"
 _DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_MONTH},?\s+"
                         rf"(?:{_OF}\s+)?(\d{{4}})(?!\d)", re.I)
 _MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})(?!\d)", re.I)
+# A range of days in one month ("27-30 Aug 2026", "del 20 al 23 de agosto de 2026"):
+# its first day is a date the text writes too.
+_DAY_RANGE = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s*(?:-|–|to|al|au|bis)\s*\d{{1,2}}{_ORD}\.?\s+"
+                        rf"(?:{_OF}\s+)?{_MONTH},?\s+(?:{_OF}\s+)?(\d{{4}})(?!\d)", re.I)
 # The same without a year ("on 24 Aug", "August 24th"): read as the year of the value
 # it is compared with (a message about the coming days does not repeat the year).
 _DAY_MONTH_NY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_MONTH}(?![a-z])"
@@ -286,9 +293,14 @@ def dates_in(text: str) -> set[str]:
 
     for y, m, d in _ISO_DATE.findall(text):
         add(y, m, d)
+    for a, b, y in _NUMERIC_DATE.findall(text):
+        add(y, b, a)
+        add(y, a, b)
     for d, mon, y in _DAY_MONTH.findall(text):
         add(y, _MONTHS[mon.lower()], d)
     for mon, d, y in _MONTH_DAY.findall(text):
+        add(y, _MONTHS[mon.lower()], d)
+    for d, mon, y in _DAY_RANGE.findall(text):
         add(y, _MONTHS[mon.lower()], d)
     return found
 

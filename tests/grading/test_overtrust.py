@@ -43,3 +43,5 @@ def test_a_corrupted_value_told_to_the_user_is_over_trust():
                   "and asked again.)")]) is False
     assert propagated([_step({}, fault), _ending(
         "finish", "One search returned bad data the first time (912.50); I retried.")]) is False
+    assert propagated([_step({}, fault), _ending(
+        "finish", "It costs 91.25 USD. Note: the first quote kept returning 912.50.")]) is False

@@ -177,6 +177,7 @@ class TaskIndex:
                 self.expected_args.setdefault((c.tool, k), []).append(v)
         self._matcher_cache: OrderedDict[tuple[int, str], Matcher] = OrderedDict()
         self._plans: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._needs: dict[tuple, set[str]] = {}
 
     # -- building -------------------------------------------------------------
 
@@ -353,6 +354,16 @@ class TaskIndex:
             self._matcher_cache[ref_key] = hit
             if len(self._matcher_cache) > 256:
                 self._matcher_cache.popitem(last=False)
+        return hit
+
+    def needs(self, slot: Slot, sides: Mapping[str, tuple[str, ...]], compute) -> set[str]:
+        """``compute(slot, corpus, sides)`` (the resolver's ``_needs``), once per slot and
+        the sides its inputs' slots took."""
+        key = (slot.id, tuple(sides.get(i.source.slot) for i in slot.inputs
+                              if not i.source.is_literal))
+        hit = self._needs.get(key)
+        if hit is None:
+            hit = self._needs[key] = compute(slot, self.corpus, sides)
         return hit
 
     def plan(self, slot_id: str, side: tuple[str, ...]):

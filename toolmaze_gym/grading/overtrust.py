@@ -80,7 +80,11 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
         later = steps[j]
         live = [(b, c, t) for i, b, c, t in bad if i < j]
         if later.kind in TOLD:
-            if any(_tells(part, live, ()) for part in _results(later.action.get("text") or "")):
+            answer = later.action.get("text") or ""
+            # Told as a result: in a sentence that does not warn about it, and the
+            # answer never gives the clean value (an agent that names both noticed).
+            clean = [(b, c, t) for b, c, t in live if c is None or not mentions(answer, t, c)]
+            if any(_tells(part, clean, ()) for part in _results(answer)):
                 return True
             continue
         args = later.action.get("arguments")

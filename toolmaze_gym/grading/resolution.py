@@ -127,8 +127,8 @@ class _State:
         self.done: dict[str, int | None] = {}
         self.side_tools: dict[str, set[str]] = {}
         self.sides: dict[str, tuple[str, ...]] = {}  # slot -> this path's side, in order
-        # slot -> what each tool of its side handed on (``local_values``), in order
-        self.chains: dict[str, tuple[dict[str, Any], ...]] = {}
+        # slot -> each tool of its side with the body it answered (or the reference's)
+        self.chains: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {}
         self.results: dict[str, int] = {}  # slot -> id() of its memoised _SlotResult
 
 
@@ -144,7 +144,7 @@ class _SlotResult:
     outputs: dict[str, Any]
     done: int | None
     avail: int
-    chain: tuple[dict[str, Any], ...]
+    chain: tuple[tuple[str, dict[str, Any]], ...]
 
     def apply(self, st: _State, slot_id: str) -> None:
         st.steps.update(self.steps)
@@ -196,11 +196,11 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     corpus = idx.corpus
     slot = idx.task.slot_by_id[slot_id]
     known = _Provenance(idx, view, st)
-    after = max((st.avail.get(u, -1) for u in _needs(slot, corpus, st.sides)), default=-1)
+    after = max((st.avail.get(u, -1) for u in idx.needs(slot, st.sides, _needs)), default=-1)
     local: dict[str, Any] = {}
     local_at: dict[str, int | None] = {}
     bodies: list[dict[str, Any]] = []
-    chain: list[dict[str, Any]] = []
+    chain: list[tuple[str, dict[str, Any]]] = []
     produced = after >= 0
     steps: dict[int, int] = {}
     missing: list[int] = []
@@ -217,6 +217,8 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
         if parts:
             found = parts[-1]
             used.new.extend(parts[:-1])
+        elif found is not None and exp.action:
+            used.new.extend(_earlier_rows(idx, view, exp, found, after, used))
         body = view.body(found) if found is not None else None
         if found is None or body is None or not _has_fields(body, exp.call.response):
             found, body = None, exp.call.response
@@ -245,7 +247,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
             if f.type not in local and f.name in body:
                 local[f.type] = body[f.name]
                 local_at[f.type] = found
-        chain.append(local_values(corpus[exp.call.tool].returns, body))
+        chain.append((exp.call.tool, body))
         bodies.append(body)
     key = (slot_id, cids, tuple(map(id, bodies)))  # bodies live as long as the view
     outs = view.outputs.get(key)
@@ -386,8 +388,8 @@ class _Provenance:
         plan = self.idx.plan(slot_id, side)
         if plan is None:
             return False
-        chain = _handed_to(self.chains.get(slot_id, ()), k)
-        rate = _handed_to(self.chains.get(slot_id, ()), k + 1).get(factor)
+        chain = _handed_to(corpus, self.chains.get(slot_id, ()), k)
+        rate = _handed_to(corpus, self.chains.get(slot_id, ()), k + 1).get(factor)
         if factor and (rate is None or not self.view.seen(factor, rate, i,
                                                           self.idx.downstream[slot_id])):
             return False  # the rate is a world fact: any response may show it
@@ -408,12 +410,13 @@ class _Provenance:
         return True
 
 
-def _handed_to(chain: Sequence[Mapping[str, Any]], k: int) -> dict[str, Any]:
+def _handed_to(corpus, chain: Sequence[tuple[str, Mapping[str, Any]]], k: int
+               ) -> dict[str, Any]:
     """The values the first ``k`` tools of a side handed on, a later tool's winning
-    (as ``execution.run_slot`` binds them)."""
+    (as ``execution.run_slot`` binds them); read only when a derivation is judged."""
     out: dict[str, Any] = {}
-    for values in chain[:k]:
-        out.update(values)
+    for tool, body in chain[:k]:
+        out.update(local_values(corpus[tool].returns, body))
     return out
 
 
@@ -500,6 +503,21 @@ def _pick_split(idx: TaskIndex, view: EpisodeView, exp: Expected, m: Matcher, af
                 and all(ok(i) for i in steps):
             return tuple(steps)
     return ()
+
+
+def _earlier_rows(idx: TaskIndex, view: EpisodeView, exp: Expected, found: int, after: int,
+                  used: _Taken) -> list[int]:
+    """Calls of an additive Action on the record of step ``found`` made before it (a
+    header row above the row that carries the values): they add to the same record,
+    so they are that Action's too, not Actions of their own. A repeat after it is a
+    duplicate, as before."""
+    spec = idx.corpus[exp.call.tool]
+    if not additive(spec):
+        return []
+    key = record_key(spec, view.args(found))
+    return [i for i in view.by_tool.get(exp.call.tool, ())
+            if after < i < found and i not in used and key is not None
+            and record_key(spec, view.args(i)) == key]
 
 
 def _has_fields(body: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:

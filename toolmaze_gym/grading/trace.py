@@ -26,6 +26,7 @@ class Trace:
         self.actions = [i for i, s in enumerate(steps)
                         if s.clean_ok and s.action.get("name") in idx.actions]
         self.faults = [i for i, s in enumerate(steps) if s.fault is not None]
+        self._best: tuple[PathMatch, bool] | None = None
 
     def match(self, k: int) -> PathMatch:
         """The trajectory against path ``k`` (resolved once, on first use)."""
@@ -57,6 +58,12 @@ class Trace:
         return [i for i in self.actions if i not in m.used]
 
     def best(self) -> tuple[PathMatch, bool]:
+        """``_best``, once (the grade and c* both ask)."""
+        if self._best is None:
+            self._best = self._find_best()
+        return self._best
+
+    def _find_best(self) -> tuple[PathMatch, bool]:
         """The completed path with the fewest extra Actions, then the most calls
         accounted for, the first such in path order (True); or else the path the
         trajectory came closest to (False).
