@@ -69,7 +69,7 @@ class TextRule:
                or (k in alts and all(says(whole, *m, foreign=foreign) for m in alts[k]))
                for k, (t, v) in enumerate(self.need)):
             return True
-        if not self.own or (self.language and not in_language(text, self.language)):
+        if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
             return False
         # In another language the words get translated: names, ids, numbers and
         # dates must be there, common lower-case words ("cloudy") need not.

@@ -292,7 +292,8 @@ class TaskIndex:
             elif inp.type == FREE_TEXT:
                 if src.is_literal:  # a sentence to translate: its facts, in other words
                     said = TEXT_FACTS if self._language(slot) else FREE_TEXT
-                    own += list(_mention_refs(inp)) or [(said, Ref("literal", src.value))]
+                    own += self._own_mentions(_mention_refs(inp), depth) \
+                        or [(said, Ref("literal", src.value))]
                     continue
                 lang, sub = self._own_content(src.slot, src.ref, depth + 1)
                 if not sub:
@@ -305,6 +306,19 @@ class TaskIndex:
                 own.append((inp.type, Ref("literal", src.value) if src.is_literal
                             else Ref("slot", None, src.slot, src.ref)))
         return language, tuple(own)
+
+    def _own_mentions(self, refs: tuple[tuple[str, Ref], ...], depth: int) -> list:
+        """A text's asks as an own rendering carries them: an asked text that a
+        Processor rendered (a weather line) by what that rendering says, in other
+        words; an asked text a tool returned by its facts."""
+        out: list = []
+        for t, r in refs:
+            if t == FREE_TEXT and r.kind == "slot":
+                _, sub = self._own_content(r.slot, r.key, depth + 1)
+                out += list(sub) or [(TEXT_FACTS, r)]
+            else:
+                out.append((t, r))
+        return out
 
     @staticmethod
     def _language(slot: Slot) -> str:
