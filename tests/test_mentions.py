@@ -278,3 +278,9 @@ def test_dates_in_figures_either_way_and_day_ranges():
     assert not mentions("costs 26.08 EUR", "iso_date", "2026-08-26")
     assert mentions("booked 27-30 Aug 2026", "iso_date", "2026-08-27")
     assert not mentions("booked 27-30 Aug 2026", "iso_date", "2026-08-28")
+
+
+def test_a_date_in_figures_may_end_a_sentence():
+    """Played (round 5): "Lieferung am 23.08.2026." and "entrega para 24/08/2026." were missed."""
+    assert mentions("Lieferung am 23.08.2026.", "iso_date", "2026-08-23")
+    assert mentions("entrega prevista para 24/08/2026. A previsão", "iso_date", "2026-08-24")

@@ -257,7 +257,7 @@ _ORD = r"(?:st|nd|rd|th)?"
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
 # Day, month and year in figures (26/08/2026, 26.08.2026, 8/26/2026): read both ways
 # where both are dates, as the day-first and the month-first conventions write them.
-_NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d/.-])")
+_NUMERIC_DATE = re.compile(r"(?<![\d/.-])(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?![\d]|[/.-]\d)")
 _OF = r"(?:of|de|di|del)"  # "23 de agosto de 2026", "23 di agosto"
 _DAY_MONTH = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_MONTH},?\s+"
                         rf"(?:{_OF}\s+)?(\d{{4}})(?!\d)", re.I)
