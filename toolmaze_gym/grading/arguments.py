@@ -106,8 +106,10 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
     if type_name == TEXT_FACTS:  # a text with no figure or name to check is quoted
         if not isinstance(value, str):
             return False
-        if foreign:
+        if foreign and names_or_figures(value):  # a name may be translated, not dropped
             return carries(text, value, names=False)
+        if foreign:  # nothing but words ("Sprint planning"): a title stays as it is
+            return carries(text, value)
         return carries(text, value) if facts(value) else mentions(text, FREE_TEXT, value)
     if type_name == IN_LANGUAGE:  # or what the shown translators return for it
         return in_language(text, value) or f"[{value}] " in text

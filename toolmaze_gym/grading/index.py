@@ -310,12 +310,12 @@ class TaskIndex:
     def _own_mentions(self, refs: tuple[tuple[str, Ref], ...], depth: int) -> list:
         """A text's asks as an own rendering carries them: an asked text that a
         Processor rendered (a weather line) by what that rendering says, in other
-        words; an asked text a tool returned by its facts."""
+        words; an asked text a tool returned (a meeting's title) as it is."""
         out: list = []
         for t, r in refs:
             if t == FREE_TEXT and r.kind == "slot":
                 _, sub = self._own_content(r.slot, r.key, depth + 1)
-                out += list(sub) or [(TEXT_FACTS, r)]
+                out += list(sub) or [(t, r)]  # a returned title is quoted as it is
             else:
                 out.append((t, r))
         return out
