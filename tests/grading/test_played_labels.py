@@ -11,29 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from toolmaze_gym.cli.common import load_tasks
-from toolmaze_gym.play import PlaySession
-from toolmaze_gym.tasks.suite import SUITE_NAME
+from tests.grading.test_played import _replay
 
 PLAYED = Path(__file__).parent.parent / "data" / "played" / "v3"
 
 
 @cache
-def _tasks() -> dict:
-    return {t.id: t for t in load_tasks(SUITE_NAME)}
-
-
-@cache
 def _played(episode: str) -> tuple[dict, str]:
-    task_id, mode = episode.rsplit("-", 1)
-    s = PlaySession(_tasks()[task_id], mode, prompt="failure_aware")
-    for line in (PLAYED / f"{episode}.actions").read_text(encoding="utf-8").splitlines():
-        if s.done:
-            break
-        s.handle(line)
-    if not s.done:
-        s.stop("input ended")
-    return s.env.record()["grade"], s.closing()
+    return _replay(PLAYED / f"{episode}.actions", episode)
 
 
 @pytest.mark.parametrize("episode", ["tmz-v3-c4-0050-P2", "tmz-v3-c4-0082-P2",
