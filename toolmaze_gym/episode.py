@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolmaze_gym.actions import action_text, parse_action
+from toolmaze_gym.actions import MAX_ACTION_CHARS, action_text, parse_action
 from toolmaze_gym.corpus import EpisodeState, Simulator, error_response
 from toolmaze_gym.faults import FaultEngine, FaultProfile, get_mode
 from toolmaze_gym.faults.store import profile_for
@@ -18,6 +18,18 @@ from toolmaze_gym.tasks.model import Task
 
 MAX_STEPS = 25
 ENDINGS = ("finish", "abort", "answer")
+# A record keeps at most this much of an action's raw text, as the env's echo of it:
+# longer text is refused unread (``MAX_ACTION_CHARS``), so its tail decides nothing,
+# and 12 MB endpoint replies once made a 201 MB record.
+MAX_RAW_CHARS = MAX_ACTION_CHARS
+
+
+def cut_raw(text: str) -> tuple[str, int | None]:
+    """``text`` as a record stores it, and its original length when it had to be cut
+    (None when it is whole); the cut is marked like the env's echo marks it."""
+    if len(text) <= MAX_RAW_CHARS:
+        return text, None
+    return f"{text[:MAX_RAW_CHARS]}…[{len(text) - MAX_RAW_CHARS} characters cut]", len(text)
 
 
 @dataclass(frozen=True)
@@ -27,6 +39,7 @@ class Step:
     status: int | None  # HTTP-style status of the tool response (None for endings)
     observation: str  # tool message content given back ("" for endings)
     fault: dict[str, Any] | None  # the fault event, if one fired
+    raw_chars: int | None = None  # the length of ``raw`` before a record cut it
 
     @property
     def kind(self) -> str:
@@ -41,13 +54,22 @@ class Step:
         # Built by hand: dataclasses.asdict deep-copies every value and was the
         # largest single cost of a rollout. The action and fault are JSON-shaped
         # already; their top level is copied, treat nested values as read-only.
-        return {"raw": self.raw, "action": dict(self.action), "status": self.status,
-                "observation": self.observation,
-                "fault": None if self.fault is None else dict(self.fault)}
+        raw, chars = (self.raw, self.raw_chars) if self.raw_chars is not None \
+            else cut_raw(self.raw)
+        d = {"raw": raw, "action": dict(self.action), "status": self.status,
+             "observation": self.observation,
+             "fault": None if self.fault is None else dict(self.fault)}
+        if chars is not None:
+            d["raw_chars"] = chars
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Step:
-        return cls(d["raw"], d["action"], d["status"], d["observation"], d.get("fault"))
+        """A stored step; ``raw_chars`` marks text a record already cut (old records
+        hold whole texts and no length)."""
+        chars = d.get("raw_chars")
+        return cls(d["raw"], d["action"], d["status"], d["observation"], d.get("fault"),
+                   chars if isinstance(chars, int) and not isinstance(chars, bool) else None)
 
 
 class Episode:

@@ -50,6 +50,7 @@ import json
 import logging
 import os
 import platform
+import re
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -276,24 +277,58 @@ def records_name(shard_of: tuple[int, int]) -> str:
     return "records.jsonl" if n == 1 else f"records.shard-{i}-of-{n}.jsonl"
 
 
-def _repair(path: Path) -> None:
-    """Drop a last line cut short by a kill (no newline, or not JSON)."""
-    data = path.read_bytes()
-    good = data if data.endswith(b"\n") else data[: data.rfind(b"\n") + 1]
-    if good and not _parses(good.splitlines()[-1]):
-        good = good[: good[:-1].rfind(b"\n") + 1]
-    if len(good) != len(data):
-        with path.open("r+b") as fh:
-            fh.truncate(len(good))
-            fh.flush()
-            os.fsync(fh.fileno())
+def repair(path: Path) -> str:
+    """Make a records file end in a complete record, or say what could not be kept.
+
+    Only the last line can be a kill's (or a careless hand's) leftover: a complete
+    record that lacks its newline gets it; anything else there (a line cut short,
+    garbage, ``{}``, bytes that are not UTF-8) is dropped, since no episode can be
+    read from it (the episode it held runs again). Returns one line saying what was
+    dropped ("" when nothing was). Only the file's tail is read; a path that is not
+    a regular file is left alone."""
+    if not path.is_file():
+        return ""
+    with path.open("r+b") as fh:
+        size = fh.seek(0, os.SEEK_END)
+        start = _last_line_start(fh, size)
+        fh.seek(start)
+        last = fh.read()
+        if not last.strip() or (last.endswith(b"\n") and _is_record(last)):
+            return ""
+        if _is_record(last):
+            fh.write(b"\n")
+            said = ""
+        else:
+            fh.truncate(start)
+            said = (f"{path}: dropped its last line ({len(last)} bytes, not a complete "
+                    "trajectory record: cut short by a stop, or garbage); that episode "
+                    "runs again")
+        fh.flush()
+        os.fsync(fh.fileno())
+    return said
 
 
-def _parses(line: bytes) -> bool:
+def _last_line_start(fh: Any, size: int, chunk: int = 1 << 16) -> int:
+    """The offset where the file's last line starts (a final newline ends that line)."""
+    end = size - 1  # a newline at the very end closes the last line, not starts one
+    while end > 0:
+        begin = max(0, end - chunk)
+        fh.seek(begin)
+        found = fh.read(end - begin).rfind(b"\n")
+        if found >= 0:
+            return begin + found + 1
+        end = begin
+    return 0
+
+
+def _is_record(line: bytes) -> bool:
+    """Whether ``line`` holds one trajectory record as :func:`read_records` reads it."""
     try:
-        return isinstance(json.loads(line), dict)
-    except ValueError:
+        rec = json.loads(line.decode("utf-8"))
+        record_key(rec)
+    except (ValueError, KeyError, TypeError):
         return False
+    return isinstance(rec, dict) and isinstance(rec.get("steps"), list)
 
 
 def unique_records(records: Iterable[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
@@ -331,10 +366,17 @@ def read_records(run_dir: Path) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     redactor = Redactor.from_environment()
     for path in sorted(run_dir.glob(RECORDS_GLOB)):
-        with path.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
+        with path.open("rb") as fh:
+            for lineno, data in enumerate(fh, 1):
+                if not data.strip():
                     continue
+                try:
+                    line = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    if not data.endswith(b"\n"):
+                        continue  # a line cut short by a kill: that episode reruns
+                    raise RunError(f"{path}:{lineno}: not UTF-8 text (not a trajectory "
+                                   "record)") from None
                 try:
                     rec = json.loads(redactor(line))
                     record_key(rec)
@@ -401,8 +443,9 @@ class RecordWriter:
     each one line of valid UTF-8 JSON without secrets (:func:`to_json`)."""
 
     def __init__(self, path: Path, redactor: Redactor | None = None) -> None:
-        if path.exists():
-            _repair(path)
+        said = repair(path)
+        if said:
+            log.warning("%s", said)
         self.path, self.redactor = path, redactor or Redactor()
         self._fh = path.open("a", encoding="utf-8")
 
@@ -481,6 +524,7 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
             raise RunError(f"{run_dir} holds a run with another {diff[0]} "
                            f"({old.get(diff[0])!r} vs {ident[diff[0]]!r}); "
                            "use a new --out or the same settings")
+    _check_sharding(run_dir, cfg.shard)
     path = run_dir / records_name(cfg.shard)
     try:
         check_free(path)
@@ -488,6 +532,24 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
         raise RunError(str(exc)) from None
     _check_unused(path, resume)
     return path
+
+
+def _check_sharding(run_dir: Path, shard_of: tuple[int, int]) -> None:
+    """Refuse a sharding other than the one the run directory's records were made with:
+    shards 0/1 and 0/2 of one selection overlap, and every episode they share would
+    be played (and paid for) twice."""
+    count = shard_of[1]
+    for path in sorted(run_dir.glob(RECORDS_GLOB)) if run_dir.is_dir() else []:
+        match = _SHARD_FILE.fullmatch(path.name)
+        theirs = 1 if path.name == records_name((0, 1)) else \
+            int(match.group(2)) if match else None
+        if theirs is not None and theirs != count and path.is_file() and path.stat().st_size:
+            raise RunError(f"{run_dir} holds records sharded {theirs} ways ({path.name}); "
+                           f"this run is shard {shard_of[0]}/{count}: use --shard i/{theirs} "
+                           "or a new --out")
+
+
+_SHARD_FILE = re.compile(r"records\.shard-(\d+)-of-(\d+)\.jsonl")
 
 
 def _check_unused(path: Path, resume: bool) -> None:
@@ -580,9 +642,6 @@ class SharedTurns:
         usage = dict(self.inner.finish(key))
         shared = self.shared.pop(key)
         self.tools.pop(key)
-        own = iter(usage.get("raw", []))
-        total = len(usage.get("raw", [])) + len(shared)
-        usage["raw"] = [shared[k] if k in shared else next(own) for k in range(total)]
         usage["turns"] = int(usage.get("turns", 0)) + len(shared)
         usage["shared_turns"] = len(shared)
         return usage
@@ -595,7 +654,6 @@ class SharedTurns:
 class _Live:
     spec: EpisodeSpec
     t0: float
-    raw: list[str] = field(default_factory=list)
     turns: list[tuple[str, str]] = field(default_factory=list)  # (action, response)
     failed: str | None = None  # why the policy could not start the episode
 
@@ -708,7 +766,6 @@ class _Driver:
                     self._end(pool, i, live.pop(i), cuts[key])
                 else:
                     actions[i] = texts[key]
-                    live[i].raw.append(texts[key])
             if not actions:
                 continue
             _, _, term, trunc, _ = pool.step(actions)
@@ -804,7 +861,7 @@ class _Driver:
             sampling=self.sampling,
             usage={k: _count(usage.get(k)) for k in ("prompt_tokens", "completion_tokens",
                                                      "turns", "shared_turns")},
-            raw=_raw(usage.get("raw"), ep.raw), wall_s=round(time.perf_counter() - ep.t0, 4))
+            wall_s=round(time.perf_counter() - ep.t0, 4))  # raw texts: in the steps, once
         if self.cfg.selection.tasks is not None:
             rec["tasks"] = str(Path(self.cfg.selection.tasks).resolve())
         if cut is not None:
@@ -843,11 +900,6 @@ class _Driver:
             raise RunError(f"the policy failed on {self.errors_in_a_row} episodes in a row "
                            f"({cut[1] if cut else ''}); stopping (those episodes run again "
                            "on --resume)")
-
-
-def _raw(given: Any, seen: list[str]) -> list[Any]:
-    """The model's texts of an episode: the policy's own list, else those the runner saw."""
-    return list(given) if isinstance(given, list | tuple) else list(seen)
 
 
 def _count(value: Any) -> int:
@@ -910,6 +962,7 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
     try:
         with run_lock(path):
             _check_unused(path, resume)  # another run may have written since the check
+            _check_sharding(run_dir, cfg.shard)
             _init_dir(run_dir, cfg, len(specs), tasks,
                       list(dict.fromkeys(s.task_id for s in specs)), redactor,
                       getattr(policy, "sampling", None))
@@ -934,6 +987,9 @@ def _play(cfg: RunConfig, run_dir: Path, path: Path, mine: list[EpisodeSpec],
     from toolmaze_gym.agents.errors import EndpointError
 
     keys = {s.key for s in mine}
+    said = repair(path) if resume else ""  # before reading: count what stays on disk
+    if said:
+        log.warning("%s", said)
     # (success, cut for an error) per recorded episode of the shard, earlier sessions'
     # and this one's: what the summary reports, without keeping the records
     outcome = {record_key(r): _outcome(r) for r in (read_records(run_dir) if resume else [])

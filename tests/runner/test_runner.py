@@ -165,7 +165,7 @@ def test_records_carry_the_runner_fields(tmp_path):
     (rec,) = _lines(tmp_path / "records.jsonl")
     assert rec["agent"] == "my-oracle" and rec["prompt"] == "standard" and rec["repeat"] == 0
     assert rec["key"] == record_key(rec) and rec["usage"]["turns"] == len(rec["steps"])
-    assert rec["raw"] == [s["raw"] for s in rec["steps"]]
+    assert "raw" not in rec  # the raw texts live in the steps, once
     assert rec["wall_s"] >= 0 and rec["truncated"] is False and "success" in rec["grade"]
     config = json.loads((tmp_path / "run.json").read_text())
     assert config["agent"] == "oracle" and config["limit"] == 1 and config["episodes"] == 1
@@ -195,13 +195,13 @@ def test_greedy_policies_answer_a_repeated_conversation_once(tmp_path):
     for rec in a:
         rec["usage"]["shared_turns"] = 0
     assert _comparable(a) == _comparable(b)
-    assert all(r["raw"] == [s["raw"] for s in r["steps"]] for r in a)
+    assert all("raw" not in r for r in a)  # the raw texts live in the steps, once
 
 
 def _by_repeat(records: list[dict]) -> dict[tuple[str, str], dict[int, list[str]]]:
     out: dict[tuple[str, str], dict[int, list[str]]] = {}
     for r in records:
-        out.setdefault((r["task_id"], r["mode"]), {})[r["repeat"]] = r["raw"]
+        out.setdefault((r["task_id"], r["mode"]), {})[r["repeat"]] = [s["raw"] for s in r["steps"]]
     return out
 
 
