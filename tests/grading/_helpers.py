@@ -9,6 +9,7 @@ hand. Tasks are picked by level and by the structure a rule needs, not by id.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any
@@ -18,6 +19,7 @@ from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.episode import Episode, Step
 from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.grading import Grade, grade
+from toolmaze_gym.play import PlaySession
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 from toolmaze_gym.tasks.suite import SUITE_NAME, V1_NAME, load_suite
 
@@ -79,3 +81,15 @@ def regrade(task: Task, mode: str, steps: Sequence[Step], truncated: bool = Fals
 
 def statuses(ep: Episode) -> list[int | None]:
     return [s.status for s in ep.steps]
+
+
+def played(task_id: str, mode: str, lines: Sequence[str]) -> dict[str, Any]:
+    """The grade of ``lines`` played through ``toolmaze play`` as a user types them;
+    ``{last.FIELD}`` in a line is the previous response's field (a draft's id)."""
+    s = PlaySession(next(t for t in suite() if t.id == task_id), mode, prompt="failure_aware")
+    for line in lines:
+        if "{last." in line:
+            last = json.loads(s.steps[-1].observation)
+            line = re.sub(r"\{last\.(\w+)\}", lambda m, r=last: str(r[m.group(1)]), line)
+        s.handle(line)
+    return s.env.record()["grade"]

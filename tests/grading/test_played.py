@@ -28,9 +28,6 @@ PLAYED = Path(__file__).parent.parent / "data" / "played"
 TASK_SIDE = {
     "tmz-v3-c2-0045-P2": "the transfer currency is wired to the account look-up, though the "
                          "amount is a German net-pay figure in EUR the request fixes",
-    "tmz-v3-c3-0003-P0": "GRADER, open: a share converted whole and then divided is a cent "
-                         "off the one divided and then converted; money within the rounding "
-                         "of a derivation's order should pass",
     "tmz-v3-c4-0050-P2": "'the total in AUD' of a list that names shipping leaves shipping out "
                          "(a hidden convention the phrasing must state)",
 }

@@ -78,6 +78,7 @@ from toolmaze_gym.corpus import EpisodeState, Simulator
 from toolmaze_gym.corpus.additive import ADDITIVE_BEHAVIOURS
 from toolmaze_gym.corpus.derivations import DERIVABLE_BEHAVIOURS
 from toolmaze_gym.corpus.sampling import valid_arguments
+from toolmaze_gym.grading.arguments import MONEY, ROUNDING_ORDER
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
@@ -957,6 +958,8 @@ class OffTolerance(Variant):
                     not isinstance(v, int | float):
                 continue
             bumped = just_outside(values.get(p.type), v)
+            if p.type == MONEY and bumped is not None:  # past a rounding order's cent
+                bumped = max(bumped, round(v + 2 * ROUNDING_ORDER, 2))
             if bumped is not None:
                 args[p.name] = bumped
                 self.tainted = True

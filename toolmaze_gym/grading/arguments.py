@@ -14,6 +14,7 @@ a note); unknown parameters never match.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,6 +38,10 @@ IN_LANGUAGE = "in_language"
 # (``tasks.readings``), where the request names no base.
 EITHER_DIRECTION = "either_direction"
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION})
+MONEY = "money_amount"
+# A sum an agent works out itself (a third of a converted total, where the reference
+# converts the third) may round at another point: at most a cent apart per order.
+ROUNDING_ORDER = 0.01
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ class TextRule:
         asked = next((v for alt in alts.values() for t, v in alt if t == IN_LANGUAGE), "")
         foreign = bool(asked) and says(whole, IN_LANGUAGE, asked)
         if all(says(whole, t, v) or (foreign and _word(v))
-               or (k in alts and all(says(whole, *m, foreign=foreign) for m in alts[k]))
+               or (k in alts and _own_part(whole, alts[k], foreign))
                for k, (t, v) in enumerate(self.need)):
             return True
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
@@ -77,6 +82,28 @@ class TextRule:
         return all(says(text, t, v, foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
                    for t, v in self.own if not (self.language and _gist(t, v)))
+
+
+def _own_part(text: str, alt: Mentions, foreign: bool) -> bool:
+    """Whether ``text`` says an asked text's content in the agent's own words: the
+    whole text, or, where a language is asked, one line or sentence of it written in
+    that language that carries it all ("Preis: 52,53 USD" in an English e-mail, as the
+    reference's own tagged line sits in English)."""
+    if all(says(text, *m, foreign=foreign) for m in alt):
+        return True
+    code = next((v for t, v in alt if t == IN_LANGUAGE), "")
+    rest = [m for m in alt if m[0] != IN_LANGUAGE]
+    return bool(code) and any(in_language(part, code)
+                              and all(says(part, *m, foreign=True) for m in rest)
+                              for part in _parts(text))
+
+
+_PART = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z\u00C0-\u024F])")
+
+
+def _parts(text: str) -> list[str]:
+    """Lines and sentences: where a message may switch language."""
+    return [p for p in _PART.split(text) if p.strip()]
 
 
 def _fold(text: str) -> str:
@@ -148,13 +175,14 @@ class Matcher:
     """One expected call's argument check, prepared once (types looked up and the
     expected values normalised once, ``SemanticType.same`` semantics kept)."""
 
-    __slots__ = ("allowed", "defaults", "required", "text_names", "texts")
+    __slots__ = ("allowed", "defaults", "money", "required", "text_names", "texts")
 
     def __init__(self, corpus: Corpus, call: Call,
                  texts: Mapping[str, TextRule] | None = None) -> None:
         spec = corpus[call.tool]
         self.required: list[tuple[str, Any, Any, Any]] = []
         self.texts: list[tuple[str, TextRule]] = []
+        self.money: dict[str, Any] = {}  # money arguments: a cent apart may be rounding
         for p in spec.params:
             if p.name not in call.args:
                 continue
@@ -170,6 +198,8 @@ class Matcher:
             except (TypeError, ValueError, AttributeError):
                 norm = _RAW
             self.required.append((p.name, t.normalise, want, norm))
+            if p.type == MONEY and isinstance(want, int | float):
+                self.money[p.name] = want
         # An optional text the request says nothing about (a push title, a note) may
         # be sent with any words; other optional parameters keep their default.
         # (A text with a default of its own, such as an order's side "buy", is no free
@@ -214,6 +244,23 @@ class Matcher:
                 if not (v is None if default is None else t.same(v, default)):
                     return name
         return None
+
+
+    def rounding_apart(self, sent: Mapping[str, Any]) -> tuple[str, ...]:
+        """The money arguments that alone keep ``sent`` from matching, each within
+        ``ROUNDING_ORDER`` of its expected value (empty: some other argument differs,
+        or none does). Whether that is the rounding of an own derivation is the
+        caller's to judge (``grading.resolution``)."""
+        names = tuple(n for n, want in self.money.items() if _cent_apart(sent.get(n), want))
+        if not names or self.mismatch({**sent, **{n: self.money[n] for n in names}}):
+            return ()
+        return names
+
+
+def _cent_apart(got: Any, want: float) -> bool:
+    if isinstance(got, bool) or not isinstance(got, int | float):
+        return False
+    return 0 < abs(round(got, 2) - round(want, 2)) <= ROUNDING_ORDER + 1e-9
 
 
 def matches(corpus: Corpus, call: Call, step: Step,

@@ -24,7 +24,7 @@ from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import known, rate_given
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
-from toolmaze_gym.grading.arguments import PSEUDO_TYPES, Matcher
+from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
 from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, TextSpec, resolve
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
@@ -212,6 +212,8 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
         m = idx.matcher(exp, st.outputs, local)
         ok = partial(known.args_ok, exp, local, local_at)
         found = _pick(view, exp, m, after, used, ok)
+        if found is None and exp.action:
+            found = _pick_rounded(view, exp, m, after, used, ok)
         parts = _pick_split(idx, view, exp, m, after, used, ok) \
             if found is None and exp.action else ()
         if parts:
@@ -483,6 +485,20 @@ def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken
     if first is None or exp.action or view.body(first) == exp.call.response:
         return first
     return next((i for i in cands if view.body(i) == exp.call.response), first)
+
+
+def _pick_rounded(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken,
+                  ok: Callable[[int], bool]) -> int | None:
+    """An Action whose money arguments are a cent off values the agent had to work
+    out itself (no earlier response showed them): the same sum, rounded in another
+    order (``arguments.ROUNDING_ORDER``). A shown value is copied, never rounded."""
+    for i in view.by_tool.get(exp.call.tool, ()):
+        if i <= after or i in used:
+            continue
+        apart = m.rounding_apart(view.args(i))
+        if apart and not any(view.seen(MONEY, m.money[n], i) for n in apart) and ok(i):
+            return i
+    return None
 
 
 def _pick_split(idx: TaskIndex, view: EpisodeView, exp: Expected, m: Matcher, after: int,

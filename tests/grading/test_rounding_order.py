@@ -1,0 +1,41 @@
+"""A sum the agent works out itself may round at another point than the reference:
+a third of a converted total is a cent off the converted third. That passes; a cent
+off a value a response showed, or two cents off, does not (``ROUNDING_ORDER``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.grading._helpers import played
+
+TASK = "tmz-v3-c3-0003"  # book for 3 in Sao Paulo (425.30 BRL), log my third in GBP
+DESC = ("Mi parte (1/3) de la reserva HR-Q28PRY7T en Sao Paulo, 2 noches desde "
+        "2026-08-27.")
+WHOLE = {"amount": 425.3, "from_currency": "BRL", "to_currency": "GBP"}  # -> 66.22
+THIRD = {"amount": 141.77, "from_currency": "BRL", "to_currency": "GBP"}  # -> 22.08
+
+
+def _grade(convert: dict, amount: float) -> dict:
+    return played(TASK, "P0", [
+        'search_hotels {"city": "Sao Paulo", "check_in": "2026-08-27", "nights": 2}',
+        'reserve_room {"property_id": "HTL-SAO-110", "arrival_date": "2026-08-27", '
+        '"length_of_stay": 2, "guest": "Elif Kowalski"}',
+        f"convert_currency {json.dumps(convert)}",
+        "record_trip_expense " + json.dumps({"itinerary_id": "ITN-S792PYMC", "amount": amount,
+                                              "currency": "GBP", "description": DESC}),
+        "finish Booked HR-Q28PRY7T; logged my third.",
+    ])
+
+
+@pytest.mark.parametrize(("convert", "amount", "success"), [
+    (WHOLE, 22.07, True),    # 66.22 / 3: the reference's 22.08 rounded the other way
+    (WHOLE, 22.08, True),
+    (WHOLE, 22.06, False),   # two cents off is no rounding order
+    (THIRD, 22.07, False),   # 22.08 was shown: a copy is exact
+    (THIRD, 22.08, True),
+])
+def test_a_cent_of_rounding_order_passes_only_where_the_agent_worked_it_out(
+        convert, amount, success):
+    assert _grade(convert, amount)["success"] is success
