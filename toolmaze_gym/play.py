@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolmaze_gym.actions import parse_action
 from toolmaze_gym.agents.compact_tools import HEADER, render_tool
 from toolmaze_gym.envs.env import ToolMazeEnv
 from toolmaze_gym.episode import Step
@@ -28,6 +29,8 @@ from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.suite import SUITE_NAME
 
 RULE = "─" * 72
+LONE_SURROGATE = ("the action holds a lone surrogate (such as \\ud800), which is not text: "
+                  "it could be neither shown nor recorded as sent")
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,8 @@ class PlaySession:
         if isinstance(parsed, Command):
             return self._command(parsed)
         assert isinstance(parsed, Send)
+        if _lone_surrogate(parsed.text):
+            return Reply(error=LONE_SURROGATE)
         return Reply(self._send(parsed.text))
 
     def _command(self, cmd: Command) -> Reply:
@@ -177,6 +182,20 @@ class PlaySession:
         if self.tasks_file is not None:
             rec["tasks"] = str(Path(self.tasks_file).resolve())
         return rec
+
+
+def _lone_surrogate(text: str) -> bool:
+    """Whether ``text``, or the call the env would read from it (JSON escapes such as
+    ``\\ud800`` decoded), holds a surrogate that UTF-8 cannot carry. A person's line
+    with one is refused before it costs a step: its record could not be written as
+    played. A pair (an emoji written as two escapes) is text and passes."""
+    try:
+        text.encode("utf-8")
+        if "\\u" in text:
+            json.dumps(parse_action(text).to_dict(), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _step_line(step: Step) -> str:

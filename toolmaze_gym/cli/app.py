@@ -81,8 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"toolmaze {ns.command}: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:  # an unwritable output, a full disk: the OS's own words
-        where = f" {exc.filename}" if exc.filename else ""
-        _error(ns.command, f"error:{where}: {exc.strerror or exc}")
+        where = f"{exc.filename}: " if exc.filename else ""
+        _error(ns.command, f"error: {where}{exc.strerror or exc}")
         return 1
 
 

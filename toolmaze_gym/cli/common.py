@@ -49,6 +49,26 @@ def output_file(value: str | None, flag: str = "--out") -> Path | None:
     return path
 
 
+def appendable_file(value: str | None, flag: str) -> Path | None:
+    """A file that records are appended to: its end is read first (to repair a cut
+    line), so a device (``/dev/full``, ``/dev/zero``) or a FIFO is refused before any
+    work is done rather than read into memory without end."""
+    path = output_file(value, flag)
+    if path is not None and path.exists() and not path.is_file():
+        raise UsageError(f"{flag} {value} is not a regular file; give a file name")
+    return path
+
+
+def label_name(value: str, flag: str = "--label") -> str:
+    """A label names a run folder (``runs/LABEL``) and files of reports, so it must be
+    one plain name: a separator or a dot name would write outside the run folder."""
+    if not value.strip() or value in (".", "..") or "/" in value or "\\" in value \
+            or not value.isprintable():
+        raise UsageError(f"{flag} {value!r} must be a plain name, without / or \\ "
+                         "(it names the run folder)")
+    return value
+
+
 def output_dir(value: str, flag: str = "--out") -> Path:
     """The path of a directory to write into (created if its parent exists)."""
     path = Path(value)
@@ -60,6 +80,8 @@ def output_dir(value: str, flag: str = "--out") -> Path:
 
 
 def positive(value: int, flag: str) -> int:
+    """``value`` itself, or a one-line error: a count (steps, tries) of 0 or less would
+    not be an answer but a silent misreport (every trial "fails")."""
     if value <= 0:
         raise UsageError(f"{flag} must be a positive number (got {value})")
     return value

@@ -28,7 +28,7 @@ def cmd_corpus(ns: argparse.Namespace) -> int:
     from toolmaze_gym.corpus.spec import DOMAINS
 
     corpus = load_corpus()
-    if ns.show:
+    if ns.show is not None:  # `--show ""` names no tool: an error, not the table
         if ns.show not in corpus:
             raise UsageError(f"no tool named {ns.show!r} (try `toolmaze corpus --list`)")
         spec = corpus[ns.show]

@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from toolmaze_gym.cli.common import UsageError, output_dir
+from toolmaze_gym.cli.common import UsageError, label_name, output_dir
 
 # flag → option name, per kind of agent (None: the flag does not apply)
 _FLAG_OPTIONS = {
@@ -90,8 +92,9 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         from toolmaze_gym.agents.threads import configure_cpu_threads
 
         configure_cpu_threads()  # before anything imports torch
-    label = ns.label or ns.agent
+    label = ns.agent if ns.label is None else label_name(ns.label)
     out = Path(ns.out or f"runs/{label}")
+    check_run_files(out)
     try:
         if ns.tasks is not None and ns.suite is not None:
             raise RunError("--tasks replaces --suite: give one task source")
@@ -108,7 +111,8 @@ def cmd_eval(ns: argparse.Namespace) -> int:
                         shard=parse_shard(ns.shard), share_turns=not ns.no_share_turns)
         if batch is not None and batch < 1:
             raise RunError("--batch must be at least 1")
-        summary = run(cfg, out, resume=ns.resume, progress=not ns.quiet)
+        with naming_the_run(out):
+            summary = run(cfg, out, resume=ns.resume, progress=not ns.quiet)
     except EndpointStop as exc:  # endpoint trouble: no model score, its own exit code
         print(f"toolmaze eval: error: {redact(str(exc), [ns.api_key_env or ''])}",
               file=sys.stderr)
@@ -119,8 +123,37 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not ns.no_report:
-        _report([str(out)], out / "report", ns.quiet)
+        with naming_the_run(out):
+            _report([str(out)], out / "report", ns.quiet)
     return 0
+
+
+def check_run_files(out: Path) -> None:
+    """Refuse, before any episode runs, a run folder whose files cannot be written:
+    a run.json, task or records path that is a folder (or a device) would otherwise be
+    found only at the end, after the whole run, with its records or run.json unwritten."""
+    from toolmaze_gym.runner import RECORDS_GLOB, RUN_FILE, TASKS_FILE
+
+    output_dir(str(out))
+    if not out.is_dir():
+        return
+    for path in [out / RUN_FILE, out / TASKS_FILE, *sorted(out.glob(RECORDS_GLOB))]:
+        if path.exists() and not path.is_file():
+            raise UsageError(f"{path} is not a regular file; the run cannot write it")
+    if (out / "report").exists() and not (out / "report").is_dir():
+        raise UsageError(f"{out / 'report'} is not a directory; the report cannot go there")
+
+
+@contextmanager
+def naming_the_run(out: Path) -> Iterator[None]:
+    """An OS error that names no file (a full disk fails a write, not an open) gets the
+    run folder as its file, so the one error line says where; exit status 1."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None or not exc.strerror:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(out)) from None
 
 
 def summary_text(summary) -> str:
@@ -155,6 +188,8 @@ def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, s
     if rep.regrade.disagreed:
         print(f"warning: {rep.regrade.said()}; the report uses the grades the trajectories "
               "give", file=sys.stderr)
+    if rep.regrade.unreplayable:
+        print(f"warning: {rep.regrade.replay_said()}", file=sys.stderr)
     print(f"report: {rep.markdown}" + (f"\nviewer: {rep.viewer}" if rep.viewer else ""),
           file=sys.stderr)
 
@@ -214,9 +249,11 @@ def cmd_report(ns: argparse.Namespace) -> int:
 
 
 EVAL_EPILOG = """\
-exit status: 0 the run is done; 2 bad input, or the run directory is taken (another
-configuration, records without --resume, a live run writing it); 3 the endpoint failed
-(a rejected key, a dead server): nothing was booked for it, --resume plays the rest.
+exit status: 0 the run is done; 1 a file could not be written or read (a full disk, no
+permission; the error line names the path): every record written is kept, --resume
+plays the rest; 2 bad input, or the run directory is taken (another configuration,
+records without --resume, a live run writing it); 3 the endpoint failed (a rejected key,
+a dead server): nothing was booked for it, --resume plays the rest; 130 interrupted.
 Records and run.json never hold a key: secrets are redacted wherever they appear."""
 
 # What each agent is, for ``--agent``'s help.

@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from toolmaze_gym.cli.common import UsageError, load_tasks, output_file, positive
+from toolmaze_gym.cli.common import UsageError, appendable_file, load_tasks, positive
 
 PROMPT = "> "
 
@@ -128,7 +128,27 @@ def _play(session, lines: Iterable[tuple[str, str]], echo: bool) -> str | None:
     return "stopped"
 
 
+@contextlib.contextmanager
+def _safe_output() -> Iterator[None]:
+    """Text a terminal cannot encode (a lone surrogate from a tool's echo or piped
+    bytes) is shown escaped while the episode runs: a transcript line must never end
+    the episode unrecorded with a traceback."""
+    streams = [(s, s.errors) for s in (sys.stdout, sys.stderr) if hasattr(s, "reconfigure")]
+    for stream, _ in streams:
+        stream.reconfigure(errors="backslashreplace")
+    try:
+        yield
+    finally:
+        for stream, errors in streams:
+            stream.reconfigure(errors=errors)
+
+
 def cmd_play(ns: argparse.Namespace) -> int:
+    with _safe_output():
+        return _play_episode(ns)
+
+
+def _play_episode(ns: argparse.Namespace) -> int:
     from toolmaze_gym.faults import get_mode
     from toolmaze_gym.faults.profiles import ProfileError
     from toolmaze_gym.play import PlaySession
@@ -140,7 +160,7 @@ def cmd_play(ns: argparse.Namespace) -> int:
         get_mode(ns.mode)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    record_path = output_file(ns.record, "--record")
+    record_path = appendable_file(ns.record, "--record")
     task = choose_task(ns)
     try:
         session = PlaySession(task, ns.mode, ns.prompt, ns.suite or _default_suite(),
@@ -180,7 +200,8 @@ def add_commands(sub) -> None:
         "Play one episode yourself as the agent: you see what the agent sees (the system "
         "prompt with the clock, the request, the tools' docs, each response), act one line "
         "at a time, and get the grade explained at the end. Exit status: 0 success, 1 not a "
-        "success, 2 a usage error.")
+        "success (or --record could not be written: the error line names it), 2 a usage "
+        "error, 130 interrupted.")
     p.epilog = HELP
     p.add_argument("--task", metavar="ID", help="the task to play, e.g. tmz-v3-c2-0004 "
                    "(default: chosen by --level with --index or --seed)")

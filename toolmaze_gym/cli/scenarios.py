@@ -12,12 +12,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolmaze_gym.cli.common import UsageError
+from toolmaze_gym.cli.common import UsageError, positive
 
 
 def cmd_check(ns: argparse.Namespace) -> int:
     from toolmaze_gym.tasks.scenarios import check_files, library_files
 
+    positive(ns.tries, "--tries")
     paths = [Path(p) for p in ns.files] or library_files()
     for p in paths:
         if not p.is_file():

@@ -87,7 +87,8 @@ def load_tasks(source: str) -> list[Task]:
         return read_suite_dir(path)
     if path.suffix == ".jsonl" or path.exists():
         if not path.is_file():
-            raise TaskFileError(f"no such file: {source}")
+            raise TaskFileError(f"{source} is not a regular file" if path.exists()
+                                else f"no such file: {source}")
         return read_task_lines(path)
     try:
         return load_suite(source)
