@@ -23,16 +23,20 @@ from toolmaze_gym.openenv.models import ToolMazeObservation, ToolMazeState
 from toolmaze_gym.openenv.server.toolmaze_environment import ToolMazeEnvironment
 
 from toolmaze_gym.serving import ServeRecorder, SessionStore
+from toolmaze_gym.serving.limits import MAX_BODY_BYTES, BodyLimits
 
 
 def build_app(store: SessionStore) -> Any:
-    """The OpenEnv app serving one episode per session from ``store``'s settings."""
+    """The OpenEnv app serving one episode per session from ``store``'s settings, with
+    the serving limits on every endpoint (:mod:`toolmaze_gym.serving.limits`)."""
     env_cls = type("ToolMazeEnvironment", (ToolMazeEnvironment,), {"store": store})
-    return create_app(env_cls, CallToolAction, CallToolObservation, env_name="toolmaze_env",
-                      concurrency_config=ConcurrencyConfig(
-                          max_concurrent_envs=store.max_sessions,
-                          session_timeout=store.idle_timeout),
-                      state_cls=ToolMazeState, reset_observation_cls=ToolMazeObservation)
+    app = create_app(env_cls, CallToolAction, CallToolObservation, env_name="toolmaze_env",
+                     concurrency_config=ConcurrencyConfig(
+                         max_concurrent_envs=store.max_sessions,
+                         session_timeout=store.idle_timeout),
+                     state_cls=ToolMazeState, reset_observation_cls=ToolMazeObservation)
+    app.add_middleware(BodyLimits)
+    return app
 
 
 def _from_environment() -> Any:
@@ -55,7 +59,8 @@ def main() -> None:
     """``python -m toolmaze_gym.openenv.server.app``: serve on 127.0.0.1:8000."""
     import uvicorn
 
-    uvicorn.run(_from_environment(), host="127.0.0.1", port=int(os.environ.get("PORT", "8000")))
+    uvicorn.run(_from_environment(), host="127.0.0.1", port=int(os.environ.get("PORT", "8000")),
+                ws_max_size=MAX_BODY_BYTES)
 
 
 if __name__ == "__main__":

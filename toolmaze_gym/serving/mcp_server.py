@@ -24,11 +24,11 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+from toolmaze_gym.serving.limits import MAX_BODY_BYTES, BodyLimits
 from toolmaze_gym.serving.session import CHOICE_KEYS, ServeError, Session
 from toolmaze_gym.serving.store import SessionStore
 
 EPISODE_URI = "toolmaze://episode"
-MAX_BODY_BYTES = 1 << 20
 INSTRUCTIONS = (
     "ToolMaze: a task that needs a chain of tool calls, some of which fail on purpose "
     "(loudly with an error, or silently with wrong data). Read the prompt 'task' (the "
@@ -132,6 +132,7 @@ def http_app(store: SessionStore, port: int) -> Any:
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from mcp.server.transport_security import TransportSecuritySettings
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.routing import Route
 
     manager = StreamableHTTPSessionManager(
@@ -154,7 +155,8 @@ def http_app(store: SessionStore, port: int) -> Any:
         async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
             await manager.handle_request(scope, receive, send)
 
-    return Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan)
+    return Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan,
+                     middleware=[Middleware(BodyLimits)])
 
 
 async def run_stdio(store: SessionStore) -> None:

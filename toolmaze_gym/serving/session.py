@@ -20,6 +20,7 @@ from typing import Any
 from toolmaze_gym.faults import get_mode
 from toolmaze_gym.prompts import PROMPTS
 from toolmaze_gym.runner import prompt_for
+from toolmaze_gym.serving.limits import too_deep, too_deep_message
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, SuiteError, get_task
 
@@ -166,6 +167,8 @@ class Session:
         ``status`` (HTTP-style, None for an ending), ``done``, and at the end ``grade``
         and ``reward`` (the episode's return). A call after the end raises
         :class:`ServeError` (``episode_ended``)."""
+        if too_deep(arguments):  # json.dumps below would recurse once per level
+            raise ServeError("bad_request", too_deep_message())
         with self.lock:
             if self.done:
                 raise ServeError("episode_ended", "the episode has ended; no further calls "
