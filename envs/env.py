@@ -33,6 +33,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium.error import ResetNeeded
+from toolmaze_gym.envs.reset_options import ResetOptions, check_options, check_seed
 from toolmaze_gym.envs.spaces import BoundedText
 from toolmaze_gym.reward import DEFAULT, RewardConfig, potential, terminal_reward
 
@@ -169,13 +170,15 @@ class ToolMazeEnv(gym.Env[str, str]):
         cell = cells[min(k, len(cells) - 1)]
         return cell[:2], cell[2:]
 
-    def _task(self, level: str, mode: str, options: Mapping[str, Any]
+    def _task(self, level: str, mode: str, options: ResetOptions
               ) -> tuple[Task, FaultProfile]:
-        if "task" in options:
-            t = options["task"]
-            task = t if isinstance(t, Task) else Task.from_dict(dict(t))
-        elif "task_id" in options:
-            task = get_task(str(options["task_id"]), self.suite)
+        if options.task is not None:
+            task = options.task
+        elif options.task_id is not None:
+            try:
+                task = get_task(options.task_id, self.suite)
+            except SuiteError as exc:
+                raise ValueError(f"reset option 'task_id': {exc}") from None
         elif self.split == "suite":
             task = self._suite_task(level)
         else:
@@ -216,14 +219,21 @@ class ToolMazeEnv(gym.Env[str, str]):
         suite order; a later reset without a seed takes the next task.
         ``options``: ``task_id`` (a suite task), ``task`` (a ``Task`` or its dict),
         ``level`` / ``mode`` (override this episode's cell).
+
+        Raises:
+            ValueError: a seed that is not a non-negative int, or an option of the wrong
+                kind (one line naming it). The env is then left without an episode, so a
+                ``step`` raises ``ResetNeeded`` before doing anything.
         """
+        self._episode = None  # a failed reset leaves nothing half-started to step
+        seed = check_seed(seed)
+        opts = check_options(options)
         super().reset(seed=seed)
-        options = options or {}
         if seed is not None:
-            self._next_index = int(seed)
+            self._next_index = seed
         level, mode = self._cell()
-        mode = get_mode(options.get("mode", mode)).name
-        task, profile = self._task(options.get("level", level), mode, options)
+        mode = opts.mode or mode
+        task, profile = self._task(opts.level or level, mode, opts)
         self._episode = Episode(task, mode, self.sim, profile, max_steps=self.max_steps)
         self._messages = opening_messages(task, self.prompt, self.sim.world.now)
         self._tools = episode_tools(task, self.sim)

@@ -66,7 +66,17 @@ class ToolMazePool(VectorEnv):
     # -- subsets ------------------------------------------------------------------------
 
     def _indices(self, indices: Sequence[int] | None) -> list[int]:
-        idx = list(range(self.num_envs)) if indices is None else [int(i) for i in indices]
+        """Checked env indices: ints (NumPy's too) in 0..num_envs-1, each once. A float,
+        text or bool is refused rather than coerced (``int("1")``, ``int(1.9)``), and a
+        negative index is never Python's count from the end (env -1 is no env)."""
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, str | bytes) or not isinstance(indices, Sequence | np.ndarray):
+            raise TypeError(f"env indices must be a sequence of ints, got {indices!r}")
+        odd = [i for i in indices if isinstance(i, bool) or not isinstance(i, int | np.integer)]
+        if odd:
+            raise TypeError(f"env indices must be ints, got {odd[:3]!r}")
+        idx = [int(i) for i in indices]
         bad = [i for i in idx if not 0 <= i < self.num_envs]
         if bad:
             raise IndexError(f"env indices {bad} out of range 0..{self.num_envs - 1}")
@@ -99,8 +109,11 @@ class ToolMazePool(VectorEnv):
             seeds: list[int | None] = [int(seed) + i for i in idx]
         elif seed is None:
             seeds = [None] * len(idx)
+        elif isinstance(seed, Sequence) and not isinstance(seed, str | bytes):
+            seeds = list(seed)  # each env's reset checks its own
         else:
-            seeds = list(seed)
+            raise ValueError(f"reset(seed=...) takes an int, one seed per reset env, or None, "
+                             f"got {seed!r}")
         if len(seeds) != len(idx) or (task_ids is not None and len(task_ids) != len(idx)):
             raise ValueError("need one seed (and task id) per reset env")
         obs = [""] * self.num_envs
@@ -121,8 +134,13 @@ class ToolMazePool(VectorEnv):
         observation is ``"[]"``, their reward 0, and ``terminated``/``truncated`` give
         their episode's state."""
         if isinstance(actions, Mapping):
+            self._indices(list(actions))
             todo = {int(i): a for i, a in actions.items() if a is not None}
-            self._indices(list(todo))
+        elif isinstance(actions, str | bytes) or not isinstance(actions, Sequence):
+            # a str is a Sequence too: "abcd" would send one character to each of 4 envs
+            raise TypeError("actions must be a mapping {index: text} or a list of "
+                            f"{self.num_envs} texts (None for idle envs), got "
+                            f"{type(actions).__name__}")
         else:
             if len(actions) != self.num_envs:
                 raise ValueError(f"expected {self.num_envs} actions (None for idle envs)")
@@ -177,14 +195,17 @@ class ToolMazePool(VectorEnv):
 
     def messages(self, i: int) -> list[dict[str, Any]]:
         """Env ``i``'s full transcript (OpenAI chat format)."""
+        (i,) = self._indices([i])
         return self._bases[i].messages
 
     def template_messages(self, i: int) -> list[dict[str, Any]]:
         """Env ``i``'s transcript with tool-call arguments as dicts (for HF chat templates)."""
+        (i,) = self._indices([i])
         return self._bases[i].template_messages
 
     def tools(self, i: int) -> list[dict[str, Any]]:
         """Env ``i``'s tool schemas (OpenAI format)."""
+        (i,) = self._indices([i])
         return self._bases[i].tools
 
     def batch(self, template: bool = False
@@ -208,6 +229,7 @@ class ToolMazePool(VectorEnv):
     def record(self, i: int, agent: str = "") -> dict[str, Any]:
         """Env ``i``'s trajectory record, graded: ``record(i)["grade"]`` is the grade as
         one plain dict (the vector infos spread it over masked arrays)."""
+        (i,) = self._indices([i])
         return self._bases[i].record(agent)
 
     def cut(self, i: int, reason: str) -> dict[str, Any]:

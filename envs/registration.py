@@ -37,8 +37,13 @@ def register_envs() -> None:
 def _register(env_id: str, kwargs: dict[str, Any]) -> None:
     """No ``max_episode_steps``: the env's own ``max_steps`` (default 25) is the one
     length knob, and it grades the last step; Gymnasium's outer ``TimeLimit`` would
-    override ``max_steps`` and cut episodes without a grade."""
+    override ``max_steps`` and cut episodes without a grade.
+
+    No passive env checker either (the env passes ``check_env``, which the tests run):
+    in Gymnasium 1.4 a first ``reset`` that raises leaves ``PassiveEnvChecker`` without
+    its reset data, and from then on every ``step`` raises ``TypeError`` *after* the
+    step has run. ``gym.make(id, disable_env_checker=False)`` still adds it."""
     if env_id in gym.registry:
         return
     gym.register(id=env_id, entry_point=ENV_ENTRY, vector_entry_point=VECTOR_ENTRY,
-                 kwargs=kwargs)
+                 kwargs=kwargs, disable_env_checker=True)

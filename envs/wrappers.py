@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -25,4 +26,6 @@ class PerturbationWrapper(gym.Wrapper[str, str, str, str], gym.utils.RecordConst
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        if options is not None and not isinstance(options, Mapping):
+            return self.env.reset(seed=seed, options=options)  # the env says what is wrong
         return self.env.reset(seed=seed, options={"mode": self.mode, **(options or {})})
