@@ -114,7 +114,7 @@ def cmd_grade(ns: argparse.Namespace) -> int:
             for rec in graded:
                 fh.write(to_json(rec, redactor) + "\n")
     print(f"re-graded {len(graded)} records with grading version {GRADING_VERSION}; "
-          f"{changed} grades changed ({result.said()})"
+          f"{changed} grades changed ({result.said()}); {result.replay_said()}"
           + (f"; wrote {out_path}" if out_path else ""), file=sys.stderr)
     return 0
 
