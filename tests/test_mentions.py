@@ -148,6 +148,9 @@ def test_addresses_and_file_names_are_not_split_at_joiners():
     ("2026-08-19 05:00 UTC", False),  # 05:00 UTC is another instant
     ("2026-08-19T05:00Z", False),
     ("2026-08-19 06:00", False),
+    ("lands 2026-08-19 09:00 local time", False),  # the UTC clock told as local
+    ("lands 19 Aug 2026 at 09:00", False),
+    ("lands 19 Aug 2026 at 09:00 (UTC)", True),
 ])
 def test_a_datetime_with_an_offset_may_be_written_as_its_local_time(text, ok):
     assert mentions(text, "iso_datetime", "2026-08-19T05:00:00-04:00") is ok
@@ -284,3 +287,13 @@ def test_a_date_in_figures_may_end_a_sentence():
     """Played (round 5): "Lieferung am 23.08.2026." and "entrega para 24/08/2026." were missed."""
     assert mentions("Lieferung am 23.08.2026.", "iso_date", "2026-08-23")
     assert mentions("entrega prevista para 24/08/2026. A previsão", "iso_date", "2026-08-24")
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("lands 2026-08-27 15:19", True),  # a UTC value's own clock is UTC
+    ("lands 27 Aug 2026 15:19", True),
+    ("lands 27 Aug 2026 10:19 (UTC-5)", True),
+    ("lands 27 Aug 2026 10:19", False),
+])
+def test_a_time_with_no_zone_is_a_utc_values_own_clock(text, ok):
+    assert mentions(text, "iso_datetime", "2026-08-27T15:19:00Z") is ok

@@ -22,7 +22,8 @@ mentions a value when the value appears in it in a form a reader would accept:
 * dates in ISO form or written out (``29 Aug 2026``, ``August 29, 2026``),
   compared to the day; datetimes in ISO form (any offset, folded to UTC) or as a
   date plus an ``HH:MM`` time (or ``HHhMM``, as French writes it), compared to the
-  minute;
+  minute; a time written without a zone is read as the value's own clock (the local
+  time of a value with an offset, so its UTC clock unlabelled does not say it);
 * free text (a quoted sentence, an upstream text, a phrase of the request)
   contained in it as whole words, ignoring case, spacing, quote style, final
   punctuation and a leading article (``Quarterly bookkeeping`` says ``the quarterly
@@ -280,7 +281,7 @@ _ISO_DATETIME = re.compile(
 # French and others write the hour mark as "h" ("06h00", "15 h 05").
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})?\s*"
                     r"(am|pm|a\.m\.|p\.m\.)?"
-                    r"(?:\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
+                    r"(?:\s*\(?\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
 
 
 def dates_in(text: str) -> set[str]:
@@ -327,27 +328,38 @@ def _offset(zone: str | None) -> str | None:
     return f"{m[1]}{int(m[2]):02d}:{m[3] or '00'}" if m else None
 
 
-def datetimes_in(text: str) -> set[str]:
-    """Every date-and-time ``text`` writes in ISO form, normalised to UTC minutes."""
+def datetimes_in(text: str, bare: str = "+00:00") -> set[str]:
+    """Every date-and-time ``text`` writes in ISO form, normalised to UTC minutes; one
+    written without a zone is read at the offset ``bare``."""
     norm = values.get("iso_datetime").normalise
     found: set[str] = set()
     for day, hm, _, zone in _ISO_DATETIME.findall(text):
-        offset = _offset(zone)
+        offset = _offset(zone) if zone else bare
         if offset is not None:
             with contextlib.suppress(ValueError):
                 found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
     return found
 
 
-def _clock_times(text: str) -> set[str]:
-    """``HH:MM`` times in UTC where the text gives no other zone."""
+def _written_instants(text: str, year: str, bare: str) -> set[str]:
+    """Each date ``text`` writes joined with each clock time it writes, in UTC
+    minutes: a clock with a zone at that zone ("10:19 (UTC-5)"), one without at
+    ``bare``."""
+    days = _dates_of_year(text, year)
+    if not days:
+        return set()
+    norm = values.get("iso_datetime").normalise
     out: set[str] = set()
     for h, m, ampm, zone in _CLOCK.findall(text):
         hour = int(h)
         if ampm:
             hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)
-        if hour < 24 and int(m) < 60 and _offset(zone) == "+00:00":
-            out.add(f"{hour:02d}:{m}")
+        offset = _offset(zone) if zone else bare
+        if hour >= 24 or int(m) >= 60 or offset is None:
+            continue
+        for day in days:
+            with contextlib.suppress(ValueError):
+                out.add(norm(f"{day}T{hour:02d}:{m}:00{offset}"))
     return out
 
 
@@ -364,37 +376,20 @@ def _datetime_mentioned(text: str, type_name: str, value: Any) -> bool:
         want = values.get(type_name).normalise(value)
     except (TypeError, ValueError, AttributeError):
         return False
-    if want in datetimes_in(text):
-        return True
-    # Else a date and a clock time written apart ("29 Aug 2026, 08:00 UTC"); the ISO
-    # datetimes already read above are not read again in pieces.
-    rest = _ISO_DATETIME.sub(" ", text)
-    day, clock = want.split("T")
-    if day in _dates_of_year(rest, day[:4]) and clock in _clock_times(rest):
-        return True
-    # A value with its own offset may be written as the local date and clock time it
-    # shows ("2026-08-19 05:00 New York time" for 2026-08-19T05:00:00-04:00).
+    # A time written without a zone is the value's own clock: the local time a value
+    # with an offset shows ("10:19" for 2026-08-27T10:19:00-05:00, as "2026-08-19 05:00
+    # New York time"), never its UTC clock unlabelled ("15:19 local time" is five hours
+    # off). Else a date and a clock time written apart ("29 Aug 2026, 08:00 UTC"); the
+    # ISO datetimes read first are not read again in pieces.
     local = _LOCAL.match(str(value))
-    if local is None or local[3] in ("Z", "+00:00"):
-        return False
-    return local[1] in _dates_of_year(text, local[1][:4]) \
-        and local[2] in _local_clock_times(text, local[3])
+    own = "+00:00" if local is None or local[3] == "Z" else local[3]
+    if want in datetimes_in(text, bare=own):
+        return True
+    return want in _written_instants(_ISO_DATETIME.sub(" ", text), str(value)[:4], own)
 
 
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
                     r"(Z|[+-]\d{2}:\d{2})$")
-
-
-def _local_clock_times(text: str, offset: str) -> set[str]:
-    """``HH:MM`` times written without a zone, or with the zone ``offset`` itself."""
-    out: set[str] = set()
-    for h, m, ampm, zone in _CLOCK.findall(text):
-        hour = int(h)
-        if ampm:
-            hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)
-        if hour < 24 and int(m) < 60 and (not zone or _offset(zone) == offset):
-            out.add(f"{hour:02d}:{m}")
-    return out
 
 
 # ---------------------------------------------------------------- text and names

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.grading._helpers import call, play, simulator, tasks, victim_index
+from pathlib import Path
+
+from tests.grading._helpers import call, play, played, simulator, tasks, victim_index
 from toolmaze_gym.grading import remaining_optimal, task_index
 
 
@@ -39,3 +41,14 @@ def test_remaining_counts_the_fault_still_ahead():
     ep = play(task, "P1", [call(c) for c in S[: v + 1]])
     assert ep.steps[-1].fault is not None
     assert _remaining(ep) == len(S) - v + 1  # the retry, the rest, the finish
+
+
+def test_a_side_whose_source_answered_wrongly_is_no_cheaper_for_its_summariser():
+    """Round 5, c3-0078-P3: gnews_search answered sports for politics (transient); the
+    agent took newsapi_everything and summarised with text_summarizer (the gnews
+    side's summariser, the same job as tldr_summarize). The gnews side would need
+    gnews again, so c* is the newsapi side's: C_rec 0, not 0.2."""
+    actions = Path(__file__).parent.parent / "data" / "played" / "v3-round5" / \
+        "tmz-v3-c3-0078-P3.actions"
+    g = played("tmz-v3-c3-0078", "P3", actions.read_text(encoding="utf-8").splitlines())
+    assert g["success"] and g["c"] == g["c_star"] == 5 and g["c_rec"] == 0

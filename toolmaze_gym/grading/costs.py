@@ -103,7 +103,10 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
         # The sides this agent went for after the fault, where it went for any.
         chosen = [cids for cids in usable if any(by_tool.get(idx.calls[c].tool) for c in cids)]
         here = [tools for slot, tools in ahead if slot == slot_id]
-        options = [_side_cost(trace, cids, limit, called, here) for cids in chosen or usable]
+        hit = [set(v.tools) for k, v in enumerate(profile.victims)
+               if k in fired and v.slot == slot_id]
+        options = [_side_cost(trace, cids, limit, called, here, hit)
+                   for cids in chosen or usable]
         if not options:
             if completed:  # the agent had the slot's values without its tools
                 continue
@@ -115,12 +118,16 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
 
 
 def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[str, int],
-               ahead: Sequence[set[str]]) -> tuple[int, list[str]]:
+               ahead: Sequence[set[str]], hit: Sequence[set[str]] = ()
+               ) -> tuple[int, list[str]]:
     """What one side still costs such an agent (see ``agent_optimal_after``): the
     Actions it never attempted, and the tools whose calls count at most as often as
     the agent made them after the fault (its lookups, and the Actions it attempted:
     right or wrong, one call each is its choice). A victim that has not fired yet
-    costs one call more of the same kind."""
+    costs one call more of the same kind; so does one that fired (``hit``) on a tool
+    of this side that the agent did not call again: the faulty answer gave it
+    nothing, so this side is no cheaper for a Processor of its kind the agent called
+    on another side."""
     idx = trace.idx
     actions = [c for c in cids if idx.calls[c].tool in idx.actions]
     made = trace.side_progress(actions, -1, limit) if actions else 0
@@ -137,6 +144,9 @@ def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[st
         if victim.intersection(never) or any(called.get(_kind(idx.corpus, t))
                                              for t in victim):
             fixed += 1
+    side = {idx.calls[c].tool for c in cids}
+    fixed += sum(1 for victim in hit
+                 if side & victim and not any(called.get(t) for t in side & victim))
     return fixed, tools
 
 
