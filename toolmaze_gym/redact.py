@@ -13,6 +13,11 @@ records), not to chosen fields, and it looks for three things:
   they appear as substrings, raw or JSON-escaped;
 * credentials in URLs: the user-info part (``user:pass@``) and query parameters with a
   credential's name (``api_key``, ``token``, ``password``, ``sig``, ...);
+* the secret-looking parts of the configured endpoint URL (``--base-url``, or
+  ``OPENAI_BASE_URL``): its password, query values and path segments that look like
+  keys (:func:`endpoint_secrets`), since some servers take the key in the path
+  (``/ok/<key>/v1``). Those become known values too. Only the endpoint's own URL is
+  searched this way: URLs in the world's data (``/c/p4k2m9q7t3x8z1``) are data;
 * common token shapes: OpenAI/Anthropic ``sk-...``, Hugging Face ``hf_...``, GitHub
   ``ghp_...``, AWS ``AKIA...``, Slack ``xox?-...``, Google ``AIza...``, and the value
   of ``Bearer`` / ``Authorization:`` headers.
@@ -33,6 +38,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 REDACTED = "[REDACTED]"
 MIN_SECRET = 8  # shorter configured values are dummies, not secrets
@@ -42,6 +48,13 @@ MIN_ENV_SECRET = 12  # found by name only: be surer that it is a real credential
 _SECRET_NAME = re.compile(r"(?i)(API_?KEY|ACCESS_?KEY|SECRET|TOKEN|PASSWORD|PASSWD|"
                           r"CREDENTIALS?|PRIVATE_?KEY|_KEY$|^KEY$)")
 _TOKEN_CHARS = r"A-Za-z0-9._~+/=-"
+# A URL part looks like a key when it holds a run of letters and digits, mixed, at
+# least this long (model names, versions and deployments are short dashed words:
+# Meta-Llama-3-8B-Instruct, gpt-4o-mini-2024-07-18), or is a UUID.
+MIN_URL_SECRET = 12
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+_UUID = re.compile(r"[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}")
+_ENDPOINT_ENV = ("OPENAI_BASE_URL",)  # where a policy finds its URL when none is given
 
 
 @dataclass(frozen=True)
@@ -91,6 +104,34 @@ def secret_env_names(environ: Mapping[str, str] | None = None) -> list[str]:
     return sorted(n for n in env if _SECRET_NAME.search(n))
 
 
+def looks_secret(part: str) -> bool:
+    """Whether one part of a URL (a path segment, a query value) looks like a key."""
+    return bool(_UUID.fullmatch(part)) or any(
+        len(run) >= MIN_URL_SECRET and not run.isdigit() and not run.isalpha()
+        for run in _ALNUM_RUN.findall(part))
+
+
+def endpoint_secrets(url: str) -> list[str]:
+    """The parts of an endpoint URL that may be credentials: the password (or a user
+    name given alone, a token as user), query values that look like keys or sit
+    under a credential's name, and path segments that look like keys."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    found = []
+    if parts.password:
+        found.append(unquote(parts.password))
+    elif parts.username:
+        found.append(unquote(parts.username))
+    found += [seg for seg in map(unquote, parts.path.split("/")) if looks_secret(seg)]
+    for name, value in parse_qsl(parts.query, keep_blank_values=False):
+        if looks_secret(value) or _SECRET_NAME.search(name.upper()) \
+                or name.lower() in ("key", "auth", "sig", "signature", "pwd"):
+            found.append(value)
+    return list(dict.fromkeys(v for v in found if len(v.strip()) >= MIN_SECRET))
+
+
 class Redactor:
     """Replaces secrets in text; see the module docstring. ``secrets`` are known values
     (each redacted raw and in its JSON-escaped form)."""
@@ -108,16 +149,20 @@ class Redactor:
 
     @classmethod
     def from_environment(cls, env_names: Iterable[str] = (),
-                         environ: Mapping[str, str] | None = None) -> Redactor:
+                         environ: Mapping[str, str] | None = None,
+                         urls: Iterable[str | None] = ()) -> Redactor:
         """A redactor for the values of ``env_names`` (e.g. the variable named by
-        ``--api-key-env``) and of every variable whose name says it holds a secret
+        ``--api-key-env``), of every variable whose name says it holds a secret
         (but not a path, such as ``GOOGLE_APPLICATION_CREDENTIALS``: records name
-        files, and the path is not the secret)."""
+        files, and the path is not the secret), and for the secret-looking parts of
+        the endpoint ``urls`` and of ``OPENAI_BASE_URL`` (:func:`endpoint_secrets`)."""
         env = os.environ if environ is None else environ
         named = [env.get(n, "") for n in env_names if n]
         found = [v for n in secret_env_names(env)
                  if len(v := env[n]) >= MIN_ENV_SECRET and not os.path.exists(v)]
-        return cls([*named, *found])
+        in_urls = [v for url in [*urls, *(env.get(n) for n in _ENDPOINT_ENV)]
+                   if isinstance(url, str) and url for v in endpoint_secrets(url)]
+        return cls([*named, *found, *in_urls])
 
     def __call__(self, text: str) -> str:
         if self._known is not None:
@@ -146,3 +191,4 @@ class RedactingFilter(logging.Filter):
         redactor = self.redactor or Redactor.from_environment()
         record.msg, record.args = redactor(record.getMessage()), None
         return True
+

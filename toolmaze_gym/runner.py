@@ -69,6 +69,7 @@ from toolmaze_gym.redact import Redactor
 from toolmaze_gym.runlock import LockHeld, check_free, run_lock
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, sha256, task_index
+from toolmaze_gym.utf8 import valid_text
 
 RUN_FILE = "run.json"
 RECORDS_GLOB = "records*.jsonl"
@@ -405,19 +406,6 @@ def read_config(run_dir: Path) -> dict[str, Any] | None:
         raise RunError(f"{path} is not valid JSON") from None
 
 
-def valid_text(text: str) -> str:
-    """``text`` as valid Unicode: a surrogate pair kept apart becomes the character it
-    encodes, a lone surrogate U+FFFD. Models emit both (a byte-level tokenizer cut
-    mid-character, a JSON escape of half a pair), and UTF-8 can encode neither."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    return text
-
-
 def _jsonable(obj: Any) -> Any:
     """What a record holds that JSON cannot (a policy's odd usage values): as text."""
     if isinstance(obj, bytes | bytearray):
@@ -494,9 +482,12 @@ class RunConfig:
 
 
 def run_redactor(cfg: RunConfig) -> Redactor:
-    """The redactor of a run: the configured key (``api_key_env``) and the environment's
-    secrets, wherever they appear (see :mod:`toolmaze_gym.redact`)."""
-    return Redactor.from_environment([str(cfg.agent_options.get("api_key_env") or "")])
+    """The redactor of a run: the configured key (``api_key_env``), the environment's
+    secrets and the secret-looking parts of the endpoint's ``base_url`` (a key in its
+    path), wherever they appear (see :mod:`toolmaze_gym.redact`)."""
+    url = cfg.agent_options.get("base_url")
+    return Redactor.from_environment([str(cfg.agent_options.get("api_key_env") or "")],
+                                     urls=[url] if isinstance(url, str) else [])
 
 
 def _identity_on_disk(cfg: RunConfig, tasks: dict[str, Task], redactor: Redactor) -> dict:

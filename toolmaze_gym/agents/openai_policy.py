@@ -41,7 +41,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from toolmaze_gym.agents.conversation import model_messages, with_tool_docs
 from toolmaze_gym.agents.errors import EndpointError
@@ -53,6 +53,7 @@ from toolmaze_gym.agents.policy import (
     new_usage,
 )
 from toolmaze_gym.agents.sampling_check import SamplingCheck
+from toolmaze_gym.redact import REDACTED, looks_secret
 from toolmaze_gym.tasks.model import Task
 
 __all__ = ["EndpointError", "OpenAIPolicy", "model_messages", "reply_text", "wire_messages"]
@@ -243,7 +244,12 @@ class OpenAIPolicy:
 
 def reply_text(message: Any) -> str:
     """The raw action text for an assistant message: its ``tool_calls`` as the OpenAI
-    JSON the env parses, else its content (the final answer), else a refusal."""
+    JSON the env parses, else its content (the final answer), else a refusal.
+
+    Raises:
+        _Malformed: a tool call without a function name (the endpoint's output, not
+            the model's: no model text parses to a null name).
+    """
     calls = getattr(message, "tool_calls", None)
     if calls:
         return json.dumps({"tool_calls": [_call(c) for c in calls]}, ensure_ascii=False)
@@ -254,10 +260,22 @@ def reply_text(message: Any) -> str:
 
 
 def _call(call: Any) -> dict[str, Any]:
+    """One tool call in wire form. A null (or non-text) name is malformed endpoint
+    output, asked again like any malformed reply; arguments given as a JSON object
+    instead of JSON text (some servers do) are taken as that object."""
     fn = getattr(call, "function", None)
+    name, arguments = getattr(fn, "name", None), getattr(fn, "arguments", None)
+    if not isinstance(name, str):
+        raise _Malformed(f"a tool call whose function name is {type(name).__name__}, "
+                         "not text")
+    if isinstance(arguments, dict):
+        try:
+            arguments = json.dumps(arguments, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise _Malformed(f"tool call arguments that are no JSON ({type(exc).__name__})") \
+                from None
     return {"id": getattr(call, "id", None), "type": "function",
-            "function": {"name": getattr(fn, "name", None),
-                         "arguments": getattr(fn, "arguments", None)}}
+            "function": {"name": name, "arguments": arguments}}
 
 
 wire_messages = model_messages  # the name this module used to give it
@@ -291,12 +309,15 @@ def _describe(exc: BaseException) -> str:
 
 def shown_url(url: str) -> str:
     """``url`` as a message may show it: without user, password, query or fragment (a
-    key is sometimes passed in one of them)."""
+    key is sometimes passed in one of them), and with path segments that look like
+    keys redacted (some servers take the key in the path)."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     host = f"[{host}]" if ":" in host else host  # an IPv6 address keeps its brackets
     netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", "")) if parts.scheme else url
+    path = "/".join(REDACTED if looks_secret(unquote(seg)) else seg
+                    for seg in parts.path.split("/"))
+    return urlunsplit((parts.scheme, netloc, path, "", "")) if parts.scheme else url
 
 
 def _body_message(body: Any) -> str:
