@@ -146,3 +146,24 @@ def test_eval_help_lists_every_exit_status():
     for status in ("0 the run is done", "1 a file could not be written", "2 bad input",
                    "3 the endpoint failed", "130 interrupted"):
         assert status in text, status
+
+
+# ---------------------------------------------------------------- grade, report
+
+
+@pytest.mark.parametrize("command", ["grade", "report"])
+@pytest.mark.parametrize("as_dir", [False, True])
+def test_a_record_nested_100000_deep_is_one_line(tmp_path, capsys, command, as_dir):
+    deep = "[" * 100_000 + "]" * 100_000
+    line = f'{{"task_id": "tmz-v3-c1-0000", "mode": "P0", "steps": [], "x": {deep}}}\n'
+    source = tmp_path / "run" if as_dir else tmp_path / "run.jsonl"
+    if as_dir:
+        source.mkdir()
+        (source / "records.jsonl").write_text(line)
+    else:
+        source.write_text(line)
+    argv = [command, str(source), "--out", str(tmp_path / "out")]
+    if command == "grade":
+        argv[-1] = str(tmp_path / "out.jsonl")
+    err = one_line(capsys, argv)
+    assert "nested too deeply to be a trajectory record" in err

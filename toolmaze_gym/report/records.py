@@ -117,7 +117,7 @@ def _cut_last_line(path: Path, data: bytes) -> RunError | None:
     try:
         if isinstance(json.loads(data[data.rfind(b"\n") + 1:]), dict):
             return None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep for json
         pass
     lineno = data.count(b"\n") + 1
     return RunError(f"{path}:{lineno}: {CUT_SHORT}")
@@ -141,6 +141,9 @@ def read_file(path: Path) -> list[Located]:
             rec = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RunError(f"{path}:{lineno}:{exc.colno}: not valid JSON ({exc.msg})") \
+                from None
+        except RecursionError:  # json recurses once per level: no record nests this deep
+            raise RunError(f"{path}:{lineno}: nested too deeply to be a trajectory record") \
                 from None
         out.append((f"{path}:{lineno}", check_record(rec, f"{path}:{lineno}")))
     return _unique(out, path)
@@ -169,7 +172,12 @@ def read_dir(run_dir: Path) -> list[Located]:
         except UnicodeDecodeError:
             raise _not_utf8(path, data) from None
     out = []
-    for rec in read_records(run_dir):
+    try:
+        records = read_records(run_dir)
+    except RecursionError:  # json recurses once per level: no record nests this deep
+        raise RunError(f"{run_dir}: a line nested too deeply to be a trajectory record") \
+            from None
+    for rec in records:
         where = f"{run_dir} (episode {record_key(rec)})"
         out.append((where, check_record(rec, where)))
     return out
