@@ -167,3 +167,15 @@ def test_a_record_nested_100000_deep_is_one_line(tmp_path, capsys, command, as_d
         argv[-1] = str(tmp_path / "out.jsonl")
     err = one_line(capsys, argv)
     assert "nested too deeply to be a trajectory record" in err
+
+
+@pytest.mark.parametrize(("text", "words"), [("-1", "out of range 0..65535"),
+                                             ("99999", "out of range 0..65535"),
+                                             ("http", "not a port number")])
+def test_a_port_out_of_range_is_an_argparse_error(text, words):
+    from toolmaze_gym.cli.common import port_number
+
+    with pytest.raises(Exception, match=words) as caught:
+        port_number(text)
+    assert type(caught.value).__name__ == "ArgumentTypeError"
+    assert port_number("8765") == 8765 and port_number("0") == 0

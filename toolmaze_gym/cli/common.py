@@ -87,6 +87,18 @@ def positive(value: int, flag: str) -> int:
     return value
 
 
+def port_number(text: str) -> int:
+    """An argparse ``type`` for a TCP port, 0..65535 (0: any free port): a port out of
+    range is a usage error at parse time, not an OverflowError once the server starts."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range 0..65535")
+    return port
+
+
 def load_tasks(source: str) -> list:
     """A shipped suite by name, a suite directory, or a JSONL file of tasks."""
     from toolmaze_gym.tasks.files import TaskFileError
