@@ -15,7 +15,7 @@ from toolmaze_gym.corpus import EpisodeState, Simulator, error_response
 from toolmaze_gym.faults import FaultEngine, FaultProfile, get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.utf8 import valid_strings
+from toolmaze_gym.utf8 import valid_record
 
 MAX_STEPS = 25
 ENDINGS = ("finish", "abort", "answer")
@@ -152,5 +152,5 @@ class Episode:
                "grading_version": g.version, "profile_version": self.profile.version}
         if self.cut_reason is not None:
             rec["cut"] = self.cut_reason
-        return valid_strings(rec)  # UTF-8-encodable for every caller, not only writers
+        return valid_record(rec)  # UTF-8-encodable for every caller, not only writers
 

@@ -9,7 +9,10 @@ by each writer that might remember to.
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def valid_text(text: str) -> str:
@@ -40,3 +43,16 @@ def valid_strings(obj: Any) -> Any:
         out = [valid_strings(v) for v in obj]
         return obj if all(a is b for a, b in zip(out, obj, strict=True)) else type(obj)(out)
     return obj
+
+
+def valid_record(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record as :func:`valid_strings` makes it, checked first in one pass of the C
+    JSON encoder (a clean record, nearly every one, costs a fifth of the walk)."""
+    try:
+        text = _ENCODE(rec)
+        if text.isascii():
+            return rec
+        text.encode("utf-8")
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        return valid_strings(rec)
+    return rec
