@@ -178,7 +178,7 @@ class PlaySession:
                    suite=self.suite,
                    usage={"prompt_tokens": 0, "completion_tokens": 0,
                           "turns": len(self.raw), "shared_turns": 0},
-                   raw=list(self.raw), wall_s=round(time.perf_counter() - self.t0, 4))
+                   wall_s=round(time.perf_counter() - self.t0, 4))  # raw: in the steps
         if self.tasks_file is not None:
             rec["tasks"] = str(Path(self.tasks_file).resolve())
         return rec
