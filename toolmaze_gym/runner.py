@@ -6,7 +6,12 @@ Why it is shaped this way:
 * Every record is flushed and fsync'd as soon as its episode ends, and every episode
   has a key (task, mode, prompt, repeat), so ``resume`` skips exactly the keys already
   on disk: an interrupted run loses at most the episodes in flight and never repeats
-  one. A line cut short by a kill is dropped when the file is reopened.
+  one. ``--resume`` first repairs the file's last line (:func:`repair`): a complete
+  record lacking its newline gets it, anything else there (cut short, garbage, not
+  UTF-8) is dropped with one warning, and the count is taken after the repair. A
+  record keeps each raw text once, in its steps, cut like the env's echo
+  (``episode.MAX_RAW_CHARS``, with ``raw_chars``). One run directory holds one
+  sharding: shards of another count are refused (they would replay episodes).
 * ``shard=(i, n)`` takes every n-th episode of the ordered selection, and each shard
   writes its own file, so several machines can fill one run directory; ``report``
   merges the files.
