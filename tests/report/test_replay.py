@@ -162,3 +162,35 @@ def test_the_replay_is_the_env_s_own_rules(records, sim):
                                    sim) is None, (r["task_id"], r["mode"])
             n += 1
     assert n > 0
+
+
+def test_text_a_run_cleaned_on_writing_still_replays(sim):
+    """Runs write a lone surrogate as U+FFFD and a token-shaped secret as [REDACTED]:
+    an honest record whose first call held both (the env refused it with a 422) is
+    not flagged, though its stored arguments are no longer what the agent sent."""
+    from toolmaze_gym.agents.scripted import OracleAgent
+    from toolmaze_gym.faults.store import profile_for
+    from toolmaze_gym.redact import Redactor
+    from toolmaze_gym.rollout import rollout
+    from toolmaze_gym.runner import to_json
+    from toolmaze_gym.tasks.suite import load_suite
+
+    class Garbled(OracleAgent):
+        sent = 0
+
+        def act(self, messages: list[dict[str, Any]]) -> str:
+            call = json.loads(super().act(messages))
+            self.sent += 1
+            if self.sent == 1:
+                call["arguments"] = {k: f"{v}\ud800 sk-abcdefghijklmnopqrstuvwx"
+                                     if isinstance(v, str) else v
+                                     for k, v in call["arguments"].items()}
+            return json.dumps(call)
+
+    for task in load_suite()[::80]:
+        rec = rollout(task, "P3", Garbled(sim), sim)
+        assert rec["steps"][0]["status"] == 422
+        stored = json.loads(to_json(rec, Redactor()))
+        assert "\ufffd" in json.dumps(stored["steps"][0]["action"], ensure_ascii=False)
+        assert replay_mismatch(task, profile_for(task, "P3", sim), stored["steps"],
+                               sim) is None, task.id

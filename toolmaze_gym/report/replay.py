@@ -32,6 +32,7 @@ from toolmaze_gym.runner import valid_text
 from toolmaze_gym.tasks.model import Task
 
 REDACTED = "[REDACTED]"  # what ``toolmaze_gym.redact`` writes in place of a secret
+LONE_SURROGATE = "lone surrogate"  # in the simulator's 422 for text UTF-8 cannot carry
 
 
 def replay_mismatch(task: Task, profile: FaultProfile, steps: Sequence[dict[str, Any]],
@@ -59,11 +60,16 @@ def _step_mismatch(step: dict[str, Any], engine: FaultEngine, state: EpisodeStat
     if kind in ENDINGS:
         status, observation, fault = None, "", None
     elif kind in ("call", "invalid"):
+        surrogate = _cleaned_surrogate(step)
+        if surrogate:
+            action = {**action, "arguments": surrogate}
         try:
             resp, fault = _respond(action, engine, state, shown)
         except Exception as exc:  # a record must not crash a report
             return f"its action cannot be replayed ({type(exc).__name__})"
         status, observation = resp.status, resp.to_json()
+        if surrogate and LONE_SURROGATE in observation:
+            observation = step["observation"]  # the surrogate is lost (_cleaned_surrogate)
     else:
         return f"an action of unknown kind {kind!r}"
     if step["status"] != status:
@@ -73,6 +79,23 @@ def _step_mismatch(step: dict[str, Any], engine: FaultEngine, state: EpisodeStat
     if not _same_text(step["observation"], observation):
         return "the recorded response differs from the replayed one"
     return None
+
+
+def _cleaned_surrogate(step: dict[str, Any]) -> dict[str, Any] | None:
+    """The arguments as the agent sent them, where the env refused a lone surrogate
+    in them: runs write text as valid UTF-8, so the stored arguments hold U+FFFD in its
+    place, which the simulator would answer otherwise (a city named 'Vienna\ufffd'
+    is a 404, not the 422 the agent got). None where this does not apply."""
+    args = step["action"].get("arguments")
+    if step["status"] != 422 or LONE_SURROGATE not in step["observation"] \
+            or not isinstance(args, dict):
+        return None
+    restored = {_unclean(k): _unclean(v) for k, v in args.items()}
+    return restored if restored != args else None
+
+
+def _unclean(value: Any) -> Any:
+    return value.replace("\ufffd", "\ud800") if isinstance(value, str) else value
 
 
 def _respond(action: dict[str, Any], engine: FaultEngine, state: EpisodeState,
