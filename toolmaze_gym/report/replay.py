@@ -28,8 +28,8 @@ from typing import Any
 from toolmaze_gym.corpus import EpisodeState, Response, Simulator, error_response
 from toolmaze_gym.episode import ENDINGS
 from toolmaze_gym.faults import FaultEngine, FaultProfile
-from toolmaze_gym.runner import valid_text
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.utf8 import valid_text
 
 REDACTED = "[REDACTED]"  # what ``toolmaze_gym.redact`` writes in place of a secret
 LONE_SURROGATE = "lone surrogate"  # in the simulator's 422 for text UTF-8 cannot carry
