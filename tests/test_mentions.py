@@ -297,3 +297,13 @@ def test_a_date_in_figures_may_end_a_sentence():
 ])
 def test_a_time_with_no_zone_is_a_utc_values_own_clock(text, ok):
     assert mentions(text, "iso_datetime", "2026-08-27T15:19:00Z") is ok
+
+
+def test_a_units_letter_is_no_name_of_a_text():
+    """A weather line's "°C" is a unit, not a name an own rendering must repeat as a
+    word ("27.1 °C; 80.8 °F; fog." carries "Fog, 27.1 °C (80.8 °F).")."""
+    from toolmaze_gym.text_facts import carries, facts
+
+    assert facts("Fog, 27.1 °C (80.8 °F).") == (("", 27.1), ("", 80.8))
+    assert carries("New York: 27.1 °C; 80.8 °F; fog.", "Fog, 27.1 °C (80.8 °F).")
+    assert not carries("New York: 27.1 °C; 80.9 °F; fog.", "Fog, 27.1 °C (80.8 °F).")

@@ -28,6 +28,7 @@ from toolmaze_gym.mentions import mentions, numbers_in
 
 Fact = tuple[str, object]  # (semantic type for ``mentions``: "" for plain, value)
 
+_DEGREES = re.compile(r"°\s?[CFK]\b")  # a unit's letter ("27.1 °C") is no name
 _TAG = re.compile(r"^\s*\[[a-z]{2,3}(?:-[A-Za-z]{2,4})?\]\s*")
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*", re.UNICODE)
 _JOINERS = frozenset({"de", "du", "des", "la", "le", "di", "da", "del", "van", "von",
@@ -49,7 +50,7 @@ def facts(text: str) -> tuple[Fact, ...]:
     text = _TAG.sub("", text or "")
     dates, text = _dates(text)
     out: list[Fact] = [*dates, *(("", n) for n in sorted(_figures(text)))]
-    out += [("", name) for name in _names(text)]
+    out += [("", name) for name in _names(_DEGREES.sub("°", text))]
     if not out:  # no figure, no name: what each sentence is about, its first word
         out = [("", word) for word in _heads(text)]
     return tuple(dict.fromkeys(out))

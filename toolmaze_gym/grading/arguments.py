@@ -77,11 +77,13 @@ class TextRule:
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
             return False
         # In another language the words get translated: names, ids, numbers and
-        # dates must be there, common lower-case words ("cloudy") need not.
+        # dates must be there, common lower-case words ("cloudy") need not, unless
+        # the text is English under a translator's tag ("[nl] ... in transit").
         folded = _fold(text) if self.language else text
+        gist = bool(self.language) and in_language(text, self.language)
         return all(says(text, t, v, foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
-                   for t, v in self.own if not (self.language and _gist(t, v)))
+                   for t, v in self.own if not (gist and _gist(t, v)))
 
 
 def _own_part(text: str, alt: Mentions, foreign: bool) -> bool:

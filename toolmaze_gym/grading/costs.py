@@ -104,7 +104,7 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
         chosen = [cids for cids in usable if any(by_tool.get(idx.calls[c].tool) for c in cids)]
         here = [tools for slot, tools in ahead if slot == slot_id]
         hit = [set(v.tools) for k, v in enumerate(profile.victims)
-               if k in fired and v.slot == slot_id]
+               if k in fired and v.slot == slot_id] if len(chosen) > 1 else []
         options = [_side_cost(trace, cids, limit, called, here, hit)
                    for cids in chosen or usable]
         if not options:
@@ -124,10 +124,10 @@ def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[st
     Actions it never attempted, and the tools whose calls count at most as often as
     the agent made them after the fault (its lookups, and the Actions it attempted:
     right or wrong, one call each is its choice). A victim that has not fired yet
-    costs one call more of the same kind; so does one that fired (``hit``) on a tool
-    of this side that the agent did not call again: the faulty answer gave it
-    nothing, so this side is no cheaper for a Processor of its kind the agent called
-    on another side."""
+    costs one call more of the same kind; so does one that fired (``hit``, given
+    where the agent used tools of several sides) on a tool of this side that the
+    agent did not call again: the faulty answer gave it nothing, so this side is no
+    cheaper for a Processor of its kind the agent called on another side."""
     idx = trace.idx
     actions = [c for c in cids if idx.calls[c].tool in idx.actions]
     made = trace.side_progress(actions, -1, limit) if actions else 0
