@@ -21,6 +21,14 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serving(app: Any, port: int, **config: Any) -> Iterator[str]:
     """Run ``app`` under uvicorn in a thread for the ``with`` block; yields its base URL."""
+    with serving_server(app, port, **config) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def serving_server(app: Any, port: int, **config: Any) -> Iterator[tuple[str, Any]]:
+    """As :func:`serving`, yielding the base URL and the ``uvicorn.Server`` (a test may
+    stop it inside the block: set ``should_exit`` and join ``server.thread``)."""
     import uvicorn
 
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
@@ -32,8 +40,9 @@ def serving(app: Any, port: int, **config: Any) -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
+    server.thread = thread
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", server
     finally:
         server.should_exit = True
         thread.join(timeout=30)

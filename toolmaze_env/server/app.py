@@ -13,6 +13,7 @@ The module-level ``app`` is built on first access from environment variables:
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
@@ -36,6 +37,13 @@ def build_app(store: SessionStore) -> Any:
                          session_timeout=store.idle_timeout),
                      state_cls=ToolMazeState, reset_observation_cls=ToolMazeObservation)
     app.add_middleware(BodyLimits)
+
+    async def record_open_episodes() -> None:  # the server stops: nothing with a call lost
+        await asyncio.to_thread(store.shutdown)
+        if store.recorder is not None:
+            await asyncio.to_thread(store.recorder.flush)
+
+    app.router.on_shutdown.append(record_open_episodes)
     return app
 
 

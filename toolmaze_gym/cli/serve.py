@@ -7,18 +7,25 @@
 Each client session is one episode; values given as flags are fixed for every session,
 the others a client may choose (MCP: query parameters of the URL, OpenEnv: reset's
 arguments). Graded records go to ``--out`` as ``toolmaze eval`` writes them, so
-``toolmaze report DIR`` shows a served agent beside the built-in ones.
+``toolmaze report DIR`` shows a served agent beside the built-in ones. Ctrl-C or SIGTERM
+stops the server (exit status 0) after recording every open episode that made a call.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import textwrap
+import threading
 from typing import Any
 
 from toolmaze_gym.cli.common import UsageError, output_dir, positive
 
+# seconds a stopping server waits for open requests (a client's event stream) before
+# it ends their sessions itself
+GRACE_S = 5
 CHOICE_FLAGS = {"task": "task_id", "split": "split", "seed": "seed", "level": "level",
                 "mode": "mode", "prompt": "prompt"}
 
@@ -56,21 +63,34 @@ def cmd_serve(ns: argparse.Namespace) -> int:
     modules = ("mcp", "uvicorn") if ns.protocol == "mcp" else ("openenv", "uvicorn")
     require_all(modules[:1] if ns.transport == "stdio" else modules, "toolmaze serve")
     store = _store(ns)
+    _stop_on_sigterm()
     try:
         if ns.transport == "stdio":
             from toolmaze_gym.serving.mcp_server import run_stdio
 
-            asyncio.run(run_stdio(store))
+            with contextlib.suppress(KeyboardInterrupt):  # a stop, not a failure
+                asyncio.run(run_stdio(store))
             return 0
         return _serve_http(ns, store)
     finally:
+        store.shutdown()  # every open episode that made a call, recorded before exit
         store.recorder.close()
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM stops the server as Ctrl-C does (uvicorn shuts down gracefully on both,
+    then raises the signal again): without this the second SIGTERM would kill the
+    process before the open episodes are recorded and the records flushed."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def _serve_http(ns: argparse.Namespace, store: Any) -> int:
     import sys
 
     import uvicorn
+
+    from toolmaze_gym.serving.limits import MAX_BODY_BYTES
 
     if ns.protocol == "mcp":
         from toolmaze_gym.serving.mcp_server import http_app
@@ -84,7 +104,7 @@ def _serve_http(ns: argparse.Namespace, store: Any) -> int:
           "(Ctrl-C stops)", file=sys.stderr)
     try:
         uvicorn.run(app, host=ns.host, port=ns.port, log_level="warning",
-                    ws_max_size=1 << 20)
+                    ws_max_size=MAX_BODY_BYTES, timeout_graceful_shutdown=GRACE_S)
     except (OSError, SystemExit) as exc:
         raise UsageError(f"cannot serve on {ns.host}:{ns.port}: {exc}") from None
     print(f"toolmaze serve: {store.recorder.written} episodes recorded in {ns.out}",
@@ -107,7 +127,11 @@ def add_commands(sub) -> None:
         "graded and written to --out like a `toolmaze eval` run. Flags given below are "
         "fixed for every session; the rest a client may choose (MCP: URL query "
         "parameters task_id, level, mode, seed, split, prompt; OpenEnv: reset's "
-        "arguments).")
+        "arguments). A session in which the agent made a call is recorded however it "
+        "ends: finish/abort, the client closing it (cut 'closed'), the idle timeout "
+        "(cut 'idle'), or the server stopping on Ctrl-C or SIGTERM (cut 'shutdown'); a "
+        "session that made no call is never recorded. Exit status: 0 when stopped, 2 for "
+        "a usage error (one line).")
     p.add_argument("--out", required=True, metavar="DIR", help="run directory for the "
                    "records (created; a directory of an earlier serve of the same --agent "
                    "is appended to)")
@@ -140,6 +164,6 @@ def add_commands(sub) -> None:
                    "is cut off")
     p.add_argument("--idle-timeout", type=float, default=300.0, help="seconds a session "
                    "may stay idle before its episode is ended (graded, recorded as cut "
-                   "'idle') and forgotten")
+                   "'idle' if it made a call) and forgotten")
     p.add_argument("--max-sessions", type=int, default=256, help="sessions held at once")
     p.set_defaults(func=cmd_serve)

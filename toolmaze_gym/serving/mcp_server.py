@@ -8,6 +8,10 @@ MCP would set it. The MCP SDK's own argument check is off: bad arguments must re
 the env, which answers them as it answers any agent. When the episode ends, the call's
 result carries a second text block with the grade and the reward.
 
+A session's episode ends when the agent ends it, when the client closes the session
+(DELETE; stdio: end of input), when the server stops, or after ``idle_timeout``; it is
+recorded then if the agent made a call (:mod:`toolmaze_gym.serving.store`).
+
 The client chooses its episode with query parameters on the server URL
 (``/mcp?level=C2&mode=P2&seed=3``, or ``task_id=...``, ``split``, ``prompt``); what
 the server's flags fix cannot be changed. The request (and the clock) come as the
@@ -150,10 +154,14 @@ def http_app(store: SessionStore, port: int) -> Any:
                 yield
         finally:
             reaper.cancel()
+            await asyncio.to_thread(store.shutdown)  # open episodes that made a call
 
     class Endpoint:  # an ASGI callable, so Route neither wraps it nor redirects /mcp
         async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
             await manager.handle_request(scope, receive, send)
+            if scope["method"] == "DELETE":  # the client ended its MCP session
+                sid = dict(scope["headers"]).get(b"mcp-session-id", b"").decode("latin-1")
+                await asyncio.to_thread(store.end, sid, "closed")
 
     return Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan,
                      middleware=[Middleware(BodyLimits)])
@@ -164,5 +172,8 @@ async def run_stdio(store: SessionStore) -> None:
     from mcp.server.stdio import stdio_server
 
     server = build_server(store)
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    try:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+    finally:  # the client closed stdin (or the server is stopping)
+        store.end(STDIO_SESSION, "closed")

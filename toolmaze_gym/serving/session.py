@@ -113,8 +113,9 @@ def _seed(value: Any) -> int:
 class Session:
     """One episode through ``ToolMazeEnv``; see the module docstring.
 
-    ``on_end(session)`` runs once when the episode ends (the agent ended it or the
-    step limit did), e.g. to write its record. ``call`` is serialised per session,
+    ``on_end(session)`` runs once when the episode ends (the agent ended it, the step
+    limit did, or :meth:`expire` ended it for a session that made a call), e.g. to
+    write its record. ``call`` is serialised per session,
     so two requests of one client cannot interleave inside the env.
     """
 
@@ -234,15 +235,26 @@ class Session:
         with self.lock:
             return reward_inputs(self.env)
 
-    def expire(self, reason: str = "idle") -> None:
-        """End a still-running episode from outside (the client went away): graded
-        like a truncation, its record marked with ``cut``."""
+    @property
+    def called(self) -> bool:
+        """Whether the agent acted at all (a tool call or a reply): a session that only
+        opened or listed tools is no episode, and is never recorded."""
+        ep = self.env.episode
+        return ep is not None and bool(ep.steps)
+
+    def expire(self, reason: str = "idle") -> bool:
+        """End a still-running episode from outside (the client closed or went away,
+        the server stopped): graded like a truncation, its record marked with ``cut``.
+        Only an episode the agent acted in is ended; returns whether it was. Under the
+        session's lock, so racing endings record it once."""
         with self.lock:
-            if self.env.episode is not None and not self.done:
-                info = self.env.cut(reason)
-                self.total_reward += info["reward"]
-                self.final = info
-                self._ended()
+            if not self.called or self.done:
+                return False
+            info = self.env.cut(reason)
+            self.total_reward += info["reward"]
+            self.final = info
+            self._ended()
+            return True
 
     def _ended(self) -> None:
         if self.on_end is not None:

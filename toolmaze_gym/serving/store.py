@@ -1,10 +1,14 @@
 """Many served sessions at once, each its own episode; idle ones expire.
 
 A transport opens a session per client (an MCP session, an OpenEnv connection) and
-addresses it by id. A client that vanishes without ending its episode (killed, cut
-off) must not leave it in memory for ever: :meth:`SessionStore.expire` ends every
-session idle longer than ``idle_timeout`` (graded like a truncation, recorded with
-``"cut": "idle"``) and forgets it, ended ones included; the servers call it
+addresses it by id. However a session ends, an episode in which the agent made a call
+is recorded exactly once and one in which it made none (it only listed tools) never:
+the agent ends it (finish, abort, the step limit), its client closes it
+(:meth:`SessionStore.end`, ``"cut": "closed"``), the server stops
+(:meth:`SessionStore.shutdown`, ``"cut": "shutdown"``), or it idles: a client that
+vanishes (killed, cut off) must not leave it in memory for ever, so
+:meth:`SessionStore.expire` ends every session idle longer than ``idle_timeout``
+(``"cut": "idle"``) and forgets it, ended ones included; the servers call it
 periodically. ``max_sessions`` bounds memory: a client beyond it gets a clear
 ``capacity`` error.
 """
@@ -112,23 +116,42 @@ class SessionStore:
         return self.get(sid).call(tool, arguments)
 
     def close(self, sid: str) -> None:
+        """Forget ``sid`` (its transport ended its episode already, if it had one)."""
         with self._lock:
             self._sessions.pop(sid, None)
             self._seen.pop(sid, None)
+
+    def end(self, sid: str, reason: str) -> bool:
+        """End and forget session ``sid`` (its client closed it: ``reason`` "closed");
+        its episode is recorded, cut for ``reason``, if it made a call and is still
+        running. Returns whether ``sid`` was held."""
+        return bool(self._end([sid], reason))
 
     def expire(self) -> list[str]:
         """End and forget every session idle longer than ``idle_timeout``."""
         now = self.clock()
         with self._lock:
             stale = [s for s, t in self._seen.items() if now - t > self.idle_timeout]
-            gone = [self._sessions.pop(s) for s in stale]
-            for s in stale:
-                self._seen.pop(s)
+        ended = self._end(stale, "idle")
+        self.expired += len(ended)
+        return ended
+
+    def shutdown(self, reason: str = "shutdown") -> list[str]:
+        """End and forget every session (the server is stopping), so no episode that
+        made a call is lost; idempotent."""
+        with self._lock:
+            held = list(self._sessions)
+        return self._end(held, reason)
+
+    def _end(self, sids: list[str], reason: str) -> list[str]:
+        with self._lock:
+            held = [(s, self._sessions.pop(s)) for s in sids if s in self._sessions]
+            for s, _ in held:
+                self._seen.pop(s, None)
                 self._gone.add(s)
-        for session in gone:
-            session.expire("idle")
-        self.expired += len(stale)
-        return stale
+        for _, session in held:
+            session.expire(reason)
+        return [s for s, _ in held]
 
     def __len__(self) -> int:
         with self._lock:
