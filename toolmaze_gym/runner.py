@@ -386,7 +386,7 @@ def read_records(run_dir: Path) -> list[dict[str, Any]]:
                 try:
                     rec = json.loads(redactor(line))
                     record_key(rec)
-                except (ValueError, KeyError, TypeError):
+                except (ValueError, KeyError, TypeError, RecursionError):
                     if not line.endswith("\n"):
                         continue  # a line cut short by a kill: that episode reruns
                     raise RunError(f"{path}:{lineno}: not a trajectory record") from None

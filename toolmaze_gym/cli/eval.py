@@ -74,7 +74,6 @@ def _split(values: list[str] | None) -> list[str]:
 
 def cmd_eval(ns: argparse.Namespace) -> int:
     from toolmaze_gym.faults import MODE_NAMES
-    from toolmaze_gym.redact import redact
     from toolmaze_gym.runner import (
         EXIT_ENDPOINT,
         EndpointStop,
@@ -114,11 +113,10 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         with naming_the_run(out):
             summary = run(cfg, out, resume=ns.resume, progress=not ns.quiet)
     except EndpointStop as exc:  # endpoint trouble: no model score, its own exit code
-        print(f"toolmaze eval: error: {redact(str(exc), [ns.api_key_env or ''])}",
-              file=sys.stderr)
+        print(f"toolmaze eval: error: {_secretless(str(exc), ns)}", file=sys.stderr)
         return EXIT_ENDPOINT
     except RunError as exc:
-        raise UsageError(redact(str(exc), [ns.api_key_env or ""])) from None
+        raise UsageError(_secretless(str(exc), ns)) from None
     print(summary_text(summary), file=sys.stderr)
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -126,6 +124,16 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         with naming_the_run(out):
             _report([str(out)], out / "report", ns.quiet)
     return 0
+
+
+def _secretless(text: str, ns: argparse.Namespace) -> str:
+    """``text`` without the configured key, the environment's secrets or a key the
+    endpoint's URL carries in its path (as the run's records are written)."""
+    from toolmaze_gym.redact import Redactor
+
+    url = getattr(ns, "base_url", None)
+    return Redactor.from_environment([ns.api_key_env or ""],
+                                     urls=[url] if isinstance(url, str) else [])(text)
 
 
 def check_run_files(out: Path) -> None:
