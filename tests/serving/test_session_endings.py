@@ -159,7 +159,7 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 
 @pytest.mark.slow  # ~10 s each: three interpreters
 @pytest.mark.parametrize("protocol", ["mcp", "openenv"])
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_signalled_server_records_each_open_session_that_made_a_call(tmp_path, protocol,
                                                                          sig):
     if protocol == "openenv":
@@ -190,3 +190,4 @@ def test_a_signalled_server_records_each_open_session_that_made_a_call(tmp_path,
     recs = _records(run)
     assert sorted(len(r["steps"]) for r in recs) == [1, 2]
     assert {r["cut"] for r in recs} <= {"shutdown", "closed"}
+

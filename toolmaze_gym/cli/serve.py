@@ -107,6 +107,7 @@ def _serve_http(ns: argparse.Namespace, store: Any) -> int:
                     ws_max_size=MAX_BODY_BYTES, timeout_graceful_shutdown=GRACE_S)
     except (OSError, SystemExit) as exc:
         raise UsageError(f"cannot serve on {ns.host}:{ns.port}: {exc}") from None
+    store.shutdown()  # before the count: whatever the app's own shutdown left open
     print(f"toolmaze serve: {store.recorder.written} episodes recorded in {ns.out}",
           file=sys.stderr)
     return 0
