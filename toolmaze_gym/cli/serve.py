@@ -21,7 +21,7 @@ import textwrap
 import threading
 from typing import Any
 
-from toolmaze_gym.cli.common import UsageError, output_dir, positive
+from toolmaze_gym.cli.common import UsageError, output_dir, port_number, positive
 
 # seconds a stopping server waits for open requests (a client's event stream) before
 # it ends their sessions itself
@@ -145,7 +145,8 @@ def add_commands(sub) -> None:
                    help="MCP over streamable HTTP (many sessions) or stdio (one)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (this "
                    "machine only)")
-    p.add_argument("--port", type=int, default=8765, help="port to listen on")
+    p.add_argument("--port", type=port_number, default=8765, help="port to listen on "
+                   "(0-65535; 0: any free port)")
     p.add_argument("--task", metavar="ID", help="fix the task of every session (default: "
                    "the client's choice, else --level's tasks in turn)")
     p.add_argument("--level", choices=LEVELS, help="fix the level (default: the client's "

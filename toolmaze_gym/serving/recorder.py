@@ -21,6 +21,7 @@ until every record handed over is on disk.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import queue
@@ -39,9 +40,12 @@ from toolmaze_gym.runner import (
     read_config,
     read_records,
     record_key,
+    repair,
 )
 from toolmaze_gym.serving.session import ServeError, Session
 from toolmaze_gym.tasks.suite import SUITE_NAME
+
+log = logging.getLogger(__name__)
 
 RECORDS = "records.jsonl"
 
@@ -65,6 +69,9 @@ class ServeRecorder:
             self._stack.enter_context(run_lock(self.out / RECORDS))
         except LockHeld as exc:
             raise ServeError("bad_request", str(exc)) from None
+        said = repair(self.out / RECORDS)  # a stopped server's cut last line
+        if said:
+            log.warning("%s", said)
         self._repeats = self._repeats_on_disk()
         self._tasks = self._tasks_on_disk()
         self._write_config()
@@ -143,7 +150,7 @@ class ServeRecorder:
                        suite=self.suite, sampling=None, server=self.server,
                        usage={"prompt_tokens": 0, "completion_tokens": 0,
                               "turns": len(steps), "shared_turns": 0},
-                       raw=[s["raw"] for s in steps], wall_s=session.wall_s)
+                       wall_s=session.wall_s)
             self._keep_task(session, rec)
             self.written += 1
         self._queue.put(rec)

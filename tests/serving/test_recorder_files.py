@@ -1,0 +1,46 @@
+"""A served run's records on disk: each step's raw text stored once (no top-level copy),
+and a stopped server's cut last line repaired when a server starts on the folder again."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from toolmaze_gym.serving.recorder import RECORDS, ServeRecorder
+from toolmaze_gym.serving.store import SessionStore
+
+
+def _one_episode(out) -> dict:
+    store = SessionStore(ServeRecorder(out), idle_timeout=60.0)
+    sid, session = store.open({"task_id": "tmz-v3-c1-0001", "mode": "P0"})
+    session.call("no_such_tool", {})
+    store.end(sid, "closed")
+    store.recorder.close()
+    return json.loads((out / RECORDS).read_text(encoding="utf-8").splitlines()[-1])
+
+
+def test_a_served_record_stores_raw_text_once(tmp_path):
+    rec = _one_episode(tmp_path / "run")
+    assert "raw" not in rec and all("raw" in s for s in rec["steps"])
+
+
+def test_a_cut_last_line_is_repaired_when_a_server_starts_again(tmp_path):
+    out = tmp_path / "run"
+    _one_episode(out)
+    with (out / RECORDS).open("ab") as f:
+        f.write(b'{"task_id": "tmz-v3-c1-0001", "mo\n')  # garbage that ends in a newline
+    ServeRecorder(out).close()
+    lines = (out / RECORDS).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["task_id"] == "tmz-v3-c1-0001"
+
+
+@pytest.mark.parametrize("port", ["-1", "99999", "http"])
+def test_serve_refuses_a_port_out_of_range_in_one_line(tmp_path, port):
+    out = subprocess.run([sys.executable, "-m", "toolmaze_gym.cli", "serve", "--out",
+                          str(tmp_path / "run"), "--port", port],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "--port" in out.stderr and len(out.stderr.strip().splitlines()) <= 2
