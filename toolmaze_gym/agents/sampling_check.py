@@ -9,10 +9,16 @@ temperature above 0, with each episode's own seed, a sampling server answers suc
 repeats differently now and then; when :data:`MIN_REPEATS` or more repeats all come
 back identical to the first reply of their prompt, :meth:`SamplingCheck.warnings`
 says so. It is a warning, not an error: a very peaked model can repeat itself too.
+
+Replies and prompts are compared by what the model decided (:func:`decision`: the
+calls' names and arguments, or the text), never by the call ids a server makes up
+afresh for every reply: compared with their ids, native ``tool_calls`` never repeat
+and the check could never fire for them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections import OrderedDict
@@ -34,12 +40,16 @@ class SamplingCheck:
         self.differing = 0
         self.lock = threading.Lock()  # the openai policy adds from several threads
 
-    def add(self, request: dict[str, Any], reply: str) -> None:
-        """Note one reply to ``request`` (its seed aside: each episode has its own)."""
+    def add(self, request: dict[str, Any], reply: str, where: str = "") -> None:
+        """Note one reply to ``request`` (its seed aside: each episode has its own) from
+        the endpoint ``where`` (a run over several compares each one's replies only)."""
         if not self.temperature:
             return
         prompt = {k: v for k, v in request.items() if k != "seed"}
-        digest = f"{hashing.digest(json.dumps(prompt, sort_keys=True, ensure_ascii=False)):x}"
+        prompt["messages"] = [_without_ids(m) for m in prompt.get("messages") or ()]
+        text = json.dumps([where, prompt], sort_keys=True, ensure_ascii=False)
+        digest = f"{hashing.digest(text):x}"
+        reply = decision(reply)
         with self.lock:
             first = self.first.get(digest)
             if first is None:
@@ -57,3 +67,42 @@ class SamplingCheck:
                 f"prompts at temperature {self.temperature} (each episode with its own seed) "
                 "all came back identical to their first reply, so repeats (pass^k) may not "
                 "be independent samples"]
+
+
+def decision(reply: str) -> str:
+    """What a reply decided, as canonical text: for native tool calls (the OpenAI
+    ``{"tool_calls": [...]}`` JSON) each call's name and arguments (parsed when they
+    are JSON, so spacing and key order do not count), without the ids; any other
+    reply as it is."""
+    try:
+        data = json.loads(reply)
+    except ValueError:
+        return reply
+    calls = data.get("tool_calls") if isinstance(data, dict) else None
+    if not isinstance(calls, list):
+        return reply
+    return json.dumps([_call(c) for c in calls], sort_keys=True, ensure_ascii=False)
+
+
+def _call(call: Any) -> Any:
+    fn = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(fn, dict):
+        return call
+    arguments = fn.get("arguments")
+    if isinstance(arguments, str):
+        with contextlib.suppress(ValueError):
+            arguments = json.loads(arguments)
+    return [fn.get("name"), arguments]
+
+
+def _without_ids(message: Any) -> Any:
+    """A prompt message without the server's call ids (an assistant's ``tool_calls``
+    ids and the ``tool_call_id`` answering them): two episodes that made the same
+    calls have the same conversation."""
+    if not isinstance(message, dict):
+        return message
+    out = {k: v for k, v in message.items() if k != "tool_call_id"}
+    if isinstance(out.get("tool_calls"), list):
+        out["tool_calls"] = [{k: v for k, v in c.items() if k != "id"}
+                             if isinstance(c, dict) else c for c in out["tool_calls"]]
+    return out
