@@ -104,6 +104,19 @@ def secret_env_names(environ: Mapping[str, str] | None = None) -> list[str]:
     return sorted(n for n in env if _SECRET_NAME.search(n))
 
 
+def named_secrets(obj: object) -> list[str]:
+    """Text values held, at any depth of a JSON value, under a key whose name says it
+    is a secret (``api_key``, ``token``, ``password``, ...): a provider's credentials
+    in ``--extra-body`` are sent, never written."""
+    if isinstance(obj, list):
+        return [v for item in obj for v in named_secrets(item)]
+    if not isinstance(obj, dict):
+        return []
+    return [v for key, value in obj.items()
+            for v in ([value] if isinstance(value, str)
+                      and _SECRET_NAME.search(str(key).upper()) else named_secrets(value))]
+
+
 def looks_secret(part: str) -> bool:
     """Whether one part of a URL (a path segment, a query value) looks like a key."""
     return bool(_UUID.fullmatch(part)) or any(
@@ -150,19 +163,21 @@ class Redactor:
     @classmethod
     def from_environment(cls, env_names: Iterable[str] = (),
                          environ: Mapping[str, str] | None = None,
-                         urls: Iterable[str | None] = ()) -> Redactor:
+                         urls: Iterable[str | None] = (),
+                         values: Iterable[str] = ()) -> Redactor:
         """A redactor for the values of ``env_names`` (e.g. the variable named by
         ``--api-key-env``), of every variable whose name says it holds a secret
         (but not a path, such as ``GOOGLE_APPLICATION_CREDENTIALS``: records name
-        files, and the path is not the secret), and for the secret-looking parts of
-        the endpoint ``urls`` and of ``OPENAI_BASE_URL`` (:func:`endpoint_secrets`)."""
+        files, and the path is not the secret), for the secret-looking parts of
+        the endpoint ``urls`` and of ``OPENAI_BASE_URL`` (:func:`endpoint_secrets`),
+        and for known secret ``values`` (:func:`named_secrets` of an option)."""
         env = os.environ if environ is None else environ
         named = [env.get(n, "") for n in env_names if n]
         found = [v for n in secret_env_names(env)
                  if len(v := env[n]) >= MIN_ENV_SECRET and not os.path.exists(v)]
         in_urls = [v for url in [*urls, *(env.get(n) for n in _ENDPOINT_ENV)]
                    if isinstance(url, str) and url for v in endpoint_secrets(url)]
-        return cls([*named, *found, *in_urls])
+        return cls([*named, *found, *in_urls, *values])
 
     def __call__(self, text: str) -> str:
         if self._known is not None:

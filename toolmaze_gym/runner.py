@@ -70,7 +70,7 @@ from toolmaze_gym import hashing
 from toolmaze_gym.actions import parse_action
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.prompts import PROMPTS
-from toolmaze_gym.redact import Redactor
+from toolmaze_gym.redact import Redactor, named_secrets
 from toolmaze_gym.runlock import LockHeld, check_free, run_lock
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, sha256, task_index
@@ -488,11 +488,20 @@ class RunConfig:
 
 def run_redactor(cfg: RunConfig) -> Redactor:
     """The redactor of a run: the configured key (``api_key_env``), the environment's
-    secrets and the secret-looking parts of the endpoint's ``base_url`` (a key in its
-    path), wherever they appear (see :mod:`toolmaze_gym.redact`)."""
-    url = cfg.agent_options.get("base_url")
-    return Redactor.from_environment([str(cfg.agent_options.get("api_key_env") or "")],
-                                     urls=[url] if isinstance(url, str) else [])
+    secrets, the secret-looking parts of the endpoints' ``base_url`` (a key in its
+    path) and credentials in ``extra_body``, wherever they appear (see
+    :mod:`toolmaze_gym.redact`)."""
+    opts = cfg.agent_options
+    return Redactor.from_environment([str(opts.get("api_key_env") or "")],
+                                     urls=endpoint_urls(opts.get("base_url")),
+                                     values=named_secrets(opts.get("extra_body")))
+
+
+def endpoint_urls(base_url: Any) -> list[str]:
+    """The endpoint URLs an ``openai`` run's ``base_url`` option names (one, or a list
+    of several that share the run)."""
+    urls = base_url if isinstance(base_url, list | tuple) else [base_url]
+    return [u for u in urls if isinstance(u, str)]
 
 
 def _identity_on_disk(cfg: RunConfig, tasks: dict[str, Task], redactor: Redactor) -> dict:

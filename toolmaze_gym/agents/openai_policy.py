@@ -8,11 +8,17 @@ text in the system prompt; a reply with ``tool_calls`` comes back to the env as 
 OpenAI ``tool_calls`` JSON it parses (the env plays one call per step, the first),
 and plain content is the final answer.
 
-Options mean what they say: ``temperature`` and ``max_tokens`` are always sent,
+Options mean what they say: ``temperature`` and a token budget are always sent,
 ``top_p`` and ``seed`` whenever given (zero included); :attr:`OpenAIPolicy.sampling`
-is what the runner records. With ``seed``, each episode sends its own seed (the
-policy's seed and the episode key, which names the repeat), so ``--repeats``
-samples differently per repeat and reproducibly where the endpoint honours seeds.
+is what the runner records. The budget goes as ``max_tokens``, except to reasoning
+models (OpenAI's o-series and GPT-5, :func:`wants_completion_tokens`), which refuse it
+and take ``max_completion_tokens``, and whenever ``max_completion_tokens`` is given;
+the record says which field was sent (the other is null). ``extra_body`` (a JSON
+object: reasoning effort, vLLM's sampling parameters, a provider's routing) is merged
+into every request as it is; it may not set what ToolMaze sends itself. With
+``seed``, each episode sends its own seed (the policy's seed and the episode key,
+which names the repeat), so ``--repeats`` samples differently per repeat and
+reproducibly where the endpoint honours seeds.
 A server may ignore both: at a temperature above 0, replies to one prompt from
 several episodes (the five modes of a task open alike) that all come back
 identical are reported by :meth:`OpenAIPolicy.warnings`.
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -67,6 +74,14 @@ OPENAI_URL = "https://api.openai.com/v1"
 MAX_CHARS_PER_TOKEN = 8
 _SERVER_ERROR_HINT = ("; a server that fails on one conversation only may be failing to parse "
                       "the model's tool call: --compact-tools lets ToolMaze parse calls instead")
+# Reasoning models refuse ``max_tokens`` (HTTP 400) and want ``max_completion_tokens``:
+# OpenAI's o-series (o1, o3, o4-mini, ...) and GPT-5, also behind a router's prefix.
+_REASONING_MODEL = re.compile(r"(?:.*/)?(?:o\d+|gpt-5)(?:[-.:_].*)?", re.IGNORECASE)
+# What ToolMaze sends itself, so ``extra_body`` may not set it (flag to use instead).
+_OWN_FIELDS = {"model": "--model", "messages": None, "tools": "--compact-tools",
+               "temperature": "--temperature", "top_p": "--top-p", "seed": "--seed",
+               "max_tokens": "--max-tokens", "max_completion_tokens": "--max-completion-tokens",
+               "n": None, "stream": None}
 _CONTEXT_HINTS = ("context length", "context_length", "maximum context", "context window",
                   "too many tokens", "prompt is too long")
 
@@ -96,15 +111,19 @@ class OpenAIPolicy:
 
     name = "openai"
     OPTIONS = ("model", "base_url", "api_key_env", "temperature", "top_p", "max_tokens",
-               "concurrency", "timeout", "max_retries", "seed", "compact_tools",
-               "brief_tools")
+               "max_completion_tokens", "extra_body", "concurrency", "timeout",
+               "max_retries", "seed", "compact_tools", "brief_tools")
 
     def __init__(self, model: str | None = None, base_url: str | None = None,
                  api_key_env: str = "OPENAI_API_KEY", temperature: float = 1.0,
-                 max_tokens: int = 1024, concurrency: int = 8, timeout: float = 120.0,
+                 max_tokens: int | None = None, concurrency: int = 8, timeout: float = 120.0,
                  max_retries: int = 6, seed: int | None = None, top_p: float | None = None,
-                 compact_tools: bool = False, brief_tools: bool = False) -> None:
-        _check(temperature, max_tokens, concurrency, timeout, max_retries, seed, top_p)
+                 compact_tools: bool = False, brief_tools: bool = False,
+                 max_completion_tokens: int | None = None,
+                 extra_body: dict[str, Any] | None = None) -> None:
+        budget = _budget(max_tokens, max_completion_tokens)
+        _check(temperature, budget, concurrency, timeout, max_retries, seed, top_p)
+        self.extra_body = _checked_extra_body(extra_body)
         try:
             import openai
         except ImportError:
@@ -120,13 +139,15 @@ class OpenAIPolicy:
         # Local servers ignore the key, but the client insists on one.
         self.client = openai.OpenAI(base_url=self.base_url, api_key=key or "none",
                                     timeout=timeout, max_retries=max_retries)
-        self.temperature, self.max_tokens, self.seed = temperature, max_tokens, seed
+        self.temperature, self.max_tokens, self.seed = temperature, budget, seed
         self.top_p, self.compact_tools = top_p, bool(compact_tools or brief_tools)
         self.brief_tools = bool(brief_tools)
         self.check = SamplingCheck(temperature)
         self.concurrency, self.max_retries = concurrency, max_retries
         self.model = model or self._only_model()
         self.model_id = self.model
+        self.token_field = "max_completion_tokens" if max_completion_tokens is not None \
+            or wants_completion_tokens(self.model) else "max_tokens"
         self.episodes = EpisodeBook(f"policy 'openai' ({self.model})")
 
     def _only_model(self) -> str:
@@ -178,9 +199,12 @@ class OpenAIPolicy:
     @property
     def sampling(self) -> dict[str, Any]:
         """What every request sends, as run.json and records show it (None: not sent,
-        the endpoint's default applies; ``seed`` is combined with each episode key)."""
+        the endpoint's default applies; ``seed`` is combined with each episode key;
+        of ``max_tokens`` and ``max_completion_tokens`` only the field sent is set)."""
+        tokens = {"max_tokens": None, "max_completion_tokens": None,
+                  self.token_field: self.max_tokens}
         return {"temperature": self.temperature, "top_p": self.top_p, "seed": self.seed,
-                "max_tokens": self.max_tokens}
+                **tokens, "extra_body": self.extra_body}
 
     def warnings(self) -> list[str]:
         """What the run learnt about the endpoint that its records alone do not show."""
@@ -211,13 +235,15 @@ class OpenAIPolicy:
         msgs, tools = with_tool_docs(messages, ep.tools, self.compact_tools, self.brief_tools)
         request: dict[str, Any] = {"model": self.model, "messages": msgs,
                                    "temperature": self.temperature,
-                                   "max_tokens": self.max_tokens}
+                                   self.token_field: self.max_tokens}
         if tools:
             request["tools"] = tools
         if self.top_p is not None:
             request["top_p"] = self.top_p
         if ep.seed is not None:  # per episode: repeats sample differently, reruns alike
             request["seed"] = ep.seed
+        if self.extra_body:
+            request["extra_body"] = self.extra_body  # the client merges it into the body
         return request
 
     def _complete(self, ep: _Episode, request: dict[str, Any]) -> str:
@@ -331,6 +357,44 @@ def _body_message(body: Any) -> str:
             if isinstance(inner.get(field_name), str):
                 return inner[field_name]
     return body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+
+
+def wants_completion_tokens(model: str) -> bool:
+    """Whether ``model`` is a reasoning model that refuses ``max_tokens`` and takes
+    ``max_completion_tokens`` (OpenAI's o-series and GPT-5, with or without a router's
+    ``vendor/`` prefix); other servers (vLLM, SGLang, llama.cpp) accept ``max_tokens``."""
+    return bool(_REASONING_MODEL.fullmatch(model))
+
+
+def _budget(max_tokens: int | None, max_completion_tokens: int | None) -> int:
+    """The token budget per turn: one of the two options (default 1024), never both."""
+    if max_tokens is not None and max_completion_tokens is not None:
+        raise ValueError("policy 'openai': give max_tokens or max_completion_tokens, not "
+                         "both (one budget; the field sent follows the model, or "
+                         "max_completion_tokens when that is the one given)")
+    given = max_completion_tokens if max_completion_tokens is not None else max_tokens
+    return 1024 if given is None else given
+
+
+def _checked_extra_body(extra_body: Any) -> dict[str, Any] | None:
+    """``extra_body`` as sent: a JSON object that sets nothing ToolMaze sends itself
+    (a temperature in it would be sent while the record shows another)."""
+    if extra_body is None:
+        return None
+    if not isinstance(extra_body, dict):
+        raise ValueError(f"policy 'openai': extra_body (--extra-body) must be a JSON "
+                         f"object, got {type(extra_body).__name__}")
+    try:
+        json.dumps(extra_body, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"policy 'openai': extra_body (--extra-body) is not JSON: "
+                         f"{exc}") from None
+    for key, flag in _OWN_FIELDS.items():
+        if key in extra_body:
+            how = f"use {flag}" if flag else "ToolMaze sends it itself"
+            raise ValueError(f"policy 'openai': extra_body (--extra-body) may not set "
+                             f"{key!r}: {how}")
+    return extra_body
 
 
 def _check(temperature: float, max_tokens: int, concurrency: int, timeout: float,

@@ -29,6 +29,8 @@ _FLAG_OPTIONS = {
     "temperature": {"hf": "temperature", "openai": "temperature"},
     "top_p": {"hf": "top_p", "openai": "top_p"},
     "max_tokens": {"hf": "max_new_tokens", "openai": "max_tokens"},
+    "max_completion_tokens": {"openai": "max_completion_tokens"},
+    "extra_body": {"openai": "extra_body"},
     "concurrency": {"openai": "concurrency"},
     "timeout": {"openai": "timeout"},
     "compact_tools": {"hf": "compact_tools", "openai": "compact_tools"},
@@ -59,13 +61,27 @@ def agent_options(ns: argparse.Namespace) -> dict[str, Any]:
         if kind not in names:
             raise UsageError(f"--{flag.replace('_', '-')} does not apply to the "
                              f"{ns.agent} agent")
-        opts[names[kind]] = value
+        opts[names[kind]] = extra_body(value) if flag == "extra_body" else value
     for item in ns.option:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise UsageError(f"bad --option {item!r}: use KEY=VALUE (VALUE as JSON or text)")
         opts[name] = _option_value(value)
     return opts
+
+
+def extra_body(text: str) -> dict[str, Any]:
+    """``--extra-body``'s JSON object, or one line saying why it is not one (a typo
+    must not reach the endpoint as a string, or be dropped without a word)."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"--extra-body is not JSON ({exc}); give a JSON object, e.g. "
+                         """'{"reasoning_effort": "low"}'""") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"--extra-body must be a JSON object, not {type(value).__name__} "
+                         """(e.g. '{"reasoning_effort": "low"}')""")
+    return value
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -129,11 +145,16 @@ def cmd_eval(ns: argparse.Namespace) -> int:
 def _secretless(text: str, ns: argparse.Namespace) -> str:
     """``text`` without the configured key, the environment's secrets or a key the
     endpoint's URL carries in its path (as the run's records are written)."""
-    from toolmaze_gym.redact import Redactor
+    from toolmaze_gym.redact import Redactor, named_secrets
+    from toolmaze_gym.runner import endpoint_urls
 
-    url = getattr(ns, "base_url", None)
+    try:
+        body = json.loads(getattr(ns, "extra_body", None) or "null")
+    except ValueError:
+        body = None
     return Redactor.from_environment([ns.api_key_env or ""],
-                                     urls=[url] if isinstance(url, str) else [])(text)
+                                     urls=endpoint_urls(getattr(ns, "base_url", None)),
+                                     values=named_secrets(body))(text)
 
 
 def check_run_files(out: Path) -> None:
@@ -339,6 +360,15 @@ def add_commands(sub) -> None:
                    "not sent, the endpoint's default)")
     g.add_argument("--max-tokens", type=int,
                    help="hf, openai: new tokens per turn (default: hf 256, openai 1024)")
+    g.add_argument("--max-completion-tokens", type=int,
+                   help="openai: new tokens per turn sent as max_completion_tokens, the field "
+                   "reasoning models take (o-series and GPT-5 get it by default instead of "
+                   "max_tokens; give one of the two; run.json says which was sent)")
+    g.add_argument("--extra-body", metavar="JSON",
+                   help="openai: a JSON object merged into every request, for provider and "
+                   "server options, e.g. '{\"reasoning_effort\": \"low\"}' or vLLM's "
+                   "'{\"top_k\": 20}' (recorded in run.json, secrets redacted; it may not "
+                   "set what ToolMaze sends itself; default: none)")
     g.add_argument("--concurrency", type=int, help="openai: requests in flight (default: 8)")
     g.add_argument("--timeout", type=float, help="openai: seconds per request (default: 120)")
     g.add_argument("--compact-tools", action="store_true",
