@@ -570,7 +570,22 @@ def _mention_rule(text: str, type_name: str, value: Any) -> bool:
                                          and not isinstance(value, bool)):
         return _number_mentioned(text, type_name, value)
     return _named(text, type_name, value) or any(_named(text, "", v)
-                                                 for v in spoken_forms(type_name, value))
+                                                 for v in spoken_forms(type_name, value)) \
+        or (type_name == "currency_code" and _signed(text, value))
+
+
+def _signed(text: str, code: Any) -> bool:
+    """A currency by the sign written beside an amount ("£192.00", "192,00 €", "1.250 kr"),
+    as ``data/world/currency_signs.json`` lists them."""
+    signs = load_data("currency_signs.json").get(str(code).strip().upper(), ())
+    return any(_sign_pattern(sign).search(text) for sign in signs)
+
+
+@lru_cache(maxsize=64)
+def _sign_pattern(sign: str) -> re.Pattern[str]:
+    s = re.escape(sign)
+    # Not inside a longer sign ("US$" is no bare "$", "E£" no bare "£") or a word.
+    return re.compile(rf"(?<![\w$£¥]){s}\s?[-−]?\d|\d\s?{s}(?![\w$])")
 
 
 def mentions_all(text: Any, required: Iterable[tuple[str, Any]]) -> bool:
