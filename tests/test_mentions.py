@@ -350,3 +350,21 @@ def test_a_phrase_the_request_sets_in_quotes_is_asked_word_for_word():
 ])
 def test_a_currency_by_its_sign_beside_an_amount(text, code, ok):
     assert mentions(text, "currency_code", code) is ok
+
+
+@pytest.mark.parametrize("value, ok", [
+    ("2026-08-23T08:00:00Z", True),  # round 6, c4-0092: a range, its zone after it
+    ("2026-08-23T08:45:00Z", True),
+    ("2026-08-23T09:30:00Z", True),
+    ("2026-08-23T18:45:00+10:00", True),  # a local clock beside a date written in ISO
+    ("2026-08-23T08:00:00-04:00", False),  # "-08:45" is the range's end, no offset
+])
+def test_a_time_range_is_read_as_two_times_in_the_zone_after_it(value, ok):
+    text = ("Felix: 2026-08-23 08:00-08:45 UTC. Leo: 2026-08-23 08:45-09:30 UTC, which is "
+            "18:45-19:30 Sydney time (AEST, UTC+10)")
+    assert mentions(text, "iso_datetime", value) is ok
+
+
+def test_an_offset_after_a_time_stays_an_offset():
+    for text in ("2026-08-23T08:00-04:00", "2026-08-23 08:00-04:00", "2026-08-23 08:00:00-04:00"):
+        assert mentions(text, "iso_datetime", "2026-08-23T12:00:00Z"), text
