@@ -307,3 +307,64 @@ def test_a_units_letter_is_no_name_of_a_text():
     assert facts("Fog, 27.1 °C (80.8 °F).") == (("", 27.1), ("", 80.8))
     assert carries("New York: 27.1 °C; 80.8 °F; fog.", "Fog, 27.1 °C (80.8 °F).")
     assert not carries("New York: 27.1 °C; 80.9 °F; fog.", "Fog, 27.1 °C (80.8 °F).")
+
+
+def test_a_code_is_a_fact_of_its_own_never_part_of_a_name():
+    """Round 6 (c1-0042): "Order SO-HW4MMQX2" made a subject is the order's code in any
+    words; a code without a hyphen (a flight's "ZSN5V8") too."""
+    from toolmaze_gym.text_facts import carries, facts
+
+    assert facts("Order SO-HW4MMQX2") == (("", "SO-HW4MMQX2"),)
+    assert ("", "ZSN5V8") in facts("Flight ZSN5V8 Lisbon to Chicago")
+    assert carries("Stand van zaken bestelling SO-HW4MMQX2", "Order SO-HW4MMQX2")
+    assert not carries("Stand van zaken bestelling SO-HW4MMQX3", "Order SO-HW4MMQX2")
+
+
+def test_a_common_word_in_another_form():
+    """Round 6 (c4-0074): "foggy" says the condition "fog"; "foghorn" does not."""
+    from toolmaze_gym.grading.arguments import says
+
+    assert says("Weather that day: foggy, dry", "weather_condition", "fog")
+    assert says("sunny all day", "weather_condition", "sun")
+    assert not says("the foghorn sounded", "weather_condition", "fog")
+    assert not says("clear skies", "weather_condition", "fog")
+
+
+def test_a_phrase_the_request_sets_in_quotes_is_asked_word_for_word():
+    from toolmaze_gym.tasks.readings import quotes
+
+    assert quotes('Send it with the subject "Order SO-1 update".', "Order SO-1 update")
+    assert quotes("call it \u201cQ3 review\u201d", "Q3 review")
+    assert not quotes("Order SO-HW4MMQX2 is late.", "Order SO-HW4MMQX2")
+
+
+@pytest.mark.parametrize("text, code, ok", [
+    ("Member price: £192.00", "GBP", True),  # round 6, c3-0006
+    ("192,00 € pro Person", "EUR", True),
+    ("US$5 or $5", "USD", True),
+    ("C$5", "USD", False),  # a Canadian dollar sign is no US dollar
+    ("C$5", "CAD", True),
+    ("1.250 kr", "SEK", True),
+    ("E£50", "GBP", False),
+    ("a car and a Rs", "INR", False),  # a sign says a currency beside an amount only
+])
+def test_a_currency_by_its_sign_beside_an_amount(text, code, ok):
+    assert mentions(text, "currency_code", code) is ok
+
+
+@pytest.mark.parametrize("value, ok", [
+    ("2026-08-23T08:00:00Z", True),  # round 6, c4-0092: a range, its zone after it
+    ("2026-08-23T08:45:00Z", True),
+    ("2026-08-23T09:30:00Z", True),
+    ("2026-08-23T18:45:00+10:00", True),  # a local clock beside a date written in ISO
+    ("2026-08-23T08:00:00-04:00", False),  # "-08:45" is the range's end, no offset
+])
+def test_a_time_range_is_read_as_two_times_in_the_zone_after_it(value, ok):
+    text = ("Felix: 2026-08-23 08:00-08:45 UTC. Leo: 2026-08-23 08:45-09:30 UTC, which is "
+            "18:45-19:30 Sydney time (AEST, UTC+10)")
+    assert mentions(text, "iso_datetime", value) is ok
+
+
+def test_an_offset_after_a_time_stays_an_offset():
+    for text in ("2026-08-23T08:00-04:00", "2026-08-23 08:00-04:00", "2026-08-23 08:00:00-04:00"):
+        assert mentions(text, "iso_datetime", "2026-08-23T12:00:00Z"), text

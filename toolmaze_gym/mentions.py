@@ -274,7 +274,8 @@ _DAY_MONTH_NY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_M
 _MONTH_DAY_NY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD}(?![\d:])(?!,?\s+\d{{4}})",
                            re.I)
 _ISO_DATETIME = re.compile(
-    r"(?<!\d)(\d{4}-\d{2}-\d{2})[T ](\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*"
+    r"(?<!\d)(\d{4}-\d{2}-\d{2})([T ])(\d{1,2}:\d{2})(:\d{2}(?:\.\d+)?)?\s*"
+    r"(?:([-\u2013])\s?(\d{1,2}:\d{2})(?![\d:])\s*)?"  # a range's end, or an offset
     r"(Z|UTC|GMT|[+-]\d{2}:?\d{2})?(?![\d:])", re.I)
 # A bare "-11:02" after a clock time is a range ("08:00-11:02"), not an offset: clock
 # times take a zone only from a word (Z, UTC, GMT, optionally with an offset).
@@ -330,15 +331,32 @@ def _offset(zone: str | None) -> str | None:
 
 def datetimes_in(text: str, bare: str = "+00:00") -> set[str]:
     """Every date-and-time ``text`` writes in ISO form, normalised to UTC minutes; one
-    written without a zone is read at the offset ``bare``."""
+    written without a zone is read at the offset ``bare`` (a range's start and end
+    both at the zone written after it: "2026-08-23 08:00-08:45 UTC")."""
     norm = values.get("iso_datetime").normalise
     found: set[str] = set()
-    for day, hm, _, zone in _ISO_DATETIME.findall(text):
+    for m in _ISO_DATETIME.finditer(text):
+        day, clocks, zone = _read_iso(m)
         offset = _offset(zone) if zone else bare
-        if offset is not None:
+        for hm in clocks if offset is not None else ():
             with contextlib.suppress(ValueError):
                 found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
     return found
+
+
+def _read_iso(m: re.Match[str]) -> tuple[str, tuple[str, ...], str]:
+    """(day, clock times, zone) of an ISO datetime match. A "-HH:MM" after the time is
+    an offset in the "T" form, after seconds, or where it would end a range before it
+    starts ("2026-08-23 08:00-04:00"); else the end of a range ("08:00-08:45")."""
+    day, sep, hm, secs, dash, end, zone = m.groups()
+    if end and not zone and dash == "-" and (sep == "T" or secs or _minutes(end) <= _minutes(hm)):
+        return day, (hm,), f"-{end}"
+    return day, (hm, end) if end else (hm,), zone or ""
+
+
+def _minutes(hm: str) -> int:
+    h, _, m = hm.partition(":")
+    return int(h) * 60 + int(m)
 
 
 def _written_instants(text: str, year: str, bare: str) -> set[str]:
@@ -385,7 +403,10 @@ def _datetime_mentioned(text: str, type_name: str, value: Any) -> bool:
     own = "+00:00" if local is None or local[3] == "Z" else local[3]
     if want in datetimes_in(text, bare=own):
         return True
-    return want in _written_instants(_ISO_DATETIME.sub(" ", text), str(value)[:4], own)
+    # The ISO datetimes read whole are not read again in pieces; their dates stay,
+    # for a clock written elsewhere ("2026-08-23 08:00 UTC ... 18:45 Sydney time").
+    rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
+    return want in _written_instants(rest, str(value)[:4], own)
 
 
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
@@ -570,7 +591,22 @@ def _mention_rule(text: str, type_name: str, value: Any) -> bool:
                                          and not isinstance(value, bool)):
         return _number_mentioned(text, type_name, value)
     return _named(text, type_name, value) or any(_named(text, "", v)
-                                                 for v in spoken_forms(type_name, value))
+                                                 for v in spoken_forms(type_name, value)) \
+        or (type_name == "currency_code" and _signed(text, value))
+
+
+def _signed(text: str, code: Any) -> bool:
+    """A currency by the sign written beside an amount ("£192.00", "192,00 €", "1.250 kr"),
+    as ``data/world/currency_signs.json`` lists them."""
+    signs = load_data("currency_signs.json").get(str(code).strip().upper(), ())
+    return any(_sign_pattern(sign).search(text) for sign in signs)
+
+
+@lru_cache(maxsize=64)
+def _sign_pattern(sign: str) -> re.Pattern[str]:
+    s = re.escape(sign)
+    # Not inside a longer sign ("US$" is no bare "$", "E£" no bare "£") or a word.
+    return re.compile(rf"(?<![\w$£¥]){s}\s?[-−]?\d|\d\s?{s}(?![\w$])")
 
 
 def mentions_all(text: Any, required: Iterable[tuple[str, Any]]) -> bool:

@@ -50,7 +50,10 @@ def facts(text: str) -> tuple[Fact, ...]:
     text = _TAG.sub("", text or "")
     dates, text = _dates(text)
     out: list[Fact] = [*dates, *(("", n) for n in sorted(_figures(text)))]
-    out += [("", name) for name in _names(_DEGREES.sub("°", text))]
+    # A code ("SO-HW4MMQX2") is a fact of its own, never part of a name: "Order
+    # SO-HW4MMQX2" is the code in any words ("bestelling SO-HW4MMQX2").
+    out += [("", code) for code in _CODE.findall(text)]
+    out += [("", name) for name in _names(_CODE.sub(" ; ", _DEGREES.sub("°", text)))]
     if not out:  # no figure, no name: what each sentence is about, its first word
         out = [("", word) for word in _heads(text)]
     return tuple(dict.fromkeys(out))
@@ -87,7 +90,10 @@ def _dated_figures_and_codes(text: str) -> tuple[Fact, ...]:
     return tuple(dict.fromkeys(out))
 
 
-_CODE = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)+\b")
+# An id or code: capitals and digits, with a hyphen ("HR-Q28PRY7T") or without
+# ("ZSN5V8", "EC4298").
+_CODE = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])(?:[A-Z0-9]+(?:-[A-Z0-9]+)+"
+                   r"|[A-Z0-9]{4,})\b")
 _ISO_DT = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:\d{2})?")
 _ISO_D = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 

@@ -39,3 +39,23 @@ def _grade(convert: dict, amount: float) -> dict:
 def test_a_cent_of_rounding_order_passes_only_where_the_agent_worked_it_out(
         convert, amount, success):
     assert _grade(convert, amount)["success"] is success
+
+
+def test_a_cent_of_the_source_carried_through_a_rate_passes():
+    """Round 6 (c4-0015): half a hotel converted unrounded, 163.53 / 2 × 13.094517 =
+    1070.67 SEK, where the reference rounds the half first (81.77 GBP → 1070.74)."""
+    from toolmaze_gym.grading.arguments import _cent_apart
+
+    assert _cent_apart(1070.67, 1070.74)
+    assert not _cent_apart(1070.50, 1070.74)  # a quarter of a krona more is no rounding
+    assert _cent_apart(22.07, 22.08) and not _cent_apart(22.06, 22.08)
+
+
+def test_an_amount_in_a_currency_without_minor_units_may_be_whole():
+    """Round 6 (c4-0003): 24408 JPY for a shown 24407.88 JPY is the same amount in yen."""
+    from toolmaze_gym.grading.arguments import _whole_units
+    from toolmaze_gym.world.geo import minor_units
+
+    assert minor_units("JPY") == 0 and minor_units("KRW") == 0 and minor_units("EUR") == 2
+    assert _whole_units(24408, 24407.88) and not _whole_units(24409, 24407.88)
+    assert not _whole_units(24407.9, 24407.88)

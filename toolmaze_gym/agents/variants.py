@@ -78,7 +78,7 @@ from toolmaze_gym.corpus import EpisodeState, Simulator
 from toolmaze_gym.corpus.additive import ADDITIVE_BEHAVIOURS
 from toolmaze_gym.corpus.derivations import DERIVABLE_BEHAVIOURS
 from toolmaze_gym.corpus.sampling import valid_arguments
-from toolmaze_gym.grading.arguments import MONEY, ROUNDING_ORDER
+from toolmaze_gym.grading.arguments import MONEY, ROUNDING_ORDER, ROUNDING_SHARE
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
@@ -959,7 +959,7 @@ class OffTolerance(Variant):
                 continue
             bumped = just_outside(values.get(p.type), v)
             if p.type == MONEY and bumped is not None:  # past a rounding order's cent
-                bumped = max(bumped, round(v + 2 * ROUNDING_ORDER, 2))
+                bumped = max(bumped, round(v + 2 * max(ROUNDING_ORDER, ROUNDING_SHARE * v), 2))
             if bumped is not None:
                 args[p.name] = bumped
                 self.tainted = True

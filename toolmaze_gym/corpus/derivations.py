@@ -5,9 +5,12 @@ conversion with the real rules, formatting, a translation or a summary an LLM ca
 write) needs no world data: an agent may do it without the tool, and a fault on
 such a tool is no dead end, so faults never fall on it (``faults.profiles``) and
 the grader accepts the derived value (``grading.resolution``). Processors that
-read the world (exchange rates, tax and per-diem tables, coupons, shipping rates)
-or apply a model the agent cannot know (flight emissions, an eco set-point rule)
-are not derivations: their results count as facts to be looked up.
+read the world (exchange rates, city tax and per-diem tables, coupons, shipping
+rates) or apply a model the agent cannot know (flight emissions) are not
+derivations: their results count as facts to be looked up. A country's standard
+VAT/GST rate (``finance.vat``: Germany 19 %, the world's table holds the real
+standard rates) is common knowledge, so adding it is a derivation since grading
+version 7 (a played agent billed 11,651 SEK plus German VAT as 13,864.69 itself).
 
 A few Sources answer with what a careful agent already knows (``KNOWN_BEHAVIOURS``:
 the time zone of a city and its offset, under the real rules; ``KNOWN_FIELDS``: the
@@ -27,7 +30,7 @@ from __future__ import annotations
 DERIVABLE_BEHAVIOURS = frozenset({
     "calc.line_total", "calc.percentage_of",
     "finance.apply_rate", "finance.compound", "finance.loan", "finance.pct_change",
-    "finance.position_value", "finance.round",
+    "finance.position_value", "finance.round", "finance.vat",
     "iot.dew_point", "iot.eco_setpoint", "iot.energy_cost",
     "office.text.action_items", "office.text.compose_email", "office.text.meeting_invite",
     "office.text.stats", "office.text.summarize",
@@ -43,7 +46,7 @@ DERIVABLE_BEHAVIOURS = frozenset({
 # amount and currency in the agent's own format). The fault profiles of the shipped
 # suites up to toolmaze-v3 were laid before, and regenerate bit for bit only with the
 # older set (``derivable_v3``); a new suite lays its faults with the whole set.
-SINCE_GRADING_V7 = frozenset({"text.format_price", "iot.eco_setpoint"})
+SINCE_GRADING_V7 = frozenset({"text.format_price", "iot.eco_setpoint", "finance.vat"})
 
 # Conversions at a world rate: not a derivation by themselves (the rate is a fact to
 # look up), but one once the episode showed the rate (the agent converts a half where

@@ -27,6 +27,7 @@ from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.tasks.model import Call
 from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
 from toolmaze_gym.text_facts import carries, facts, names_or_figures
+from toolmaze_gym.world.geo import minor_units
 
 Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
 # Not a semantic type: an entry (TEXT_FACTS, text) asks for the facts ``text`` carries,
@@ -40,8 +41,10 @@ EITHER_DIRECTION = "either_direction"
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION})
 MONEY = "money_amount"
 # A sum an agent works out itself (a third of a converted total, where the reference
-# converts the third) may round at another point: at most a cent apart per order.
+# converts the third) may round at another point: a cent apart, or a cent of the
+# source currency carried through a rate (at most this share of the sum).
 ROUNDING_ORDER = 0.01
+ROUNDING_SHARE = 2e-4
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,16 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return _either_direction(text, value)
     if mentions(text, type_name, value):
         return True
-    return _word(value) and len(value) >= 4 and value in text.lower()
+    return _word(value) and ((len(value) >= 4 and value in text.lower())
+                             or _inflected(text, value))
+
+
+def _inflected(text: str, word: str) -> bool:
+    """A common word in another form: "foggy" for "fog", "sunny" for "sun", "fogs"."""
+    stem = re.escape(word)
+    last = re.escape(word[-1])
+    return re.search(rf"\b{stem}(?:{last}?y|s|es|{last}?ed|{last}?ing)\b", text,
+                     re.IGNORECASE) is not None
 
 
 def _either_direction(text: str, pct: Any) -> bool:
@@ -177,7 +189,7 @@ class Matcher:
     """One expected call's argument check, prepared once (types looked up and the
     expected values normalised once, ``SemanticType.same`` semantics kept)."""
 
-    __slots__ = ("allowed", "defaults", "money", "required", "text_names", "texts")
+    __slots__ = ("allowed", "defaults", "money", "required", "text_names", "texts", "whole")
 
     def __init__(self, corpus: Corpus, call: Call,
                  texts: Mapping[str, TextRule] | None = None) -> None:
@@ -209,6 +221,9 @@ class Matcher:
         self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
                          if p.name not in call.args
                          and not (p.type == FREE_TEXT and p.default is None)}
+        # Amounts in a currency with no minor unit (JPY) may be given in whole units.
+        self.whole = any(p.type == "currency_code" and isinstance(call.args.get(p.name), str)
+                         and minor_units(call.args[p.name]) == 0 for p in spec.params)
         self.allowed = frozenset(p.name for p in spec.params)
         self.text_names = frozenset(p.name for p in spec.params if p.type == FREE_TEXT)
 
@@ -226,7 +241,8 @@ class Matcher:
                     return name
                 continue
             try:
-                if normalise(got) != norm:
+                if normalise(got) != norm and not (self.whole and name in self.money
+                                                   and _whole_units(got, want)):
                     return name
             except (TypeError, ValueError, AttributeError):
                 if got != want:
@@ -262,7 +278,15 @@ class Matcher:
 def _cent_apart(got: Any, want: float) -> bool:
     if isinstance(got, bool) or not isinstance(got, int | float):
         return False
-    return 0 < abs(round(got, 2) - round(want, 2)) <= ROUNDING_ORDER + 1e-9
+    slack = max(ROUNDING_ORDER, ROUNDING_SHARE * abs(want))
+    return 0 < abs(round(got, 2) - round(want, 2)) <= slack + 1e-9
+
+
+def _whole_units(got: Any, want: Any) -> bool:
+    """``got`` is ``want`` in whole units (24408 for 24407.88 JPY)."""
+    return not isinstance(got, bool) and isinstance(got, int | float) \
+        and isinstance(want, int | float) and float(got).is_integer() \
+        and got == math.floor(want + 0.5)
 
 
 def matches(corpus: Corpus, call: Call, step: Step,

@@ -28,7 +28,7 @@ from toolmaze_gym.grading.arguments import (
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
-from toolmaze_gym.tasks.readings import asks_verbatim, names_base
+from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,11 @@ class TaskIndex:
             if inp.mentions or not quoted:  # asks (empty: the user left it free)
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need))
-            return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
+            if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
+                return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
+            # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
+            # facts in any words, as a Dutch e-mail says "Bestelling SO-HW4MMQX2".
+            return TextSpec(((FREE_TEXT, ref),), alts=((0, ((TEXT_FACTS, ref),)),))
         need = ((FREE_TEXT, ref),)  # an upstream text: contain it, or say it oneself
         if ref.kind != "slot":
             return TextSpec(need)

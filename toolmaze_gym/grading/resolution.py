@@ -491,7 +491,8 @@ def _pick_rounded(view: EpisodeView, exp: Expected, m: Matcher, after: int, used
                   ok: Callable[[int], bool]) -> int | None:
     """An Action whose money arguments are a cent off values the agent had to work
     out itself (no earlier response showed them): the same sum, rounded in another
-    order (``arguments.ROUNDING_ORDER``). A shown value is copied, never rounded."""
+    order (``arguments.ROUNDING_ORDER``, ``ROUNDING_SHARE``). A shown value is copied,
+    never rounded."""
     for i in view.by_tool.get(exp.call.tool, ()):
         if i <= after or i in used:
             continue

@@ -47,3 +47,13 @@ _VERBATIM = re.compile(r"\b(quot(?:e|ed|ing)|verbatim|word for word|exact (?:wor
 def asks_verbatim(query: str) -> bool:
     """Whether the request asks for a returned text as such, not for its content."""
     return bool(_VERBATIM.search(query))
+
+
+def quotes(query: str, text: str) -> bool:
+    """Whether the request sets ``text`` in quotation marks ("a title \"Q3 review\""):
+    a phrase it quotes is asked word for word; one it only uses is asked for its facts."""
+    flat = " ".join(str(text).split()).strip(" .").casefold()
+    q = " ".join(query.split()).casefold()
+    return any(f"{a}{flat}{b}" in q or f"{a}{flat}.{b}" in q
+               for a, b in (('"', '"'), ("'", "'"), ("\u201c", "\u201d"), ("\u2018", "\u2019"),
+                            ("\u00ab", "\u00bb"), ("\u00ab ", " \u00bb")))

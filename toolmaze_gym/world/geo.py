@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import cache
 
 from toolmaze_gym import hashing
 from toolmaze_gym.world import zones
@@ -169,3 +170,11 @@ class Geo(Facts):
 
     def date_offset(self, days: int) -> str:
         return (self.world.now.date() + timedelta(days=days)).isoformat()
+
+
+@cache
+def minor_units(code: str) -> int:
+    """The currency's ISO 4217 exponent: 0 for JPY and KRW (amounts in whole units),
+    2 for the others here."""
+    row = load_data("currencies.json").get(str(code).upper())
+    return int(row[2]) if row is not None and len(row) > 2 else 2
