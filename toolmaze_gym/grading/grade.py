@@ -67,7 +67,13 @@ from toolmaze_gym.tasks.readings import names_base
 #    wrong_arguments apart from collateral_damage; c* for this agent's choices;
 #    endings that cannot be gamed (negated failure words, pasted output, a silent
 #    fault's stop names what is wrong).
-GRADING_VERSION = "7"
+# 8: the play-test's rounds (issue 27): money worked out in another order within its
+#    rounding, whole units where a currency has no minor unit, a country's VAT rate
+#    known; a time without a zone is the value's own clock, a range two times; a
+#    currency by its sign, a common word in another form, a request phrase by its facts
+#    (codes are facts of their own); an own line in the asked language inside a message;
+#    a translator's tag over English excuses no asked word.
+GRADING_VERSION = "8"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
