@@ -310,3 +310,59 @@ def test_existing_report_in_headless_chromium(page):
     out = report_dir / "screenshots"
     out.mkdir(exist_ok=True)
     screenshots(page, report_dir, levels, out)
+
+
+# ---------------------------------------------------------------- one tool, two steps
+
+SHARED_TASK = "tmz-v3-c4-0003"  # record_trip_expense serves s9 and s10
+
+
+@pytest.fixture(scope="module")
+def shared_tool_viewer(tmp_path_factory) -> Path:
+    """The oracle and the naive agent on a C4 task where one tool serves two steps: the
+    oracle calls it at steps 9 (s9) and 10 (s10); the naive agent fails under P1."""
+    _browser()
+    from toolmaze_gym.report import load_rows
+    from toolmaze_gym.report.viewer import write_viewer
+
+    root = tmp_path_factory.mktemp("shared")
+    sel = Selection(levels=["C4"], modes=["P0", "P1"], task_ids=[SHARED_TASK])
+    for agent in ("oracle", "naive"):
+        run(RunConfig(agent, selection=sel), root / agent, progress=False)
+    return write_viewer(load_rows([root / "oracle", root / "naive"]), root / "viewer")
+
+
+def _badges(page, card: str) -> dict[str, str]:
+    """(slot) → the step numbers drawn on that slot's record_trip_expense node."""
+    return page.evaluate("""id => Object.fromEntries([...document.getElementById(id)
+        .querySelectorAll('svg.dag .node[data-tool="record_trip_expense"]')]
+        .map(n=>[n.dataset.slot, n.querySelector('.badge text')?.textContent||'']))""", card)
+
+
+def test_c4_calls_are_drawn_on_the_step_they_served(page, shared_tool_viewer):
+    url = shared_tool_viewer.parent / page_name(SHARED_TASK, "P0")
+    _open(page, url)
+    oracle = page.evaluate("document.querySelector('section.traj[data-agent=oracle]').id")
+    assert _badges(page, oracle) == {"s9": "9", "s10": "10"}
+    called = page.evaluate("""id => [...document.getElementById(id).querySelectorAll(
+        'svg.dag .node[data-tool="record_trip_expense"]')].map(n=>n.classList
+        .contains('called'))""", oracle)
+    assert called == [True, True]  # s10 no longer looks uncalled
+
+
+def test_c4_episode_says_why_it_failed_and_what_the_agent_saw(page, shared_tool_viewer):
+    url = shared_tool_viewer.parent / page_name(SHARED_TASK, "P1")
+    _open(page, url)
+    card = page.locator("section.traj.failure[data-agent=naive]")
+    why = card.locator(".why")
+    assert why.is_visible()
+    assert why.inner_text().startswith("grade: FAILURE, because:")
+    seen = card.locator("details.context")
+    assert not seen.locator("pre.system").is_visible()  # closed until clicked
+    seen.locator("summary").click()
+    assert "The current date and time is" in seen.locator("pre.system").inner_text()
+    assert seen.locator(".clock").is_visible()
+    assert re.search(r"\d+ prompt tokens", seen.inner_text())
+    docs = page.locator("details.tooldocs")
+    docs.locator("summary").click()
+    assert "record_trip_expense" in docs.locator("pre").first.inner_text()

@@ -174,3 +174,25 @@ def test_a_missing_layout_library_is_one_line_before_any_work(run_dirs, tmp_path
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "pip install 'grandalf==0.8'" in err, err
     assert "--no-viewer" in err and not out.exists()
+
+
+def test_calls_of_a_tool_serving_two_steps_land_on_the_step_each_served(tmp_path):
+    """C4 tmz-v3-c4-0003 records two expenses with one tool (s9, s10): each call is
+    drawn on the step the grade's path match gave it, and a failed try before the
+    second goes with the call that then served s10."""
+    from toolmaze_gym.report.viewer import call_steps
+    from toolmaze_gym.runner import RunConfig, Selection, read_records, run
+
+    sel = Selection(levels=["C4"], modes=["P0"], task_ids=["tmz-v3-c4-0003"])
+    run(RunConfig("oracle", selection=sel), tmp_path, progress=False)
+    rec = read_records(tmp_path)[0]
+    task = get_task("tmz-v3-c4-0003")
+    steps, _ = call_steps(rec, task)
+    assert steps[("s9", "record_trip_expense")] == [9]
+    assert steps[("s10", "record_trip_expense")] == [10]
+    failed = copy.deepcopy(rec["steps"][9])
+    failed.update(status=422, observation='{"error": "invalid amount"}')
+    rec["steps"].insert(9, failed)
+    steps, _ = call_steps(rec, task)
+    assert steps[("s9", "record_trip_expense")] == [9]
+    assert steps[("s10", "record_trip_expense")] == [10, 11]

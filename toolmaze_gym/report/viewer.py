@@ -17,19 +17,28 @@ and the index then says so and still lists every trajectory.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from toolmaze_gym import hashing
+from toolmaze_gym.agents.compact_tools import render_tools
+from toolmaze_gym.call_checks import closest_path
+from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
+from toolmaze_gym.episode import Step
+from toolmaze_gym.explain import explain
+from toolmaze_gym.prompts import clock_line, system_prompt
 from toolmaze_gym.report import dag
 from toolmaze_gym.report.runs import PROMPT_LABELS, Row
 from toolmaze_gym.runner import record_key
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.transcript import episode_tools
 
 SLUG_CHARS = 80  # readable part of a page name or anchor
 HASH_CHARS = 10  # hex digits of the exact key's hash (40 bits)
@@ -72,6 +81,10 @@ border-radius:4px;padding:1px 5px;font-size:11px}tr.faulted{background:#fdecea}
 .lbl{display:inline-block;background:#eef0f4;border-radius:4px;padding:0 5px;margin:1px;
 font-size:11px}a{color:#1f5fbf}.steps td:nth-child(2){width:34%}
 .steps td:nth-child(4){width:50%}
+pre.why{background:#fdecea;border-left:4px solid #c62828;padding:6px 8px;margin:6px 0}
+details{margin:4px 0}details>summary{cursor:pointer;color:#1f5fbf;font-size:12.5px}
+details>pre,details>.meta{margin:4px 0 4px 14px}details.tooldocs pre{max-height:420px;
+overflow:auto}
 """.replace("PICKER", str(PICKER_PX))
 
 # A card scrolled to lies below the picker, however many lines its chips take; the
@@ -89,6 +102,23 @@ const el=document.getElementById(id);if(!el)return;el.scrollIntoView();
 const t=el.classList.contains('traj')?el:el.querySelector('.traj');if(t)mark(t.id);}
 addEventListener('hashchange',opened);opened();
 """.replace("PICKER", str(PICKER_PX))
+
+
+@dataclass
+class Shared:
+    """What every card of a page reads alike: the episode's fault profile (None: its
+    task is unknown), the corpus its grade is explained against, the world's clock."""
+
+    profile: Any = None
+    corpus: Corpus = field(default_factory=load_corpus)
+    now: datetime = field(default_factory=lambda: _simulator().world.now)
+
+
+@functools.cache
+def _simulator() -> Simulator:
+    """One simulator per process for pages written without one (its world's clock is
+    the one every prompt states)."""
+    return Simulator()
 
 
 @dataclass
@@ -221,35 +251,82 @@ def steps_table(rec: dict[str, Any]) -> str:
             f'<th>response</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
-def call_steps(rec: dict[str, Any], task: Task) -> tuple[dict[tuple[str, str], list[int]],
-                                                         set[tuple[str, str]]]:
+def call_steps(rec: dict[str, Any], task: Task, corpus: Corpus | None = None
+               ) -> tuple[dict[tuple[str, str], list[int]], set[tuple[str, str]]]:
     """(slot, tool) → the step numbers (as the steps table numbers them) of the agent's
-    calls to it, and the (slot, tool) where a fault fired. A call is placed in the slot
-    its fault names, else in the first slot that offers the tool."""
-    first: dict[str, str] = {}
+    calls to it, and the (slot, tool) where a fault fired.
+
+    A call is drawn on the step it served, as the grader's path match decided it
+    (``call_checks.closest_path``: the path the grade compared, each call's step), not
+    by its tool's name: where one tool serves two steps (a C4 task recording two
+    expenses), the first slot offering the tool would take both calls and the second
+    would look uncalled. A call the match did not take (a fault, a failed try, a
+    repeat) goes to the slot its fault names, else to the slot of the nearest matched
+    call of the same tool (the next one first: a failed try precedes its success), else
+    to a slot of the tool that no call served."""
+    served = _served(rec, task, corpus or load_corpus())
+    offering: dict[str, list[str]] = defaultdict(list)
     for slot in task.slots:
-        for side in slot.alternatives:
-            for tool in side:
-                first.setdefault(tool, slot.id)
+        for tool in slot.tools:
+            if slot.id not in offering[tool]:
+                offering[tool].append(slot.id)
+    calls = [(k, (s.get("action") or {}).get("name", ""), s.get("fault"))
+             for k, s in enumerate(rec["steps"])
+             if (s.get("action") or {}).get("kind") == "call"]
     steps: dict[tuple[str, str], list[int]] = defaultdict(list)
     fired = set()
-    for k, step in enumerate(rec["steps"], 1):
-        a = step.get("action") or {}
-        if a.get("kind") != "call":
-            continue
-        fault = step.get("fault")
-        tool = a.get("name", "")
-        slot = fault.get("slot") if fault else first.get(tool)
+    for k, tool, fault in calls:
         if fault:
             fired.add((fault.get("slot"), fault.get("tool")))
+        slot = (served.get(k) or (fault or {}).get("slot")
+                or _nearest_served(k, tool, calls, served) or _unserved(tool, offering, served))
         if slot:
-            steps[(slot, tool)].append(k)
+            steps[(slot, tool)].append(k + 1)
     return dict(steps), fired
 
 
-def trajectory_html(entry: Entry, task: Task | None, victims: set[tuple[str, str]]) -> str:
-    """One agent's card: outcome, recovery, ending and costs, its own DAG (the calls
-    numbered by step, the fault that fired in solid red) beside its steps."""
+def _served(rec: dict[str, Any], task: Task, corpus: Corpus) -> dict[int, str]:
+    """Step index → the slot whose expected call it is on the path the grade compared
+    (a required Action sent with a wrong value included: the grade names its slot)."""
+    grade = rec.get("grade") or {}
+    try:
+        steps = [Step.from_dict(s) for s in rec["steps"]]
+        _, checks = closest_path(grade, task, steps, corpus)
+    except (KeyError, IndexError, TypeError, ValueError):  # a record of another build
+        return {}
+    served = {c.step: c.call.slot for c in checks if c.step is not None}
+    for m in grade.get("missing") or ():
+        if isinstance(m, dict) and isinstance(m.get("step"), int) and m.get("slot"):
+            served.setdefault(m["step"], m["slot"])
+    return served
+
+
+def _nearest_served(k: int, tool: str, calls: list[tuple[int, str, Any]],
+                    served: dict[int, str]) -> str | None:
+    """The slot of the next matched call of ``tool`` after step ``k``, else the last
+    one before it."""
+    same = [j for j, t, _ in calls if t == tool and j in served]
+    later = [j for j in same if j > k]
+    if later:
+        return served[later[0]]
+    earlier = [j for j in same if j < k]
+    return served[earlier[-1]] if earlier else None
+
+
+def _unserved(tool: str, offering: dict[str, list[str]], served: dict[int, str]
+              ) -> str | None:
+    """The first slot offering ``tool`` that no call served, else its first slot."""
+    slots = offering.get(tool) or [None]
+    done = set(served.values())
+    return next((s for s in slots if s not in done), slots[0])
+
+
+def trajectory_html(entry: Entry, task: Task | None, victims: set[tuple[str, str]],
+                    shared: Shared | None = None) -> str:
+    """One agent's card: outcome, recovery, ending and costs, why it got its grade,
+    what it saw (one click away), its own DAG (the calls numbered by the step they
+    served, the fault that fired in solid red) beside its steps."""
+    shared = shared or Shared()
     rec, g = entry.rec, entry.rec["grade"]
     outcome = "success" if entry.success else "failure"
     recovered = {True: "recovered", False: "not recovered", None: "not exposed"}[
@@ -261,7 +338,7 @@ def trajectory_html(entry: Entry, task: Task | None, victims: set[tuple[str, str
               if usage.get("prompt_tokens") else "")
     dag_part = off_html = ""
     if task:
-        steps, fired = call_steps(rec, task)
+        steps, fired = call_steps(rec, task, shared.corpus)
         dag_part = f'<div class="dagwrap">{dag.svg(task, victims, steps, fired)}</div>'
         called = {(s.get("action") or {}).get("name") for s in rec["steps"]
                   if (s.get("action") or {}).get("kind") == "call"}
@@ -273,7 +350,9 @@ def trajectory_html(entry: Entry, task: Task | None, victims: set[tuple[str, str
             f'{"Success" if entry.success else "Failure"}<div class="meta" style="color:#fff">'
             f'{recovered} · ended by {esc(g.get("ended_by") or "step limit")} · '
             f'{_costs(g)} · repeat {rec.get("repeat", 0)}{cut}'
-            f'{tokens}</div></div><div class="body">{labels}{off_html}<div class="cols">'
+            f'{tokens}</div></div><div class="body">{labels}{off_html}'
+            f'{why_html(rec, task, shared.profile, shared.corpus)}'
+            f'{context_html(rec, shared.now)}<div class="cols">'
             f'{dag_part}<div class="stepswrap">{steps_table(rec)}</div></div></div></section>')
 
 
@@ -323,7 +402,8 @@ def _anchor_ids(labels: list[str]) -> dict[str, str]:
     return ids
 
 
-def _cards(entries: list[Entry], task: Task | None, victims: set[tuple[str, str]]) -> str:
+def _cards(entries: list[Entry], task: Task | None, victims: set[tuple[str, str]],
+           shared: Shared) -> str:
     """Every trajectory, grouped by agent (``#agent-<agent>``) and by report row
     (``#agent-<agent (prompt)>``), in the order given."""
     agents = list(dict.fromkeys(e.agent for e in entries))
@@ -333,7 +413,7 @@ def _cards(entries: list[Entry], task: Task | None, victims: set[tuple[str, str]
     for agent in agents:
         inner = "".join(
             f'<div class="agentrow" id="{esc(ids[row])}" data-row="{esc(row)}">'
-            + "".join(trajectory_html(e, task, victims) for e in entries
+            + "".join(trajectory_html(e, task, victims, shared) for e in entries
                       if e.agent == agent and e.row == row) + "</div>"
             for row in rows[agent])
         out.append(f'<div class="agent" id="{esc(ids[agent])}" data-agent="{esc(agent)}">'
@@ -362,9 +442,10 @@ def _picker(entries: list[Entry]) -> str:
 
 
 def page_html(key: tuple[str, str], entries: list[Entry], task: Task | None, profile,
-              order: dict[str, int] | None = None) -> str:
-    """One episode (task, mode): query, fault and the task's DAG on top, then every
-    agent's card stacked full width in the index's agent order, a sticky picker above."""
+              order: dict[str, int] | None = None, sim: Simulator | None = None) -> str:
+    """One episode (task, mode): query, fault, the task's DAG and its tool docs on top,
+    then every agent's card stacked full width in the index's agent order, a sticky
+    picker above."""
     task_id, mode = key
     level = entries[0].rec["level"]
     victims = _victims(profile)
@@ -378,7 +459,13 @@ def page_html(key: tuple[str, str], entries: list[Entry], task: Task | None, pro
         top.append(f'<div class="panel dagpanel"><h2>Tool DAG</h2><div class="dagwrap">'
                    f'{dag.svg(task, victims)}</div><div class="meta">may fail in this mode: '
                    f'{esc(vt)}</div></div>')
-    cards = _cards(entries, task, victims)
+    sim = sim or _simulator()
+    shared = Shared(profile, sim.corpus, sim.world.now)
+    if task:
+        forms = [f for f in DOC_FORMS if f in {doc_form(e.rec) for e in entries}]
+        top[0] = top[0].replace("<h2>Reading the DAGs</h2>",
+                                f"{tool_docs_html(task, forms, sim)}<h2>Reading the DAGs</h2>")
+    cards = _cards(entries, task, victims, shared)
     return _document(f"{task_id} · {mode}",
                      f'<header><h1>{esc(task_id)} · {esc(level)} · {esc(MODE_NAMES[mode])}'
                      f'</h1><a href="../index.html">← all trajectories</a></header>'
@@ -390,6 +477,75 @@ def _document(title: str, body: str, script: str = "") -> str:
     js = f"<script>{script}</script>" if script else ""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{esc(title)}'
             f"</title><style>{CSS}{dag.CSS}</style></head><body>{body}{js}</body></html>\n")
+
+
+# ---------------------------------------------------------------- why, and what it saw
+
+
+def why_html(rec: dict[str, Any], task: Task | None, profile, corpus: Corpus) -> str:
+    """Why the episode got its grade, in the words ``toolmaze play`` uses
+    (``explain.explain``): a failure's reasons in plain sight, the whole explanation
+    (the required Actions, the faults, the costs, the labels) one click away. Without
+    its task or profile (a record of another suite build) the card shows none."""
+    if task is None or profile is None:
+        return ""
+    try:
+        steps = [Step.from_dict(s) for s in rec["steps"]]
+        lines = explain(rec.get("grade") or {}, task, profile, steps, corpus,
+                        truncated=bool(rec.get("truncated")), cut=rec.get("cut"))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return ""
+    verdict = "" if (rec.get("grade") or {}).get("success") else \
+        f'<pre class="why">{esc(lines[0])}</pre>'
+    return (f'{verdict}<details class="explain"><summary>why this grade (as toolmaze play '
+            f'explains it)</summary><pre>{esc(chr(10).join(lines))}</pre></details>')
+
+
+def doc_form(rec: dict[str, Any]) -> str:
+    """How the agent was given the tools: its options say compact or brief docs in
+    the system prompt; otherwise the JSON schemas (native tools, chat templates)."""
+    options = rec.get("agent_options") or {}
+    if options.get("brief_tools"):
+        return "brief"
+    return "compact" if options.get("compact_tools") else "schemas"
+
+
+DOC_FORMS = {"schemas": "JSON schemas (sent as the request's tools)",
+             "compact": "compact docs (in the system prompt)",
+             "brief": "brief compact docs (in the system prompt)"}
+
+
+def context_html(rec: dict[str, Any], now: datetime) -> str:
+    """One click away on each card: the system prompt the agent got (its prompt
+    variant, the world's clock), the clock alone, how the tools were documented
+    (the docs themselves once per page, ``#tooldocs``) and the tokens it used."""
+    usage = rec.get("usage") or {}
+    prompt = rec.get("prompt") or "standard"
+    calling = rec.get("calling") or (rec.get("agent_options") or {}).get("calling")
+    try:  # worded for the record's calling convention where it names one
+        system = system_prompt(prompt, now, *([calling] if calling else []))
+    except (ValueError, TypeError):  # a prompt or convention this build does not know
+        system = f"(prompt {prompt!r} is unknown to this build)"
+    pt, ct = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    tokens = (f"{pt} prompt tokens, {ct} completion tokens over {usage.get('turns', '?')} "
+              f"turns" + ("" if pt or ct else " (a scripted agent reads no tokens)"))
+    return (f'<details class="context"><summary>what the agent saw: system prompt, clock, '
+            f'tool docs, tokens</summary><div class="meta clock">{esc(clock_line(now))}</div>'
+            f'<div class="meta">{esc(tokens)}</div><div class="meta">tools given as '
+            f'{esc(DOC_FORMS[doc_form(rec)])}: <a href="#tooldocs">tool docs</a></div>'
+            f'<pre class="system">{esc(system)}</pre></details>')
+
+
+def tool_docs_html(task: Task, forms: list[str], sim) -> str:
+    """The task's tool docs once per page, in each form an agent on it was given."""
+    tools = episode_tools(task, sim)
+    parts = []
+    for form in forms:
+        text = (json.dumps(tools, indent=1, ensure_ascii=False) if form == "schemas"
+                else render_tools(tools, brief=form == "brief"))
+        parts.append(f'<div class="meta">{esc(DOC_FORMS[form])}</div><pre>{esc(text)}</pre>')
+    return (f'<details class="tooldocs" id="tooldocs"><summary>Tool docs ({len(tools)} tools, '
+            f'as the agents were given them)</summary>{"".join(parts)}</details>')
 
 
 # ---------------------------------------------------------------- the whole viewer
@@ -405,7 +561,6 @@ def write_viewer(rows: list[Row], out_dir: Path, max_pages: int | None = None) -
     """Write the viewer under ``out_dir`` (index.html and t/*.html); returns the index.
     Every episode gets its page unless ``max_pages`` caps them; the index lists every
     trajectory either way and says which have no page."""
-    from toolmaze_gym.corpus import Simulator
     from toolmaze_gym.faults.store import profile_for
     from toolmaze_gym.report.viewer_index import index_html
     from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, get_task
@@ -430,7 +585,7 @@ def write_viewer(rows: list[Row], out_dir: Path, max_pages: int | None = None) -
             sim = sim or Simulator()
             profile = profile_for(task, key[1], sim, suite)
         href = page_name(*key)
-        (out_dir / href).write_text(page_html(key, entries, task, profile, order),
+        (out_dir / href).write_text(page_html(key, entries, task, profile, order, sim),
                                     encoding="utf-8")
         pages[key] = href
     index = out_dir / "index.html"
