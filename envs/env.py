@@ -44,7 +44,7 @@ from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.faults.profiles import FaultProfile
 from toolmaze_gym.faults.store import playable_profile, profile_for
 from toolmaze_gym.grading import grade, remaining_optimal
-from toolmaze_gym.prompts import PROMPTS, opening_messages
+from toolmaze_gym.prompts import PROMPTS, TEXT, check_calling, opening_messages
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import (
     SPLITS,
@@ -98,6 +98,8 @@ class ToolMazeEnv(gym.Env[str, str]):
         suite: the reference suite (default ``toolmaze-v3``; ``toolmaze-v1`` or
             ``toolmaze-v2`` for old runs).
         prompt: ``"standard"`` or ``"failure_aware"`` system prompt.
+        calling: ``"text"`` (the model writes its calls as text; default) or ``"native"``
+            (the tools travel in the request): how the system prompt says to call tools.
         reward: reward weights and shaping (``toolmaze_gym.reward.RewardConfig``).
         max_steps: the env truncates (and grades) after this many steps (default 25).
         curriculum: weights per cell, e.g. ``{"C1P0": 3, "C3P4": 1}``.
@@ -109,7 +111,8 @@ class ToolMazeEnv(gym.Env[str, str]):
                  suite: str = SUITE_NAME, prompt: str = "standard",
                  reward: RewardConfig | None = None, max_steps: int = MAX_STEPS,
                  curriculum: Mapping[str, float] | None = None, render_mode: str | None = None,
-                 world_seed: int = 0) -> None:
+                 world_seed: int = 0, calling: str = TEXT) -> None:
+        self.calling = check_calling(calling)
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
         if mode is not None:
@@ -235,7 +238,7 @@ class ToolMazeEnv(gym.Env[str, str]):
         mode = opts.mode or mode
         task, profile = self._task(opts.level or level, mode, opts)
         self._episode = Episode(task, mode, self.sim, profile, max_steps=self.max_steps)
-        self._messages = opening_messages(task, self.prompt, self.sim.world.now)
+        self._messages = opening_messages(task, self.prompt, self.sim.world.now, self.calling)
         self._tools = episode_tools(task, self.sim)
         self._phi = 0.0  # shaping measures progress from here
         if self.reward_cfg.shaping:

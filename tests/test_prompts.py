@@ -49,3 +49,50 @@ def test_reserved_schemas_are_offered_beside_the_tools():
     assert finish["function"]["parameters"]["properties"]["answer"]["type"] == "string"
     assert abort["function"]["name"] == "abort"
     assert abort["function"]["parameters"]["properties"]["reason"]["type"] == "string"
+
+
+# ---------------------------------------------------------------- calling conventions
+
+# sha256 of the text-tools prompts as play-testers use them (issue 30: byte-identical)
+TEXT_DIGESTS = {"standard": "a81916d0cd35dcf58b79bc79e62ed542fd5884d08243c292cbdb4d1c67f6c24f",
+                "failure_aware": "f3cf8a17071e741911d86ae3666e42a7204b26e98fe818546b73e012fc987f97"}
+
+
+@pytest.mark.parametrize("variant", sorted(PROMPTS))
+def test_the_text_tools_prompts_are_unchanged(variant):
+    import hashlib
+
+    for text in (PROMPTS[variant], system_prompt(variant), system_prompt(variant, None, "text")):
+        assert hashlib.sha256(text.encode()).hexdigest() == TEXT_DIGESTS[variant]
+
+
+@pytest.mark.parametrize("variant", sorted(PROMPTS))
+def test_the_native_tools_prompt_speaks_of_calling_tools_not_of_json(variant):
+    from toolmaze_gym.prompts import prompt_text
+
+    native = prompt_text(variant, "native")
+    for said in ("JSON", "<tool_call>", '"name"', '"arguments"', "reply with"):
+        assert said not in native
+    assert "finish tool" in native and "abort tool" in native
+    assert "use the results of earlier calls as inputs to later ones" in native.lower()
+    assert "any values they asked to be told" in native
+    if variant == "failure_aware":  # the failure-aware advice is the text prompt's
+        advice = PROMPTS[variant].split("Tools can fail.")[1].split("To call a tool")[0]
+        assert advice in native
+
+
+def test_the_env_opens_with_the_prompt_of_its_calling_convention():
+    world = get_world(0)
+    native = ToolMazeEnv("C1", "P0", calling="native")
+    system = json.loads(native.reset(seed=0)[0])[0]["content"]
+    assert system.startswith(system_prompt("standard", None, "native"))
+    assert world.now_iso in system and "<tool_call>" not in system
+    text = json.loads(ToolMazeEnv("C1", "P0").reset(seed=0)[0])[0]["content"]
+    assert text.startswith(PROMPTS["standard"])
+
+
+def test_an_unknown_calling_convention_is_refused():
+    with pytest.raises(ValueError, match="unknown calling convention 'fc'"):
+        system_prompt("standard", None, "fc")
+    with pytest.raises(ValueError, match="unknown calling convention 'fc'"):
+        ToolMazeEnv("C1", "P0", calling="fc")

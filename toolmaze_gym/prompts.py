@@ -4,6 +4,15 @@ Both prompts tell the agent how to call tools, that ``finish`` and ``abort`` end
 the episode, and to feed earlier results into later calls. The opening system
 message also states the world's current date and time: implicit faults include
 stale timestamps, and an agent can only notice one if it knows what "now" is.
+
+Each prompt comes in one wording per calling convention (:data:`CALLINGS`, like
+BFCL's prompt vs FC modes): ``text``, where the model writes its calls as JSON (or in
+``<tool_call>`` tags) that ToolMaze parses, and ``native``, where the tool schemas
+travel in the request (an endpoint's ``tools``, MCP, OpenEnv) and the model calls
+them through that interface; telling such a model to reply with JSON would contradict
+the interface it was given. The advice is the same in both; only how to call differs.
+The ``text`` wording is the one the paper's tables, the training data and ``play``
+use, and it does not change.
 """
 
 from __future__ import annotations
@@ -21,14 +30,22 @@ _CALL_FORMAT = (
     'If the task cannot be completed, call {"name": "abort", "arguments": {"reason": "<why>"}}.'
 )
 
-_CHAINING = "Use the results of earlier calls as inputs to later ones. "
-
-STANDARD = (
-    "You are a helpful assistant that completes the user's request by calling the available "
-    "tools. Call one tool at a time. " + _CHAINING + _CALL_FORMAT
+# The same endings for a model that calls tools through a tool-calling interface.
+_NATIVE_CALLS = (
+    "Call the tools directly; each result comes back to you. "
+    "When the task is complete, call the finish tool with your answer, telling the user in "
+    "the answer any values they asked to be told. "
+    "If the task cannot be completed, call the abort tool with the reason."
 )
 
-FAILURE_AWARE = (
+_CHAINING = "Use the results of earlier calls as inputs to later ones. "
+
+_STANDARD_ADVICE = (
+    "You are a helpful assistant that completes the user's request by calling the available "
+    "tools. Call one tool at a time. " + _CHAINING
+)
+
+_FAILURE_AWARE_ADVICE = (
     "You are a careful assistant that completes the user's request by calling the available "
     "tools. Call one tool at a time. " + _CHAINING + "Tools can fail. Some failures are "
     "explicit (an HTTP error such as 429, 503, 504, 404, 410 or 403); others are silent: the "
@@ -38,23 +55,44 @@ FAILURE_AWARE = (
     "Retry transient errors; if a tool keeps failing or returning bad data, switch to an "
     "alternative tool that provides the same information; if no alternative exists, stop with "
     "abort instead of passing on bad data or calling later tools. Avoid unnecessary calls. "
-    + _CALL_FORMAT
 )
 
-PROMPTS = {"standard": STANDARD, "failure_aware": FAILURE_AWARE}
+STANDARD = _STANDARD_ADVICE + _CALL_FORMAT
+FAILURE_AWARE = _FAILURE_AWARE_ADVICE + _CALL_FORMAT
+
+PROMPTS = {"standard": STANDARD, "failure_aware": FAILURE_AWARE}  # text tools
+NATIVE_PROMPTS = {"standard": _STANDARD_ADVICE + _NATIVE_CALLS,
+                  "failure_aware": _FAILURE_AWARE_ADVICE + _NATIVE_CALLS}
+TEXT, NATIVE = "text", "native"
+CALLINGS = (TEXT, NATIVE)  # how the model calls tools: written as text, or natively
 
 
-def system_prompt(variant: str, now: datetime | None = None) -> str:
-    """The system prompt ``variant``, followed by the current date and time when given.
+def prompt_text(variant: str, calling: str = TEXT) -> str:
+    """The prompt ``variant`` worded for the calling convention ``calling``."""
+    if variant not in PROMPTS:
+        raise ValueError(f"unknown prompt {variant!r}; choose from {', '.join(PROMPTS)}")
+    return (PROMPTS if check_calling(calling) == TEXT else NATIVE_PROMPTS)[variant]
+
+
+def check_calling(calling: str) -> str:
+    """``calling`` if it is a calling convention, else a ValueError naming them."""
+    if calling not in CALLINGS:
+        raise ValueError(f"unknown calling convention {calling!r}; choose from "
+                         f"{', '.join(CALLINGS)}")
+    return calling
+
+
+def system_prompt(variant: str, now: datetime | None = None, calling: str = TEXT) -> str:
+    """The system prompt ``variant`` for the calling convention ``calling``, followed by
+    the current date and time when given.
 
     ``now`` is the simulated world's clock (``World.now``, UTC), the same instant every
     tool response is stamped against; never the machine's clock.
     """
-    if variant not in PROMPTS:
-        raise ValueError(f"unknown prompt {variant!r}; choose from {', '.join(PROMPTS)}")
+    text = prompt_text(variant, calling)
     if now is None:
-        return PROMPTS[variant]
-    return f"{PROMPTS[variant]}\n\n{clock_line(now)}"
+        return text
+    return f"{text}\n\n{clock_line(now)}"
 
 
 def clock_line(now: datetime) -> str:
@@ -62,7 +100,9 @@ def clock_line(now: datetime) -> str:
     return f"The current date and time is {now:%A} {now:%Y-%m-%dT%H:%M:%SZ} (UTC)."
 
 
-def opening_messages(task: Task, variant: str, now: datetime) -> list[dict[str, Any]]:
-    """The system prompt (with the world's ``now``) and the user's request."""
-    return [{"role": "system", "content": system_prompt(variant, now)},
+def opening_messages(task: Task, variant: str, now: datetime,
+                     calling: str = TEXT) -> list[dict[str, Any]]:
+    """The system prompt (with the world's ``now``, worded for ``calling``) and the
+    user's request."""
+    return [{"role": "system", "content": system_prompt(variant, now, calling)},
             {"role": "user", "content": task.query}]

@@ -47,6 +47,11 @@ Why it is shaped this way:
   ``tasks.jsonl`` so reports can show them wherever the file has gone.
 * The failure-aware prompt applies to P1–P4 only (as in the paper): NP episodes always
   use the standard prompt, once, and reports share them between both prompt rows.
+* A run has one calling convention (:func:`calling_of`, ``calling`` in run.json and
+  every record): ``native`` when the tools travel in the request (``openai`` without
+  ``--compact-tools``), ``text`` when the model writes its calls as text. The env words
+  the system prompt for it (:mod:`toolmaze_gym.prompts`), so it is part of what a run
+  measures; a run.json from before conventions were recorded used the text prompt.
 """
 
 from __future__ import annotations
@@ -69,7 +74,7 @@ import numpy as np
 from toolmaze_gym import hashing
 from toolmaze_gym.actions import parse_action
 from toolmaze_gym.faults import MODE_NAMES, get_mode
-from toolmaze_gym.prompts import PROMPTS
+from toolmaze_gym.prompts import NATIVE, PROMPTS, TEXT
 from toolmaze_gym.redact import Redactor, named_secrets
 from toolmaze_gym.runlock import LockHeld, check_free, run_lock
 from toolmaze_gym.tasks.model import LEVELS, Task
@@ -82,8 +87,11 @@ MAX_CONSECUTIVE_ERRORS = 5
 STANDARD = "standard"
 # Fields of run.json that define what a run measures: every shard and every resume
 # must agree on them (batch size, shard and progress display may differ).
-IDENTITY = ("agent", "label", "agent_options", "suite", "task_digest", "levels", "modes",
-            "task_ids", "limit", "sample_seed", "prompts", "repeats", "max_steps", "loop_guard")
+IDENTITY = ("agent", "label", "calling", "agent_options", "suite", "task_digest", "levels",
+            "modes", "task_ids", "limit", "sample_seed", "prompts", "repeats", "max_steps",
+            "loop_guard")
+# What a run.json written before a field existed meant by its absence.
+_IDENTITY_BEFORE = {"calling": TEXT}
 TASKS_FILE = "tasks.jsonl"  # the tasks of a run over a task file, for reports
 log = logging.getLogger(__name__)
 
@@ -129,6 +137,17 @@ def record_key(rec: dict[str, Any]) -> str:
     """The episode key of a trajectory record (the same as ``EpisodeSpec.key``)."""
     return f"{rec['task_id']}/{rec['mode']}/{rec.get('prompt') or STANDARD}/" \
            f"{int(rec.get('repeat', 0))}"
+
+
+def calling_of(agent: str, options: dict[str, Any]) -> str:
+    """The calling convention of an agent with ``options``: ``native`` for an ``openai``
+    endpoint that gets the tool schemas in the request, ``text`` for every agent whose
+    calls ToolMaze parses from text (``--compact-tools``/``--brief-tools``, ``hf``,
+    which renders tools into its prompt and parses what the model writes, and the
+    scripted agents, which read no prompt)."""
+    native = agent == "openai" and not (options.get("compact_tools")
+                                        or options.get("brief_tools"))
+    return NATIVE if native else TEXT
 
 
 def prompt_for(mode: str, prompt: str) -> str:
@@ -477,7 +496,8 @@ class RunConfig:
         if sel.tasks is not None:
             digest = task_digest((tasks if tasks is not None else _tasks(sel)).values())
         return {"agent": self.agent, "label": self.label or self.agent,
-                "agent_options": self.agent_options, "suite": sel.suite,
+                "agent_options": self.agent_options,
+                "calling": calling_of(self.agent, self.agent_options), "suite": sel.suite,
                 "task_digest": digest,
                 "levels": list(sel.levels), "modes": list(sel.modes),
                 "task_ids": list(sel.task_ids), "limit": sel.limit,
@@ -520,14 +540,15 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
     ident = _identity_on_disk(cfg, tasks, redactor)
     old = read_config(run_dir) if run_dir.is_dir() else None
     if old is not None:
-        diff = [k for k in IDENTITY if old.get(k) != ident[k]]
+        diff = [k for k in IDENTITY if old.get(k, _IDENTITY_BEFORE.get(k)) != ident[k]]
         if diff and diff[0] == "task_digest":
             raise RunError(f"{run_dir} holds a run over other tasks (from "
                            f"{old.get('tasks') or 'suite ' + str(old.get('suite'))}); "
                            "use a new --out or the same task source")
         if diff:
+            was = old.get(diff[0], _IDENTITY_BEFORE.get(diff[0]))
             raise RunError(f"{run_dir} holds a run with another {diff[0]} "
-                           f"({old.get(diff[0])!r} vs {ident[diff[0]]!r}); "
+                           f"({was!r} vs {ident[diff[0]]!r}); "
                            "use a new --out or the same settings")
     _check_sharding(run_dir, cfg.shard)
     path = run_dir / records_name(cfg.shard)
@@ -738,6 +759,7 @@ class _Driver:
         self.errors_in_a_row = 0
         self.label = cfg.label or getattr(policy, "name", cfg.agent)
         self.sampling = getattr(policy, "sampling", None)
+        self.calling = calling_of(cfg.agent, cfg.agent_options)
 
     def run(self, specs: Iterable[EpisodeSpec]) -> None:
         by_prompt: dict[str, list[EpisodeSpec]] = {}
@@ -747,7 +769,7 @@ class _Driver:
             pool = gym.make_vec("ToolMaze-v0", num_envs=min(self.batch, len(group)),
                                 vectorization_mode="vector_entry_point",
                                 suite=self.cfg.selection.suite, prompt=prompt,
-                                max_episode_steps=self.cfg.max_steps)
+                                calling=self.calling, max_episode_steps=self.cfg.max_steps)
             try:
                 self._drive(pool, deque(group))
             finally:
@@ -861,7 +883,8 @@ class _Driver:
         usage = self._usage(ep.spec.key)
         rec = pool.record(i, self.label)
         rec.update(
-            prompt=ep.spec.prompt, repeat=ep.spec.repeat, key=ep.spec.key,
+            prompt=ep.spec.prompt, calling=self.calling, repeat=ep.spec.repeat,
+            key=ep.spec.key,
             agent_options=self.cfg.agent_options, suite=self.cfg.selection.suite,
             sampling=self.sampling,
             usage={k: _count(usage.get(k)) for k in ("prompt_tokens", "completion_tokens",
