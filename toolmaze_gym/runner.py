@@ -47,8 +47,8 @@ Why it is shaped this way:
   ``tasks.jsonl`` so reports can show them wherever the file has gone.
 * The failure-aware prompt applies to P1–P4 only (as in the paper): NP episodes always
   use the standard prompt, once, and reports share them between both prompt rows.
-* A run has one calling convention (:func:`calling_of`, ``calling`` in run.json and
-  every record): ``native`` when the tools travel in the request (``openai`` without
+* A run has one calling convention (:func:`convention_of`, ``convention`` in run.json
+  and every record): ``native`` when the tools travel in the request (``openai`` without
   ``--compact-tools``), ``text`` when the model writes its calls as text. The env words
   the system prompt for it (:mod:`toolmaze_gym.prompts`), so it is part of what a run
   measures; a run.json from before conventions were recorded used the text prompt.
@@ -87,11 +87,11 @@ MAX_CONSECUTIVE_ERRORS = 5
 STANDARD = "standard"
 # Fields of run.json that define what a run measures: every shard and every resume
 # must agree on them (batch size, shard and progress display may differ).
-IDENTITY = ("agent", "label", "calling", "agent_options", "suite", "task_digest", "levels",
+IDENTITY = ("agent", "label", "convention", "agent_options", "suite", "task_digest", "levels",
             "modes", "task_ids", "limit", "sample_seed", "prompts", "repeats", "max_steps",
             "loop_guard")
 # What a run.json written before a field existed meant by its absence.
-_IDENTITY_BEFORE = {"calling": TEXT}
+_IDENTITY_BEFORE = {"convention": TEXT}
 TASKS_FILE = "tasks.jsonl"  # the tasks of a run over a task file, for reports
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ def record_key(rec: dict[str, Any]) -> str:
            f"{int(rec.get('repeat', 0))}"
 
 
-def calling_of(agent: str, options: dict[str, Any]) -> str:
+def convention_of(agent: str, options: dict[str, Any]) -> str:
     """The calling convention of an agent with ``options``: ``native`` for an ``openai``
     endpoint that gets the tool schemas in the request, ``text`` for every agent whose
     calls ToolMaze parses from text (``--compact-tools``/``--brief-tools``, ``hf``,
@@ -497,7 +497,8 @@ class RunConfig:
             digest = task_digest((tasks if tasks is not None else _tasks(sel)).values())
         return {"agent": self.agent, "label": self.label or self.agent,
                 "agent_options": self.agent_options,
-                "calling": calling_of(self.agent, self.agent_options), "suite": sel.suite,
+                "convention": convention_of(self.agent, self.agent_options),
+                "suite": sel.suite,
                 "task_digest": digest,
                 "levels": list(sel.levels), "modes": list(sel.modes),
                 "task_ids": list(sel.task_ids), "limit": sel.limit,
@@ -759,7 +760,7 @@ class _Driver:
         self.errors_in_a_row = 0
         self.label = cfg.label or getattr(policy, "name", cfg.agent)
         self.sampling = getattr(policy, "sampling", None)
-        self.calling = calling_of(cfg.agent, cfg.agent_options)
+        self.convention = convention_of(cfg.agent, cfg.agent_options)
 
     def run(self, specs: Iterable[EpisodeSpec]) -> None:
         by_prompt: dict[str, list[EpisodeSpec]] = {}
@@ -769,7 +770,7 @@ class _Driver:
             pool = gym.make_vec("ToolMaze-v0", num_envs=min(self.batch, len(group)),
                                 vectorization_mode="vector_entry_point",
                                 suite=self.cfg.selection.suite, prompt=prompt,
-                                calling=self.calling, max_episode_steps=self.cfg.max_steps)
+                                calling=self.convention, max_episode_steps=self.cfg.max_steps)
             try:
                 self._drive(pool, deque(group))
             finally:
@@ -883,7 +884,7 @@ class _Driver:
         usage = self._usage(ep.spec.key)
         rec = pool.record(i, self.label)
         rec.update(
-            prompt=ep.spec.prompt, calling=self.calling, repeat=ep.spec.repeat,
+            prompt=ep.spec.prompt, convention=self.convention, repeat=ep.spec.repeat,
             key=ep.spec.key,
             agent_options=self.cfg.agent_options, suite=self.cfg.selection.suite,
             sampling=self.sampling,

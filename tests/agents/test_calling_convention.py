@@ -1,7 +1,7 @@
 """One system prompt per calling convention (issue 30 item 3): an endpoint that gets the
 tools natively is told to call them, not to write JSON; with ``--compact-tools`` the
 model writes its calls as text and is told how. The run says which convention it used
-(run.json, every record), and a run directory holds one convention."""
+(``convention`` in run.json and every record), and a run directory holds one convention."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ def test_native_tools_come_with_the_native_prompt(endpoint, tmp_path):
     system = sent["messages"][0]["content"]
     assert sent["tools"] and system.startswith(system_prompt("standard", None, "native"))
     assert "<tool_call>" not in system and "JSON object" not in system
-    assert json.loads((out / "run.json").read_text())["calling"] == "native"
-    assert read_records(out)[0]["calling"] == "native"
+    assert json.loads((out / "run.json").read_text())["convention"] == "native"
+    assert read_records(out)[0]["convention"] == "native"
 
 
 @pytest.mark.parametrize("flag", ["--compact-tools", "--brief-tools"])
@@ -53,8 +53,8 @@ def test_text_tools_come_with_todays_text_prompt(endpoint, tmp_path, flag):
     sent = ep.requests[0]
     assert "tools" not in sent
     assert sent["messages"][0]["content"].startswith(PROMPTS["standard"])
-    assert json.loads((out / "run.json").read_text())["calling"] == "text"
-    assert read_records(out)[0]["calling"] == "text"
+    assert json.loads((out / "run.json").read_text())["convention"] == "text"
+    assert read_records(out)[0]["convention"] == "text"
 
 
 def test_a_run_directory_holds_one_calling_convention(endpoint, tmp_path, capsys):
@@ -65,7 +65,7 @@ def test_a_run_directory_holds_one_calling_convention(endpoint, tmp_path, capsys
     capsys.readouterr()
     code = main(_eval(url, out, "--resume", "--compact-tools"))
     err = capsys.readouterr().err
-    assert code == 2 and "calling" in err and "'native'" in err and "'text'" in err
+    assert code == 2 and "convention" in err and "'native'" in err and "'text'" in err
 
 
 def test_a_run_recorded_before_conventions_resumes_as_text_tools(endpoint, tmp_path, capsys):
@@ -76,16 +76,16 @@ def test_a_run_recorded_before_conventions_resumes_as_text_tools(endpoint, tmp_p
     out = tmp_path / "run"
     assert main(_eval(url, out, "--compact-tools")) == 0
     config = json.loads((out / "run.json").read_text())
-    del config["calling"]
+    del config["convention"]
     (out / "run.json").write_text(json.dumps(config))
     assert main(_eval(url, out, "--compact-tools", "--resume")) == 0
     capsys.readouterr()
     assert main(_eval(url, out, "--resume")) == 2
-    assert "another calling ('text' vs 'native')" in capsys.readouterr().err
+    assert "another convention ('text' vs 'native')" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("agent", "options", "calling"), [
     ("openai", {}, "native"), ("openai", {"compact_tools": True}, "text"),
     ("openai", {"brief_tools": True}, "text"), ("hf", {}, "text"), ("oracle", {}, "text")])
 def test_the_run_identity_names_the_convention(agent, options, calling):
-    assert RunConfig(agent=agent, agent_options=options).identity()["calling"] == calling
+    assert RunConfig(agent=agent, agent_options=options).identity()["convention"] == calling
