@@ -23,6 +23,10 @@ def report(run_dirs, tmp_path_factory):
 def test_the_score_matrix_has_every_episode_and_every_row(report, records):
     with (report.out / "scores.csv").open(encoding="utf-8") as fh:
         lines = list(csv.DictReader(fh))
+    # what made each column comes first, on lines read as comments (pandas: comment="#")
+    assert [ln["task_id"] for ln in lines[:5]] == ["#model", "#endpoint", "#convention",
+                                                   "#tool_docs", "#sampling"]
+    lines = lines[5:]
     names = [st.row.name for st in report.stats]
     assert list(lines[0])[3:] == names
     episodes = {(r["task_id"], r["mode"]) for recs in records.values() for r in recs}

@@ -61,6 +61,8 @@ def agent_options(ns: argparse.Namespace) -> dict[str, Any]:
         if kind not in names:
             raise UsageError(f"--{flag.replace('_', '-')} does not apply to the "
                              f"{ns.agent} agent")
+        if flag == "base_url":  # one endpoint stays a URL; several are a list
+            value = value[0] if len(value) == 1 else value
         opts[names[kind]] = extra_body(value) if flag == "extra_body" else value
     for item in ns.option:
         name, sep, value = item.partition("=")
@@ -119,8 +121,8 @@ def cmd_eval(ns: argparse.Namespace) -> int:
                         limit=ns.limit, sample_seed=ns.sample_seed,
                         prompts=_split(ns.prompt) or ["standard"], repeats=ns.repeats)
         batch = ns.batch
-        if batch is None and ns.agent == "openai":
-            batch = opts.get("concurrency", 8)
+        if batch is None and ns.agent == "openai":  # concurrency is per endpoint
+            batch = opts.get("concurrency", 8) * len(ns.base_url or [None])
         cfg = RunConfig(agent=ns.agent, agent_options=opts, label=label, selection=sel,
                         max_steps=ns.max_steps, loop_guard=ns.loop_guard, batch=batch,
                         shard=parse_shard(ns.shard), share_turns=not ns.no_share_turns)
@@ -203,13 +205,14 @@ def summary_text(summary) -> str:
 
 
 def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, seed: int = 0,
-            max_pages: int | None = None, plots: bool = True, viewer: bool = True) -> None:
+            max_pages: int | None = None, plots: bool = True, viewer: bool = True,
+            allow_mixed: bool = False) -> None:
     from toolmaze_gym.report import build_report
     from toolmaze_gym.runner import RunError
 
     try:
         rep = build_report(sources, out, resamples=resamples, seed=seed, plots=plots,
-                           viewer=viewer, max_pages=max_pages)
+                           viewer=viewer, max_pages=max_pages, allow_mixed=allow_mixed)
     except RunError as exc:
         raise UsageError(str(exc)) from None
     if not quiet:
@@ -219,6 +222,8 @@ def _report(sources: list[str], out: Path, quiet: bool, resamples: int = 1000, s
               "give", file=sys.stderr)
     if rep.regrade.unreplayable:
         print(f"warning: {rep.regrade.replay_said()}", file=sys.stderr)
+    if rep.mixed:
+        print(f"warning: mixed runs (--allow-mixed): {'; '.join(rep.mixed)}", file=sys.stderr)
     print(f"report: {rep.markdown}" + (f"\nviewer: {rep.viewer}" if rep.viewer else ""),
           file=sys.stderr)
 
@@ -273,7 +278,7 @@ def cmd_report(ns: argparse.Namespace) -> int:
     default = first / "report" if first.is_dir() else first.with_name(f"{first.stem}-report")
     out = Path(ns.out) if ns.out else default
     _report(ns.runs, out, ns.quiet, ns.resamples, ns.seed, ns.max_pages, not ns.no_plots,
-            not ns.no_viewer)
+            not ns.no_viewer, ns.allow_mixed)
     return 0
 
 
@@ -284,6 +289,12 @@ plays the rest; 2 bad input, or the run directory is taken (another configuratio
 records without --resume, a live run writing it); 3 the endpoint failed (a rejected key,
 a dead server): nothing was booked for it, --resume plays the rest; 130 interrupted.
 Records and run.json never hold a key: secrets are redacted wherever they appear."""
+
+REPORT_EPILOG = """\
+exit status: 0 the report is written; 1 a file could not be written or read (the error
+line names the path); 2 bad input: a record that cannot be read, or runs that cannot share
+one report (they differ in suite, tool documentation, calling convention, grading version
+or coverage: the line names the difference; --allow-mixed reports them anyway)."""
 
 # What each agent is, for ``--agent``'s help.
 AGENT_HELP = {
@@ -349,8 +360,11 @@ def add_commands(sub) -> None:
     g.add_argument("--model", help="hf: local checkpoint dir (default: the embedded "
                    "SmolLM2-135M-Instruct); openai: model name (default: the endpoint's only "
                    "model)")
-    g.add_argument("--base-url", help="openai: endpoint, e.g. http://host:8000/v1 (default: "
-                   "$OPENAI_BASE_URL, else https://api.openai.com/v1)")
+    g.add_argument("--base-url", action="append",
+                   help="openai: endpoint, e.g. http://host:8000/v1; repeat it for several "
+                   "endpoints serving one model (one vLLM per machine): each task's episodes "
+                   "go to one of them, and a resume or shard may use other endpoints "
+                   "(default: $OPENAI_BASE_URL, else https://api.openai.com/v1)")
     g.add_argument("--api-key-env", help="openai: environment variable holding the key "
                    "(default: OPENAI_API_KEY)")
     g.add_argument("--temperature", type=float,
@@ -369,7 +383,8 @@ def add_commands(sub) -> None:
                    "server options, e.g. '{\"reasoning_effort\": \"low\"}' or vLLM's "
                    "'{\"top_k\": 20}' (recorded in run.json, secrets redacted; it may not "
                    "set what ToolMaze sends itself; default: none)")
-    g.add_argument("--concurrency", type=int, help="openai: requests in flight (default: 8)")
+    g.add_argument("--concurrency", type=int,
+                   help="openai: requests in flight per endpoint (default: 8)")
     g.add_argument("--timeout", type=float, help="openai: seconds per request (default: 120)")
     g.add_argument("--compact-tools", action="store_true",
                    help="hf, openai: document the tools as compact text in the system prompt "
@@ -393,7 +408,7 @@ def add_commands(sub) -> None:
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("report", help="tables (results.md/csv), figures and the trajectory "
-                       "viewer for one or more run directories")
+                       "viewer for one or more run directories", epilog=REPORT_EPILOG)
     p.add_argument("runs", nargs="+", help="run directories (or JSONL record files)")
     p.add_argument("--out", help="output directory (default RUN/report for one run)")
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (0: no CIs)")
@@ -409,5 +424,10 @@ def add_commands(sub) -> None:
                    help="RUNS are A and B: list the episodes whose grades differ (links to "
                    "both trajectories) and B − A of each metric with a paired bootstrap "
                    "interval, in OUT/compare.html, .md and .csv, beside the report of both")
+    p.add_argument("--allow-mixed", action="store_true",
+                   help="report runs together that differ in suite, tool documentation, "
+                   "calling convention, grading version or coverage (episodes run); "
+                   "without it they are refused with one line naming the difference (exit "
+                   "2), with it the report says what differs")
     p.add_argument("--quiet", action="store_true", help="do not print the main table")
     p.set_defaults(func=cmd_report)

@@ -1,9 +1,11 @@
 """Reports over evaluation runs: the paper's tables, figures and a trajectory viewer.
 
 ``build_report(["runs/a", "runs/b"], "runs/report")`` writes results.md and results.csv
-(``tables``), scores.csv and summary.json (``downloads``), three PNG figures (``plots``)
+(``tables``), scores.csv, summary.json and submission.json (``downloads``,
+``submission``), three PNG figures (``plots``)
 and viewer/index.html (``viewer``); one row per (agent, prompt) found in the runs
-(``runs``). ``compare`` sets two runs side by side, episode by episode. Every grade is
+(``runs``), refused together when they were measured under different conditions
+(``basis``). ``compare`` sets two runs side by side, episode by episode. Every grade is
 derived again from its trajectory (``regrade``); the header says how many stored
 grades disagreed.
 """
@@ -36,17 +38,20 @@ class Report:
     viewer: Path | None = None
     stats: list[RowStats] = field(default_factory=list)
     regrade: Regraded = field(default_factory=Regraded)  # how the stored grades compared
+    mixed: list[str] = field(default_factory=list)  # how rows differ (--allow-mixed)
 
 
 def _header(stats: list[RowStats], sources: Sequence[str | Path],
-            graded: Regraded | None = None) -> list[str]:
+            graded: Regraded | None = None, mixed: Sequence[str] = ()) -> list[str]:
     runs = ", ".join(f"`{s}`" for s in sources)
     n = sum(st.n for st in stats)
     return ["# ToolMaze-Gym results", "",
             f"Runs: {runs}. {len(stats)} rows, {n} trajectories. "
             f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
             "Values in %; n/a: undefined (no exposure, or a cell that was not run).",
-            *(graded.lines() if graded else [])]
+            *(graded.lines() if graded else []),
+            *([f"**Mixed runs (--allow-mixed): the rows are not comparable as they stand;** "
+               f"they differ in {'; '.join(mixed)}."] if mixed else [])]
 
 
 def _viewer_ready() -> None:
@@ -62,19 +67,28 @@ def _viewer_ready() -> None:
 
 def build_report(sources: Sequence[str | Path], out: str | Path, resamples: int = 1000,
                  seed: int = 0, plots: bool = True, viewer: bool = True,
-                 max_pages: int | None = None) -> Report:
+                 max_pages: int | None = None, allow_mixed: bool = False) -> Report:
     """Load the runs, compute every row's figures, and write the report to ``out``.
-    The viewer gets a page for every episode unless ``max_pages`` caps them."""
+    The viewer gets a page for every episode unless ``max_pages`` caps them. Rows that
+    differ in suite, tool documentation, calling convention, grading version or
+    coverage raise :class:`~toolmaze_gym.report.basis.MixedRuns` (a ``RunError``)
+    before anything is written, unless ``allow_mixed``: then the report says so."""
+    from toolmaze_gym.report.basis import check
+
     if viewer:
         _viewer_ready()
     rows, graded = load_graded(list(sources))
-    return write_report(rows, graded, sources, out, resamples, seed, plots, viewer, max_pages)
+    mixed = check(rows, allow_mixed)
+    return write_report(rows, graded, sources, out, resamples, seed, plots, viewer, max_pages,
+                        mixed)
 
 
 def write_report(rows: list[Row], graded: Regraded, sources: Sequence[str | Path],
                  out: str | Path, resamples: int = 1000, seed: int = 0, plots: bool = True,
-                 viewer: bool = True, max_pages: int | None = None) -> Report:
-    """The report of rows already loaded: tables, downloads, figures and viewer."""
+                 viewer: bool = True, max_pages: int | None = None,
+                 mixed: Sequence[str] = ()) -> Report:
+    """The report of rows already loaded: tables, downloads, figures and viewer;
+    ``mixed`` (how the rows differ) goes into the header and the downloads."""
     from toolmaze_gym.report.downloads import links_line, write_downloads
 
     if viewer:
@@ -84,11 +98,13 @@ def write_report(rows: list[Row], graded: Regraded, sources: Sequence[str | Path
         raise RunError(f"{out} exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     stats = [compute(r, resamples, seed) for r in rows]
-    rep = Report(out, out / "results.md", out / "results.csv", stats=stats, regrade=graded)
-    header = [*_header(stats, sources, graded), "", links_line()]
+    rep = Report(out, out / "results.md", out / "results.csv", stats=stats, regrade=graded,
+                 mixed=list(mixed))
+    header = [*_header(stats, sources, graded, mixed), "", links_line()]
     rep.markdown.write_text(markdown(stats, header), encoding="utf-8")
     rep.csv.write_text(csv_text(stats), encoding="utf-8")
-    rep.downloads = write_downloads(stats, [str(s) for s in sources], out)
+    rep.downloads = write_downloads(stats, [str(s) for s in sources], out, list(mixed),
+                                    resamples, seed)
     if plots:
         from toolmaze_gym.report.plots import write_plots
 

@@ -35,6 +35,8 @@ class Row:
     sources: list[str] = field(default_factory=list)
     suite: str = ""
     tasks: dict[str, Task] = field(default_factory=dict)  # runs over a task file
+    config: dict[str, Any] = field(default_factory=dict)  # its first run's run.json
+    graded_under: list[str] = field(default_factory=list)  # grading versions as recorded
 
     @property
     def name(self) -> str:
@@ -94,12 +96,18 @@ def load_graded(sources: list[str | Path]) -> tuple[list[Row], Regraded]:
         sim = sim or Simulator()
         first = len(graded.records)
         regrade(located, _finder(tasks, cfg), sim, into=graded)
-        for rec in graded.records[first:]:
-            agent = str(rec.get("agent") or cfg.get("label") or path.stem)
-            options = json.dumps(rec.get("agent_options") or {}, sort_keys=True)
+        for (_, stored), rec in zip(located, graded.records[first:], strict=True):
+            agent = _label(rec, cfg, path)
+            # runs of one agent merge (shards) only if measured alike: same options,
+            # calling convention and suite
+            options = json.dumps([rec.get("agent_options") or {},
+                                  rec.get("convention") or cfg.get("convention"),
+                                  rec.get("suite") or cfg.get("suite")], sort_keys=True)
             group = groups.setdefault((agent, options), {"records": {}, "sources": [],
                                                          "dirs": [], "suite": "",
-                                                         "tasks": {}})
+                                                         "tasks": {}, "config": cfg,
+                                                         "versions": set()})
+            group["versions"].add(_stored_version(stored))
             group["tasks"].update(tasks)
             group["records"].setdefault(record_key(rec), rec)
             group["suite"] = group["suite"] or rec.get("suite") or cfg.get("suite", "")
@@ -107,6 +115,27 @@ def load_graded(sources: list[str | Path]) -> tuple[list[Row], Regraded]:
                 group["sources"].append(str(path))
                 group["dirs"].append(path.name if path.is_dir() else path.stem)
     return _rows(groups), graded
+
+
+def _stored_version(rec: dict[str, Any]) -> str:
+    """The grading version a record was made under (re-grading replaces it)."""
+    old = rec.get("grade") if isinstance(rec.get("grade"), dict) else {}
+    return str(rec.get("grading_version") or old.get("version") or "?")
+
+
+def _label(rec: dict[str, Any], cfg: dict[str, Any], path: Path) -> str:
+    """The row's name: the run's ``--label``, but a model run left with the default label
+    (the agent kind, ``openai`` or ``hf``) is named by its model."""
+    agent = str(rec.get("agent") or cfg.get("label") or path.stem)
+    if agent in ("openai", "hf") and cfg.get("agent") == agent:
+        from toolmaze_gym.report.basis import EMBEDDED_MODEL
+
+        model = rec.get("model") or cfg.get("model") or \
+            (rec.get("agent_options") or {}).get("model")
+        if model:
+            return str(Path(str(model)).name if agent == "hf" else model)
+        return EMBEDDED_MODEL if agent == "hf" else agent
+    return agent
 
 
 def _rows(groups: dict[tuple[str, str], dict[str, Any]]) -> list[Row]:
@@ -123,5 +152,6 @@ def _rows(groups: dict[tuple[str, str], dict[str, Any]]) -> list[Row]:
             mine = [r for r in recs if r["mode"] == "P0" or (r.get("prompt") or "standard")
                     == prompt]
             rows.append(Row(label, prompt, mine, group["sources"], group["suite"],
-                            group["tasks"]))
+                            group["tasks"], group["config"],
+                            sorted(group["versions"])))
     return rows

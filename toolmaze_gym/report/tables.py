@@ -133,15 +133,54 @@ def _ci(lo_hi: Sequence[float] | None) -> str:
     return "n/a" if not lo_hi else f"{100 * lo_hi[0]:.1f}–{100 * lo_hi[1]:.1f}"
 
 
+def levels_run(st: RowStats) -> list[str]:
+    return [lv for lv in LEVELS if any(k.startswith(f"{lv}/") for k in st.table["cells"])]
+
+
+def modes_run(st: RowStats, among: Sequence[str] = MODES) -> list[str]:
+    return [m for m in among if any(k.endswith(f"/{m}") for k in st.table["cells"])]
+
+
+def _only(value: float | None, over: Sequence[str]) -> str:
+    """An average's value, saying so when it averages a single level, mode or cell
+    (then it is that one figure, not an average over the grid)."""
+    shown = pct(value)
+    return f"{shown} ({over[0].replace('P0', 'NP')} only)" \
+        if value is not None and len(over) == 1 else shown
+
+
+def _over(stats: list[RowStats], get, full: Sequence[str]) -> str:
+    """What the tables' averages run over: the full grid, the part every row ran, or
+    each row's own part (the Coverage table says which)."""
+    from toolmaze_gym.report.basis import span
+
+    runs = {tuple(get(st)) for st in stats}
+    if runs == {tuple(full)}:
+        return span(full)
+    if len(runs) == 1:
+        return f"{span(next(iter(runs)))} only, not {span(full)}"
+    return "each row's own part (see Coverage), not the same for every row"
+
+
 def table2_md(stats: list[RowStats]) -> list[str]:
     head = (["Model"] + [f"TSR {MODE_LABEL.get(m, m)}" for m in MODES] + ["TSR Avg"]
             + [f"PRR {m}" for m in FAULT_MODES] + ["PRR Avg"]
             + [f"RC {m}" for m in FAULT_MODES] + ["RC Avg", "Avg.", "Avg. 95% CI"])
-    rows = [[st.row.name, *map(pct, table2_values(st)), _ci(st.ci.get("composite"))]
-            for st in stats]
-    return ["## Table 2: per perturbation mode (%, macro-averaged over C1–C4)", "",
-            "TSR Avg is over P1–P4; the composite Avg. = (mean TSR over NP,P1–P4 + mean PRR "
-            "+ (100 − mean RC)) / 3. TSR, PRR: higher is better; RC: lower is better.",
+    rows = []
+    for st in stats:
+        v = [pct(x) for x in table2_values(st)]
+        faults = modes_run(st, FAULT_MODES)
+        cells = list(st.table["cells"])
+        for i in (5, 10, 15):  # the averages over P1–P4
+            v[i] = _only(table2_values(st)[i], faults)
+        v[16] = _only(st.table["composite"], cells)
+        rows.append([st.row.name, *v, _ci(st.ci.get("composite"))])
+    levels = _over(stats, levels_run, LEVELS)
+    faults = _over(stats, lambda st: modes_run(st, FAULT_MODES), FAULT_MODES)
+    return [f"## Table 2: per perturbation mode (%, macro-averaged over {levels})", "",
+            f"TSR Avg is over the fault modes run: {faults}; the composite Avg. = (mean TSR "
+            "over the modes run + mean PRR + (100 − mean RC)) / 3. An average over a single "
+            "mode or cell says \"only\". TSR, PRR: higher is better; RC: lower is better.",
             RC_NOTE, "",
             *_md_table(head, rows)]
 
@@ -151,9 +190,18 @@ def table20_md(stats: list[RowStats]) -> list[str]:
     for metric in ("TSR", "PRR", "RC"):
         head += [f"{metric} {lv}" for lv in LEVELS] + [f"{metric} Avg"]
     head.append("Avg.")
-    rows = [[st.row.name, *map(pct, table20_values(st))] for st in stats]
+    rows = []
+    for st in stats:
+        vals = table20_values(st)
+        v = [pct(x) for x in vals]
+        for i in (4, 9, 14):  # the averages over C1–C4
+            v[i] = _only(vals[i], levels_run(st))
+        v[15] = _only(vals[15], list(st.table["cells"]))
+        rows.append([st.row.name, *v])
+    levels = _over(stats, levels_run, LEVELS)
     return ["## Table 20: per complexity level (%)", "",
-            "TSR per C averages NP and P1–P4; PRR and RC average P1–P4.", RC_NOTE, "",
+            "TSR per C averages NP and P1–P4; PRR and RC average P1–P4 (the modes run); "
+            f"each Avg is over {levels}.", RC_NOTE, "",
             *_md_table(head, rows)]
 
 
@@ -170,6 +218,34 @@ def table21_md(stats: list[RowStats]) -> list[str]:
     return ["## Table 21: full C×P results (%)", "", RC_NOTE, "", *_md_table(head, rows)]
 
 
+def sampling_said(sampling: dict[str, Any] | None) -> str:
+    """``temperature=0, max_tokens=48``: the settings sent (None ones are not)."""
+    if not sampling:
+        return "—"
+    return ", ".join(f"{k}={v}" for k, v in sampling.items() if v is not None) or "defaults"
+
+
+def coverage_md(stats: list[RowStats]) -> list[str]:
+    """What each row is (model, endpoint, convention, documentation, sampling) and what
+    it ran (levels, modes, tasks, trajectories): the conditions behind its figures."""
+    from toolmaze_gym.report.basis import basis, span
+
+    head = ["Model", "model", "endpoint", "convention", "tool docs", "sampling", "suite",
+            "grading", "levels", "modes", "tasks", "n"]
+    rows = []
+    for st in stats:
+        b = basis(st.row)
+        c = b.coverage
+        rows.append([st.row.name, b.model or "—", b.endpoint or "—", b.convention or "—",
+                     b.tool_docs or "—", sampling_said(b.sampling), b.suite, b.grading,
+                     span(c.levels), span(c.modes), str(c.tasks), str(c.n)])
+    return ["## Coverage: what each row is and ran", "",
+            "Averages are over what a row ran; rows that ran other episodes, suites, tool "
+            "documentation, calling conventions or grading versions are not comparable "
+            "(report refuses them together unless --allow-mixed). —: not applicable (a "
+            "scripted agent reads no prompt).", "", *_md_table(head, rows)]
+
+
 def summary_md(stats: list[RowStats]) -> list[str]:
     """The before/after view of a fine-tune: can the model play at all (valid calls),
     how well (TSR, PRR, RC, composite), and at what cost (tokens per episode)."""
@@ -179,7 +255,8 @@ def summary_md(stats: list[RowStats]) -> list[str]:
     for st in stats:
         t2 = table2_values(st)
         rows.append([st.row.name, str(st.n), pct(st.valid_calls), pct(mean(t2[:5])),
-                     pct(t2[10]), pct(t2[15]), pct(t2[16]), f"{st.usage['tokens']:.0f}"])
+                     pct(t2[10]), pct(t2[15]), _only(t2[16], list(st.table["cells"])),
+                     f"{st.usage['tokens']:.0f}"])
     return ["## Summary (%)", "",
             "Valid calls: share of the agent's actions that parsed as a call to a shown tool "
             "with schema-valid arguments (finish/abort included). TSR averages NP and P1–P4; "
@@ -263,23 +340,47 @@ def _versioned(part: list[str]) -> list[str]:
 
 
 def markdown(stats: list[RowStats], header: list[str]) -> str:
-    parts = [header, table2_md(stats), summary_md(stats), table20_md(stats), table21_md(stats),
-             gaps_md(stats), ci_md(stats), labels_md(stats), usage_md(stats)]
+    parts = [header, table2_md(stats), coverage_md(stats), summary_md(stats),
+             table20_md(stats), table21_md(stats), gaps_md(stats), ci_md(stats),
+             labels_md(stats), usage_md(stats)]
     return "\n\n".join("\n".join(_versioned(p)) for p in parts if p) + "\n"
 
 
 # ---------------------------------------------------------------- csv
 
 
+# What produced a row's figures, on every line of results.csv (see ``meta_values``)
+META_HEAD = ["model", "endpoint", "convention", "tool_docs", "temperature", "top_p",
+             "max_tokens", "seed", "sampling", "suite", "levels", "modes", "tasks"]
 CSV_HEAD = (["agent", "prompt", "C", "n"] + [f"TSR_{MODE_LABEL.get(m, m)}" for m in MODES]
             + [f"PRR_{m}" for m in FAULT_MODES] + [f"RC_{m}" for m in FAULT_MODES]
             + ["TSR_mean_all", "TSR_mean_P1-P4", "PRR_mean", "RC_mean", "composite",
                "composite_ci_lo", "composite_ci_hi", "valid_call_rate", "tokens_per_episode",
-               "grading_version"])
+               "grading_version", *META_HEAD])
 
 
 def _num(x: float | None) -> str:
     return "" if x is None else f"{100 * x:.4f}"
+
+
+def meta_values(st: RowStats) -> list[str]:
+    """``META_HEAD``'s values of a row: empty where not applicable (a scripted agent has
+    no model) or not sent (an endpoint's default sampling); ``sampling`` holds every
+    setting as JSON (max_completion_tokens, extra body...), the named columns the usual
+    ones; levels and modes as ``C1 C3`` and ``P0 P1``."""
+    import json
+
+    from toolmaze_gym.report.basis import basis
+
+    b = basis(st.row)
+    smp = b.sampling or {}
+    max_tokens = smp.get("max_tokens", smp.get("max_completion_tokens",
+                                               smp.get("max_new_tokens")))
+    return ["" if v is None else str(v) for v in (
+        b.model, b.endpoint, b.convention, b.tool_docs, smp.get("temperature"),
+        smp.get("top_p"), max_tokens, smp.get("seed"),
+        json.dumps(b.sampling, sort_keys=True) if b.sampling else None, b.suite,
+        " ".join(b.coverage.levels), " ".join(b.coverage.modes), b.coverage.tasks)]
 
 
 def csv_text(stats: list[RowStats]) -> str:
@@ -292,6 +393,7 @@ def csv_text(stats: list[RowStats]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEAD)
     for st in stats:
+        meta = meta_values(st)
         for level in [*LEVELS, None]:
             n = sum(c["n"] for key, c in st.table["cells"].items()
                     if level is None or key.startswith(f"{level}/"))
@@ -309,5 +411,5 @@ def csv_text(stats: list[RowStats]) -> str:
                 extra = ["", ""]
             w.writerow([st.row.agent, st.row.prompt, level or "Avg", n, *map(_num, vals),
                         *map(_num, means), _num(comp), _num(lo_hi[0]), _num(lo_hi[1]), *extra,
-                        GRADING_VERSION])
+                        GRADING_VERSION, *meta])
     return buf.getvalue()

@@ -1,0 +1,224 @@
+"""Reports set side by side only what can be compared (issue 30 item 5).
+
+Small real runs: scripted agents, and the ``openai`` agent against the stub endpoint
+(it answers in prose, so each episode is one request). Rows that ran other episodes,
+another suite, other tool documentation, another calling convention or under another
+grading version are refused in one report, with one line naming the difference, unless
+``--allow-mixed``; then the report says so. Every table says what a row covers, and an
+average over a single cell says so.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.agents._fake_endpoint import endpoint  # noqa: F401  (a fixture: the stub server)
+from toolmaze_gym.cli.app import main
+from toolmaze_gym.grading import GRADING_VERSION
+from toolmaze_gym.report import build_report
+from toolmaze_gym.report.basis import MixedRuns
+from toolmaze_gym.runner import RUN_FILE, RunConfig, Selection, run
+
+QUICK = {"resamples": 20, "plots": False, "viewer": False}
+
+
+def _run(out: Path, agent: str = "validator", options: dict | None = None, **selection):
+    selection = {"levels": ["C1"], "limit": 1, **selection}
+    run(RunConfig(agent, options or {}, selection=Selection(**selection)), out, progress=False)
+    return out
+
+
+def _edit_run_json(run_dir: Path, **fields) -> None:
+    path = run_dir / RUN_FILE
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**data, **fields}), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def scripted(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("cmp")
+    return {"full": _run(root / "validator"),
+            "naive": _run(root / "naive", "naive"),
+            "one": _run(root / "one", "naive", modes=["P2"]),
+            "oracle-one": _run(root / "oracle-one", "oracle", modes=["P2"]),
+            "v2": _run(root / "v2", suite="toolmaze-v2")}
+
+
+def _model_run(out: Path, url: str, **options) -> Path:
+    return _run(out, "openai", {"model": "tiny", "base_url": url, "temperature": 0,
+                                "max_tokens": 64, **options}, modes=["P0", "P2"])
+
+
+# ---------------------------------------------------------------- refused together
+
+
+def test_runs_over_other_episodes_are_refused_with_one_line(scripted, tmp_path, capsys):
+    with pytest.raises(MixedRuns, match=r"coverage: C1 × NP, P1–P4 · 1 task · n=5 "
+                       r"\(validator \(standard\)\) vs C1 × P2 · 1 task · n=1"):
+        build_report([scripted["full"], scripted["one"]], tmp_path / "r", **QUICK)
+    assert not (tmp_path / "r").exists()  # refused before anything is written
+    code = main(["report", str(scripted["full"]), str(scripted["one"]), "--out",
+                 str(tmp_path / "cli"), "--no-plots", "--no-viewer", "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1
+    assert err[0].startswith("toolmaze report: error: these runs cannot share a report, "
+                             "their coverage:") and "--allow-mixed" in err[0]
+
+
+def test_runs_over_the_same_episodes_share_a_report(scripted, tmp_path):
+    rep = build_report([scripted["full"], scripted["naive"]], tmp_path / "r", **QUICK)
+    assert rep.mixed == []
+    assert "Mixed runs" not in rep.markdown.read_text(encoding="utf-8")
+
+
+def test_other_suites_are_refused_by_name(scripted, tmp_path):
+    with pytest.raises(MixedRuns, match=r"their suite: toolmaze-v3 \(validator \[validator\]"
+                       r" \(standard\)\) vs toolmaze-v2"):
+        build_report([scripted["full"], scripted["v2"]], tmp_path / "r", **QUICK)
+
+
+def test_other_grading_versions_are_refused(scripted, tmp_path):
+    old = tmp_path / "old"
+    shutil.copytree(scripted["naive"], old)
+    recs = old / "records.jsonl"
+    lines = [json.loads(ln) for ln in recs.read_text(encoding="utf-8").splitlines()]
+    recs.write_text("".join(json.dumps({**r, "grading_version": "6"}) + "\n" for r in lines),
+                    encoding="utf-8")
+    with pytest.raises(MixedRuns, match=r"grading version: 7 \(validator .* vs 6 \(naive"):
+        build_report([scripted["full"], old], tmp_path / "r", **QUICK)
+
+
+def test_other_tool_docs_and_conventions_are_refused(endpoint, tmp_path):  # noqa: F811
+    _, url = endpoint
+    schemas = _model_run(tmp_path / "schemas", url)
+    compact = _model_run(tmp_path / "compact", url, compact_tools=True)
+    with pytest.raises(MixedRuns, match=r"tool documentation: schemas .* vs compact"):
+        build_report([schemas, compact], tmp_path / "r1", **QUICK)
+    native = tmp_path / "native"
+    shutil.copytree(schemas, native)
+    _edit_run_json(native, convention="native")  # what the runner records per run
+    with pytest.raises(MixedRuns, match=r"calling convention: text .* vs native"):
+        build_report([schemas, native], tmp_path / "r2", **QUICK)
+
+
+def test_scripted_baselines_sit_beside_any_model_run(endpoint, scripted, tmp_path):  # noqa: F811
+    """A scripted agent reads no prompt: its documentation and convention do not apply."""
+    _, url = endpoint
+    model = _model_run(tmp_path / "compact", url, compact_tools=True)
+    base = _run(tmp_path / "oracle", "oracle", modes=["P0", "P2"])
+    rep = build_report([model, base], tmp_path / "r", **QUICK)
+    assert rep.mixed == []
+
+
+def test_allow_mixed_reports_them_and_says_so(scripted, tmp_path, capsys):
+    out = tmp_path / "r"
+    code = main(["report", str(scripted["full"]), str(scripted["one"]), "--out", str(out),
+                 "--no-plots", "--no-viewer", "--quiet", "--resamples", "20", "--allow-mixed"])
+    assert code == 0
+    assert "warning: mixed runs (--allow-mixed): coverage:" in capsys.readouterr().err
+    md = (out / "results.md").read_text(encoding="utf-8")
+    assert "**Mixed runs (--allow-mixed): the rows are not comparable as they stand;** " \
+           "they differ in coverage:" in md
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["mixed"] and summary["mixed"][0].startswith("coverage:")
+    sub = json.loads((out / "submission.json").read_text(encoding="utf-8"))
+    assert sub["comparable"] is False and sub["mixed"] == summary["mixed"]
+
+
+# ---------------------------------------------------------------- what a row covers
+
+
+def _section(md: str, title: str) -> str:
+    return md.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+
+
+def test_a_c1_only_run_is_not_said_to_average_c1_to_c4(scripted, tmp_path):
+    md = build_report([scripted["full"]], tmp_path / "r", **QUICK).markdown.read_text(
+        encoding="utf-8")
+    assert "over C1–C4" not in md
+    assert "## Table 2: per perturbation mode (%, macro-averaged over C1 only, not C1–C4)" in md
+    assert "each Avg is over C1 only, not C1–C4" in _section(md, "Table 20")
+    cover = _section(md, "Coverage")
+    assert "| validator (standard) | — | — | — | — | — | toolmaze-v3 | 7 | C1 | NP, P1–P4 | 1 " \
+           "| 5 |" in cover
+
+
+def test_an_average_over_one_cell_says_so(scripted, tmp_path):
+    md = build_report([scripted["oracle-one"]], tmp_path / "r", **QUICK).markdown.read_text(
+        encoding="utf-8")
+    table2 = _section(md, "Table 2")
+    line = next(ln for ln in table2.splitlines() if ln.startswith("| oracle"))
+    assert "| 100.00 (C1/P2 only) |" in line and "| 100.00 |" in line  # the P2 cell itself
+    assert "| 100.00 (P2 only) |" in line  # TSR Avg over the one fault mode run
+    assert "TSR Avg is over the fault modes run: P2 only, not P1–P4" in table2
+    summary = _section(md, "Summary")
+    assert "100.00 (C1/P2 only)" in summary
+
+
+# ---------------------------------------------------------------- what produced a row
+
+
+def test_model_endpoint_sampling_and_convention_travel_with_the_figures(endpoint, tmp_path):  # noqa: F811
+    _, url = endpoint
+    host = url.split("//")[1].split("/")[0]  # 127.0.0.1:PORT
+    keyed = url.replace("/v1", "/key-sk-abcdefghijklmnopqrstuvwx/v1")
+    out = _model_run(tmp_path / "m", url)
+    _edit_run_json(out, convention="native")
+    recs = out / "records.jsonl"
+    lines = [json.loads(ln) for ln in recs.read_text(encoding="utf-8").splitlines()]
+    recs.write_text("".join(json.dumps({**r, "agent_options": {**r["agent_options"],
+                                                               "base_url": keyed}}) + "\n"
+                            for r in lines), encoding="utf-8")  # a key in the URL's path
+    rep = build_report([out], tmp_path / "r", **QUICK)
+    (st,) = rep.stats
+    assert st.row.name == "tiny (standard)"  # the model, not "openai"
+
+    with rep.csv.open(encoding="utf-8") as fh:
+        avg = next(ln for ln in csv.DictReader(fh) if ln["C"] == "Avg")
+    assert (avg["agent"], avg["model"], avg["endpoint"], avg["convention"]) == \
+        ("tiny", "tiny", host, "native")
+    assert (avg["temperature"], avg["max_tokens"], avg["tool_docs"]) == ("0", "64", "schemas")
+    assert json.loads(avg["sampling"])["max_tokens"] == 64
+    assert (avg["levels"], avg["modes"], avg["tasks"]) == ("C1", "P0 P2", "1")
+
+    with (rep.out / "scores.csv").open(encoding="utf-8") as fh:
+        meta = {ln["task_id"]: ln["tiny (standard)"] for ln in csv.DictReader(fh)
+                if ln["task_id"].startswith("#")}
+    assert meta["#model"] == "tiny" and meta["#endpoint"] == host
+    assert meta["#convention"] == "native" and json.loads(meta["#sampling"])["temperature"] == 0
+
+    row = json.loads((rep.out / "summary.json").read_text(encoding="utf-8"))["rows"][0]
+    assert (row["model"], row["endpoint"], row["convention"]) == ("tiny", host, "native")
+    assert row["sampling"]["max_tokens"] == 64
+    assert row["covers"] == {"levels": ["C1"], "modes": ["P0", "P2"], "tasks": 1, "n": 2}
+    for name in ("results.csv", "scores.csv", "summary.json", "submission.json",
+                 "results.md"):
+        assert "sk-abcdefghij" not in (rep.out / name).read_text(encoding="utf-8")
+        assert "key-" not in (rep.out / name).read_text(encoding="utf-8")
+
+
+def test_a_submission_a_leaderboard_can_take(scripted, tmp_path):
+    a = build_report([scripted["full"]], tmp_path / "a", **QUICK)
+    b = build_report([scripted["full"]], tmp_path / "b", **QUICK)
+    text = (a.out / "submission.json").read_text(encoding="utf-8")
+    assert text == (b.out / "submission.json").read_text(encoding="utf-8")  # deterministic
+    sub = json.loads(text)
+    assert sub["format"] == "toolmaze-submission/1" and sub["comparable"] is True
+    assert sub["grading_version"] == GRADING_VERSION and sub["suites"][0]["name"] == "toolmaze-v3"
+    (entry,) = sub["entries"]
+    started = json.loads((scripted["full"] / RUN_FILE).read_text())["started"]
+    assert entry["date"] == started[:10]  # the run's date, not the report's
+    assert entry["name"] == "validator (standard)" and entry["convention"] is None
+    assert entry["covers"]["full_grid"] is False and entry["covers"]["cells"] == 5
+    cell = entry["cells"]["C1/P2"]
+    assert cell["n"] == 1 and set(cell) == {"n", "exposed", "TSR", "PRR", "RC"}
+    assert cell["TSR"]["value"] == a.stats[0].table["cells"]["C1/P2"]["TSR"]
+    lo, hi = cell["TSR"]["ci95"]
+    assert lo <= cell["TSR"]["value"] <= hi
+    assert entry["composite"]["ci95"] is not None
+    assert set(entry["per_mode"]) == {"NP", "P1", "P2", "P3", "P4"}
