@@ -26,11 +26,23 @@ def table_row(agent: str, t: dict) -> str:
     return f"| {agent} | " + " | ".join(cells) + f" | {avg} |"
 
 
+def episode_agent(name: str, sim, key: str):
+    """The scripted agent for episode ``key`` (task/mode/prompt/repeat). ``random`` draws
+    from the episode's key as ``toolmaze eval`` seeds it (``episode_seed(0, key)``), so
+    its row here and in an eval report of the same suite are the same episodes."""
+    from toolmaze_gym.agents import RandomAgent, make_scripted
+    from toolmaze_gym.agents.policy import episode_seed
+
+    if name == "random":
+        return RandomAgent(sim, seed=episode_seed(0, key))
+    return make_scripted(name, sim)
+
+
 def cmd_baselines(ns: argparse.Namespace) -> int:
     """Scripted baselines on a suite: the per-mode table in Markdown."""
     from tqdm import tqdm
 
-    from toolmaze_gym.agents import BASELINES, make_scripted
+    from toolmaze_gym.agents import BASELINES
     from toolmaze_gym.corpus import Simulator
     from toolmaze_gym.faults import MODE_NAMES
     from toolmaze_gym.metrics import table
@@ -47,7 +59,8 @@ def cmd_baselines(ns: argparse.Namespace) -> int:
     out = [TABLE_HEAD]
     records = []
     for agent in agents:
-        recs = [rollout(t, m, make_scripted(agent, sim), sim, prompt=ns.prompt)
+        recs = [rollout(t, m, episode_agent(agent, sim, f"{t.id}/{m}/{ns.prompt}/0"), sim,
+                        prompt=ns.prompt)
                 for t in tqdm(tasks, desc=agent, disable=ns.quiet) for m in MODE_NAMES]
         records += recs
         out.append(table_row(agent, table(recs)))
