@@ -39,7 +39,7 @@ def test_serve_records_what_report_reads(tmp_path):
         assert "mcp on http://127.0.0.1" in proc.stderr.readline()
         url = f"http://127.0.0.1:{port}/mcp"
         results = asyncio.run(_play(f"{url}?seed=2", oracle_calls("C1", "P1", 2)))
-        assert json.loads(results[-1].content[-1].text)["grade"]["success"]
+        assert json.loads(results[-1].content[-1].text)["success"]
         fixed = asyncio.run(_play(f"{url}?mode=P2", (("abort", '{"reason": "x"}'),)))
         assert fixed[0].isError and "fixes mode" in fixed[0].content[0].text
     finally:
@@ -81,6 +81,6 @@ def test_serve_over_stdio_plays_one_episode(tmp_path):
 
     tools, results = asyncio.run(play())
     assert tools[-2:] == ["finish", "abort"] and results[0].isError  # P1: first call fails
-    assert json.loads(results[-1].content[-1].text)["grade"]["success"]
+    assert json.loads(results[-1].content[-1].text)["success"]
     (line,) = (run / "records.jsonl").read_text().splitlines()
     assert json.loads(line)["task_id"] == "tmz-v3-c1-0002"

@@ -1,22 +1,37 @@
 """``toolmaze serve``: the ToolMaze tool plane for any MCP client.
 
-Each MCP session is one episode (:mod:`toolmaze_gym.serving.store`). Its tools are the
-task's tools plus ``finish`` and ``abort``, with the corpus schemas; a call returns the
-env's tool message text, faults included, and ``isError`` is set when that body is an
-HTTP-style error (a fault's 503 or the env's own 404/400/422), as a real API behind
-MCP would set it. The MCP SDK's own argument check is off: bad arguments must reach
-the env, which answers them as it answers any agent. When the episode ends, the call's
-result carries a second text block with the grade and the reward.
+Each MCP session plays episodes (:mod:`toolmaze_gym.serving.store`). Its tools are
+``get_task`` (listed first, to be called first) and the task's tools plus ``finish``
+and ``abort``, with the corpus schemas; a task tool's call returns the env's tool
+message text, faults included, and ``isError`` is set when that body is an HTTP-style
+error (a fault's 503 or the env's own 404/400/422), as a real API behind MCP would set
+it. The MCP SDK's own argument check is off: bad arguments must reach the env, which
+answers them as it answers any agent.
 
-A session's episode ends when the agent ends it, when the client closes the session
-(DELETE; stdio: end of input), when the server stops, or after ``idle_timeout``; it is
-recorded then if the agent made a call (:mod:`toolmaze_gym.serving.store`).
+Chat clients (Claude Desktop, Cursor, Claude Code) and agent SDKs show the model the
+tools, their results and the prompts a user inserts, never the server's description
+or instructions. So the request and the world's clock (needed to tell stale data)
+come through MCP itself: the tool ``get_task`` (for clients that show only tools) and
+the prompt ``task``; the resource ``toolmaze://episode`` holds them as JSON for
+programs. Calling ``get_task`` is no step of the episode.
 
-The client chooses its episode with query parameters on the server URL
+When the episode ends, the call's result carries a second text block with the
+outcome only (success and a one-line reason, :mod:`toolmaze_gym.serving.outcome`):
+the grade names the expected values, and whatever a client receives lands in the
+model's context. The full grade goes to the records. ``get_task`` (or the ``task``
+prompt) after the end starts the next episode in the same session, the level's next
+task unless the session's choice names one, and the server tells the client that its
+tool list changed.
+
+A session's running episode ends when the agent ends it, when the client closes the
+session (DELETE; stdio: end of input), when the server stops, or after
+``idle_timeout``; it is recorded then if the agent made a call
+(:mod:`toolmaze_gym.serving.store`).
+
+The client chooses its episodes with query parameters on the server URL
 (``/mcp?level=C2&mode=P2&seed=3``, or ``task_id=...``, ``split``, ``prompt``); what
-the server's flags fix cannot be changed. The request (and the clock) come as the
-prompt ``task`` and the resource ``toolmaze://episode``. Streamable HTTP serves many
-sessions at once on 127.0.0.1; stdio serves one.
+the server's flags fix cannot be changed; stdio takes the flags' choice. Streamable
+HTTP serves many sessions at once on 127.0.0.1; stdio serves one.
 """
 
 from __future__ import annotations
@@ -29,73 +44,121 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from toolmaze_gym.serving.limits import MAX_BODY_BYTES, BodyLimits
+from toolmaze_gym.serving.outcome import outcome
 from toolmaze_gym.serving.session import CHOICE_KEYS, ServeError, Session
 from toolmaze_gym.serving.store import SessionStore
 
 EPISODE_URI = "toolmaze://episode"
+TASK_TOOL = "get_task"
+TASK_TOOL_DESCRIPTION = (
+    "Call this first, before any other tool: returns the user's request for this "
+    "episode, the world's current date and time (now, UTC: tool data older than it may "
+    "be stale) and the instructions. After an episode ends (finish or abort), call it "
+    "again for the next task.")
 INSTRUCTIONS = (
     "ToolMaze: a task that needs a chain of tool calls, some of which fail on purpose "
-    "(loudly with an error, or silently with wrong data). Read the prompt 'task' (the "
-    "user's request; its description is the system prompt with the world's clock), call "
-    "the tools one at a time, and end with 'finish' (answer) or 'abort' (reason). The "
-    "last result carries the grade.")
+    f"(loudly with an error, or silently with wrong data). Call '{TASK_TOOL}' first (or "
+    "insert the prompt 'task') for the user's request and the world's clock, call the "
+    "tools one at a time, and end with 'finish' (answer) or 'abort' (reason). The last "
+    f"result says whether the task succeeded; '{TASK_TOOL}' then starts the next task.")
+ENDED_HINT = f"the episode has ended; call {TASK_TOOL} for the next task"
 STDIO_SESSION = "stdio"
+
+
+def task_view(session: Session) -> dict[str, Any]:
+    """What the model is told of its episode: what ``toolmaze eval`` puts in its
+    context (the system prompt with the clock, the request), nothing of the task's
+    id, level or fault mode."""
+    o = session.opening
+    return {"request": o["request"], "now": o["clock"], "instructions": o["system_prompt"]}
 
 
 def build_server(store: SessionStore) -> Any:
     """The MCP server (SDK low-level ``Server``) over ``store``."""
     import mcp.types as types
-    from mcp.server.lowlevel import Server
+    from mcp.server.lowlevel import NotificationOptions, Server
 
-    server: Any = Server("toolmaze", instructions=INSTRUCTIONS)
+    class _ListChangingServer(Server):
+        """Announces ``tools.listChanged``: a session's next episode has other tools."""
 
-    def session() -> Session:
+        def create_initialization_options(self, notification_options: Any = None,
+                                          experimental_capabilities: Any = None) -> Any:
+            return super().create_initialization_options(
+                notification_options or NotificationOptions(tools_changed=True),
+                experimental_capabilities)
+
+    server: Any = _ListChangingServer("toolmaze", instructions=INSTRUCTIONS)
+
+    def identity() -> tuple[str, dict[str, str]]:
         ctx = server.request_context
         request = ctx.request
-        if request is None:  # stdio: one client, the flags' episode
-            return store.get_or_open(STDIO_SESSION, {})
+        if request is None:  # stdio: one client, the flags' episodes
+            return STDIO_SESSION, {}
         sid = request.headers.get("mcp-session-id") or str(id(ctx.session))
         given = {k: v for k, v in request.query_params.items() if k in CHOICE_KEYS}
         unknown = sorted(set(request.query_params) - set(CHOICE_KEYS))
         if unknown:
             raise ServeError("bad_request", f"unknown episode option(s) {', '.join(unknown)}; "
                                             f"use {', '.join(CHOICE_KEYS)}")
-        return store.get_or_open(sid, given)
+        return sid, given
+
+    def session() -> Session:
+        return store.get_or_open(*identity())
+
+    async def current_or_next() -> Session:
+        """The running episode, or the next one if it has ended (the client is told
+        that the tool list changed: the next task has other tools)."""
+        s, new = await asyncio.to_thread(lambda: store.renew(*identity()))
+        if new:
+            with contextlib.suppress(Exception):  # a client that cannot take it
+                await server.request_context.session.send_tool_list_changed()
+        return s
 
     @server.list_tools()
     async def list_tools() -> list[types.Tool]:
         s = await asyncio.to_thread(session)
-        return [types.Tool(name=t["function"]["name"], description=t["function"]["description"],
-                           inputSchema=t["function"]["parameters"]) for t in s.tools]
+        return [types.Tool(name=TASK_TOOL, description=TASK_TOOL_DESCRIPTION,
+                           inputSchema={"type": "object", "properties": {}})] + [
+            types.Tool(name=t["function"]["name"], description=t["function"]["description"],
+                       inputSchema=t["function"]["parameters"]) for t in s.tools]
 
     @server.call_tool(validate_input=False)
     async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         try:
+            if name == TASK_TOOL:
+                s = await current_or_next()
+                return types.CallToolResult(content=[types.TextContent(
+                    type="text", text=json.dumps(task_view(s), ensure_ascii=False))])
             s = await asyncio.to_thread(session)
             out = await asyncio.to_thread(s.call, name, arguments)
         except ServeError as exc:
+            if exc.kind == "episode_ended":
+                exc = ServeError(exc.kind, ENDED_HINT)
             return types.CallToolResult(content=[types.TextContent(
                 type="text", text=json.dumps(exc.body()))], isError=True)
         blocks = [types.TextContent(type="text", text=out["content"])]
-        if out["done"]:
+        if out["done"]:  # the outcome only: the grade, with its expected values, is recorded
             blocks.append(types.TextContent(type="text", text=json.dumps(
-                {"episode": "ended", "grade": out["grade"], "reward": out["reward"]})))
+                {**outcome(out["grade"]), "next": f"call {TASK_TOOL} for the next task"})))
         return types.CallToolResult(content=blocks,
                                     isError=bool(out["status"] and out["status"] >= 400))
 
     @server.list_prompts()
     async def list_prompts() -> list[types.Prompt]:
-        return [types.Prompt(name="task", description="The user's request of this episode "
-                             "(the description of the result is the system prompt)")]
+        return [types.Prompt(name="task", description="This episode's instructions (with "
+                             "the world's clock) and the user's request, to start with")]
 
     @server.get_prompt()
     async def get_prompt(name: str, arguments: dict[str, str] | None) -> types.GetPromptResult:
         if name != "task":
             raise ValueError(f"unknown prompt {name!r}; the only prompt is 'task'")
-        s = await asyncio.to_thread(session)
-        return types.GetPromptResult(description=s.opening["system_prompt"], messages=[
+        view = task_view(await current_or_next())
+        return types.GetPromptResult(description="ToolMaze: the episode's instructions and "
+                                     "the user's request", messages=[
             types.PromptMessage(role="user", content=types.TextContent(
-                type="text", text=s.opening["request"]))])
+                type="text", text=view["instructions"])),
+            types.PromptMessage(role="user", content=types.TextContent(
+                type="text", text=view["request"]))])
 
     @server.list_resources()
     async def list_resources() -> list[types.Resource]:
@@ -168,7 +231,7 @@ def http_app(store: SessionStore, port: int) -> Any:
 
 
 async def run_stdio(store: SessionStore) -> None:
-    """Serve one episode over stdin/stdout."""
+    """Serve one client over stdin/stdout: episodes one after another."""
     from mcp.server.stdio import stdio_server
 
     server = build_server(store)

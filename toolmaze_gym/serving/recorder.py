@@ -101,6 +101,12 @@ class ServeRecorder:
                 counts[base] = max(counts.get(base, 0), int(rec.get("repeat", 0)) + 1)
         return counts
 
+    def played(self, task_id: str, mode: str, prompt: str) -> bool:
+        """Whether this directory holds an episode of the task in ``mode`` under
+        ``prompt`` (so a server started again on it can walk on past it)."""
+        with self._lock:
+            return f"{task_id}/{mode}/{prompt}" in self._repeats
+
     def _tasks_on_disk(self) -> dict[str, str]:
         path = self.out / TASKS_FILE
         if not path.is_file():

@@ -11,6 +11,12 @@ vanishes (killed, cut off) must not leave it in memory for ever, so
 (``"cut": "idle"``) and forgets it, ended ones included; the servers call it
 periodically. ``max_sessions`` bounds memory: a client beyond it gets a clear
 ``capacity`` error.
+
+A session whose episode has ended may go on to another (:meth:`SessionStore.renew`):
+a chat client keeps one MCP session for hours, and stdio has only one. Sessions that
+choose no task walk the level in order, starting after the tasks the run directory
+already holds in the server's mode and prompt, so a client that launches the server
+anew (Claude Code, each time it starts) is not served the first task again.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import Any
 
 from toolmaze_gym.serving.recorder import ServeRecorder
 from toolmaze_gym.serving.session import EpisodeChoice, ServeError, Session
-from toolmaze_gym.tasks.suite import SUITE_NAME
+from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
 
 
 class SessionStore:
@@ -42,9 +48,23 @@ class SessionStore:
         self._seen: dict[str, float] = {}
         self._opening: dict[str, threading.Lock] = {}
         self._gone: set[str] = set()  # expired ids: a late call is told, not replayed
-        self._next_seed = self.base.seed
         self._lock = threading.Lock()
+        self._renewing = threading.Lock()
+        self._next_seed = self._walk_start()
         self.expired = 0
+
+    def _walk_start(self) -> int:
+        """The seed of the first task of the base level that the run directory holds
+        no episode of (in the base mode and prompt); the base seed without records."""
+        b = self.base
+        if self.recorder is None or b.split != "suite" or b.task_id is not None \
+                or b.task is not None or "seed" in self.fixed:
+            return b.seed
+        tasks = load_suite(self.suite, [b.level])
+        played = self.recorder.played
+        return next((b.seed + k for k in range(len(tasks))
+                     if not played(tasks[(b.seed + k) % len(tasks)].id, b.mode, b.prompt)),
+                    b.seed + len(tasks))
 
     def choice(self, given: Mapping[str, Any]) -> EpisodeChoice:
         """The client's choice over the server's defaults; a value fixed by the server
@@ -97,6 +117,24 @@ class SessionStore:
             finally:
                 with self._lock:
                     self._opening.pop(sid, None)
+
+    def renew(self, sid: str, given: Mapping[str, Any]) -> tuple[Session, bool]:
+        """The session ``sid`` as :meth:`get_or_open` gives it, or, when its episode
+        has ended (and been recorded), a new episode in its place on the same choice:
+        the next task of the walk unless the choice names one. Returns the session and
+        whether it is a new episode."""
+        session = self.get_or_open(sid, given)
+        if not session.done:
+            return session, False
+        with self._renewing:  # two requests after the end start one next episode
+            with self._lock:
+                current = self._sessions.get(sid)
+                if current is not session:
+                    if current is None:
+                        raise self._unknown(sid)
+                    return current, False
+                del self._sessions[sid]
+            return self.open(given, sid)[1], True
 
     def _unknown(self, sid: str) -> ServeError:
         return ServeError("unknown_session", f"unknown session {sid!r} (never opened, or "
