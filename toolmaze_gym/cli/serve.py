@@ -4,11 +4,14 @@
     toolmaze serve --out runs/x --level C2 --mode P2 --transport stdio
     toolmaze serve --protocol openenv --out runs/x --port 8000     # OpenEnv (reset/step/mcp)
 
-Each client session is one episode; values given as flags are fixed for every session,
-the others a client may choose (MCP: query parameters of the URL, OpenEnv: reset's
-arguments). Graded records go to ``--out`` as ``toolmaze eval`` writes them, so
-``toolmaze report DIR`` shows a served agent beside the built-in ones. Ctrl-C or SIGTERM
-stops the server (exit status 0) after recording every open episode that made a call.
+Each client session plays one episode at a time (MCP: ``get_task`` after an episode
+ends starts the next, so a chat client's one long session, or stdio's, walks the
+level); values given as flags are fixed for every session, the others a client may
+choose (MCP: query parameters of the URL, OpenEnv: reset's arguments). An MCP client
+hears only each episode's outcome. Graded records go to ``--out`` as ``toolmaze eval``
+writes them, so ``toolmaze report DIR`` shows a served agent beside the built-in ones.
+Ctrl-C or SIGTERM stops the server (exit status 0) after recording every open episode
+that made a call.
 """
 
 from __future__ import annotations
@@ -123,9 +126,13 @@ def add_commands(sub) -> None:
                        "environment), writing graded records")
     p.description = textwrap.fill(
         "Serve ToolMaze episodes to any MCP client (or as an OpenEnv environment): each "
-        "session is one episode, its tools are the task's tools plus finish and abort, "
-        "faults reach the client as the env returns them, and every ended episode is "
-        "graded and written to --out like a `toolmaze eval` run. Flags given below are "
+        "session plays one episode at a time, its tools are get_task (call it first: the "
+        "request and the world's clock; after an episode ends it starts the next task) "
+        "plus the task's tools, finish and abort; faults reach the client as the env "
+        "returns them; the client is told only whether the task succeeded and why in "
+        "one line, and every ended episode is graded and written to --out like a "
+        "`toolmaze eval` run. Claude Desktop, Cursor and Claude Code launch it with "
+        "--transport stdio (see README). Flags given below are "
         "fixed for every session; the rest a client may choose (MCP: URL query "
         "parameters task_id, level, mode, seed, split, prompt; OpenEnv: reset's "
         "arguments). A session in which the agent made a call is recorded however it "
@@ -142,7 +149,8 @@ def add_commands(sub) -> None:
                    help="MCP tools only, or the OpenEnv environment (reset/step/state over "
                    "/ws plus MCP tools)")
     p.add_argument("--transport", choices=("http", "stdio"), default="http",
-                   help="MCP over streamable HTTP (many sessions) or stdio (one)")
+                   help="MCP over streamable HTTP (many sessions) or stdio (one, as "
+                   "Claude Desktop, Cursor and Claude Code launch it)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (this "
                    "machine only)")
     p.add_argument("--port", type=port_number, default=8765, help="port to listen on "
@@ -154,7 +162,8 @@ def add_commands(sub) -> None:
     p.add_argument("--mode", type=str.upper, help="fix the perturbation mode, NP/P0..P4 "
                    f"({', '.join(MODE_NAMES)}; default: the client's choice, else P0)")
     p.add_argument("--seed", type=int, help="fix the task as reset(seed=N) picks it "
-                   "(default: the client's choice, else the next task for each session)")
+                   "(default: the client's choice, else the next task for each episode, "
+                   "starting with the first that --out holds no episode of)")
     p.add_argument("--split", choices=("suite", *SPLITS), help="fix the task source: the "
                    "reference suite or a procedural split (default: the client's choice, "
                    "else suite)")
