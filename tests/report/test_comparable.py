@@ -39,6 +39,13 @@ def _edit_run_json(run_dir: Path, **fields) -> None:
     path.write_text(json.dumps({**data, **fields}), encoding="utf-8")
 
 
+def _edit_records(run_dir: Path, **fields) -> None:
+    recs = run_dir / "records.jsonl"
+    lines = [json.loads(ln) for ln in recs.read_text(encoding="utf-8").splitlines()]
+    recs.write_text("".join(json.dumps({**r, **fields}) + "\n" for r in lines),
+                    encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def scripted(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("cmp")
@@ -50,8 +57,12 @@ def scripted(tmp_path_factory) -> dict[str, Path]:
 
 
 def _model_run(out: Path, url: str, **options) -> Path:
-    return _run(out, "openai", {"model": "tiny", "base_url": url, "temperature": 0,
-                                "max_tokens": 64, **options}, modes=["P0", "P2"])
+    """The openai agent on the stub (model "tiny"; ``model=None``: not given, so read
+    from the endpoint as ``eval`` does without --model)."""
+    options = {"model": "tiny", "base_url": url, "temperature": 0, "max_tokens": 64,
+               **options}
+    return _run(out, "openai", {k: v for k, v in options.items() if v is not None},
+                modes=["P0", "P2"])
 
 
 # ---------------------------------------------------------------- refused together
@@ -85,11 +96,9 @@ def test_other_suites_are_refused_by_name(scripted, tmp_path):
 def test_other_grading_versions_are_refused(scripted, tmp_path):
     old = tmp_path / "old"
     shutil.copytree(scripted["naive"], old)
-    recs = old / "records.jsonl"
-    lines = [json.loads(ln) for ln in recs.read_text(encoding="utf-8").splitlines()]
-    recs.write_text("".join(json.dumps({**r, "grading_version": "6"}) + "\n" for r in lines),
-                    encoding="utf-8")
-    with pytest.raises(MixedRuns, match=r"grading version: 7 \(validator .* vs 6 \(naive"):
+    _edit_records(old, grading_version="6")
+    with pytest.raises(MixedRuns, match=rf"grading version: {GRADING_VERSION} \(validator .* "
+                       r"vs 6 \(naive"):
         build_report([scripted["full"], old], tmp_path / "r", **QUICK)
 
 
@@ -99,11 +108,12 @@ def test_other_tool_docs_and_conventions_are_refused(endpoint, tmp_path):  # noq
     compact = _model_run(tmp_path / "compact", url, compact_tools=True)
     with pytest.raises(MixedRuns, match=r"tool documentation: schemas .* vs compact"):
         build_report([schemas, compact], tmp_path / "r1", **QUICK)
-    native = tmp_path / "native"
-    shutil.copytree(schemas, native)
-    _edit_run_json(native, convention="native")  # what the runner records per run
-    with pytest.raises(MixedRuns, match=r"calling convention: text .* vs native"):
-        build_report([schemas, native], tmp_path / "r2", **QUICK)
+    old = tmp_path / "old"  # the same run as recorded before conventions were: text
+    shutil.copytree(schemas, old)
+    _edit_run_json(old, convention=None)
+    _edit_records(old, convention=None)
+    with pytest.raises(MixedRuns, match=r"calling convention: native .* vs text"):
+        build_report([schemas, old], tmp_path / "r2", **QUICK)
 
 
 def test_scripted_baselines_sit_beside_any_model_run(endpoint, scripted, tmp_path):  # noqa: F811
@@ -144,8 +154,8 @@ def test_a_c1_only_run_is_not_said_to_average_c1_to_c4(scripted, tmp_path):
     assert "## Table 2: per perturbation mode (%, macro-averaged over C1 only, not C1–C4)" in md
     assert "each Avg is over C1 only, not C1–C4" in _section(md, "Table 20")
     cover = _section(md, "Coverage")
-    assert "| validator (standard) | — | — | — | — | — | toolmaze-v3 | 7 | C1 | NP, P1–P4 | 1 " \
-           "| 5 |" in cover
+    assert "| validator (standard) | — | — | — | — | — | toolmaze-v3 | " \
+           f"{GRADING_VERSION} | C1 | NP, P1–P4 | 1 | 5 |" in cover
 
 
 def test_an_average_over_one_cell_says_so(scripted, tmp_path):
@@ -167,13 +177,9 @@ def test_model_endpoint_sampling_and_convention_travel_with_the_figures(endpoint
     _, url = endpoint
     host = url.split("//")[1].split("/")[0]  # 127.0.0.1:PORT
     keyed = url.replace("/v1", "/key-sk-abcdefghijklmnopqrstuvwx/v1")
-    out = _model_run(tmp_path / "m", url)
-    _edit_run_json(out, convention="native")
-    recs = out / "records.jsonl"
-    lines = [json.loads(ln) for ln in recs.read_text(encoding="utf-8").splitlines()]
-    recs.write_text("".join(json.dumps({**r, "agent_options": {**r["agent_options"],
-                                                               "base_url": keyed}}) + "\n"
-                            for r in lines), encoding="utf-8")  # a key in the URL's path
+    out = _model_run(tmp_path / "m", url, model=None)  # no --model, no --label
+    recs = [json.loads(ln) for ln in (out / "records.jsonl").read_text().splitlines()]
+    _edit_records(out, agent_options={**recs[0]["agent_options"], "base_url": keyed})
     rep = build_report([out], tmp_path / "r", **QUICK)
     (st,) = rep.stats
     assert st.row.name == "tiny (standard)"  # the model, not "openai"
@@ -222,3 +228,21 @@ def test_a_submission_a_leaderboard_can_take(scripted, tmp_path):
     assert lo <= cell["TSR"]["value"] <= hi
     assert entry["composite"]["ci95"] is not None
     assert set(entry["per_mode"]) == {"NP", "P1", "P2", "P3", "P4"}
+
+
+def test_make_eval_reports_its_sample_beside_the_whole_suite_as_mixed():
+    """`make eval` sets a one-task-per-cell model sample beside the baselines' whole
+    suite: its report must allow (and so state) the mix, or the target fails."""
+    import shlex
+    import subprocess
+
+    from toolmaze_gym.cli import build_parser
+
+    root = Path(__file__).resolve().parents[2]
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    text = subprocess.run(["make", "-n", "-s", "eval", "TOOLMAZE=toolmaze", "STAMP="],
+                          cwd=root, capture_output=True, text=True, check=True).stdout
+    lines = [shlex.split(ln)[1:] for ln in text.replace("\\\n", " ").splitlines()
+             if ln.startswith("toolmaze report")]
+    assert len(lines) == 1 and build_parser().parse_args(lines[0]).allow_mixed

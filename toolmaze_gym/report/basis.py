@@ -217,8 +217,18 @@ def check(rows: Sequence[Row], allow_mixed: bool = False) -> list[str]:
     there are some and they were not allowed."""
     found = differences(rows)
     if found and not allow_mixed:
+        aspect = found[0].partition(":")[0]
         raise MixedRuns(f"these runs cannot share a report, their {found[0]}"
                         + (f" (and {len(found) - 1} more difference"
                            f"{'s' * (len(found) > 2)})" if len(found) > 1 else "")
-                        + "; pass --allow-mixed to report them together anyway")
+                        + f"; {HINTS.get(aspect, 'run them alike')}, or pass --allow-mixed "
+                        "to report them together anyway")
     return found
+
+
+HINTS = {"coverage": "run them over the same episodes (the same --suite or --tasks, "
+                     "--level, --mode, --task-id, --limit and --sample-seed)",
+         "suite": "run them on the same suite",
+         "tool documentation": "run them with the same --compact-tools/--brief-tools",
+         "calling convention": "run them with the same calling convention",
+         "grading version": "run the older one again with this version"}
