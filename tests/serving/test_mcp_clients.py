@@ -131,9 +131,14 @@ def test_the_client_hears_the_outcome_and_the_records_keep_the_grade(server):
 def test_a_session_walks_on_to_the_next_task_after_its_episode(server):
     url, store, run = server
 
+    heard = []
+
+    async def hear(message) -> None:  # the client's view of the server's notifications
+        heard.append(getattr(getattr(message, "root", None), "method", None))
+
     async def talk():
         async with streamable_http_client(f"{url}?level=C3&mode=P1") as (r, w, _), \
-                ClientSession(r, w) as s:
+                ClientSession(r, w, message_handler=hear) as s:
             await s.initialize()
             first = json.loads((await s.call_tool(TASK_TOOL, {})).content[0].text)
             ended = await s.call_tool("abort", {"reason": "stop"})
@@ -150,6 +155,7 @@ def test_a_session_walks_on_to_the_next_task_after_its_episode(server):
     assert second["request"] == _opening("C3", "P1", 1)["request"]
     new = Session(EpisodeChoice(level="C3", mode="P1", seed=1))
     assert tools == [TASK_TOOL, *(t["function"]["name"] for t in new.tools)]
+    assert heard == ["notifications/tools/list_changed"]  # told once: the next task's tools
     assert [r["task_id"] for r in _records(run, store)] == ["tmz-v3-c3-0000",
                                                             "tmz-v3-c3-0001"]
 
