@@ -17,8 +17,11 @@ from outside with ``cut(reason)`` (context overflow, loop guard), graded like a
 truncation and recorded with its reason.
 
 On the reference suite, ``reset(seed=k)`` plays task ``k`` (mod the level's task
-count) in suite order, and ``reset()`` without a seed plays the next one, so seeds
-0..99 (or one seed and 99 plain resets) walk a level exactly once.
+count) in suite order, and a later ``reset()`` without a seed plays the next one, so
+seeds 0..99 (or one seed and 99 plain resets) walk a level exactly once. The first
+``reset()`` of an env never seeded starts at a task drawn from the env's ``np_random``
+(Gymnasium seeds it from fresh entropy, as for any env never seeded), so unseeded copies
+in a vector env do not all play task 0 in lockstep; seed it to reproduce the walk.
 """
 
 from __future__ import annotations

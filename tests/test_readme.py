@@ -8,6 +8,8 @@ On a mismatch the failure shows the block to paste.
 
 from __future__ import annotations
 
+import argparse
+import functools
 import json
 import re
 import subprocess
@@ -38,15 +40,76 @@ def _table(text: str, head: str) -> str:
     return "\n".join(lines[start:end])
 
 
-def test_quick_start_example_runs():
-    code = re.search(r"## Quick start \(Python\)\n\n```python\n(.*?)```", _readme(),
-                     re.S).group(1)
-    stand_in = ("def generate(batch):\n"
-                "    return ['{\"name\": \"finish\", \"arguments\": {}}' for _ in batch]\n")
-    scope: dict = {}
-    exec(compile(stand_in + code, "README.md", "exec"), scope)
-    assert "grade" in scope["info"]
-    assert scope["pool"].live == [3]  # the example restarts env 3 after the loop
+def _blocks(lang: str) -> list[str]:
+    """The README's fenced code blocks in ``lang`` (``bash`` and ``sh`` alike)."""
+    langs = ("bash", "sh") if lang in ("bash", "sh") else (lang,)
+    return [m.group(2) for m in re.finditer(r"^```(\w+)\n(.*?)^```", _readme(), re.S | re.M)
+            if m.group(1) in langs]
+
+
+def test_python_examples_run_verbatim(tmp_path, monkeypatch):
+    """Every Python block runs exactly as a reader pastes it (no stand-in added here:
+    the quick start once called a ``generate`` it never defined)."""
+    blocks = _blocks("python")
+    assert blocks, "README has no python block"
+    monkeypatch.chdir(tmp_path)
+    for k, code in enumerate(blocks):
+        scope: dict = {}
+        exec(compile(code, f"README.md python block {k + 1}", "exec"), scope)
+    first: dict = {}
+    exec(compile(blocks[0], "README.md", "exec"), first)
+    assert "grade" in first["info"]
+    assert first["pool"].live == [3]  # the example restarts env 3 after the loop
+
+
+def _commands() -> list[list[str]]:
+    """Each ``toolmaze`` command line of the README's shell blocks (continuations joined,
+    comments dropped), split into words."""
+    out = []
+    for block in _blocks("bash"):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = line.split("#")[0].split()
+            if "toolmaze" in words[:3]:
+                out.append(words[words.index("toolmaze"):])
+    return out
+
+
+@functools.cache
+def _help(*command: str) -> str:
+    """``toolmaze COMMAND --help`` (from the parser itself: a process per command costs
+    seconds), or "" when there is no such command."""
+    from toolmaze_gym.cli.app import build_parser
+
+    parser = build_parser()
+    for name in command:
+        subs = next((a.choices for a in parser._actions
+                     if isinstance(a, argparse._SubParsersAction)), {})
+        if name not in subs:
+            return ""
+        parser = subs[name]
+    return parser.format_help()
+
+
+def test_shell_commands_name_real_commands_and_options():
+    """Every ``toolmaze`` line in the README (usage examples and the command synopsis)
+    names a real command, and every ``--option`` it shows is one that command takes:
+    ``--help`` is cheap, running each (an hour of evaluation) is not."""
+    commands = _commands()
+    assert len(commands) >= 15, commands
+    wrong = []
+    for words in commands:
+        sub = words[1]
+        text = _help(sub)
+        # a command with commands of its own (scenarios check | capabilities): theirs too
+        nested = re.search(r"\{([a-z,-]+)\}", text)
+        text += "".join(_help(sub, w) for w in words[2:]
+                        if nested and w in nested.group(1).split(","))
+        wrong += [f"toolmaze {sub} {opt}" for w in words[2:]
+                  for opt in re.findall(r"--[a-z][a-z0-9-]*", w)
+                  if not re.search(rf"{re.escape(opt)}\b", text)]
+        if not text:
+            wrong.append(f"toolmaze {sub} (no such command)")
+    assert not wrong, f"README shows options the commands do not take: {sorted(set(wrong))}"
 
 
 def test_table1_is_what_stats_prints():
