@@ -246,3 +246,14 @@ def test_make_eval_reports_its_sample_beside_the_whole_suite_as_mixed():
     lines = [shlex.split(ln)[1:] for ln in text.replace("\\\n", " ").splitlines()
              if ln.startswith("toolmaze report")]
     assert len(lines) == 1 and build_parser().parse_args(lines[0]).allow_mixed
+
+
+def test_max_completion_tokens_is_the_max_tokens_column(endpoint, tmp_path):  # noqa: F811
+    """A reasoning model's cap travels as max_completion_tokens: the column still says it."""
+    _, url = endpoint
+    out = _model_run(tmp_path / "m", url, max_tokens=None, max_completion_tokens=96)
+    rep = build_report([out], tmp_path / "r", **QUICK)
+    with rep.csv.open(encoding="utf-8") as fh:
+        avg = next(ln for ln in csv.DictReader(fh) if ln["C"] == "Avg")
+    assert avg["max_tokens"] == "96"
+    assert json.loads(avg["sampling"])["max_completion_tokens"] == 96

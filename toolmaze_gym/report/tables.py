@@ -374,8 +374,8 @@ def meta_values(st: RowStats) -> list[str]:
 
     b = basis(st.row)
     smp = b.sampling or {}
-    max_tokens = smp.get("max_tokens", smp.get("max_completion_tokens",
-                                               smp.get("max_new_tokens")))
+    max_tokens = next((smp[k] for k in ("max_tokens", "max_completion_tokens",
+                                        "max_new_tokens") if smp.get(k) is not None), None)
     return ["" if v is None else str(v) for v in (
         b.model, b.endpoint, b.convention, b.tool_docs, smp.get("temperature"),
         smp.get("top_p"), max_tokens, smp.get("seed"),
