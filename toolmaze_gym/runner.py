@@ -47,6 +47,11 @@ Why it is shaped this way:
   ``tasks.jsonl`` so reports can show them wherever the file has gone.
 * The failure-aware prompt applies to P1–P4 only (as in the paper): NP episodes always
   use the standard prompt, once, and reports share them between both prompt rows.
+* A run is keyed by what it measures, not by where it runs: ``base_url`` and the
+  other transport options (:data:`TRANSPORT_OPTIONS`) may differ between a run's
+  shards and sessions (one endpoint per machine, a resume on another server), the
+  model may not (run.json's ``model``: the one the policy names, read from the
+  endpoint when not given).
 * A run has one calling convention (:func:`convention_of`, ``convention`` in run.json
   and every record): ``native`` when the tools travel in the request (``openai`` without
   ``--compact-tools``), ``text`` when the model writes its calls as text. The env words
@@ -90,6 +95,9 @@ STANDARD = "standard"
 IDENTITY = ("agent", "label", "convention", "agent_options", "suite", "task_digest", "levels",
             "modes", "task_ids", "limit", "sample_seed", "prompts", "repeats", "max_steps",
             "loop_guard")
+# Options that say where and how fast requests go, not what is measured: shards and
+# resumes of one run may differ in them.
+TRANSPORT_OPTIONS = ("base_url", "api_key_env", "concurrency", "timeout", "max_retries")
 # What a run.json written before a field existed meant by its absence.
 _IDENTITY_BEFORE = {"convention": TEXT}
 TASKS_FILE = "tasks.jsonl"  # the tasks of a run over a task file, for reports
@@ -538,9 +546,10 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
     nothing, so a refused run leaves no trace."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"{run_dir} exists and is not a directory")
-    ident = _identity_on_disk(cfg, tasks, redactor)
+    ident = _comparable(_identity_on_disk(cfg, tasks, redactor))
     old = read_config(run_dir) if run_dir.is_dir() else None
     if old is not None:
+        old = _comparable(old)
         diff = [k for k in IDENTITY if old.get(k, _IDENTITY_BEFORE.get(k)) != ident[k]]
         if diff and diff[0] == "task_digest":
             raise RunError(f"{run_dir} holds a run over other tasks (from "
@@ -559,6 +568,25 @@ def _check_dir(run_dir: Path, cfg: RunConfig, resume: bool, tasks: dict[str, Tas
         raise RunError(str(exc)) from None
     _check_unused(path, resume)
     return path
+
+
+def _comparable(identity: dict[str, Any]) -> dict[str, Any]:
+    """An identity as shards and resumes compare it: without the transport options."""
+    opts = identity.get("agent_options")
+    if not isinstance(opts, dict):
+        return identity
+    return {**identity, "agent_options": {k: v for k, v in opts.items()
+                                          if k not in TRANSPORT_OPTIONS}}
+
+
+def _check_model(run_dir: Path, model: Any) -> None:
+    """Refuse a policy whose model is not the run's (an endpoint read for its only model
+    may serve another one than the run's other shards or sessions)."""
+    old = read_config(run_dir) if run_dir.is_dir() else None
+    was = old.get("model") if old else None
+    if was is not None and model is not None and was != model:
+        raise RunError(f"{run_dir} holds a run of model {was!r}, and this policy's model is "
+                       f"{model!r}; use a new --out or endpoints serving {was!r}")
 
 
 def _check_sharding(run_dir: Path, shard_of: tuple[int, int]) -> None:
@@ -587,7 +615,7 @@ def _check_unused(path: Path, resume: bool) -> None:
 
 def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
               chosen: list[str], redactor: Redactor,
-              sampling: dict[str, Any] | None = None) -> None:
+              sampling: dict[str, Any] | None = None, model: Any = None) -> None:
     """Create the run directory and its run.json (once: shards share it). A run over a
     task file also keeps its chosen tasks (tasks.jsonl), so reports can show them
     wherever the file has gone."""
@@ -605,7 +633,7 @@ def _init_dir(run_dir: Path, cfg: RunConfig, total: int, tasks: dict[str, Task],
     _write_json_atomic(run_dir / RUN_FILE, {
         **_identity_on_disk(cfg, tasks, redactor),
         "tasks": None if source is None else str(Path(source).resolve()), "episodes": total,
-        "sampling": sampling,
+        "sampling": sampling, "model": model,
         "toolmaze_version": __version__,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"},
@@ -986,6 +1014,9 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
     redactor = run_redactor(cfg)
     path = _check_dir(run_dir, cfg, resume, tasks, redactor)
     policy = _policy(cfg) if policy is None else policy
+    model = getattr(policy, "model_id", None)
+    model = None if model is None else str(model)
+    _check_model(run_dir, model)
     if cfg.share_turns and getattr(policy, "temperature", None) == 0:
         policy = SharedTurns(policy)
     try:
@@ -994,7 +1025,7 @@ def run(cfg: RunConfig, run_dir: str | Path, resume: bool = False, progress: boo
             _check_sharding(run_dir, cfg.shard)
             _init_dir(run_dir, cfg, len(specs), tasks,
                       list(dict.fromkeys(s.task_id for s in specs)), redactor,
-                      getattr(policy, "sampling", None))
+                      getattr(policy, "sampling", None), model)
             return _play(cfg, run_dir, path, mine, tasks, policy, resume, progress, redactor)
     except LockHeld as exc:
         raise RunError(str(exc)) from None

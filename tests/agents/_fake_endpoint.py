@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -26,6 +27,7 @@ class Endpoint:
         self.lock = threading.Lock()
         self.in_flight = self.peak = 0
         self.delay = threading.Event()
+        self.models = ["tiny"]  # what GET /models lists
 
     def reply(self, request: dict[str, Any], headers: dict[str, str]) -> Reply:
         with self.lock:
@@ -56,6 +58,13 @@ FAST = {"retry-after-ms": "5"}  # the client honours it: retries stay quick in t
 
 @pytest.fixture
 def endpoint() -> Iterator[tuple[Endpoint, str]]:
+    with serving() as pair:
+        yield pair
+
+
+@contextmanager
+def serving() -> Iterator[tuple[Endpoint, str]]:
+    """One stub server and its base URL while the block runs (tests that need several)."""
     ep = Endpoint()
 
     class Handler(BaseHTTPRequestHandler):
@@ -63,8 +72,8 @@ def endpoint() -> Iterator[tuple[Endpoint, str]]:
             pass
 
         def do_GET(self) -> None:
-            self._send(200, {"object": "list", "data": [{"id": "tiny", "object": "model"}]},
-                       {})
+            self._send(200, {"object": "list",
+                             "data": [{"id": m, "object": "model"} for m in ep.models]}, {})
 
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

@@ -23,6 +23,11 @@ A server may ignore both: at a temperature above 0, replies to one prompt from
 several episodes (the five modes of a task open alike) that all come back
 identical are reported by :meth:`OpenAIPolicy.warnings`.
 
+``base_url`` may name several endpoints serving the same model (one vLLM per
+machine): each task's episodes go to one of them, the tasks taken in turn as they
+start (deterministic for a given order, and every mode and repeat of a task meets
+the same server's prefix cache); ``concurrency`` is per endpoint.
+
 Failures of the *endpoint* and ToolMaze's injected faults never mix: faults arrive
 inside ``tool`` messages of the conversation and go to the model like any tool
 result, while endpoint trouble is never played as a model's action. The endpoint's
@@ -103,18 +108,20 @@ class _Episode:
     # episodes: (message count, text), handed out when the runner asks again.
     pending: tuple[int, str] | None = None
     seed: int | None = None  # sent with every request of the episode
+    endpoint: int = 0  # which of the policy's endpoints serves the episode
 
 
 class OpenAIPolicy:
     """See the module docstring. ``model`` may be omitted when the endpoint serves
-    exactly one model (vLLM, SGLang, llama.cpp): it is read from ``/models``."""
+    exactly one model (vLLM, SGLang, llama.cpp): it is read from ``/models`` (of every
+    endpoint, which must agree)."""
 
     name = "openai"
     OPTIONS = ("model", "base_url", "api_key_env", "temperature", "top_p", "max_tokens",
                "max_completion_tokens", "extra_body", "concurrency", "timeout",
                "max_retries", "seed", "compact_tools", "brief_tools")
 
-    def __init__(self, model: str | None = None, base_url: str | None = None,
+    def __init__(self, model: str | None = None, base_url: str | list[str] | None = None,
                  api_key_env: str = "OPENAI_API_KEY", temperature: float = 1.0,
                  max_tokens: int | None = None, concurrency: int = 8, timeout: float = 120.0,
                  max_retries: int = 6, seed: int | None = None, top_p: float | None = None,
@@ -130,15 +137,20 @@ class OpenAIPolicy:
             raise ValueError("policy 'openai' needs the openai package: "
                              "pip install 'toolmaze-gym[llm]'") from None
         self.openai = openai
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL)
-        self.shown_url = shown_url(self.base_url)  # for messages: no credentials in it
+        self.base_urls = _endpoints(base_url)
+        self.base_url = self.base_urls[0]
+        # for messages: no credentials in them
+        self.shown_urls = [shown_url(u) for u in self.base_urls]
+        self.shown_url = ", ".join(self.shown_urls)
         key = os.environ.get(api_key_env, "")
-        if not key and self.base_url.rstrip("/") == OPENAI_URL:
+        if not key and any(u.rstrip("/") == OPENAI_URL for u in self.base_urls):
             raise ValueError(f"policy 'openai': set ${api_key_env} to call {OPENAI_URL} "
                              "(local servers need no key)")
         # Local servers ignore the key, but the client insists on one.
-        self.client = openai.OpenAI(base_url=self.base_url, api_key=key or "none",
-                                    timeout=timeout, max_retries=max_retries)
+        self.clients = [openai.OpenAI(base_url=u, api_key=key or "none", timeout=timeout,
+                                      max_retries=max_retries) for u in self.base_urls]
+        self.client = self.clients[0]
+        self.task_endpoints: dict[str, int] = {}  # task id -> the endpoint serving it
         self.temperature, self.max_tokens, self.seed = temperature, budget, seed
         self.top_p, self.compact_tools = top_p, bool(compact_tools or brief_tools)
         self.brief_tools = bool(brief_tools)
@@ -151,13 +163,22 @@ class OpenAIPolicy:
         self.episodes = EpisodeBook(f"policy 'openai' ({self.model})")
 
     def _only_model(self) -> str:
+        found = {self._only_model_of(client, shown)
+                 for client, shown in zip(self.clients, self.shown_urls, strict=True)}
+        if len(found) > 1:
+            raise ValueError(f"policy 'openai': no model given and the endpoints serve "
+                             f"different models ({', '.join(sorted(found))}); one run "
+                             "evaluates one model: pass model=... or other endpoints")
+        return found.pop()
+
+    def _only_model_of(self, client: Any, shown: str) -> str:
         try:
-            ids = [m.id for m in self.client.models.list()]
+            ids = [m.id for m in client.models.list()]
         except self.openai.OpenAIError as exc:
-            raise ValueError(f"policy 'openai': no model given and {self.shown_url}/models "
+            raise ValueError(f"policy 'openai': no model given and {shown}/models "
                              f"could not be read ({exc}); pass model=...") from None
         if len(ids) != 1:
-            raise ValueError(f"policy 'openai': no model given and {self.shown_url} serves "
+            raise ValueError(f"policy 'openai': no model given and {shown} serves "
                              f"{len(ids)} models ({', '.join(ids[:10])}); pass model=...")
         return ids[0]
 
@@ -165,11 +186,13 @@ class OpenAIPolicy:
 
     def start(self, key: str, task: Task, tools: list[dict[str, Any]], mode: str) -> None:
         seed = None if self.seed is None else episode_seed(self.seed, key)
-        self.episodes.open(key, _Episode(list(tools), seed=seed))
+        where = self.task_endpoints.setdefault(task.id,
+                                               len(self.task_endpoints) % len(self.clients))
+        self.episodes.open(key, _Episode(list(tools), seed=seed, endpoint=where))
 
     def act_many(self, turns: list[Turn]) -> list[str]:
         episodes = [self.episodes.get(key) for key, _ in turns]
-        workers = max(1, min(self.concurrency, len(turns)))
+        workers = max(1, min(self.concurrency * len(self.clients), len(turns)))
         with ThreadPoolExecutor(workers) as pool:
             futures = [pool.submit(self._turn, ep, messages)
                        for ep, (_, messages) in zip(episodes, turns, strict=True)]
@@ -180,15 +203,16 @@ class OpenAIPolicy:
                     if isinstance(r, _TooLong)]
         if overflow:
             raise ContextOverflow(overflow, {}, 0)
-        failed = [(key, r) for (key, _), r in zip(turns, results, strict=True)
+        failed = [(key, ep, r) for (key, _), ep, r in zip(turns, episodes, results,
+                                                          strict=True)
                   if isinstance(r, BaseException)]
         if failed:
-            key, exc = failed[0]
+            key, ep, exc = failed[0]
             hint = _SERVER_ERROR_HINT if (getattr(exc, "status_code", None) or 0) >= 500 \
                 and not self.compact_tools else ""
-            raise EndpointError(f"policy 'openai': the endpoint {self.shown_url} failed for "
-                                f"{len(failed)} turn(s), e.g. {key!r}: {_describe(exc)}{hint}",
-                                [k for k, _ in failed]) from exc
+            raise EndpointError(f"policy 'openai': the endpoint {self.shown_urls[ep.endpoint]} "
+                                f"failed for {len(failed)} turn(s), e.g. {key!r}: "
+                                f"{_describe(exc)}{hint}", [k for k, _, _ in failed]) from exc
         for ep in episodes:
             ep.pending = None
         return [str(r) for r in results]
@@ -226,7 +250,7 @@ class OpenAIPolicy:
                     raise EndpointError(f"malformed reply ({exc}), {attempt + 1} time(s) "
                                         "in a row") from exc
                 time.sleep(min(0.5 * 2 ** attempt, 8.0))
-        self.check.add(request, text)
+        self.check.add(request, text, str(ep.endpoint))
         ep.usage["turns"] += 1
         ep.usage["raw"].append(text)
         return text
@@ -249,7 +273,7 @@ class OpenAIPolicy:
     def _complete(self, ep: _Episode, request: dict[str, Any]) -> str:
         openai = self.openai
         try:
-            reply = self.client.chat.completions.create(**request)
+            reply = self.clients[ep.endpoint].chat.completions.create(**request)
         except openai.BadRequestError as exc:
             if any(h in str(exc).lower() for h in _CONTEXT_HINTS):
                 raise _TooLong(str(exc)) from exc
@@ -357,6 +381,19 @@ def _body_message(body: Any) -> str:
             if isinstance(inner.get(field_name), str):
                 return inner[field_name]
     return body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+
+
+def _endpoints(base_url: str | list[str] | None) -> list[str]:
+    """The endpoint URLs: the given one(s), else ``$OPENAI_BASE_URL``, else OpenAI's."""
+    urls = list(base_url) if isinstance(base_url, list | tuple) else [base_url] \
+        if base_url else []
+    if not all(isinstance(u, str) and u for u in urls):
+        raise ValueError("policy 'openai': base_url must be a URL or a list of URLs")
+    for k, url in enumerate(urls):
+        if url in urls[:k]:
+            raise ValueError(f"policy 'openai': the endpoint {shown_url(url)} is given "
+                             "twice (--base-url); name each endpoint once")
+    return urls or [os.environ.get("OPENAI_BASE_URL") or OPENAI_URL]
 
 
 def wants_completion_tokens(model: str) -> bool:
