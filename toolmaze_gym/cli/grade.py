@@ -2,8 +2,9 @@
 
 RUN is a JSONL file whose lines are trajectory records as ``rollout()`` / the runner
 write them (task id, mode, steps, ...), or a run directory (read as ``report`` reads
-it). The steps are graded again against the task and its fault profile (the shipped
-suite by default, or ``--tasks FILE.jsonl``) by the code ``report`` uses
+it). The steps are graded again against the task and its fault profile (``--tasks``; by
+default the ``tasks.jsonl`` a run directory over a task file kept, as ``report``
+reads it, else the shipped suite) by the code ``report`` uses
 (``toolmaze_gym.report.regrade``), the C×P table of every (agent, prompt) is printed,
 the last line says how many stored grades disagreed, and ``--out`` writes the records
 with the new grade and grading version.
@@ -66,17 +67,28 @@ def regrade(records: list[tuple[str, dict[str, Any]]], tasks: dict[str, Task], s
         raise UsageError(str(exc)) from None
 
 
+def _kept_tasks(run: Path) -> str | None:
+    """The tasks a run directory over a task file kept (``tasks.jsonl``), which
+    ``report`` reads too; None for a suite run or a records file."""
+    from toolmaze_gym.runner import TASKS_FILE
+
+    kept = run / TASKS_FILE
+    return str(kept) if run.is_dir() and kept.is_file() else None
+
+
 def cmd_grade(ns: argparse.Namespace) -> int:
     from toolmaze_gym import metrics
     from toolmaze_gym.grading import GRADING_VERSION
+    from toolmaze_gym.tasks.suite import SUITE_NAME
 
     if ns.resamples <= 0:
         raise UsageError("--resamples must be a positive number")
     out_path = output_file(ns.out)
     run = Path(ns.run)
     records = _read_records(run)
-    tasks = _task_source(ns.tasks)
-    result = regrade(records, tasks, ns.tasks)
+    source = ns.tasks or _kept_tasks(run) or SUITE_NAME
+    tasks = _task_source(source)
+    result = regrade(records, tasks, source)
     graded, changed = result.records, result.disagreed + result.missing
 
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
@@ -126,9 +138,9 @@ def add_commands(sub) -> None:
                        "C×P table")
     p.add_argument("run", help="JSONL file of trajectory records (rollout/runner output) or a "
                    "run directory (toolmaze eval --out)")
-    p.add_argument("--tasks", default=SUITE_NAME,
+    p.add_argument("--tasks", default=None,
                    help="suite name, suite directory or JSONL file of the tasks the records "
-                   "ran on")
+                   f"ran on (default: the tasks.jsonl a run directory kept, else {SUITE_NAME})")
     p.add_argument("--out", help="write the re-graded records to this JSONL file")
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
     p.add_argument("--ci", action="store_true", help="add bootstrap 95%% confidence intervals")
