@@ -257,3 +257,16 @@ def test_max_completion_tokens_is_the_max_tokens_column(endpoint, tmp_path):  # 
         avg = next(ln for ln in csv.DictReader(fh) if ln["C"] == "Avg")
     assert avg["max_tokens"] == "96"
     assert json.loads(avg["sampling"])["max_completion_tokens"] == 96
+
+
+def test_compare_says_when_the_runs_were_set_up_differently(endpoint, tmp_path):  # noqa: F811
+    """`report A B --compare` of native schemas vs compact text is an experiment in
+    itself: allowed, and said."""
+    from toolmaze_gym.report.compare import compare
+
+    _, url = endpoint
+    a = _model_run(tmp_path / "a", url)
+    b = _model_run(tmp_path / "b", url, compact_tools=True)
+    notes = compare(a, b, resamples=0).notes
+    assert any(n.startswith("the runs differ in tool documentation: schemas") for n in notes)
+    assert any(n.startswith("the runs differ in calling convention: native") for n in notes)

@@ -157,11 +157,22 @@ def _notes(a: Side, b: Side, shared: list[str]) -> list[str]:
         notes.append(f"the runs played fault profiles of different versions (A: "
                      f"{', '.join(sorted(prof_a))}; B: {', '.join(sorted(prof_b))}): one "
                      "(task, mode) may have met different faults")
+    notes += _setup_notes(a, b)
     only_a, only_b = len(a.records) - len(shared), len(b.records) - len(shared)
     if only_a or only_b:
         notes.append(f"only the {len(shared)} episodes both runs played are compared "
                      f"({only_a} only in A, {only_b} only in B)")
     return notes
+
+
+def _setup_notes(a: Side, b: Side) -> list[str]:
+    """How the two runs were set up differently (tool documentation, calling
+    convention): a comparison may be that very experiment, so it is said, not refused."""
+    from toolmaze_gym.report.basis import differences
+
+    return [f"the runs differ in {found}: B − A measures that change as well as the agent"
+            for found in differences([*a.rows, *b.rows])
+            if found.startswith(("tool documentation", "calling convention"))]
 
 
 def differing(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
