@@ -270,3 +270,19 @@ def test_compare_says_when_the_runs_were_set_up_differently(endpoint, tmp_path):
     notes = compare(a, b, resamples=0).notes
     assert any(n.startswith("the runs differ in tool documentation: schemas") for n in notes)
     assert any(n.startswith("the runs differ in calling convention: native") for n in notes)
+
+
+def test_the_compared_runs_report_keeps_what_made_each_row(endpoint, tmp_path):  # noqa: F811
+    """Both sides of a comparison of two runs of one model are relabelled apart; their
+    report still names the model, endpoint and recorded grading version of each."""
+    from toolmaze_gym.report.compare import build_comparison
+
+    _, url = endpoint
+    a = _model_run(tmp_path / "a", url, model=None)
+    b = _model_run(tmp_path / "b", url, model=None, temperature=1)
+    _, rep = build_comparison(a, b, tmp_path / "cmp", resamples=0, plots=False, viewer=False)
+    rows = json.loads((rep.out / "summary.json").read_text(encoding="utf-8"))["rows"]
+    assert [r["model"] for r in rows] == ["tiny", "tiny"]
+    entries = json.loads((rep.out / "submission.json").read_text(encoding="utf-8"))["entries"]
+    assert [e["recorded_grading_version"] for e in entries] == [GRADING_VERSION] * 2
+    assert all(e["date"] for e in entries)

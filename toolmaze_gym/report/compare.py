@@ -23,7 +23,7 @@ import csv
 import html
 import io
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +103,7 @@ def _side(source: str) -> Side:
 
 def _relabel(side: Side, label: str) -> None:
     side.label = label
-    side.rows = [Row(label, r.prompt, r.records, r.sources, r.suite, r.tasks)
-                 for r in side.rows]
+    side.rows = [replace(r, agent=label) for r in side.rows]  # its run.json kept
 
 
 def _labels(a: Side, b: Side) -> None:
