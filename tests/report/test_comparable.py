@@ -106,7 +106,8 @@ def test_other_tool_docs_and_conventions_are_refused(endpoint, tmp_path):  # noq
     _, url = endpoint
     schemas = _model_run(tmp_path / "schemas", url)
     compact = _model_run(tmp_path / "compact", url, compact_tools=True)
-    with pytest.raises(MixedRuns, match=r"tool documentation: schemas .* vs compact"):
+    with pytest.raises(MixedRuns, match=r"tool documentation: schemas \(tiny \(native, "
+                       r"standard\)\) vs compact \(tiny \(text, standard\)\)"):
         build_report([schemas, compact], tmp_path / "r1", **QUICK)
     old = tmp_path / "old"  # the same run as recorded before conventions were: text
     shutil.copytree(schemas, old)
@@ -182,7 +183,8 @@ def test_model_endpoint_sampling_and_convention_travel_with_the_figures(endpoint
     _edit_records(out, agent_options={**recs[0]["agent_options"], "base_url": keyed})
     rep = build_report([out], tmp_path / "r", **QUICK)
     (st,) = rep.stats
-    assert st.row.name == "tiny (standard)"  # the model, not "openai"
+    # named by the model, not "openai", and how it called tools (BFCL's FC vs prompt)
+    assert st.row.name == "tiny (native, standard)"
 
     with rep.csv.open(encoding="utf-8") as fh:
         avg = next(ln for ln in csv.DictReader(fh) if ln["C"] == "Avg")
@@ -193,7 +195,7 @@ def test_model_endpoint_sampling_and_convention_travel_with_the_figures(endpoint
     assert (avg["levels"], avg["modes"], avg["tasks"]) == ("C1", "P0 P2", "1")
 
     with (rep.out / "scores.csv").open(encoding="utf-8") as fh:
-        meta = {ln["task_id"]: ln["tiny (standard)"] for ln in csv.DictReader(fh)
+        meta = {ln["task_id"]: ln["tiny (native, standard)"] for ln in csv.DictReader(fh)
                 if ln["task_id"].startswith("#")}
     assert meta["#model"] == "tiny" and meta["#endpoint"] == host
     assert meta["#convention"] == "native" and json.loads(meta["#sampling"])["temperature"] == 0

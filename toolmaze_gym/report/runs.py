@@ -37,10 +37,14 @@ class Row:
     tasks: dict[str, Task] = field(default_factory=dict)  # runs over a task file
     config: dict[str, Any] = field(default_factory=dict)  # its first run's run.json
     graded_under: list[str] = field(default_factory=list)  # grading versions as recorded
+    # the calling convention in the name of a row named by its model (``native``/``text``,
+    # as BFCL's FC/prompt): the default name says how the model called tools
+    tag: str = ""
 
     @property
     def name(self) -> str:
-        return f"{self.agent} ({PROMPT_LABELS.get(self.prompt, self.prompt)})"
+        prompt = PROMPT_LABELS.get(self.prompt, self.prompt)
+        return f"{self.agent} ({self.tag}, {prompt})" if self.tag else f"{self.agent} ({prompt})"
 
 
 def _source_tasks(path: Path, records: list[dict[str, Any]]) -> dict[str, Task]:
@@ -106,7 +110,8 @@ def load_graded(sources: list[str | Path]) -> tuple[list[Row], Regraded]:
             group = groups.setdefault((agent, options), {"records": {}, "sources": [],
                                                          "dirs": [], "suite": "",
                                                          "tasks": {}, "config": cfg,
-                                                         "versions": set()})
+                                                         "versions": set(),
+                                                         "tag": _tag(rec, cfg, agent)})
             group["versions"].add(_stored_version(stored))
             group["tasks"].update(tasks)
             group["records"].setdefault(record_key(rec), rec)
@@ -138,12 +143,22 @@ def _label(rec: dict[str, Any], cfg: dict[str, Any], path: Path) -> str:
     return agent
 
 
+def _tag(rec: dict[str, Any], cfg: dict[str, Any], label: str) -> str:
+    """The convention shown in the name of a row that ``_label`` named by its model (not
+    in a label the user chose): ``text`` where the run did not record one."""
+    kind = str(cfg.get("agent") or "")
+    if kind not in ("openai", "hf") or label == kind or rec.get("agent") != kind:
+        return ""
+    return str(rec.get("convention") or cfg.get("convention") or "text")
+
+
 def _rows(groups: dict[tuple[str, str], dict[str, Any]]) -> list[Row]:
     """One row per (agent, prompt); a failure-aware row borrows its agent's NP records."""
-    names = [a for a, _ in groups]
+    names = [(a, g["tag"]) for (a, _), g in groups.items()]  # a tag tells rows apart too
     rows = []
     for (agent, _), group in groups.items():
-        label = agent if names.count(agent) == 1 else f"{agent} [{', '.join(group['dirs'])}]"
+        label = agent if names.count((agent, group["tag"])) == 1 \
+            else f"{agent} [{', '.join(group['dirs'])}]"
         recs = list(group["records"].values())
         prompts = sorted({r.get("prompt") or "standard" for r in recs if r["mode"] != "P0"},
                          key=lambda p: list(PROMPT_LABELS).index(p) if p in PROMPT_LABELS
@@ -153,5 +168,5 @@ def _rows(groups: dict[tuple[str, str], dict[str, Any]]) -> list[Row]:
                     == prompt]
             rows.append(Row(label, prompt, mine, group["sources"], group["suite"],
                             group["tasks"], group["config"],
-                            sorted(group["versions"])))
+                            sorted(group["versions"]), group["tag"]))
     return rows
