@@ -186,9 +186,16 @@ class OpenAIPolicy:
 
     def start(self, key: str, task: Task, tools: list[dict[str, Any]], mode: str) -> None:
         seed = None if self.seed is None else episode_seed(self.seed, key)
-        where = self.task_endpoints.setdefault(task.id,
-                                               len(self.task_endpoints) % len(self.clients))
-        self.episodes.open(key, _Episode(list(tools), seed=seed, endpoint=where))
+        self.episodes.open(key, _Episode(list(tools), seed=seed,
+                                         endpoint=self._endpoint_for(key, task)))
+
+    def _endpoint_for(self, key: str, task: Task | None) -> int:
+        """The endpoint serving an episode: its task's, the tasks taken in turn (an
+        episode without a task, as a caller may start one, counts as its own task)."""
+        if len(self.clients) == 1:
+            return 0
+        name = task.id if task is not None else key
+        return self.task_endpoints.setdefault(name, len(self.task_endpoints) % len(self.clients))
 
     def act_many(self, turns: list[Turn]) -> list[str]:
         episodes = [self.episodes.get(key) for key, _ in turns]
