@@ -3,9 +3,10 @@
 The careful expert (``toolmaze_gym.training.careful``) plays ``--n`` procedural
 tasks of ``--split`` (disjoint from the reference suite) in every mode, with the
 standard prompt and, under faults, the failure-aware one; the episodes worth
-imitating are written with ``datasets``' ``save_to_disk`` into ``--out``, with
-``build.json`` (the command, counts per cell, what was dropped and why) beside
-them. ``training_scripts/sft_recovery.py --data DIR`` trains on it.
+imitating are written as JSON lines to ``--out``/train.jsonl (one set of columns,
+so ``datasets.load_dataset(DIR)`` opens it), with ``build.json`` (the command, counts
+per cell, what was dropped and why) beside them; a progress bar on stderr counts the
+tasks (``--quiet``: none). ``training_scripts/sft_recovery.py --data DIR`` trains on it.
 """
 
 from __future__ import annotations
@@ -44,16 +45,22 @@ def cmd_sft_data(ns: argparse.Namespace) -> int:
     except ImportError:
         raise UsageError("sft-data needs the `datasets` package: "
                          "pip install 'toolmaze-gym[llm]'") from None
+    from tqdm import tqdm
+
     from toolmaze_gym.training import sft_data
 
     started = time.monotonic()
     stats = sft_data.BuildStats()
+    tasks = tqdm(sft_data.split_tasks(ns.split, ns.n, ns.seed, levels), total=ns.n,
+                 desc=f"sft-data {ns.split}", unit="task", disable=ns.quiet, file=sys.stderr)
     try:
-        dataset = sft_data.build_dataset(ns.split, ns.n, ns.seed, levels, modes, stats)
+        dataset = sft_data.build_dataset(modes=modes, stats=stats, tasks=tasks)
     except SuiteError as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    finally:
+        tasks.close()
     meta = {"command": "toolmaze sft-data " + " ".join(sys.argv[2:]), "split": ns.split,
             "n": ns.n, "seed": ns.seed, "levels": levels, "modes": modes,
             "expert": "careful", **stats.to_dict()}
@@ -74,6 +81,8 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the split's task stream")
     p.add_argument("--levels", help="comma-separated levels, e.g. C1,C2 (default: all)")
     p.add_argument("--modes", help="comma-separated modes, e.g. P0,P2 (default: all)")
-    p.add_argument("--out", required=True, help="output directory (datasets save_to_disk)")
+    p.add_argument("--out", required=True, help="output directory: train.jsonl (opens with "
+                   "datasets.load_dataset(DIR)) and build.json")
     p.add_argument("--force", action="store_true", help="overwrite a non-empty --out")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_sft_data)

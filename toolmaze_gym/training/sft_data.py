@@ -75,7 +75,10 @@ def episode_row(env: Any, reward: float) -> dict[str, Any]:
             "task_id": ep.task.id, "level": ep.task.level, "mode": ep.mode,
             "prompt_variant": env.prompt, "success": bool(grade["success"]),
             "exposed": bool(grade["exposed"]), "recovered": bool(grade["recovered"]),
-            "grade_labels": list(grade.get("labels") or ()), "reward": float(reward),
+            "grade_labels": list(grade.get("labels") or ()),
+            # six decimals: JSON readers (Arrow's, which load_dataset uses) give back
+            # a 17-digit float one bit off
+            "reward": round(float(reward), 6),
             "calls": sum(1 for s in ep.steps if s.kind == "call")}
 
 
@@ -148,8 +151,15 @@ def build_dataset(split: str = "train", n: int = 40, seed: int = 0,
     """A ``datasets.Dataset`` of expert episodes over ``n`` procedural ``split`` tasks
     (levels round-robin, disjoint from the reference suite), or over ``tasks``."""
     if tasks is None:
-        tasks = generate_split(split, n, seed=seed, levels=levels, check=profiles_buildable)
+        tasks = split_tasks(split, n, seed, levels)
     return to_dataset(list(expert_rows(tasks, modes, stats)))
+
+
+def split_tasks(split: str, n: int, seed: int = 0, levels: Iterable[str] = LEVELS
+                ) -> Iterator[Task]:
+    """The ``n`` procedural tasks ``build_dataset`` plays, one at a time (a caller can
+    show progress: a task takes about a second to make)."""
+    return generate_split(split, n, seed=seed, levels=levels, check=profiles_buildable)
 
 
 def to_dataset(rows: list[dict[str, Any]]) -> Any:
@@ -166,22 +176,35 @@ def to_dataset(rows: list[dict[str, Any]]) -> Any:
     return Dataset.from_list(rows, features=features)
 
 
+DATA_FILE = "train.jsonl"  # the rows; its name gives load_dataset the split "train"
+
+
 def save(dataset: Any, out: Path, meta: dict[str, Any]) -> None:
-    """``save_to_disk`` plus ``build.json`` (how the data was made) beside it."""
+    """The rows as JSON lines (``train.jsonl``, the same columns on every line) plus
+    ``build.json`` (how the data was made) beside them. JSON lines, not a
+    ``save_to_disk`` folder: ``datasets.load_dataset(out)`` refuses the latter, and it
+    is the call people reach for (TRL's examples, the Hub's docs)."""
     out = Path(out)
-    dataset.save_to_disk(str(out))
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / DATA_FILE).open("w", encoding="utf-8") as fh:
+        for row in dataset:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     (out / "build.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
 
 
 def load(path: Path) -> Any:
-    """A dataset written by :func:`save` (or ``toolmaze sft-data``)."""
-    from datasets import load_from_disk
-
+    """A dataset written by :func:`save` (or ``toolmaze sft-data``), typed as
+    :func:`to_dataset` types it; a ``save_to_disk`` folder of an older build too."""
     path = Path(path)
-    if not (path / "dataset_info.json").is_file():
-        raise FileNotFoundError(f"{path} is not a dataset written by `toolmaze sft-data` "
-                                "(no dataset_info.json)")
-    return load_from_disk(str(path))
+    if (path / DATA_FILE).is_file():
+        with (path / DATA_FILE).open(encoding="utf-8") as fh:
+            return to_dataset([json.loads(line) for line in fh if line.strip()])
+    if (path / "dataset_info.json").is_file():
+        from datasets import load_from_disk
+
+        return load_from_disk(str(path))
+    raise FileNotFoundError(f"{path} is not a dataset written by `toolmaze sft-data` "
+                            f"(no {DATA_FILE})")
 
 
 def wire_arguments(messages: list[dict[str, Any]]) -> list[str]:
