@@ -154,6 +154,7 @@ def test_a_c1_only_run_is_not_said_to_average_c1_to_c4(scripted, tmp_path):
     assert "over C1–C4" not in md
     assert "## Table 2: per perturbation mode (%, macro-averaged over C1 only, not C1–C4)" in md
     assert "each Avg is over C1 only, not C1–C4" in _section(md, "Table 20")
+    assert "|  | Avg (C1 only) | 5 |" in _section(md, "Table 21")
     cover = _section(md, "Coverage")
     assert "| validator (standard) | — | — | — | — | — | toolmaze-v3 | " \
            f"{GRADING_VERSION} | C1 | NP, P1–P4 | 1 | 5 |" in cover

@@ -213,7 +213,9 @@ def table21_md(stats: list[RowStats]) -> list[str]:
         for k, level in enumerate([*LEVELS, None]):
             n = sum(c["n"] for key, c in st.table["cells"].items()
                     if level is None or key.startswith(f"{level}/"))
-            rows.append([st.row.name if k == 0 else "", level or "Avg", str(n),
+            ran = levels_run(st)
+            avg = f"Avg ({ran[0]} only)" if len(ran) == 1 else "Avg"
+            rows.append([st.row.name if k == 0 else "", level or avg, str(n),
                          *map(pct, table21_values(st, level))])
     return ["## Table 21: full C×P results (%)", "", RC_NOTE, "", *_md_table(head, rows)]
 
