@@ -13,7 +13,7 @@ from toolmaze_gym.agents import make_scripted
 
 # keys a served record adds to the env's own record (who served it, when)
 SERVED_KEYS = ("agent", "repeat", "key", "agent_options", "suite", "sampling", "server",
-               "usage", "wall_s")
+               "usage", "wall_s", "convention")
 
 
 @cache

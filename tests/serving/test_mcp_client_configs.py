@@ -23,6 +23,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from tests.serving._episodes import oracle_calls
+from toolmaze_gym.prompts import NATIVE, system_prompt
 from toolmaze_gym.serving import EpisodeChoice, Session
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -106,12 +107,14 @@ async def _model_side(params: StdioServerParameters, plans: list) -> list[dict]:
 def _oracle_for(level: str, mode: str, seed: int):
     """A model side that plays the oracle's calls for the task the server says it
     plays, after checking that what it was told is that task's request and clock."""
-    want = Session(EpisodeChoice.from_mapping({"level": level, "mode": mode, "seed": seed})
-                   ).opening
+    session = Session(EpisodeChoice.from_mapping({"level": level, "mode": mode, "seed": seed}))
+    want, now = session.opening, session.env.sim.world.now
 
     def plan(seen):
         assert seen["task"]["request"] == want["request"]
         assert seen["task"]["now"] == want["clock"]
+        native = system_prompt(want["prompt"], now, NATIVE)  # MCP carries the tools
+        assert seen["task"]["instructions"] == native and "<tool_call>" not in native
         assert want["request"] in seen["prompt"] and any(
             want["clock"] in text for text in seen["prompt"])
         return [(n, json.loads(a)) for n, a in oracle_calls(level, mode, seed)]
@@ -146,6 +149,8 @@ def test_claude_desktops_configuration_plays_episodes_that_walk_the_level(tmp_pa
     assert [r["task_id"] for r in records] == [f"tmz-v3-{level.lower()}-000{k}"
                                                for k in range(3)]
     assert [r["grade"]["success"] for r in records] == [True, False, False]
+    run_json = json.loads((out / "run.json").read_text())
+    assert {r["convention"] for r in records} == {run_json["convention"]} == {NATIVE}
     for episode, rec in zip([*first, *again], records, strict=True):
         ending = episode["results"][-1]
         outcome = json.loads(ending.content[-1].text)

@@ -174,3 +174,21 @@ def test_a_new_server_on_a_run_directory_walks_on_from_what_it_holds(tmp_path):
     other = SessionStore(ServeRecorder(run), base=EpisodeChoice(level="C2", mode="P3"))
     assert other.open({})[1].opening["task_id"] == "tmz-v3-c2-0000"  # P3: none played yet
     other.recorder.close()
+
+
+def test_a_run_directory_keeps_one_calling_convention(tmp_path):
+    """MCP serves the native prompt (the tools travel as schemas): its records say so,
+    and a directory of text-prompt episodes is not mixed with it."""
+    from toolmaze_gym.serving import ServeError
+
+    ServeRecorder(tmp_path / "text").close()
+    with pytest.raises(ServeError, match=r"another convention \('text' vs 'native'\)"):
+        ServeRecorder(tmp_path / "text", convention="native")
+    store = SessionStore(ServeRecorder(tmp_path / "mcp", convention="native"),
+                         calling="native")
+    _, s = store.open({"level": "C1", "seed": 0})
+    assert "<tool_call>" not in s.opening["system_prompt"]
+    s.call("abort", {"reason": "x"})
+    (rec,) = _records(tmp_path / "mcp", store)
+    assert rec["convention"] == "native"
+    store.recorder.close()

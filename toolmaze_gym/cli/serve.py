@@ -34,21 +34,23 @@ CHOICE_FLAGS = {"task": "task_id", "split": "split", "seed": "seed", "level": "l
 
 
 def _store(ns: argparse.Namespace) -> Any:
+    from toolmaze_gym.prompts import NATIVE, TEXT
     from toolmaze_gym.serving import EpisodeChoice, ServeError, ServeRecorder, SessionStore
 
     given = {key: getattr(ns, flag) for flag, key in CHOICE_FLAGS.items()
              if getattr(ns, flag) is not None}
+    calling = NATIVE if ns.protocol == "mcp" else TEXT  # MCP carries the tools as schemas
     try:
         base = EpisodeChoice.from_mapping(given)
         if base.task_id is not None:  # a bad id is the user's mistake now, not a client's
             from toolmaze_gym.serving import Session
 
             Session(base, ns.suite, ns.max_steps)
-        recorder = ServeRecorder(output_dir(ns.out), ns.agent, ns.suite, ns.protocol)
+        recorder = ServeRecorder(output_dir(ns.out), ns.agent, ns.suite, ns.protocol, calling)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
     return SessionStore(recorder, ns.suite, base, frozenset(given), ns.idle_timeout,
-                        ns.max_sessions, ns.max_steps)
+                        ns.max_sessions, ns.max_steps, calling=calling)
 
 
 def cmd_serve(ns: argparse.Namespace) -> int:

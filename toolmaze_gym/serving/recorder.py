@@ -1,9 +1,10 @@
 """Served episodes written as ``toolmaze eval`` writes them.
 
 A serve run directory holds ``run.json`` (who played: the agent label, the suite, the
-server) and ``records.jsonl``: one fsync'd line per ended episode in the runner's
-record format (:class:`toolmaze_gym.runner.RecordWriter`, secrets redacted), so
-``toolmaze report DIR`` and the viewer read it like any eval run. Episodes of the same
+server, the calling convention) and ``records.jsonl``: one fsync'd line per ended
+episode in the runner's record format (:class:`toolmaze_gym.runner.RecordWriter`,
+secrets redacted), so ``toolmaze report DIR`` and the viewer read it like any eval
+run. Episodes of the same
 (task, mode, prompt) get successive ``repeat`` indices, continuing those already on
 disk, because reports keep one record per episode key and many clients may play the
 same task. One server writes a directory at a time (the runner's lock).
@@ -31,6 +32,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from toolmaze_gym.prompts import TEXT
 from toolmaze_gym.runlock import LockHeld, run_lock
 from toolmaze_gym.runner import (
     RUN_FILE,
@@ -59,8 +61,9 @@ class ServeRecorder:
     """
 
     def __init__(self, out: str | Path, agent: str = "served", suite: str = SUITE_NAME,
-                 server: str = "mcp") -> None:
+                 server: str = "mcp", convention: str = TEXT) -> None:
         self.out, self.agent, self.suite, self.server = Path(out), agent, suite, server
+        self.convention = convention  # how the tools reached the model, as eval records it
         if self.out.exists() and not self.out.is_dir():
             raise ServeError("bad_request", f"{self.out} exists and is not a directory")
         self._check_identity()
@@ -87,10 +90,13 @@ class ServeRecorder:
         old = read_config(self.out) if self.out.is_dir() else None
         if old is None:
             return
-        for key, mine in (("label", self.agent), ("suite", self.suite)):
-            if old.get(key) != mine:
+        before = {"convention": TEXT}  # a run.json from before conventions were recorded
+        for key, mine in (("label", self.agent), ("suite", self.suite),
+                          ("convention", self.convention)):
+            theirs = old.get(key, before.get(key))
+            if theirs != mine:
                 raise ServeError("bad_request", f"{self.out} holds a run with another {key} "
-                                                f"({old.get(key)!r} vs {mine!r}); use a new "
+                                                f"({theirs!r} vs {mine!r}); use a new "
                                                 "--out or the same settings")
 
     def _repeats_on_disk(self) -> dict[str, int]:
@@ -140,7 +146,7 @@ class ServeRecorder:
         self.out.mkdir(parents=True, exist_ok=True)
         _write_json_atomic(self.out / RUN_FILE, {
             "agent": self.agent, "label": self.agent, "agent_options": {}, "suite": self.suite,
-            "server": self.server, "toolmaze_version": __version__,
+            "server": self.server, "convention": self.convention, "toolmaze_version": __version__,
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs)"})
 
@@ -154,6 +160,7 @@ class ServeRecorder:
             steps = rec["steps"]
             rec.update(repeat=repeat, key=f"{base}/{repeat}", agent_options={},
                        suite=self.suite, sampling=None, server=self.server,
+                       convention=self.convention,
                        usage={"prompt_tokens": 0, "completion_tokens": 0,
                               "turns": len(steps), "shared_turns": 0},
                        wall_s=session.wall_s)

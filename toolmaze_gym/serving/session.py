@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolmaze_gym.faults import get_mode
-from toolmaze_gym.prompts import PROMPTS
+from toolmaze_gym.prompts import PROMPTS, TEXT
 from toolmaze_gym.runner import prompt_for
 from toolmaze_gym.serving.limits import too_deep, too_deep_message
 from toolmaze_gym.tasks.model import LEVELS, Task
@@ -116,16 +116,20 @@ class Session:
     ``on_end(session)`` runs once when the episode ends (the agent ended it, the step
     limit did, or :meth:`expire` ended it for a session that made a call), e.g. to
     write its record. ``call`` is serialised per session,
-    so two requests of one client cannot interleave inside the env.
+    so two requests of one client cannot interleave inside the env. ``calling`` is the
+    calling convention the system prompt is worded for (:mod:`toolmaze_gym.prompts`):
+    ``native`` where the tools travel as schemas (MCP), ``text`` where the client's
+    model writes its calls as text.
     """
 
     def __init__(self, choice: EpisodeChoice, suite: str = SUITE_NAME, max_steps: int = 25,
-                 on_end: Callable[[Session], None] | None = None) -> None:
+                 on_end: Callable[[Session], None] | None = None, calling: str = TEXT) -> None:
         from toolmaze_gym.envs.env import ToolMazeEnv
 
-        self.choice, self.suite, self.on_end = choice, suite, on_end
+        self.choice, self.suite, self.on_end, self.calling = choice, suite, on_end, calling
         self.env = ToolMazeEnv(level=choice.level, mode=choice.mode, split=choice.split,
-                               suite=suite, prompt=choice.prompt, max_steps=max_steps)
+                               suite=suite, prompt=choice.prompt, max_steps=max_steps,
+                               calling=calling)
         self.lock = threading.Lock()
         self.started = time.perf_counter()
         self.total_reward = 0.0

@@ -27,23 +27,25 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolmaze_gym.prompts import TEXT
 from toolmaze_gym.serving.recorder import ServeRecorder
 from toolmaze_gym.serving.session import EpisodeChoice, ServeError, Session
 from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
 
 
 class SessionStore:
-    """Sessions by id; see the module docstring. Thread-safe."""
+    """Sessions by id; see the module docstring. Thread-safe. ``calling``: the calling
+    convention every session's system prompt is worded for (``native`` for MCP)."""
 
     def __init__(self, recorder: ServeRecorder | None = None, suite: str = SUITE_NAME,
                  base: EpisodeChoice | None = None, fixed: frozenset[str] = frozenset(),
                  idle_timeout: float = 300.0, max_sessions: int = 256, max_steps: int = 25,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, calling: str = TEXT) -> None:
         if idle_timeout <= 0 or max_sessions < 1:
             raise ValueError("idle_timeout must be positive and max_sessions at least 1")
         self.recorder, self.suite, self.base = recorder, suite, base or EpisodeChoice()
         self.fixed, self.idle_timeout, self.max_sessions = fixed, idle_timeout, max_sessions
-        self.max_steps, self.clock = max_steps, clock
+        self.max_steps, self.clock, self.calling = max_steps, clock, calling
         self._sessions: dict[str, Session] = {}
         self._seen: dict[str, float] = {}
         self._opening: dict[str, threading.Lock] = {}
@@ -90,7 +92,8 @@ class SessionStore:
             if len(self._sessions) >= self.max_sessions:
                 raise ServeError("capacity", f"the server holds {self.max_sessions} sessions "
                                              "already; end one or retry later")
-        session = Session(choice, self.suite, self.max_steps, on_end=self._ended)
+        session = Session(choice, self.suite, self.max_steps, on_end=self._ended,
+                          calling=self.calling)
         sid = sid or secrets.token_hex(16)
         with self._lock:
             self._sessions[sid] = session
