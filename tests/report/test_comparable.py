@@ -289,3 +289,12 @@ def test_the_compared_runs_report_keeps_what_made_each_row(endpoint, tmp_path): 
     entries = json.loads((rep.out / "submission.json").read_text(encoding="utf-8"))["entries"]
     assert [e["recorded_grading_version"] for e in entries] == [GRADING_VERSION] * 2
     assert all(e["date"] for e in entries)
+
+
+def test_the_figure_of_a_c1_only_run_is_not_titled_c1_to_c4(scripted):
+    from toolmaze_gym.report import compute, load_rows
+    from toolmaze_gym.report.plots import figure_vs_p
+
+    fig = figure_vs_p([compute(r, resamples=0) for r in load_rows([scripted["full"]])])
+    title = fig._suptitle.get_text()
+    assert "(averaged over C1 only, not C1–C4)" in title and "over C1–C4)" not in title

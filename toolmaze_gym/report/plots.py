@@ -20,7 +20,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolmaze_gym.report.tables import FAULT_MODES, LEVELS, MODES, RowStats, per_level, per_mode
+from toolmaze_gym.report.tables import (
+    FAULT_MODES,
+    LEVELS,
+    MODES,
+    RowStats,
+    averaged_over,
+    levels_run,
+    per_level,
+    per_mode,
+)
 
 FILES = {"vs_c": "fig3_metrics_vs_C.png", "vs_p": "fig4_metrics_vs_P.png",
          "gap": "fig6_implicit_explicit_gap.png"}
@@ -170,7 +179,7 @@ def figure_vs_c(stats: list[RowStats]):
 
 
 def figure_vs_p(stats: list[RowStats]):
-    """Figure 4: TSR, PRR and RC per perturbation mode (averaged over C1–C4)."""
+    """Figure 4: TSR, PRR and RC per perturbation mode (averaged over the levels run)."""
     def names(modes):
         return ["NP" if m == "P0" else m for m in modes]
 
@@ -182,7 +191,8 @@ def figure_vs_p(stats: list[RowStats]):
 
     panels = [("TSR", list(MODES), names(MODES), get, ci)]
     panels += [(m, list(FAULT_MODES), names(FAULT_MODES), get, ci) for m in ("PRR", "RC")]
-    return _panels(stats, panels, "Metrics across perturbation modes (averaged over C1–C4)",
+    over = averaged_over(stats, levels_run, LEVELS)  # "C1 only, not C1–C4" for a C1-only run
+    return _panels(stats, panels, f"Metrics across perturbation modes (averaged over {over})",
                    "perturbation mode (P)")
 
 

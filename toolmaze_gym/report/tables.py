@@ -149,7 +149,7 @@ def _only(value: float | None, over: Sequence[str]) -> str:
         if value is not None and len(over) == 1 else shown
 
 
-def _over(stats: list[RowStats], get, full: Sequence[str]) -> str:
+def averaged_over(stats: list[RowStats], get, full: Sequence[str]) -> str:
     """What the tables' averages run over: the full grid, the part every row ran, or
     each row's own part (the Coverage table says which)."""
     from toolmaze_gym.report.basis import span
@@ -175,8 +175,8 @@ def table2_md(stats: list[RowStats]) -> list[str]:
             v[i] = _only(table2_values(st)[i], faults)
         v[16] = _only(st.table["composite"], cells)
         rows.append([st.row.name, *v, _ci(st.ci.get("composite"))])
-    levels = _over(stats, levels_run, LEVELS)
-    faults = _over(stats, lambda st: modes_run(st, FAULT_MODES), FAULT_MODES)
+    levels = averaged_over(stats, levels_run, LEVELS)
+    faults = averaged_over(stats, lambda st: modes_run(st, FAULT_MODES), FAULT_MODES)
     return [f"## Table 2: per perturbation mode (%, macro-averaged over {levels})", "",
             f"TSR Avg is over the fault modes run: {faults}; the composite Avg. = (mean TSR "
             "over the modes run + mean PRR + (100 − mean RC)) / 3. An average over a single "
@@ -198,7 +198,7 @@ def table20_md(stats: list[RowStats]) -> list[str]:
             v[i] = _only(vals[i], levels_run(st))
         v[15] = _only(vals[15], list(st.table["cells"]))
         rows.append([st.row.name, *v])
-    levels = _over(stats, levels_run, LEVELS)
+    levels = averaged_over(stats, levels_run, LEVELS)
     return ["## Table 20: per complexity level (%)", "",
             "TSR per C averages NP and P1–P4; PRR and RC average P1–P4 (the modes run); "
             f"each Avg is over {levels}.", RC_NOTE, "",
