@@ -74,6 +74,26 @@ def test_calls_that_differ_in_their_arguments_are_samples(endpoint, tmp_path, ca
     assert "warning:" not in capsys.readouterr().err
 
 
+def test_later_turns_that_differ_only_in_call_ids_are_one_prompt():
+    """A later turn's conversation holds the ids of earlier calls (the server's): five
+    episodes that made the same call have one prompt, and the same answer spelled with
+    other spacing and another id is the same decision."""
+    from toolmaze_gym.agents.sampling_check import SamplingCheck
+
+    check = SamplingCheck(1.0)
+    for k in range(5):
+        call = {"id": f"call_{k}", "type": "function",
+                "function": {"name": "get_weather", "arguments": "{}"}}
+        messages = [{"role": "user", "content": "q"},
+                    {"role": "assistant", "content": None, "tool_calls": [call]},
+                    {"role": "tool", "tool_call_id": f"call_{k}", "content": "sunny"}]
+        args = '{"answer":"sunny"}' if k % 2 else '{"answer": "sunny"}'
+        reply = {"tool_calls": [{"id": f"x{k}", "type": "function",
+                                 "function": {"name": "finish", "arguments": args}}]}
+        check.add({"model": "m", "messages": messages, "seed": k}, json.dumps(reply))
+    assert check.repeats == 4 and check.warnings()
+
+
 # ---------------------------------------------------------------- item 2: token field
 
 
