@@ -192,3 +192,9 @@ def test_a_run_directory_keeps_one_calling_convention(tmp_path):
     (rec,) = _records(tmp_path / "mcp", store)
     assert rec["convention"] == "native"
     store.recorder.close()
+
+
+def test_no_corpus_tool_is_shadowed_by_get_task():
+    from toolmaze_gym.corpus import load_corpus
+
+    assert TASK_TOOL not in load_corpus().tools  # else a task's own tool could not be called
