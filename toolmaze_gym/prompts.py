@@ -32,7 +32,8 @@ _CALL_FORMAT = (
 
 # The same endings for a model that calls tools through a tool-calling interface.
 _NATIVE_CALLS = (
-    "Call the tools directly; each result comes back to you. "
+    "Call them through the tool-calling interface; each result comes back as the tool's "
+    "response. "
     "When the task is complete, call the finish tool with your answer, telling the user in "
     "the answer any values they asked to be told. "
     "If the task cannot be completed, call the abort tool with the reason."
