@@ -83,8 +83,7 @@ font-size:11px}a{color:#1f5fbf}.steps td:nth-child(2){width:34%}
 .steps td:nth-child(4){width:50%}
 pre.why{background:#fdecea;border-left:4px solid #c62828;padding:6px 8px;margin:6px 0}
 details{margin:4px 0}details>summary{cursor:pointer;color:#1f5fbf;font-size:12.5px}
-details>pre,details>.meta{margin:4px 0 4px 14px}details.tooldocs pre{max-height:420px;
-overflow:auto}
+details>pre,details>.meta{margin:4px 0 4px 14px}
 """.replace("PICKER", str(PICKER_PX))
 
 # A card scrolled to lies below the picker, however many lines its chips take; the
@@ -263,13 +262,15 @@ def call_steps(rec: dict[str, Any], task: Task, corpus: Corpus | None = None
     would look uncalled. A call the match did not take (a fault, a failed try, a
     repeat) goes to the slot its fault names, else to the slot of the nearest matched
     call of the same tool (the next one first: a failed try precedes its success), else
-    to a slot of the tool that no call served."""
-    served = _served(rec, task, corpus or load_corpus())
+    to a slot of the tool that no call served. Where every tool serves one step (most
+    tasks) its name says where, and the path match (a re-grade) is not needed."""
     offering: dict[str, list[str]] = defaultdict(list)
     for slot in task.slots:
         for tool in slot.tools:
             if slot.id not in offering[tool]:
                 offering[tool].append(slot.id)
+    shared = any(len(slots) > 1 for slots in offering.values())
+    served = _served(rec, task, corpus or load_corpus()) if shared else {}
     calls = [(k, (s.get("action") or {}).get("name", ""), s.get("fault"))
              for k, s in enumerate(rec["steps"])
              if (s.get("action") or {}).get("kind") == "call"]
@@ -462,9 +463,9 @@ def page_html(key: tuple[str, str], entries: list[Entry], task: Task | None, pro
     sim = sim or _simulator()
     shared = Shared(profile, sim.corpus, sim.world.now)
     if task:
-        forms = [f for f in DOC_FORMS if f in {doc_form(e.rec) for e in entries}]
         top[0] = top[0].replace("<h2>Reading the DAGs</h2>",
-                                f"{tool_docs_html(task, forms, sim)}<h2>Reading the DAGs</h2>")
+                                f"{tool_docs_links(task, doc_forms(entries))}"
+                                "<h2>Reading the DAGs</h2>")
     cards = _cards(entries, task, victims, shared)
     return _document(f"{task_id} · {mode}",
                      f'<header><h1>{esc(task_id)} · {esc(level)} · {esc(MODE_NAMES[mode])}'
@@ -485,9 +486,10 @@ def _document(title: str, body: str, script: str = "") -> str:
 def why_html(rec: dict[str, Any], task: Task | None, profile, corpus: Corpus) -> str:
     """Why the episode got its grade, in the words ``toolmaze play`` uses
     (``explain.explain``): a failure's reasons in plain sight, the whole explanation
-    (the required Actions, the faults, the costs, the labels) one click away. Without
-    its task or profile (a record of another suite build) the card shows none."""
-    if task is None or profile is None:
+    (the required Actions, the faults, the costs, the labels) one click away. A
+    success needs no reason (its card's head says it), nor a card without its task or
+    profile (a record of another suite build)."""
+    if task is None or profile is None or (rec.get("grade") or {}).get("success"):
         return ""
     try:
         steps = [Step.from_dict(s) for s in rec["steps"]]
@@ -495,10 +497,9 @@ def why_html(rec: dict[str, Any], task: Task | None, profile, corpus: Corpus) ->
                         truncated=bool(rec.get("truncated")), cut=rec.get("cut"))
     except (KeyError, IndexError, TypeError, ValueError):
         return ""
-    verdict = "" if (rec.get("grade") or {}).get("success") else \
-        f'<pre class="why">{esc(lines[0])}</pre>'
-    return (f'{verdict}<details class="explain"><summary>why this grade (as toolmaze play '
-            f'explains it)</summary><pre>{esc(chr(10).join(lines))}</pre></details>')
+    return (f'<pre class="why">{esc(lines[0])}</pre><details class="explain"><summary>why '
+            f'this grade (as toolmaze play explains it)</summary>'
+            f'<pre>{esc(chr(10).join(lines))}</pre></details>')
 
 
 def doc_form(rec: dict[str, Any]) -> str:
@@ -518,34 +519,59 @@ DOC_FORMS = {"schemas": "JSON schemas (sent as the request's tools)",
 def context_html(rec: dict[str, Any], now: datetime) -> str:
     """One click away on each card: the system prompt the agent got (its prompt
     variant, the world's clock), the clock alone, how the tools were documented
-    (the docs themselves once per page, ``#tooldocs``) and the tokens it used."""
+    (the docs themselves on the task's own page, ``tool_docs_name``) and the tokens
+    it used."""
     usage = rec.get("usage") or {}
     prompt = rec.get("prompt") or "standard"
-    calling = rec.get("calling") or (rec.get("agent_options") or {}).get("calling")
+    calling = rec.get("convention")  # the runner records it per record (issue 30 item 3)
     try:  # worded for the record's calling convention where it names one
         system = system_prompt(prompt, now, *([calling] if calling else []))
     except (ValueError, TypeError):  # a prompt or convention this build does not know
         system = f"(prompt {prompt!r} is unknown to this build)"
+    form = doc_form(rec)
+    docs = tool_docs_name(str(rec.get("task_id")), form)
     pt, ct = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
     tokens = (f"{pt} prompt tokens, {ct} completion tokens over {usage.get('turns', '?')} "
               f"turns" + ("" if pt or ct else " (a scripted agent reads no tokens)"))
     return (f'<details class="context"><summary>what the agent saw: system prompt, clock, '
             f'tool docs, tokens</summary><div class="meta clock">{esc(clock_line(now))}</div>'
             f'<div class="meta">{esc(tokens)}</div><div class="meta">tools given as '
-            f'{esc(DOC_FORMS[doc_form(rec)])}: <a href="#tooldocs">tool docs</a></div>'
+            f'{esc(DOC_FORMS[form])}: <a class="docs" href="../{esc(docs)}">tool docs</a>'
+            '</div>'
             f'<pre class="system">{esc(system)}</pre></details>')
 
 
-def tool_docs_html(task: Task, forms: list[str], sim) -> str:
-    """The task's tool docs once per page, in each form an agent on it was given."""
+def doc_forms(entries: list[Entry]) -> list[str]:
+    """The forms of tool docs the agents of a page were given, in ``DOC_FORMS`` order."""
+    given = {doc_form(e.rec) for e in entries}
+    return [f for f in DOC_FORMS if f in given]
+
+
+def tool_docs_name(task_id: str, form: str) -> str:
+    """The page of a task's tool docs in one form, relative to the viewer folder: one
+    per task and form, shared by its five mode pages (about 20 kB each, too much to
+    repeat on every page)."""
+    return f"tools/{unique_name(task_id, form)}.html"
+
+
+def tool_docs_links(task: Task, forms: list[str]) -> str:
+    """Where a page's tool docs are, one link per form its agents were given."""
+    links = " · ".join(f'<a href="../{esc(tool_docs_name(task.id, f))}">{esc(DOC_FORMS[f])}'
+                       "</a>" for f in forms)
+    return (f'<div class="meta tooldocs" id="tooldocs">Tool docs ({len(task.tools) + 2} '
+            f"tools with finish and abort, as the agents were given them): {links}</div>")
+
+
+def tool_docs_page(task: Task, form: str, sim: Simulator) -> str:
+    """A task's tool docs in one form, exactly as an agent given them got them."""
     tools = episode_tools(task, sim)
-    parts = []
-    for form in forms:
-        text = (json.dumps(tools, indent=1, ensure_ascii=False) if form == "schemas"
-                else render_tools(tools, brief=form == "brief"))
-        parts.append(f'<div class="meta">{esc(DOC_FORMS[form])}</div><pre>{esc(text)}</pre>')
-    return (f'<details class="tooldocs" id="tooldocs"><summary>Tool docs ({len(tools)} tools, '
-            f'as the agents were given them)</summary>{"".join(parts)}</details>')
+    text = (json.dumps(tools, indent=1, ensure_ascii=False) if form == "schemas"
+            else render_tools(tools, brief=form == "brief"))
+    return _document(f"{task.id} · tool docs",
+                     f'<header><h1>{esc(task.id)} · tool docs</h1><a href="../index.html">'
+                     f'← all trajectories</a></header><main><div class="panel">'
+                     f'<div class="meta">{esc(DOC_FORMS[form])}</div>'
+                     f'<pre class="docs">{esc(text)}</pre></div></main>')
 
 
 # ---------------------------------------------------------------- the whole viewer
@@ -558,14 +584,16 @@ def agent_order(rows: list[Row]) -> dict[str, int]:
 
 
 def write_viewer(rows: list[Row], out_dir: Path, max_pages: int | None = None) -> Path:
-    """Write the viewer under ``out_dir`` (index.html and t/*.html); returns the index.
+    """Write the viewer under ``out_dir`` (index.html, t/*.html and the tasks' tool docs
+    in tools/*.html); returns the index.
     Every episode gets its page unless ``max_pages`` caps them; the index lists every
     trajectory either way and says which have no page."""
     from toolmaze_gym.faults.store import profile_for
     from toolmaze_gym.report.viewer_index import index_html
     from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, get_task
 
-    (out_dir / "t").mkdir(parents=True, exist_ok=True)
+    for sub in ("t", "tools"):
+        (out_dir / sub).mkdir(parents=True, exist_ok=True)
     groups = group_entries(rows)
     order = agent_order(rows)
     suites = {r.agent: r.suite for r in rows}
@@ -585,6 +613,11 @@ def write_viewer(rows: list[Row], out_dir: Path, max_pages: int | None = None) -
             sim = sim or Simulator()
             profile = profile_for(task, key[1], sim, suite)
         href = page_name(*key)
+        for form in doc_forms(entries) if task else ():
+            docs = out_dir / tool_docs_name(task.id, form)
+            if not docs.exists():
+                docs.write_text(tool_docs_page(task, form, sim or _simulator()),
+                                encoding="utf-8")
         (out_dir / href).write_text(page_html(key, entries, task, profile, order, sim),
                                     encoding="utf-8")
         pages[key] = href
