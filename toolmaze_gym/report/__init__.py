@@ -46,7 +46,7 @@ def _header(stats: list[RowStats], sources: Sequence[str | Path],
     runs = ", ".join(f"`{s}`" for s in sources)
     n = sum(st.n for st in stats)
     return ["# ToolMaze-Gym results", "",
-            f"Runs: {runs}. {len(stats)} rows, {n} trajectories. "
+            f"Runs: {runs}. {len(stats)} row{'s' * (len(stats) != 1)}, {n} trajectories. "
             f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
             "Values in %; n/a: undefined (no exposure, or a cell that was not run).",
             *(graded.lines() if graded else []),

@@ -233,7 +233,7 @@ def coverage_md(stats: list[RowStats]) -> list[str]:
     from toolmaze_gym.report.basis import basis, span
 
     head = ["Model", "model", "endpoint", "convention", "tool docs", "sampling", "suite",
-            "grading", "levels", "modes", "tasks", "n"]
+            "recorded under grading", "levels", "modes", "tasks", "n"]
     rows = []
     for st in stats:
         b = basis(st.row)
