@@ -197,8 +197,6 @@ def differences(rows: Sequence[Row]) -> list[str]:
         for name, b in bases:
             if get(b) is not None:
                 seen.setdefault(get(b), []).append(name)
-        if aspect == "grading version":  # one row resumed under another version
-            seen.update({v: [n] for n, b in bases if "+" in (v := b.grading)})
         if len(seen) > 1:
             out.append(f"{aspect}: " + " vs ".join(
                 f"{_shown(aspect, value, bases, names)} ({', '.join(names)})"
