@@ -298,3 +298,18 @@ def test_the_figure_of_a_c1_only_run_is_not_titled_c1_to_c4(scripted):
     fig = figure_vs_p([compute(r, resamples=0) for r in load_rows([scripted["full"]])])
     title = fig._suptitle.get_text()
     assert "(averaged over C1 only, not C1–C4)" in title and "over C1–C4)" not in title
+
+
+def test_task_files_with_the_same_ids_and_other_tasks_are_other_suites(tmp_path):
+    """A run over a task file counts by the file's content, as resumes do: the same
+    task id with another request is another task."""
+    from toolmaze_gym.tasks.suite import task_index
+
+    task = task_index("toolmaze-v3")["tmz-v3-c1-0082"].to_dict()
+    files = []
+    for k, query in enumerate([task["query"], task["query"].replace("45-m", "30-m")]):
+        path = tmp_path / f"tasks{k}.jsonl"
+        path.write_text(json.dumps({**task, "query": query}) + "\n", encoding="utf-8")
+        files.append(_run(tmp_path / f"run{k}", "validator", tasks=str(path), modes=["P2"]))
+    with pytest.raises(MixedRuns, match=r"their suite: task file \w{12} .* vs task file"):
+        build_report(files, tmp_path / "r", **QUICK)

@@ -6,7 +6,7 @@ sent natively or described in text), under another grading version or over other
 episodes (a 1-task sample beside the 400-task suite) differ for reasons other than the
 agent, and a table that sets them side by side without a word invites a false
 comparison. ``check`` refuses such rows in one report unless the user allows it
-(``--allow-mixed``), and then ``mixed_lines`` says what differs. The same facts (model,
+(``--allow-mixed``), and then the report says what differs. The same facts (model,
 endpoint host, sampling, convention, coverage) travel into every download, so a
 number is never separated from what produced it.
 """
@@ -26,7 +26,6 @@ from toolmaze_gym.tasks.model import LEVELS
 
 DEFAULT_CONVENTION = "text"  # runs recorded before the convention was recorded
 EMBEDDED_MODEL = "SmolLM2-135M-Instruct"  # the hf agent's default model
-EXIT_MIXED = 2  # the usage-error status: the report was asked for the wrong thing
 
 
 class MixedRuns(RunError):
@@ -42,10 +41,6 @@ class Coverage:
     tasks: int
     n: int
     episodes: frozenset[tuple[str, str]]  # (task id, mode), prompts and repeats aside
-
-    @property
-    def cells(self) -> int:
-        return len({(lv, m) for lv in self.levels for m in self.modes})
 
     def said(self) -> str:
         """``C1, C3 × NP, P1–P4 · 4 tasks · n=40``."""
@@ -168,10 +163,19 @@ def grading_versions(row: Row) -> str:
     return "+".join(row.graded_under) or "?"
 
 
+def suite_of(row: Row) -> str:
+    """The shipped suite a row ran, or the task file it ran by its content's digest (two
+    files with the same task ids but other tasks are other suites)."""
+    digest = row.config.get("task_digest")
+    if digest or row.tasks or _first(row, "tasks"):
+        return f"task file {str(digest)[:12]}" if digest else "a task file"
+    return row.suite or "a task file"
+
+
 def basis(row: Row) -> Basis:
     started = row.config.get("started")
     return Basis(model_name(row), endpoint_host(row), _first(row, "sampling"),
-                 convention(row), tool_docs(row), row.suite or "a task file",
+                 convention(row), tool_docs(row), suite_of(row),
                  grading_versions(row), coverage(row),
                  str(started)[:10] if started else None, row.config.get("toolmaze_version"))
 

@@ -103,10 +103,11 @@ def load_graded(sources: list[str | Path]) -> tuple[list[Row], Regraded]:
         for (_, stored), rec in zip(located, graded.records[first:], strict=True):
             agent = _label(rec, cfg, path)
             # runs of one agent merge (shards) only if measured alike: same options,
-            # calling convention and suite
+            # calling convention and suite (a task file's by its content)
             options = json.dumps([rec.get("agent_options") or {},
                                   rec.get("convention") or cfg.get("convention"),
-                                  rec.get("suite") or cfg.get("suite")], sort_keys=True)
+                                  rec.get("suite") or cfg.get("suite"),
+                                  cfg.get("task_digest")], sort_keys=True)
             group = groups.setdefault((agent, options), {"records": {}, "sources": [],
                                                          "dirs": [], "suite": "",
                                                          "tasks": {}, "config": cfg,
