@@ -413,7 +413,10 @@ def read_records(run_dir: Path) -> list[dict[str, Any]]:
                 try:
                     rec = json.loads(redactor(line))
                     record_key(rec)
-                except (ValueError, KeyError, TypeError, RecursionError):
+                except RecursionError:
+                    raise RunError(f"{path}:{lineno}: nested too deeply to be a trajectory "
+                                   "record") from None
+                except (ValueError, KeyError, TypeError):
                     if not line.endswith("\n"):
                         continue  # a line cut short by a kill: that episode reruns
                     raise RunError(f"{path}:{lineno}: not a trajectory record") from None

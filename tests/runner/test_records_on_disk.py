@@ -121,7 +121,7 @@ def test_a_deeply_nested_line_inside_a_file_is_one_line_not_a_traceback(tmp_path
     path = _recorded(tmp_path)
     lines = _lines(path)
     path.write_bytes(b"[" * 100_000 + b"]" * 100_000 + b"\n" + lines[0] + lines[1])
-    with pytest.raises(RunError, match=r"records.jsonl:1: not a trajectory record"):
+    with pytest.raises(RunError, match=r"records.jsonl:1: nested too deeply"):
         _resume(tmp_path)
 
 
