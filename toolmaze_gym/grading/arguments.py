@@ -84,7 +84,10 @@ class TextRule:
         # the text is English under a translator's tag ("[nl] ... in transit").
         folded = _fold(text) if self.language else text
         gist = bool(self.language) and in_language(text, self.language)
-        return all(says(text, t, v, foreign=bool(self.language))
+        # A text the source carries (a weather line, a headline) is translated too: its
+        # facts stand for it ("windig, 36,8 °C" for "Windy, 36.8 °C (98.2 °F).").
+        return all(says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
+                        foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
                    for t, v in self.own if not (gist and _gist(t, v)))
 
