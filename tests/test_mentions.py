@@ -304,9 +304,11 @@ def test_a_units_letter_is_no_name_of_a_text():
     word ("27.1 °C; 80.8 °F; fog." carries "Fog, 27.1 °C (80.8 °F).")."""
     from toolmaze_gym.text_facts import carries, facts
 
-    assert facts("Fog, 27.1 °C (80.8 °F).") == (("", 27.1), ("", 80.8))
+    assert facts("Fog, 27.1 °C (80.8 °F).") == (("", 27.1),)  # °F: the same fact again
     assert carries("New York: 27.1 °C; 80.8 °F; fog.", "Fog, 27.1 °C (80.8 °F).")
-    assert not carries("New York: 27.1 °C; 80.9 °F; fog.", "Fog, 27.1 °C (80.8 °F).")
+    assert carries("New York: 27.1 °C, fog.", "Fog, 27.1 °C (80.8 °F).")
+    assert not carries("New York: 27.2 °C; 80.8 °F; fog.", "Fog, 27.1 °C (80.8 °F).")
+    assert facts("27.1 °C (99.9 °F)") == (("", 27.1), ("", 99.9))  # not a conversion
 
 
 def test_a_code_is_a_fact_of_its_own_never_part_of_a_name():

@@ -41,8 +41,8 @@ LABEL_MEANINGS = {
     "premature_give_up": "the episode ended while a valid path was still open",
     "false_claim": "the final answer claims a success that was not achieved",
     "aborted_after_completion": "abort after every required step was done (finish was due)",
-    "wrong_arguments": "a required Action was sent with a wrong value (it changed the "
-                       "world, so the task fails)",
+    "wrong_arguments": "a required Action was sent with a wrong value, or one the "
+                       "episode never showed (it changed the world, so the task fails)",
     "collateral_damage": "an Action changed the world that the request did not ask for "
                          "(an unrequested tool, or a duplicate of one already done)",
     "path_switch": "a faulted step was completed through another alternative or tool",
@@ -135,8 +135,8 @@ def _harm_reasons(grade: Mapping[str, Any], checks: list[CallCheck],
         tool = steps[i].action.get("name")
         if i in wrong:
             out.append(f"step {i + 1} ({_call_text(steps[i])}) is the required Action {tool} "
-                       "sent with a wrong value (wrong_arguments; see below): it changed the "
-                       "world, so the task fails")
+                       "sent with a wrong value, or one the episode never showed (wrong_"
+                       "arguments; see below): it changed the world, so the task fails")
             continue
         before = [c.step for c in checks if c.call.tool == tool and c.done
                   and c.step is not None and c.step < i]

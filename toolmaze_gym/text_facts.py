@@ -28,6 +28,16 @@ from toolmaze_gym.mentions import mentions, numbers_in
 
 Fact = tuple[str, object]  # (semantic type for ``mentions``: "" for plain, value)
 
+# A temperature given again in the other unit ("36.8 °C (98.2 °F)") is one fact: a
+# text that says 36.8 °C says it, in whichever unit its reader uses.
+_SECOND_UNIT = re.compile(r"(-?\d+(?:\.\d+)?)\s?°\s?C\s*\((-?\d+(?:\.\d+)?)\s?°\s?F\)")
+
+
+def _one_unit(m: re.Match[str]) -> str:
+    c, f = float(m[1]), float(m[2])
+    return f"{m[1]} °C" if abs(c * 9 / 5 + 32 - f) <= 0.1 else m[0]
+
+
 _DEGREES = re.compile(r"°\s?[CFK]\b")  # a unit's letter ("27.1 °C") is no name
 _TAG = re.compile(r"^\s*\[[a-z]{2,3}(?:-[A-Za-z]{2,4})?\]\s*")
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*", re.UNICODE)
@@ -47,7 +57,7 @@ _OPENERS = frozenset({
 @lru_cache(maxsize=2048)
 def facts(text: str) -> tuple[Fact, ...]:
     """The figures and names ``text`` carries, in order of appearance."""
-    text = _TAG.sub("", text or "")
+    text = _SECOND_UNIT.sub(_one_unit, _TAG.sub("", text or ""))
     dates, text = _dates(text)
     out: list[Fact] = [*dates, *(("", n) for n in sorted(_figures(text)))]
     # A code ("SO-HW4MMQX2") is a fact of its own, never part of a name: "Order
@@ -80,7 +90,7 @@ def carries(text: str, source: str, names: bool = True) -> bool:
 
 
 def _dated_figures_and_codes(text: str) -> tuple[Fact, ...]:
-    text = _TAG.sub("", text or "")
+    text = _SECOND_UNIT.sub(_one_unit, _TAG.sub("", text or ""))
     dates, rest = _dates(text)
     # A date in another language's words ("del 20 al 23 de agosto de 2026") keeps
     # its day and year as figures.

@@ -59,3 +59,14 @@ def test_an_amount_in_a_currency_without_minor_units_may_be_whole():
     assert minor_units("JPY") == 0 and minor_units("KRW") == 0 and minor_units("EUR") == 2
     assert _whole_units(24408, 24407.88) and not _whole_units(24409, 24407.88)
     assert not _whole_units(24407.9, 24407.88)
+
+
+def test_a_sum_told_in_a_text_within_its_rounding_order_says_it():
+    """Round 7 (c4-0018): 8 fares told as 787.55 CAD (8 × 65.37 × 1.505938) where the
+    reference multiplies the rounded fare, 8 × 98.44 = 787.52."""
+    from toolmaze_gym.grading.arguments import says
+
+    assert says("fares for 8: 787.55 CAD", "money_amount", 787.52)
+    assert says("fares for 8: 787,55 CAD", "money_amount", 787.52)
+    assert not says("fares for 8: 788.52 CAD", "money_amount", 787.52)
+    assert not says("fares for 8: 787.95 CAD", "money_amount", 787.52)

@@ -491,3 +491,15 @@ def test_a_record_from_another_build_of_the_suite_is_graded_not_crashed_on():
     steps[first] = dataclasses.replace(steps[first], fault=alien)
     g = grade(task, ep.profile, steps)
     assert g.exposed and g.success is False
+
+
+def test_a_chain_value_of_common_knowledge_needs_no_call():
+    """Round 7 (c4-0036-P1): convert_datetime with Miami's time zone, the agent never
+    asking get_city_timezone (the chain's first tool: a city's zone is known), is the
+    landing step done, so the retried 429 on it was recovered."""
+    from pathlib import Path
+
+    from tests.grading._helpers import played
+    lines = (Path(__file__).parent.parent / "data" / "played" / "v3-round7" /
+             "tmz-v3-c4-0036-P1.actions").read_text(encoding="utf-8").splitlines()
+    assert played("tmz-v3-c4-0036", "P1", lines)["recovered"] is True

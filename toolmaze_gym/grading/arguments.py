@@ -84,7 +84,10 @@ class TextRule:
         # the text is English under a translator's tag ("[nl] ... in transit").
         folded = _fold(text) if self.language else text
         gist = bool(self.language) and in_language(text, self.language)
-        return all(says(text, t, v, foreign=bool(self.language))
+        # A text the source carries (a weather line, a headline) is translated too: its
+        # facts stand for it ("windig, 36,8 °C" for "Windy, 36.8 °C (98.2 °F).").
+        return all(says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
+                        foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
                    for t, v in self.own if not (gist and _gist(t, v)))
 
@@ -149,8 +152,19 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return _either_direction(text, value)
     if mentions(text, type_name, value):
         return True
+    if type_name == MONEY:
+        return _money_near(text, value)
     return _word(value) and ((len(value) >= 4 and value in text.lower())
                              or _inflected(text, value))
+
+
+def _money_near(text: str, value: Any) -> bool:
+    """A sum told within a derivation's rounding order (``ROUNDING_ORDER``,
+    ``ROUNDING_SHARE``): 787.55 for 8 × 98.44 = 787.52, the fare multiplied before
+    the rounding; a reader learns the same amount."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return any(_cent_apart(n, value) for n in numbers_in(text))
 
 
 def _inflected(text: str, word: str) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolmaze_gym.corpus.derivations import derivable
 from toolmaze_gym.grading.trace import Trace
 
 MIN_SHOWN = 4  # shorter provided values (a count, a code) say nothing on their own
@@ -72,12 +73,15 @@ def slot_done_after(trace: Trace, i: int) -> int | None:
 
 
 def _essential(trace: Trace, cids: tuple[int, ...]) -> list[int]:
-    """The calls of a side the path cannot do without: its Actions, else its Sources,
-    else (a side of Processors only) all of them."""
+    """The calls of a side the path cannot do without: its Actions, else its Sources
+    (but one of common knowledge, a city's time zone, the agent may skip), else the
+    rest of them (a side of Processors: the retried conversion)."""
     idx = trace.idx
-    category = {c: idx.corpus[idx.calls[c].tool].category for c in cids}
+    specs = {c: idx.corpus[idx.calls[c].tool] for c in cids}
+    cids = tuple(c for c in cids if not (specs[c].category == "Source"
+                                         and derivable(specs[c]))) or cids
     for kind in ("Action", "Source"):
-        found = [c for c in cids if category[c] == kind]
+        found = [c for c in cids if specs[c].category == kind]
         if found:
             return found
     return list(cids)

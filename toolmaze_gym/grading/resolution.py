@@ -328,9 +328,17 @@ class _Provenance:
                 at = local_at.get(r.key)
                 own = self.echoes(exp.call.slot, sorted(self.side_tools.get(exp.call.slot, ())))
                 if (at is None or at >= i) and not self.view.seen(p.type, local[r.key], i,
-                                                                  own):
+                                                                  own) \
+                        and not self._local_derived(exp.call.slot, r.key, i):
                     return name
         return None
+
+    def _local_derived(self, slot_id: str, key: str, i: int) -> bool:
+        """A value an earlier tool of the slot's own chain hands on, which the agent
+        may have without calling it (a city's time zone: ``corpus.derivations``)."""
+        side = self.sides.get(slot_id)
+        k = _producer(self.idx.corpus, side, key) if side else None
+        return k is not None and self.derived(slot_id, side, k, key, i, 0)
 
     def text_ok(self, spec: TextSpec | None, got: Any, i: int) -> bool:
         """What a text carries must be what the agent had: an upstream text it contains
