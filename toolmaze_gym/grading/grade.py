@@ -72,7 +72,9 @@ from toolmaze_gym.tasks.readings import names_base
 #    known; a time without a zone is the value's own clock, a range two times; a
 #    currency by its sign, a common word in another form, a request phrase by its facts
 #    (codes are facts of their own); an own line in the asked language inside a message;
-#    a translator's tag over English excuses no asked word.
+#    a translator's tag over English excuses no asked word; a translation's source
+#    lines are their facts (a temperature's second unit the same fact); a sum told in a
+#    text within its rounding order; a chain value of common knowledge needs no call.
 GRADING_VERSION = "8"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
