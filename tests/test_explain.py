@@ -135,8 +135,8 @@ def test_a_wrong_value_says_where_the_expected_one_comes_from(sim):
     step = get_task(TASK).meta["steps"][CALLS[k].slot]
     listing = 1 + max(j for j, c in enumerate(CALLS[:k]) if c.tool == "list_room_devices")
     assert f"Action nest_set_heat_setpoint (step '{step}') was not done right: step {k + 1}: " \
-        f'argument device: expected "{own}" (from the response of list_room_devices (step ' \
-        f'{listing} of this episode)), sent "{other}"' in text
+        f'argument device: expected "{own}" (from the response of list_room_devices (this ' \
+        f'episode last called it cleanly at step {listing})), sent "{other}"' in text
 
 
 def test_an_argument_the_request_did_not_ask_for_is_named(sim):
@@ -319,3 +319,15 @@ def test_a_stop_after_probing_downstream_of_a_blocking_fault_names_the_probe(sim
     g, text = _played(sim, "P2", [*lines[: compose + 1], _call("abort", reason=reason)],
                       task.id)
     assert g["success"] and "grade: SUCCESS: a fault left no valid path" in text
+
+
+def test_a_text_lists_as_missing_only_what_the_grader_misses():
+    """Round 8 (c2-0050-P0): the SMS wrote the current value as whole yen (62,936,919),
+    which the grader reads as 62936918.88; only the projection it lacks is listed."""
+    from pathlib import Path
+
+    from tests.grading.test_played import _replay
+    path = Path(__file__).parent / "data" / "played" / "v3-round8" / "tmz-v3-c2-0050-P0.actions"
+    grade, text = _replay(path, "tmz-v3-c2-0050-P0")
+    assert not grade["success"] and "114507224.66" in text
+    assert "62936918.88" not in text.split("the required Actions")[0]

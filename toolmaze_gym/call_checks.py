@@ -23,8 +23,9 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
+from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.trace import Trace
-from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.mentions import FREE_TEXT
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, Task
 
@@ -156,8 +157,8 @@ def where(origin: Origin, before: Sequence[Step]) -> str:
         return origin.phrase
     made = [i for i, s in enumerate(before) if s.clean_ok and s.action.get("name")
             in origin.tools]
-    if made:
-        return f"{origin.phrase} (step {made[-1] + 1} of this episode)"
+    if made:  # the value is the one that call gives with the expected arguments
+        return f"{origin.phrase} (this episode last called it cleanly at step {made[-1] + 1})"
     return f"{origin.phrase}, which this episode had not answered cleanly before this step"
 
 
@@ -282,7 +283,7 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     origin = list(ctx.text_where.get(name, ()))
     origin += [None] * (len(need) - len(origin))
     absent = [(t, v, o) for (t, v, *_), o in zip(need, origin, strict=False)
-              if not mentions(got, t, v)]
+              if not says(got, t, v)]  # the grader's reading: whole yen, "foggy", ...
     if not absent:
         return []
     said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"

@@ -296,8 +296,11 @@ class TaskIndex:
             elif inp.type == FREE_TEXT:
                 if src.is_literal:  # a sentence to translate: its facts, in other words
                     said = TEXT_FACTS if self._language(slot) else FREE_TEXT
-                    own += self._own_mentions(_mention_refs(inp), depth) \
-                        or [(said, Ref("literal", src.value))]
+                    asks = self._own_mentions(_mention_refs(inp), depth)
+                    if asks or said == TEXT_FACTS \
+                            or mentions(self.task.query, FREE_TEXT, src.value):
+                        own += asks or [(said, Ref("literal", src.value))]
+                    # else a text the request left open (an invitation's title): any words
                     continue
                 lang, sub = self._own_content(src.slot, src.ref, depth + 1)
                 if not sub:
