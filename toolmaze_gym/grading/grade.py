@@ -74,7 +74,8 @@ from toolmaze_gym.tasks.readings import names_base
 #    (codes are facts of their own); an own line in the asked language inside a message;
 #    a translator's tag over English excuses no asked word; a translation's source
 #    lines are their facts (a temperature's second unit the same fact); a sum told in a
-#    text within its rounding order; a chain value of common knowledge needs no call.
+#    text within its rounding order; a chain value of common knowledge needs no call;
+#    an own rendering needs no text the request left open.
 GRADING_VERSION = "8"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
