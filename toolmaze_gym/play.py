@@ -24,6 +24,7 @@ from toolmaze_gym.episode import Step
 from toolmaze_gym.explain import explain, reveal
 from toolmaze_gym.faults import get_mode
 from toolmaze_gym.play_input import HELP, Bad, Command, Send, parse_line
+from toolmaze_gym.prompts import TEXT
 from toolmaze_gym.runner import EpisodeSpec, prompt_for
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.suite import SUITE_NAME
@@ -175,7 +176,7 @@ class PlaySession:
         rec = self.env.record(label)
         spec = EpisodeSpec(self.task.id, self.task.level, self.mode, self.prompt, 0)
         rec.update(prompt=self.prompt, repeat=0, key=spec.key, agent_options={}, sampling=None,
-                   suite=self.suite,
+                   suite=self.suite, convention=TEXT,  # a person reads the text prompt
                    usage={"prompt_tokens": 0, "completion_tokens": 0,
                           "turns": len(self.raw), "shared_turns": 0},
                    wall_s=round(time.perf_counter() - self.t0, 4))  # raw: in the steps
