@@ -25,11 +25,14 @@ def test_the_default_suite_is_v3():
 def test_every_command_and_the_runner_default_to_v3():
     parser = build_parser()
     args = {"generate": ["--out", "x"], "build-suite": ["--out", "x"], "stats": [],
-            "show": [f"{suite_v2.ID_PREFIX}-c1-0000"], "baselines": [], "grade": ["run.jsonl"]}
+            "show": [f"{suite_v2.ID_PREFIX}-c1-0000"], "baselines": []}
     for command, rest in args.items():
         ns = parser.parse_args([command, *rest])
         assert (getattr(ns, "suite", None) or ns.tasks) == SUITE_NAME, command
     assert Selection().suite == SUITE_NAME
+    # grade: a run's own tasks.jsonl where it kept one, else the default suite (at run
+    # time: tests/test_cli_grade_run_tasks.py)
+    assert parser.parse_args(["grade", "run.jsonl"]).tasks is None
 
 
 def test_v1_still_loads_by_name_with_its_profiles(sim):
