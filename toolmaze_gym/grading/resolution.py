@@ -333,12 +333,12 @@ class _Provenance:
                     return name
         return None
 
-    def _local_derived(self, slot_id: str, key: str, i: int) -> bool:
-        """A value an earlier tool of the slot's own chain hands on, which the agent
-        may have without calling it (a city's time zone: ``corpus.derivations``)."""
+    def _local_derived(self, slot_id: str, key: str, i: int, depth: int = 0) -> bool:
+        """A value a tool of the slot's own side produces, which the agent could
+        compute or know without calling it (a city's time zone: ``corpus.derivations``)."""
         side = self.sides.get(slot_id)
         k = _producer(self.idx.corpus, side, key) if side else None
-        return k is not None and self.derived(slot_id, side, k, key, i, 0)
+        return k is not None and self.derived(slot_id, side, k, key, i, depth)
 
     def text_ok(self, spec: TextSpec | None, got: Any, i: int) -> bool:
         """What a text carries must be what the agent had: an upstream text it contains
@@ -376,11 +376,7 @@ class _Provenance:
         value = self.outputs.get(slot_id, {}).get(key)
         if value is None or self.view.seen(type_, value, i, self.echoes(slot_id)):
             return True
-        side = self.sides.get(slot_id)
-        if depth > 6 or not side:
-            return False
-        k = _producer(self.idx.corpus, side, key)
-        return k is not None and self.derived(slot_id, side, k, key, i, depth)
+        return depth <= 6 and self._local_derived(slot_id, key, i, depth)
 
     def derived(self, slot_id: str, side: tuple[str, ...], k: int, key: str, i: int,
                 depth: int) -> bool:
