@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 
@@ -51,6 +52,32 @@ def test_serve_records_what_report_reads(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "cli-agent" in (tmp_path / "rep" / "results.md").read_text()
+
+
+@pytest.mark.parametrize("protocol", ["mcp", "openenv"])
+def test_serve_listens_before_it_says_so(tmp_path, protocol):
+    """A client that connects the moment it reads the announcement finds the port open
+    (it was announced before uvicorn bound, and a loaded CI machine lost the race)."""
+    port = free_port()
+    proc = subprocess.Popen([*CLI, "serve", "--protocol", protocol, "--out",
+                             str(tmp_path / "r"), "--port", str(port)],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert f"{protocol} on http://127.0.0.1:{port}" in proc.stderr.readline()
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
+def test_serve_on_a_taken_port_is_one_line(tmp_path):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        out = subprocess.run([*CLI, "serve", "--out", str(tmp_path / "r"), "--port",
+                              str(port)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and f"cannot serve on 127.0.0.1:{port}" in out.stderr
+    assert len(out.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize("flags, words", [

@@ -20,8 +20,10 @@ import argparse
 import asyncio
 import contextlib
 import signal
+import socket
 import textwrap
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from toolmaze_gym.cli.common import UsageError, output_dir, port_number, positive
@@ -90,6 +92,34 @@ def _stop_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind and listen before the announcement, so a client that reads "on http://…"
+    and connects at once finds the port open (uvicorn would bind only after starting)."""
+    listening = socket.create_server((host, port), backlog=2048)
+    listening.set_inheritable(True)
+    return listening
+
+
+@contextlib.contextmanager
+def _stop_flag(server: Any) -> Iterator[None]:
+    """Ctrl-C or SIGTERM at any moment, even before uvicorn takes the signals over (a
+    client may stop the server the instant it is announced), asks it to stop cleanly
+    instead of raising KeyboardInterrupt into the event loop's own start-up."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(_signum: int, _frame: Any) -> None:
+        server.should_exit = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def _serve_http(ns: argparse.Namespace, store: Any) -> int:
     import sys
 
@@ -105,13 +135,19 @@ def _serve_http(ns: argparse.Namespace, store: Any) -> int:
         from toolmaze_gym.openenv.server.app import build_app
 
         app, where = build_app(store), f"http://{ns.host}:{ns.port} (OpenEnv: /ws, /mcp)"
-    print(f"toolmaze serve: {ns.protocol} on {where}; records to {ns.out} "
-          "(Ctrl-C stops)", file=sys.stderr)
     try:
-        uvicorn.run(app, host=ns.host, port=ns.port, log_level="warning",
-                    ws_max_size=MAX_BODY_BYTES, timeout_graceful_shutdown=GRACE_S)
-    except (OSError, SystemExit) as exc:
+        listening = _listen(ns.host, ns.port)
+    except OSError as exc:
         raise UsageError(f"cannot serve on {ns.host}:{ns.port}: {exc}") from None
+    server = uvicorn.Server(uvicorn.Config(
+        app, log_level="warning", ws_max_size=MAX_BODY_BYTES,
+        timeout_graceful_shutdown=GRACE_S))
+    with _stop_flag(server), contextlib.closing(listening):
+        print(f"toolmaze serve: {ns.protocol} on {where}; records to {ns.out} "
+              "(Ctrl-C stops)", file=sys.stderr)
+        server.run(sockets=[listening])
+    if not (server.started or server.should_exit):
+        raise UsageError(f"cannot serve on {ns.host}:{ns.port}: the app did not start")
     store.shutdown()  # before the count: whatever the app's own shutdown left open
     print(f"toolmaze serve: {store.recorder.written} episodes recorded in {ns.out}",
           file=sys.stderr)
