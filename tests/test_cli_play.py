@@ -321,6 +321,16 @@ def test_a_task_file_and_the_envs_seed_choose_the_episode(tmp_path, capsys):
     assert out.startswith(f"episode: {tasks[2].id} (C3")
 
 
+def test_a_task_id_finds_its_own_suite(tmp_path, capsys):
+    """An id names its suite, so old ids keep playing after the default suite moves on;
+    an explicit --suite still rules."""
+    _, out, _ = _play(tmp_path, capsys, ["quit"], "--task", "tmz-v2-c1-0000")
+    assert out.startswith("episode: tmz-v2-c1-0000 (C1")
+    code, _, err = _play(tmp_path, capsys, ["quit"], "--task", "tmz-v2-c1-0000",
+                         "--suite", SUITE_NAME)
+    assert code == 2 and f"no task 'tmz-v2-c1-0000' in {SUITE_NAME}" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--task", "tmz-v9-c9-0000"], f"no task 'tmz-v9-c9-0000' in {SUITE_NAME}"),
     (["--level", "C1", "--index", "100"], f"--index 100: {SUITE_NAME} has 100 C1 tasks (0..99)"),

@@ -34,7 +34,7 @@ def choose_task(ns: argparse.Namespace):
     if ns.tasks is None and ns.suite is not None and ns.suite not in shipped_suites():
         raise UsageError(f"unknown suite {ns.suite!r} (shipped: {', '.join(shipped_suites())}; "
                          "a directory or file goes to --tasks)")
-    source = ns.tasks or ns.suite or _default_suite()
+    source = ns.tasks or ns.suite or _default_suite(ns.task)
     if ns.tasks is not None and not Path(ns.tasks).exists():
         raise UsageError(f"no such task file or suite directory: {ns.tasks}")
     tasks = load_tasks(source)
@@ -72,10 +72,11 @@ def _by_position(ns: argparse.Namespace, tasks: list, source: str):
     return of_level[index]
 
 
-def _default_suite() -> str:
-    from toolmaze_gym.tasks.suite import SUITE_NAME
+def _default_suite(task_id: str | None) -> str:
+    """The suite a --task id names, else the default suite."""
+    from toolmaze_gym.tasks.suite import SUITE_NAME, suite_of
 
-    return SUITE_NAME
+    return (suite_of(task_id) if task_id else None) or SUITE_NAME
 
 
 def _file_lines(path: str) -> list[tuple[str, str]]:
@@ -163,7 +164,7 @@ def _play_episode(ns: argparse.Namespace) -> int:
     record_path = appendable_file(ns.record, "--record")
     task = choose_task(ns)
     try:
-        session = PlaySession(task, ns.mode, ns.prompt, ns.suite or _default_suite(),
+        session = PlaySession(task, ns.mode, ns.prompt, ns.suite or _default_suite(ns.task),
                               ns.max_steps, ns.full_docs, ns.tasks)
     except (ProfileError, SuiteError, ValueError) as exc:  # a mode the task cannot carry
         raise UsageError(f"{task.id} cannot be played in {ns.mode}: "
