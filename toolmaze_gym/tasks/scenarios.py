@@ -21,6 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
+from toolmaze_gym.tasks.action_content import empty_action_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
@@ -512,6 +513,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
     problems += action_problems(sc, corpus)
+    problems += empty_action_problems(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
