@@ -12,6 +12,7 @@ from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.faults.store import build_reference
 from toolmaze_gym.tasks import suite_v2
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.errands import task_stray_parts
 from toolmaze_gym.tasks.repeats import repeats
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
@@ -50,6 +51,15 @@ def test_hundred_tasks_per_level_each_from_a_scenario():
     "level: 77 of its tasks repeat a request of their level with other names (issue 28)"))
 def test_no_two_tasks_of_a_level_are_one_request_with_other_names():
     assert repeats(SUITE) == []
+
+
+@pytest.mark.xfail(NAME == "toolmaze-v3", strict=True, reason=(
+    "toolmaze-v3's c4-0011/0028/0033/0051/0067/0073/0079 glue a news headline or digest "
+    "onto a trip or a house (issue 28); the library's scenarios no longer do"))
+def test_every_c4_goal_is_one_errand(corpus):
+    declared = {sc.id: sc.themes for sc in load_library()}
+    assert [t.id for t in SUITE if task_stray_parts(
+        t, corpus, declared.get(t.meta.get("scenario"), ()))] == []
 
 
 def test_every_suite_task_is_solvable_from_what_the_agent_sees(corpus):

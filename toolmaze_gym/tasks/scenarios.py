@@ -27,6 +27,7 @@ from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_as
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
+from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 
@@ -36,7 +37,7 @@ _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
-                  "premises", "answer"}
+                  "premises", "answer", "themes"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
@@ -126,6 +127,7 @@ class Scenario:
     cues: tuple[tuple[str, tuple[str, ...]], ...] = ()
     premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
     answer: tuple[str, ...] = ()  # step outputs the request asks to be told (tasks.asks)
+    themes: tuple[str, ...] = ()  # themes its errand spans beyond what parts share (errands)
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -300,7 +302,18 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
     return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
                     tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
                     cues=parse_cues(raw.get("cues"), where, problems), premises=premises,
-                    answer=parse_answer(raw.get("answer"), where, problems))
+                    answer=parse_answer(raw.get("answer"), where, problems),
+                    themes=_parse_themes(raw.get("themes"), where, problems))
+
+
+def _parse_themes(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
+    """A scenario's ``themes``: a list of theme names (tasks.errands)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(t, str) and t for t in raw):
+        problems.append(f'{where}.themes: expected a list of theme names ["trip", ...]')
+        return ()
+    return tuple(raw)
 
 
 # ---------------------------------------------------------------- meaning checks
@@ -514,6 +527,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += asks_problems(sc)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
+    problems += errand_problems(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
