@@ -11,8 +11,8 @@ import pytest
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.faults.store import build_reference
 from toolmaze_gym.tasks import suite_v2
-from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.errands import task_stray_parts
+from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.repeats import repeats
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
