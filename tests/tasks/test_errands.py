@@ -43,8 +43,9 @@ def test_v3s_glued_on_news_parts_are_stray():
             found[task.id] = stray
     assert sorted(found) == GLUED
     assert all(any(th == {"news"} for _, th in stray) for stray in found.values())
-    news = [s for s in get_task("tmz-v3-c4-0073").slots if s.id == found["tmz-v3-c4-0073"][1][0][0]]
-    assert [CORPUS[t].behaviour for t in news[0].tools] == ["news.top_story"]
+    (ids,) = [ids for ids, th in found["tmz-v3-c4-0073"] if th == {"news"}]
+    news = [s for s in get_task("tmz-v3-c4-0073").slots if s.id in ids]
+    assert [CORPUS[t].behaviour for s in news for t in s.tools] == ["news.top_story"]
 
 
 def test_putting_the_headline_back_into_the_check_in_briefing_is_reported():
@@ -60,7 +61,7 @@ def test_putting_the_headline_back_into_the_check_in_briefing_is_reported():
     glued = replace(sc, steps=(*sc.steps[:-1], news, push))
     problems = errand_problems(glued, CORPUS)
     assert len(problems) == 2 and all("shares no parameter and no theme" in p for p in problems)
-    assert "part ['news'] (news)" in problems[1]
+    assert any("part ['news'] (news)" in p for p in problems)
 
 
 def test_a_declared_theme_is_what_lets_a_part_in():

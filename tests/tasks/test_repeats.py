@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from toolmaze_gym.tasks import suite_v2
-from toolmaze_gym.tasks.repeats import repeats, request_of
+from toolmaze_gym.tasks.repeats import repeats, request_of, same_scenarios
 from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.suite import SuiteError, get_task
 
@@ -52,3 +54,23 @@ def test_without_the_rule_the_builder_repeats_a_request():
     builder, seen = _builder(False), set()
     tasks = [builder.task(k, f"t{k}", seen) for k in range(4)]
     assert repeats(tasks)
+
+
+def test_one_request_written_as_two_scenarios_is_refused(tmp_path):
+    """v3's c1-0056 and c1-0079 came from two scenarios with the same steps bound the
+    same way (sh-swap-order-for-another, us-cancel-order-and-buy-alternative): the
+    library now has one, with the other's phrasings, and refuses a renamed copy."""
+    lib = load_library()
+    assert same_scenarios(lib) == []
+    a, b = get_task("tmz-v3-c1-0056"), get_task("tmz-v3-c1-0079")
+    assert {a.meta["scenario"], b.meta["scenario"]} == {
+        "sh-swap-order-for-another", "us-cancel-order-and-buy-alternative"}
+    assert "us-cancel-order-and-buy-alternative" not in {sc.id for sc in lib}
+    swap = next(sc for sc in lib if sc.id == "sh-swap-order-for-another")
+    assert len(swap.phrasings) == 6
+    push = swap.steps[-1]
+    untitled = replace(push, id="tell", args=tuple(x for x in push.args if x.role != "title"))
+    copy = replace(swap, id="copy", steps=(*swap.steps[:-1], untitled))
+    assert same_scenarios([*lib, copy]) == [("sh-swap-order-for-another", "copy")]
+    other = replace(copy, steps=copy.steps[1:])  # no cancellation: another request
+    assert same_scenarios([*lib, other]) == []

@@ -90,7 +90,7 @@ def parts(steps: Sequence[Step], read: set[str]) -> list[list[Step]]:
     aside."""
     kept = {s.id for s in steps} - report(steps, read)
     g = nx.Graph()
-    g.add_nodes_from(kept)
+    g.add_nodes_from(s.id for s in steps if s.id in kept)  # in order: parts come out stable
     g.add_edges_from((s.id, u) for s in steps for u in s.fed_by if s.id in kept and u in kept)
     by_id = {s.id: s for s in steps}
     comps = [[by_id[i] for i in sorted(c, key=[s.id for s in steps].index)]

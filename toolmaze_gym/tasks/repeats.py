@@ -4,15 +4,22 @@ Two tasks from one scenario and one phrasing differ only in the literals drawn
 into the phrasing's placeholders (another city, another person, another order):
 a reader sees one request twice, and the level measures one thing twice. The
 suite builder takes each (scenario, phrasing) at most once per level
-(``suite_v2.LevelBuilder``); this module finds the pairs in built tasks.
+(``suite_v2.LevelBuilder``); this module finds the pairs in built tasks. Two
+scenarios with the same steps bound the same way (ids and param names aside) are
+one request written twice, which the per-scenario rule cannot see: the library
+refuses them (``same_scenarios``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from toolmaze_gym.tasks.model import Task
+
+if TYPE_CHECKING:
+    from toolmaze_gym.tasks.scenarios import Scenario
 
 Request = tuple[str, str, int]  # level, scenario, phrasing
 
@@ -35,3 +42,20 @@ def repeats(tasks: Iterable[Task]) -> list[tuple[str, str]]:
         if req is not None:
             by_request.setdefault(req, []).append(t.id)
     return [pair for ids in by_request.values() for pair in combinations(ids, 2)]
+
+
+def shape(sc: Scenario) -> tuple:
+    """What a scenario asks, names aside: each step's capability and how each of its
+    arguments is bound (a parameter or an earlier step's field); free texts are the
+    wording of a report (a push with a title or without one asks the same)."""
+    return tuple(sorted((st.use, tuple(sorted((a.role, a.kind) for a in st.args
+                                              if a.kind != "text")))
+                        for st in sc.steps))
+
+
+def same_scenarios(scenarios: Iterable[Scenario]) -> list[tuple[str, str]]:
+    """Pairs of scenario ids (in the order given) that are one request written twice."""
+    by_shape: dict[tuple, list[str]] = {}
+    for sc in scenarios:
+        by_shape.setdefault(shape(sc), []).append(sc.id)
+    return [pair for ids in by_shape.values() for pair in combinations(ids, 2)]

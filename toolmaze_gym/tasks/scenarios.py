@@ -30,6 +30,7 @@ from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
+from toolmaze_gym.tasks.repeats import same_scenarios
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -586,6 +587,9 @@ def check_files(paths: Iterable[Path | str], corpus: Corpus | None = None,
         if sc.id in seen:
             problems.append(f"{sc.file}: {sc.id}: id also used in {seen[sc.id]}")
         seen.setdefault(sc.id, sc.file)
+    problems += [f"{a}: the same steps, bound the same way, as {b}: one request written "
+                 "twice (merge their phrasings into one scenario)"
+                 for a, b in same_scenarios(scenarios)]
     return scenarios, problems
 
 
