@@ -11,7 +11,9 @@ import pytest
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.faults.store import build_reference
 from toolmaze_gym.tasks import suite_v2
+from toolmaze_gym.tasks.errands import task_stray_parts
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.repeats import repeats
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.solvability import solvability_problems
@@ -29,6 +31,19 @@ PATHS = {"C1": 100, "C2": 200, "C3": 200, "C4": 600}
 # C3: 13 since toolmaze-v3 (its premises and asks left more Office goals buildable at C3:
 # Office 51 against 38); the builder could steer harder there (issue 16 closing note).
 DOMAIN_TOLERANCE = {"C1": 12, "C2": 12, "C3": 13, "C4": 22}
+# Scenarios merged into another since the suite was built (one request written twice:
+# tasks.repeats.same_scenarios); the shipped tasks are checked against the survivor.
+MERGED = {"us-cancel-order-and-buy-alternative": "sh-swap-order-for-another"}
+
+
+# Scenarios whose steps changed since toolmaze-v3 was built (issue 28: a glued-on news
+# part replaced by one of the errand); v3's tasks of them no longer match the library.
+REWRITTEN = {"toolmaze-v3": {"tr-day-before-checkin-and-allowance", "iot-rail-trip-away-mode",
+                             "tr-offsite-two-cities"}}.get(NAME, set())
+
+
+def scenario_of(task) -> str:
+    return MERGED.get(task.meta["scenario"], task.meta["scenario"])
 
 
 def jaccard_within_the_paper(level: str) -> bool:
@@ -41,7 +56,23 @@ def test_hundred_tasks_per_level_each_from_a_scenario():
     assert [sum(t.level == lv for t in SUITE) for lv in LEVELS] == [100] * 4
     assert len({t.id for t in SUITE}) == 400
     ids = {s.id for s in load_library()}
-    assert all(t.meta["scenario"] in ids and t.meta["goal"] for t in SUITE)
+    assert all(scenario_of(t) in ids and t.meta["goal"] for t in SUITE)
+
+
+@pytest.mark.xfail(NAME == "toolmaze-v3", strict=True, reason=(
+    "toolmaze-v3 was built before the builder took each (scenario, phrasing) once per "
+    "level: 77 of its tasks repeat a request of their level with other names (issue 28)"))
+def test_no_two_tasks_of_a_level_are_one_request_with_other_names():
+    assert repeats(SUITE) == []
+
+
+@pytest.mark.xfail(NAME == "toolmaze-v3", strict=True, reason=(
+    "toolmaze-v3's c4-0011/0028/0033/0051/0067/0073/0079 glue a news headline or digest "
+    "onto a trip or a house (issue 28); the library's scenarios no longer do"))
+def test_every_c4_goal_is_one_errand(corpus):
+    declared = {sc.id: sc.themes for sc in load_library()}
+    assert [t.id for t in SUITE if task_stray_parts(
+        t, corpus, declared.get(t.meta.get("scenario"), ()))] == []
 
 
 def test_every_suite_task_is_solvable_from_what_the_agent_sees(corpus):
@@ -52,7 +83,8 @@ def test_every_suite_task_is_solvable_from_what_the_agent_sees(corpus):
 def test_every_suite_task_passes_the_generator_checks(sim):
     gen = ScenarioGenerator(sim)
     lib = {s.id: s for s in load_library()}
-    bad = {t.id: p for t in SUITE if (p := gen.problems(t, lib[t.meta["scenario"]]))}
+    bad = {t.id: p for t in SUITE if scenario_of(t) not in REWRITTEN
+           and (p := gen.problems(t, lib[scenario_of(t)]))}
     assert not bad, next(iter(bad.items()))
 
 

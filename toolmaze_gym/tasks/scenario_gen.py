@@ -465,8 +465,10 @@ class ScenarioGenerator:
         return mentions
 
     def build(self, sc: Scenario, level: str, assign: dict[str, Option],
-              params: dict[str, Any], task_id: str, stream: hashing.Stream) -> Task:
-        """One task, or ScenarioBuildError saying why it is not acceptable."""
+              params: dict[str, Any], task_id: str, stream: hashing.Stream,
+              avoid: frozenset[int] = frozenset()) -> Task:
+        """One task, or ScenarioBuildError saying why it is not acceptable; its
+        phrasing is none of ``avoid`` (phrasings the level has used already)."""
         try:
             slots, answer = self._fill_texts(sc, self._slots(sc, assign, params), params)
             solutions = enumerate_solutions(self.sim, slots)
@@ -483,7 +485,8 @@ class ScenarioGenerator:
                    else ScenarioBuildError(bad[0].message))
         task_tools = {t for s in slots for t in s.tools}
         domains = sorted({self.corpus[t].domain for t in task_tools})
-        phr = stream.randint(0, len(sc.phrasings) - 1)
+        free = fresh_phrasings(sc, avoid)
+        phr = free[stream.randint(0, len(free) - 1)]
         query = _fill(sc, sc.phrasings[phr], params)
         texts = {(f"s{k + 1}", a.role) for k, st in enumerate(sc.steps) for a in st.args
                  if a.kind == "text"}  # written by the agent, not stated by the query
@@ -663,10 +666,16 @@ class ScenarioGenerator:
 
     def generate(self, sc: Scenario, level: str, seed: int | str, task_id: str,
                  target: int | None = None, draws: int = 6,
-                 skip: frozenset[str] = frozenset()) -> Task:
-        """A task of ``level`` from ``sc``; raises ScenarioBuildError with the last reason."""
+                 skip: frozenset[str] = frozenset(),
+                 avoid: frozenset[int] = frozenset()) -> Task:
+        """A task of ``level`` from ``sc``; raises ScenarioBuildError with the last reason.
+
+        ``avoid``: phrasings of ``sc`` the level has used already. A task in one of
+        them would be the same request with other names (``tasks.repeats``)."""
         if level not in sc.levels:
             raise ScenarioBuildError(f"{sc.id} is not written for {level}")
+        if not fresh_phrasings(sc, avoid):
+            raise ScenarioBuildError(f"every phrasing of {sc.id} is used at {level} already")
         reason = "no realisation has the level's pattern"
         for draw in range(draws):
             stream = hashing.Stream("toolmaze-v2", seed, sc.id, level, draw)
@@ -685,7 +694,8 @@ class ScenarioGenerator:
                 if branches and all(b in faultless for b in branches):
                     continue
                 try:
-                    task = self.build(sc, level, assign, params, task_id, stream.fork("build"))
+                    task = self.build(sc, level, assign, params, task_id, stream.fork("build"),
+                                      avoid)
                 except PremiseContradicted as exc:
                     reason = str(exc)
                     break  # the same data under other tools: draw again
@@ -738,6 +748,11 @@ class ScenarioGenerator:
             out[level] = {"ok": bool(lengths), "lengths": _span(lengths),
                           "paths": _span(paths), "why": why}
         return out
+
+
+def fresh_phrasings(sc: Scenario, avoid: frozenset[int]) -> list[int]:
+    """Indices of ``sc``'s phrasings not in ``avoid``, in order."""
+    return [k for k in range(len(sc.phrasings)) if k not in avoid]
 
 
 def _span(xs: set[int]) -> str:

@@ -21,13 +21,16 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
+from toolmaze_gym.tasks.action_content import empty_action_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
+from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
+from toolmaze_gym.tasks.repeats import same_scenarios
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -35,7 +38,7 @@ _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
-                  "premises", "answer"}
+                  "premises", "answer", "themes"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
@@ -125,6 +128,7 @@ class Scenario:
     cues: tuple[tuple[str, tuple[str, ...]], ...] = ()
     premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
     answer: tuple[str, ...] = ()  # step outputs the request asks to be told (tasks.asks)
+    themes: tuple[str, ...] = ()  # themes its errand spans beyond what parts share (errands)
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -299,7 +303,18 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
     return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
                     tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
                     cues=parse_cues(raw.get("cues"), where, problems), premises=premises,
-                    answer=parse_answer(raw.get("answer"), where, problems))
+                    answer=parse_answer(raw.get("answer"), where, problems),
+                    themes=_parse_themes(raw.get("themes"), where, problems))
+
+
+def _parse_themes(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
+    """A scenario's ``themes``: a list of theme names (tasks.errands)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(t, str) and t for t in raw):
+        problems.append(f'{where}.themes: expected a list of theme names ["trip", ...]')
+        return ()
+    return tuple(raw)
 
 
 # ---------------------------------------------------------------- meaning checks
@@ -512,6 +527,8 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
     problems += action_problems(sc, corpus)
+    problems += empty_action_problems(sc, corpus)
+    problems += errand_problems(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
@@ -570,6 +587,9 @@ def check_files(paths: Iterable[Path | str], corpus: Corpus | None = None,
         if sc.id in seen:
             problems.append(f"{sc.file}: {sc.id}: id also used in {seen[sc.id]}")
         seen.setdefault(sc.id, sc.file)
+    problems += [f"{a}: the same steps, bound the same way, as {b}: one request written "
+                 "twice (merge their phrasings into one scenario)"
+                 for a, b in same_scenarios(scenarios)]
     return scenarios, problems
 
 

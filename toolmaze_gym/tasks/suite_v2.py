@@ -77,8 +77,14 @@ class LevelBuilder:
     """Tasks of one level, one after another, steered towards diversity."""
 
     def __init__(self, level: str, seed: int | str, scenarios: Iterable[Scenario],
-                 gen: ScenarioGenerator | None = None, kinds: Kinds | None = None) -> None:
+                 gen: ScenarioGenerator | None = None, kinds: Kinds | None = None,
+                 distinct: bool = True) -> None:
         self.level, self.seed = level, seed
+        # Each (scenario, phrasing) at most once: a second task of one would be the
+        # same request with other names (tasks.repeats). Procedural splits of any
+        # size turn it off, as they draw more tasks than the library has phrasings.
+        self.distinct = distinct
+        self.phrasings: dict[str, set[int]] = {}  # scenario -> phrasings used
         self.gen = gen or ScenarioGenerator()
         eligible = [sc for sc in scenarios if level in sc.levels]
         self.by_domain = {d: [sc for sc in eligible if sc.domain == d] for d in DOMAINS}
@@ -101,7 +107,8 @@ class LevelBuilder:
         scenario share most tools, so spreading them keeps Jaccard low), traded
         against how far the scenario's s* lengths are from the target (the paper's
         length distribution); then the least used domain, then a seeded tie-break."""
-        pool = [sc for d in self.domains for sc in self.by_domain[d] if sc.id not in self.dead]
+        pool = [sc for d in self.domains for sc in self.by_domain[d]
+                if sc.id not in self.dead and len(self._avoid(sc)) < len(sc.phrasings)]
 
         def miss(sc: Scenario) -> int:
             lengths = self.gen.lengths(sc, self.level)
@@ -176,18 +183,24 @@ class LevelBuilder:
         shift = max(-MAX_LENGTH_SHIFT, min(MAX_LENGTH_SHIFT, int(deficit)))
         return max(min(lengths), min(max(lengths), target + shift))
 
+    def _avoid(self, sc: Scenario) -> frozenset[int]:
+        """The phrasings of ``sc`` a new task must not take (none unless distinct)."""
+        return frozenset(self.phrasings.get(sc.id, ())) if self.distinct else frozenset()
+
     def task(self, k: int, task_id: str, skip: set[str]) -> Task:
         target = self.target_length(k)
         for sc in self._order(k, target):
             try:
                 task = self.gen.generate(sc, self.level, f"{self.seed}/{k}", task_id,
-                                         target=target, skip=frozenset(skip))
+                                         target=target, skip=frozenset(skip),
+                                         avoid=self._avoid(sc))
             except ScenarioBuildError:
                 self.fails[sc.id] += 1
                 if not self.uses[sc.id] and self.fails[sc.id] >= DEAD_AFTER:
                     self.dead.add(sc.id)
                 continue
             self.uses[sc.id] += 1
+            self.phrasings.setdefault(sc.id, set()).add(task.meta["phrasing"])
             self.domain_uses[sc.domain] += 1
             self.involved.update(task.domains)
             self.length_sum += task.default_path.length
@@ -281,7 +294,8 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
     # not depend on the other levels asked for, so `toolmaze generate --jobs` builds
     # the levels in parallel with the serial bytes.
     builders = {lv: LevelBuilder(lv, f"{split}:{seed}", scenarios, ScenarioGenerator(
-        sim, exclude_tools=tools, exclude_domains=held, extra_check=check)) for lv in levels}
+        sim, exclude_tools=tools, exclude_domains=held, extra_check=check), distinct=False)
+        for lv in levels}
     skips = {lv: set(skip) for lv in levels}
     counts: Counter[str] = Counter()
     for i in range(n):
