@@ -47,6 +47,7 @@ class DocSources:
     markers: tuple[str, ...]
     sources: Mapping[str, tuple[str, ...]]  # phrase -> capability.key it names
     illustrations: Mapping[str, str]  # example -> why it names no source
+    untranslated: str = ""  # what a translator's doc says of a text it hands back as is
 
 
 def load_doc_sources(text: str | None = None) -> DocSources:
@@ -56,7 +57,8 @@ def load_doc_sources(text: str | None = None) -> DocSources:
     raw = tomllib.loads(text)
     return DocSources(tuple(raw.get("markers", ())),
                       {k.lower(): tuple(v) for k, v in raw.get("sources", {}).items()},
-                      {k.lower(): v for k, v in raw.get("illustrations", {}).items()})
+                      {k.lower(): v for k, v in raw.get("illustrations", {}).items()},
+                      raw.get("translators", {}).get("untranslated", ""))
 
 
 def examples(doc: str, markers: Iterable[str]) -> list[str]:
