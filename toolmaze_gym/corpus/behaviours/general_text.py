@@ -1,8 +1,11 @@
 """Translation, summarisation and message formatting (General domain).
 
-The "translation" is deterministic and inspectable: the text is tagged with its
-target language ("[de] …"), so a chain's output shows which steps ran, and every
-provider returns the same text for the same request. Summaries keep the first
+Translation is deterministic and inspectable: a sentence of the world's phrasebook
+(``world.phrasebook``: a report a colleague wrote in German) comes back in the
+language asked for; any other text has no translation in this world and comes back
+as it is, tagged with its target language ("[de] …"), as the tools' docs say, so a
+chain's output shows which steps ran, and every provider returns the same text for
+the same request. Summaries keep the first
 sentence, capped in words, so they are never longer than their source.
 """
 
@@ -12,6 +15,7 @@ import re
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour
 from toolmaze_gym.corpus.behaviours.general_common import field_name
+from toolmaze_gym.world.phrasebook import translation
 
 _TAG = re.compile(r"^\[([a-z]{2})\]\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -36,7 +40,11 @@ def _require_text(ctx: CallContext, text: str) -> str:
 def translate(ctx: CallContext, text: str, target_language: str) -> dict:
     source, body = _body(_require_text(ctx, text))
     target = target_language.strip().lower()
-    translated = body if target == "en" else f"[{target}] {body}"
+    known = translation(body, target)
+    if known is not None:
+        source, translated = known
+    else:
+        translated = body if target == "en" else f"[{target}] {body}"
     return {"translated_text": translated, "target_language": target,
             "source_language": source, "characters": len(body)}
 
