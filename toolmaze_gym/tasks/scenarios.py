@@ -24,6 +24,7 @@ from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
+from toolmaze_gym.tasks.conventions import convention_problems
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.model import LEVELS
@@ -35,7 +36,7 @@ _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
-                  "premises", "answer"}
+                  "premises", "answer", "readings"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
@@ -125,6 +126,8 @@ class Scenario:
     cues: tuple[tuple[str, tuple[str, ...]], ...] = ()
     premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
     answer: tuple[str, ...] = ()  # step outputs the request asks to be told (tasks.asks)
+    # families whose every reading the grader accepts (tasks.conventions, readings.toml)
+    readings: tuple[str, ...] = ()
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -299,7 +302,17 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
     return Scenario(sid, domain, goal, tuple(p for p in params if p is not None),
                     tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
                     cues=parse_cues(raw.get("cues"), where, problems), premises=premises,
-                    answer=parse_answer(raw.get("answer"), where, problems))
+                    answer=parse_answer(raw.get("answer"), where, problems),
+                    readings=_parse_readings(raw.get("readings", []), where, problems))
+
+
+def _parse_readings(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
+    """A scenario's ``readings``: the families of readings.toml it leaves open because
+    the grader accepts each of their readings (``tasks.conventions``)."""
+    if not isinstance(raw, list) or not all(isinstance(r, str) and r for r in raw):
+        problems.append(f"{where}.readings: a list of family names of data/cues/readings.toml")
+        return ()
+    return tuple(raw)
 
 
 # ---------------------------------------------------------------- meaning checks
@@ -512,6 +525,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
     problems += action_problems(sc, corpus)
+    problems += convention_problems(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
