@@ -42,13 +42,18 @@ def behaviours(corpus: Corpus, step: StepSpec, caps: Mapping[str, Capability]) -
     return {step.use} | ({corpus[t].behaviour for t in cap.tools} if cap else set())
 
 
-def reads(sc: Scenario) -> set[str]:
-    """Every step output (``step.key``) the scenario reads: by an argument, in a
-    text's template, in its answer, or in a premise."""
-    out = set(sc.answer)
+def reads(sc: Scenario, by: str = "any") -> set[str]:
+    """Every step output (``step.key``) the scenario reads: by an argument, as an ask
+    of a text (what the grade checks), in its answer, or in a premise. ``by``:
+    "argument" keeps only arguments; "template" takes every hole of a text's template
+    (what the reference fills in) instead of its asks."""
+    args = {a.ref for step in sc.steps for a in step.args if a.kind == "field"}
+    if by == "argument":
+        return args
+    out = set(sc.answer) | args
     for step in sc.steps:
         for a in step.args:
-            out |= {a.ref} if a.kind == "field" else {h for h in a.holes if "." in h}
+            out |= {m for m in (a.holes if by == "template" else a.mention) if "." in m}
     for premise in sc.premises:
         out |= {o.ref for o in premise.operands if o.kind == "field"}
     return out
@@ -59,7 +64,10 @@ def _param_count(sc: Scenario, type_: str) -> int:
 
 
 def _with_holds(sc: Scenario, fam: Family, used: set[str]) -> bool:
-    """Whether the scenario also has what opens the family (``with``)."""
+    """Whether the scenario also has what opens the family (``with``) and nothing that
+    closes it (``without``)."""
+    if used & set(fam.without):
+        return False
     if not fam.with_:
         return True
     for cond in fam.with_:
@@ -84,13 +92,41 @@ def _source(sc: Scenario, step: StepSpec, role: str, corpus: Corpus,
     return "field", behaviours(corpus, up, caps) if up else set()
 
 
+def _downstream(sc: Scenario, ref: str) -> set[str]:
+    """The steps a step output flows into, directly or through later steps."""
+    reached = {s.id for s in sc.steps if any(a.kind == "field" and a.ref == ref
+                                             for a in s.args)}
+    grew = True
+    while grew:
+        more = {s.id for s in sc.steps if s.id not in reached
+                and any(a.kind == "field" and a.step in reached for a in s.args)}
+        reached |= more
+        grew = bool(more)
+    return reached
+
+
+def _keyed(fam: Family, r: Reading, sc: Scenario, step: StepSpec, read: set[str],
+           by_step: Mapping[str, set[str]]) -> bool:
+    """Whether a reading chosen by keys is taken: a key is read and, where the family
+    tells readings apart by where the value flows, it flows as the reading says."""
+    through = {b for x in fam.readings for b in x.through}
+    for k in r.keys:
+        ref = f"{step.id}.{k}"
+        if ref not in read:
+            continue
+        flows = any(by_step[s] & (set(r.through) or through) for s in _downstream(sc, ref))
+        if not through or flows == bool(r.through):
+            return True
+    return False
+
+
 def _chosen(fam: Family, sc: Scenario, step: StepSpec, read: set[str], corpus: Corpus,
-            caps: Mapping[str, Capability]) -> list[Reading]:
+            caps: Mapping[str, Capability], by_step: Mapping[str, set[str]]) -> list[Reading]:
     """The readings one step of the family takes."""
     kind, src = _source(sc, step, fam.role, corpus, caps) if fam.role else ("", set())
     out: list[Reading] = []
     for r in fam.readings:
-        if r.fixed or any(f"{step.id}.{k}" in read for k in r.keys):
+        if r.fixed or (r.keys and _keyed(fam, r, sc, step, read, by_step)):
             out.append(r)
         elif kind and r.sources:
             named = {s for s in r.sources if s not in ("param", "*")}
@@ -108,14 +144,15 @@ def taken(sc: Scenario, corpus: Corpus, families: Families | None = None
     caps = capabilities(corpus)
     by_step = {s.id: behaviours(corpus, s, caps) for s in sc.steps}
     used = set().union(*by_step.values()) if by_step else set()
-    read = reads(sc)
     out = []
     for fam in families.values():
         if not _with_holds(sc, fam, used):
             continue
+        read = reads(sc, fam.by)
         for step in sc.steps:
             if by_step[step.id] & set(fam.use):
-                out += [(fam, step, r) for r in _chosen(fam, sc, step, read, corpus, caps)]
+                out += [(fam, step, r) for r in _chosen(fam, sc, step, read, corpus, caps,
+                                                                  by_step)]
     return out
 
 
@@ -171,10 +208,10 @@ def convention_problems(sc: Scenario, corpus: Corpus, families: Families | None 
 
 
 def idle_steps(sc: Scenario, corpus: Corpus) -> list[str]:
-    """Every step that is no Action and whose outputs nothing reads: a lookup the
-    request does not need (a balance that feeds nothing the user asked)."""
+    """Every step that is no Action and whose outputs nothing reads, not even a text's
+    template: a lookup the request does not need (a balance that feeds nothing)."""
     caps = capabilities(corpus)
-    read = {r.split(".", 1)[0] for r in reads(sc)}
+    read = {r.split(".", 1)[0] for r in reads(sc, "template")}
     where = f"{sc.file}: {sc.id}"
     return [f"{where}.steps.{s.id}: {s.use} feeds nothing the request asks (no argument, "
             "text, answer or premise reads it); drop the step or ask for its result"

@@ -31,8 +31,8 @@ from importlib import resources
 from toolmaze_gym.tasks.asks import cue_in
 
 DATA = ("data", "cues", "readings.toml")
-_FAMILY_KEYS = {"about", "use", "with", "role", "graded_any", "reading"}
-_READING_KEYS = {"keys", "from", "words"}
+_FAMILY_KEYS = {"about", "use", "with", "without", "role", "graded_any", "by", "reading"}
+_READING_KEYS = {"keys", "from", "through", "words"}
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class Reading:
     keys: tuple[str, ...] = ()  # chosen when the scenario reads one of these outputs
     sources: tuple[str, ...] = ()  # or when the family's role is fed by one of these
     words: tuple[str, ...] = ()
+    through: tuple[str, ...] = ()  # and the key flows into a step of one of these
 
     @property
     def fixed(self) -> bool:
@@ -59,8 +60,12 @@ class Family:
     use: tuple[str, ...]
     readings: tuple[Reading, ...]
     with_: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()  # behaviours that close the family
     role: str = ""
     graded_any: bool = False
+    # "argument": a key selects a reading only where an argument reads it (a text that
+    # reports the whole forecast carries the high and the low, so it leaves nothing open)
+    by: str = "any"
 
 
 def _strings(raw: object) -> tuple[str, ...] | None:
@@ -73,11 +78,12 @@ def _parse_reading(name: str, raw: object, where: str, problems: list[str]) -> R
     if not isinstance(raw, dict) or set(raw) - _READING_KEYS:
         problems.append(f"{where}: a table of {sorted(_READING_KEYS)}")
         return None
-    words, keys, sources = (_strings(raw.get(k, [])) for k in ("words", "keys", "from"))
-    if not words or keys is None or sources is None:
+    words, keys, sources, through = (_strings(raw.get(k, []))
+                                     for k in ("words", "keys", "from", "through"))
+    if not words or keys is None or sources is None or through is None:
         problems.append(f"{where}: `words` (non-empty), `keys` and `from` are lists of strings")
         return None
-    return Reading(name, keys, sources, words)
+    return Reading(name, keys, sources, words, through)
 
 
 def parse_families(text: str, where: str = "readings.toml") -> tuple[dict[str, Family], list[str]]:
@@ -97,6 +103,7 @@ def parse_families(text: str, where: str = "readings.toml") -> tuple[dict[str, F
             problems.append(f"{w}: a table of {sorted(_FAMILY_KEYS)}")
             continue
         use, with_ = _strings(fam.get("use")), _strings(fam.get("with", []))
+        without = _strings(fam.get("without", [])) or ()
         readings = [_parse_reading(r, v, f"{w}.reading.{r}", problems)
                     for r, v in (fam.get("reading") or {}).items()]
         if not use or with_ is None or not readings:
@@ -105,8 +112,11 @@ def parse_families(text: str, where: str = "readings.toml") -> tuple[dict[str, F
         if any(r.sources for r in readings if r) and not fam.get("role"):
             problems.append(f"{w}: a reading chosen by `from` needs the family's `role`")
         out[name] = Family(name, str(fam.get("about", "")), use,
-                           tuple(r for r in readings if r is not None), with_,
-                           str(fam.get("role", "")), bool(fam.get("graded_any", False)))
+                           tuple(r for r in readings if r is not None), with_, without,
+                           str(fam.get("role", "")), bool(fam.get("graded_any", False)),
+                           str(fam.get("by", "any")))
+        if out[name].by not in ("any", "argument"):
+            problems.append(f"{w}.by: \"any\" (default) or \"argument\"")
     return out, problems
 
 

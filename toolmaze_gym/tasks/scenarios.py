@@ -24,7 +24,7 @@ from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
-from toolmaze_gym.tasks.conventions import convention_problems
+from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.model import LEVELS
@@ -525,7 +525,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
     problems += action_problems(sc, corpus)
-    problems += convention_problems(sc, corpus)
+    problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
