@@ -217,3 +217,21 @@ def idle_steps(sc: Scenario, corpus: Corpus) -> list[str]:
             "text, answer or premise reads it); drop the step or ask for its result"
             for s in sc.steps if s.id not in read and s.use in caps
             and not any(corpus[t].category == "Action" for t in caps[s.use].tools)]
+
+
+def data_problems(corpus: Corpus, families: Families | None = None) -> list[str]:
+    """Families whose behaviours the corpus does not have, or whose keys no tool of
+    theirs returns, so readings.toml and the corpus never drift apart."""
+    families = default_families() if families is None else families
+    known = {s.behaviour for s in corpus.tools.values()}
+    problems: list[str] = []
+    for fam in families.values():
+        where = f"readings.toml: family.{fam.name}"
+        named = [b for b in (*fam.use, *fam.with_, *fam.without) if not b.startswith("type:")]
+        problems += [f"{where}: {b!r} is no behaviour of the corpus" for b in named
+                     if b not in known]
+        returns = {f.canonical for s in corpus.tools.values() if s.behaviour in fam.use
+                   for f in s.returns}
+        problems += [f"{where}.reading.{r.name}: no tool of {list(fam.use)} returns {k!r}"
+                     for r in fam.readings for k in r.keys if k not in returns]
+    return problems
