@@ -48,6 +48,7 @@ COUNTER_EXAMPLES = {
     "tr-rail-ticket-host-note": {"train_offer"},
     "tr-book-relative-flight-translated": {"flight_offer"},
     "fin-crypto-or-shares": {"percent_base"},  # −96.73 % or +2,961.77 %
+    "iot-err-partner-lands-house-ready": {"indoor_reading"},  # c4-0036: "what it reads"
 }
 
 

@@ -45,17 +45,18 @@ def behaviours(corpus: Corpus, step: StepSpec, caps: Mapping[str, Capability]) -
 def reads(sc: Scenario, by: str = "any") -> set[str]:
     """Every step output (``step.key``) the scenario reads: by an argument, as an ask
     of a text (what the grade checks), in its answer, or in a premise. ``by``:
-    "argument" keeps only arguments; "template" takes every hole of a text's template
-    (what the reference fills in) instead of its asks."""
+    "argument" keeps only arguments; "asks" only what the user is told (the answer and
+    texts' asks); "template" takes every hole of a text's template (what the reference
+    fills in) instead of its asks."""
     args = {a.ref for step in sc.steps for a in step.args if a.kind == "field"}
     if by == "argument":
         return args
-    out = set(sc.answer) | args
+    out = set(sc.answer) | (set() if by == "asks" else args)
     for step in sc.steps:
         for a in step.args:
             out |= {m for m in (a.holes if by == "template" else a.mention) if "." in m}
-    for premise in sc.premises:
-        out |= {o.ref for o in premise.operands if o.kind == "field"}
+    if by != "asks":
+        out |= {o.ref for p in sc.premises for o in p.operands if o.kind == "field"}
     return out
 
 

@@ -115,8 +115,8 @@ def parse_families(text: str, where: str = "readings.toml") -> tuple[dict[str, F
                            tuple(r for r in readings if r is not None), with_, without,
                            str(fam.get("role", "")), bool(fam.get("graded_any", False)),
                            str(fam.get("by", "any")))
-        if out[name].by not in ("any", "argument"):
-            problems.append(f"{w}.by: \"any\" (default) or \"argument\"")
+        if out[name].by not in ("any", "argument", "asks"):
+            problems.append(f"{w}.by: \"any\" (default), \"argument\" or \"asks\"")
     return out, problems
 
 
