@@ -31,7 +31,8 @@ MAIN = Path(__file__).parents[1] / "data" / "conventions" / "main_counter_exampl
 COUNTER_EXAMPLES = {
     "iot-err-guest-arrives-by-train": {"forecast_value", "train_offer"},  # c4-0002: eco high/low
     "iot-err-cabin-energy-setback": {"forecast_value"},  # c4-0037
-    "iot-rail-trip-away-mode": {"forecast_value", "train_offer"},  # c4-0028, c4-0079
+    "iot-rail-trip-away-mode": {"forecast_value", "train_offer", "news_scope"},  # c4-0028,
+    # c4-0079
     "sh-err-late-parcel-reorder-at-destination": {"order_total"},  # c4-0065: "the total"
     "sh-member-price-foreign-shop-log": {"order_total"},  # c4-0008, c4-0050
     "sh-err-replace-then-return-in-sellers-language": {"order_total"},  # c4-0060/0023/0029
@@ -49,6 +50,7 @@ COUNTER_EXAMPLES = {
     "tr-book-relative-flight-translated": {"flight_offer"},
     "fin-crypto-or-shares": {"percent_base"},  # −96.73 % or +2,961.77 %
     "iot-err-partner-lands-house-ready": {"indoor_reading"},  # c4-0036: "what it reads"
+    "tr-day-before-checkin-and-allowance": {"news_scope"},  # c4-0073: headline scope
 }
 
 

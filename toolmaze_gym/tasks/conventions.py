@@ -83,9 +83,12 @@ def _with_holds(sc: Scenario, fam: Family, used: set[str]) -> bool:
 
 def _source(sc: Scenario, step: StepSpec, role: str, corpus: Corpus,
             caps: Mapping[str, Capability]) -> tuple[str, set[str]]:
-    """What feeds ``role`` of a step: ("param", {name}) or ("field", its behaviours)."""
+    """What feeds ``role`` of a step: ("param", {name}), ("field", its behaviours), or
+    ("none", ∅) where nothing does (an optional argument left out)."""
     arg = next((a for a in step.args if a.role == role), None)
-    if arg is None or arg.kind == "text":
+    if arg is None:
+        return "none", set()
+    if arg.kind == "text":
         return "", set()
     if arg.kind == "param":
         return "param", {arg.ref}
@@ -130,8 +133,9 @@ def _chosen(fam: Family, sc: Scenario, step: StepSpec, read: set[str], corpus: C
         if r.fixed or (r.keys and _keyed(fam, r, sc, step, read, by_step)):
             out.append(r)
         elif kind and r.sources:
-            named = {s for s in r.sources if s not in ("param", "*")}
-            if (kind == "param" and "param" in r.sources) or (kind == "field" and src & named):
+            named = {s for s in r.sources if s not in ("param", "none", "*")}
+            if kind in ("param", "none") and kind in r.sources or (kind == "field"
+                                                                   and src & named):
                 out.append(r)
     if kind == "field" and not any(r in out for r in fam.readings if r.sources):
         out += [r for r in fam.readings if "*" in r.sources]
