@@ -134,8 +134,8 @@ def _chosen(fam: Family, sc: Scenario, step: StepSpec, read: set[str], corpus: C
             out.append(r)
         elif kind and r.sources:
             named = {s for s in r.sources if s not in ("param", "none", "*")}
-            if kind in ("param", "none") and kind in r.sources or (kind == "field"
-                                                                   and src & named):
+            stated = kind in ("param", "none") and kind in r.sources
+            if stated or (kind == "field" and src & named):
                 out.append(r)
     if kind == "field" and not any(r in out for r in fam.readings if r.sources):
         out += [r for r in fam.readings if "*" in r.sources]
