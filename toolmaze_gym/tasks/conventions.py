@@ -65,10 +65,7 @@ def _param_count(sc: Scenario, type_: str) -> int:
 
 
 def _with_holds(sc: Scenario, fam: Family, used: set[str]) -> bool:
-    """Whether the scenario also has what opens the family (``with``) and nothing that
-    closes it (``without``)."""
-    if used & set(fam.without):
-        return False
+    """Whether the scenario also has what opens the family (``with``)."""
     if not fam.with_:
         return True
     for cond in fam.with_:
@@ -232,7 +229,7 @@ def data_problems(corpus: Corpus, families: Families | None = None) -> list[str]
     problems: list[str] = []
     for fam in families.values():
         where = f"readings.toml: family.{fam.name}"
-        named = [b for b in (*fam.use, *fam.with_, *fam.without) if not b.startswith("type:")]
+        named = [b for b in (*fam.use, *fam.with_) if not b.startswith("type:")]
         problems += [f"{where}: {b!r} is no behaviour of the corpus" for b in named
                      if b not in known]
         returns = {f.canonical for s in corpus.tools.values() if s.behaviour in fam.use

@@ -31,7 +31,7 @@ from importlib import resources
 from toolmaze_gym.tasks.asks import cue_in
 
 DATA = ("data", "cues", "readings.toml")
-_FAMILY_KEYS = {"about", "use", "with", "without", "role", "graded_any", "by", "reading"}
+_FAMILY_KEYS = {"about", "use", "with", "role", "graded_any", "by", "reading"}
 _READING_KEYS = {"keys", "from", "through", "words"}
 
 
@@ -60,7 +60,6 @@ class Family:
     use: tuple[str, ...]
     readings: tuple[Reading, ...]
     with_: tuple[str, ...] = ()
-    without: tuple[str, ...] = ()  # behaviours that close the family
     role: str = ""
     graded_any: bool = False
     # "argument": a key selects a reading only where an argument reads it (a text that
@@ -103,7 +102,6 @@ def parse_families(text: str, where: str = "readings.toml") -> tuple[dict[str, F
             problems.append(f"{w}: a table of {sorted(_FAMILY_KEYS)}")
             continue
         use, with_ = _strings(fam.get("use")), _strings(fam.get("with", []))
-        without = _strings(fam.get("without", [])) or ()
         readings = [_parse_reading(r, v, f"{w}.reading.{r}", problems)
                     for r, v in (fam.get("reading") or {}).items()]
         if not use or with_ is None or not readings:
@@ -112,7 +110,7 @@ def parse_families(text: str, where: str = "readings.toml") -> tuple[dict[str, F
         if any(r.sources for r in readings if r) and not fam.get("role"):
             problems.append(f"{w}: a reading chosen by `from` needs the family's `role`")
         out[name] = Family(name, str(fam.get("about", "")), use,
-                           tuple(r for r in readings if r is not None), with_, without,
+                           tuple(r for r in readings if r is not None), with_,
                            str(fam.get("role", "")), bool(fam.get("graded_any", False)),
                            str(fam.get("by", "any")))
         if out[name].by not in ("any", "argument", "asks"):
