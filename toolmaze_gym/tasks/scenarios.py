@@ -25,6 +25,7 @@ from toolmaze_gym.tasks.action_content import empty_action_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
+from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
@@ -38,7 +39,7 @@ _FIELD = re.compile(r"^([a-z][a-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
-                  "premises", "answer", "themes"}
+                  "premises", "answer", "themes", "readings"}
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
@@ -129,6 +130,8 @@ class Scenario:
     premises: tuple[Premise, ...] = ()  # what the query takes for granted (premises.py)
     answer: tuple[str, ...] = ()  # step outputs the request asks to be told (tasks.asks)
     themes: tuple[str, ...] = ()  # themes its errand spans beyond what parts share (errands)
+    # families whose every reading the grader accepts (tasks.conventions, readings.toml)
+    readings: tuple[str, ...] = ()
 
     @property
     def param_by_name(self) -> dict[str, ParamSpec]:
@@ -304,7 +307,8 @@ def _parse_scenario(raw: Any, file_domain: str, where: str,
                     tuple(s for s in steps if s is not None), tuple(phrasings), tuple(levels),
                     cues=parse_cues(raw.get("cues"), where, problems), premises=premises,
                     answer=parse_answer(raw.get("answer"), where, problems),
-                    themes=_parse_themes(raw.get("themes"), where, problems))
+                    themes=_parse_themes(raw.get("themes"), where, problems),
+                    readings=_parse_readings(raw.get("readings", []), where, problems))
 
 
 def _parse_themes(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
@@ -313,6 +317,15 @@ def _parse_themes(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
         return ()
     if not isinstance(raw, list) or not all(isinstance(t, str) and t for t in raw):
         problems.append(f'{where}.themes: expected a list of theme names ["trip", ...]')
+        return ()
+    return tuple(raw)
+
+
+def _parse_readings(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
+    """A scenario's ``readings``: the families of readings.toml it leaves open because
+    the grader accepts each of their readings (``tasks.conventions``)."""
+    if not isinstance(raw, list) or not all(isinstance(r, str) and r for r in raw):
+        problems.append(f"{where}.readings: a list of family names of data/cues/readings.toml")
         return ()
     return tuple(raw)
 
@@ -529,6 +542,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
     problems += errand_problems(sc, corpus)
+    problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
