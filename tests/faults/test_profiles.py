@@ -50,11 +50,20 @@ def test_every_instance_has_a_profile(suite):
 
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "profile version 5 (faults.skippable) moves the victims a careful agent may skip; "
+    "toolmaze-v3 keeps its shipped profiles, loaded as shipped"))
 def test_profiles_regenerate_identically_and_match_the_manifest(sim):
     shipped = (ROOT / PROFILES_FILE).read_bytes()
     manifest = json.loads((ROOT / "manifest.json").read_text())
     assert sha256(shipped) == manifest["files"][PROFILES_FILE]
     assert profile_lines(load_suite(), sim) == shipped
+
+
+def test_shipped_profiles_match_the_manifest():
+    shipped = (ROOT / PROFILES_FILE).read_bytes()
+    manifest = json.loads((ROOT / "manifest.json").read_text())
+    assert sha256(shipped) == manifest["files"][PROFILES_FILE]
 
 
 def test_victims_are_where_the_design_puts_them(suite, sim):
