@@ -72,32 +72,52 @@ def _can_do_without(task: Task, sim: Simulator, slot_id: str) -> bool:
 
 def _grader_accepts_without(task: Task, sim: Simulator, slot_id: str) -> bool:
     """Whether the grader calls a success the reference run (s*) with ``slot_id``'s
-    calls left out, telling the asked values the episode still has (a value asked of
-    the skipped step itself is left untold: the agent would have to know it)."""
+    calls left out, and matches every later call that reads the step: the values it
+    sends from the step passed the grader's test of what the agent could have had (a
+    lookup is never matched for an id only the skipped step could give). The asked
+    values the episode still has are told; one asked of the skipped step itself is left
+    untold (the agent would have to know it)."""
     if not any(c.slot == slot_id for c in task.default_path.calls):
         return False
-    return _reference_succeeds(task, sim, skip=slot_id)
-
-
-def _reference_succeeds(task: Task, sim: Simulator, skip: str | None = None) -> bool:
     # Imported here: the grader and the episode load the fault engine themselves.
+    from toolmaze_gym.grading import grade
+    from toolmaze_gym.grading.index import task_index
+    from toolmaze_gym.grading.trace import Trace
+
+    steps = _reference_without(task, sim, slot_id)
+    if steps is None or not grade(task, _no_faults(task), steps, False, sim).success:
+        return False
+    idx = task_index(task, sim.corpus)
+    best = Trace(idx, steps).best()[0]
+    readers = {v for u, v, _ in task.edges() if u == slot_id}
+    return all(cid in best.steps for cid in best.path.cids
+               if idx.calls[cid].slot in readers)
+
+
+def _no_faults(task: Task) -> Any:
+    from toolmaze_gym.faults.profiles import FaultProfile
+
+    return FaultProfile(task.id, "P0", ())
+
+
+def _reference_without(task: Task, sim: Simulator, skip: str) -> list | None:
+    """The steps of s* played in the env without ``skip``'s calls, then a finish that
+    tells the asked values (None if the episode ended early)."""
     from toolmaze_gym.agents.scripted import call_text
     from toolmaze_gym.episode import Episode
-    from toolmaze_gym.faults.profiles import FaultProfile
-    from toolmaze_gym.grading import grade
     from toolmaze_gym.tasks.queries import say_as
 
-    ep = Episode(task, "P0", sim, FaultProfile(task.id, "P0", ()))
+    ep = Episode(task, "P0", sim, _no_faults(task))
     for c in task.default_path.calls:
         if c.slot != skip and not ep.done:
             ep.step(call_text(c.tool, c.args))
-    told = "".join(f" {say_as(m[0], m[1])}." for m in task.answer
-                   if skip is None or len(m) < 3 or m[2] != skip)
     if ep.done:
-        return False
+        return None
+    told = "".join(f" {say_as(m[0], m[1])}." for m in task.answer
+                   if len(m) < 3 or m[2] != skip)
     ep.step(json.dumps({"name": "finish", "arguments": {"answer": f"Done.{told}"}},
                        ensure_ascii=False))
-    return grade(task, ep.profile, ep.steps, ep.truncated, sim).success
+    return list(ep.steps)
 
 
 def misplaced_victims(task: Task, profiles: Iterable[Any], sim: Simulator) -> list[str]:
