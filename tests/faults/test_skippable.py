@@ -102,3 +102,19 @@ def test_an_action_is_never_called_skippable(generated):
         for slot in task.slots:
             if any(corpus[t].category == "Action" for t in slot.tools):
                 assert slot.id not in reasons, (task.id, slot.id)
+
+
+def test_the_suite_check_runs_over_a_suite_directory_and_finds_them_all(tmp_path):
+    """What the lead runs over a built suite (here toolmaze-v3, copied as a
+    ``build-suite --out`` directory): every counter-example is among its lines."""
+    import shutil
+    from importlib import resources
+
+    from toolmaze_gym.faults.skippable import suite_misplaced
+
+    shipped = resources.files("toolmaze_gym") / "data" / "suites" / "toolmaze-v3"
+    root = tmp_path / "v3"
+    shutil.copytree(str(shipped), root)
+    lines = suite_misplaced(str(root), sim())
+    for task_id, (slot, _) in COUNTER_EXAMPLES.items():
+        assert any(ln.startswith(f"{task_id} P1: victim {slot} ") for ln in lines), task_id

@@ -1,9 +1,11 @@
 """Perturbation profiles: which slot fails, and exactly how, for each (task, mode).
 
 Profiles are fixed per (task, P) so every agent meets identical faults. The
-victim is a node on s* (C1: never the final Action, always something read
-downstream), the alternative group of the branch slot (C2/C3), or one per branch
-slot (C4); implicit modes skip branches that cannot carry an implicit fault.
+victim is a step every careful way of doing the task makes (never one a careful
+agent may skip: ``faults.skippable``): a node on s* (C1: never the final Action,
+always something read downstream), the alternative group of the branch slot
+(C2/C3), or one per such branch slot (C4); implicit modes skip branches that
+cannot carry an implicit fault.
 Explicit modes carry the error body; implicit modes carry, for every tool that
 may take the fault, the corruption recipe and the witness it produces on the
 expected call — re-checkable by anyone.

@@ -128,13 +128,29 @@ def misplaced_victims(task: Task, profiles: Iterable[Any], sim: Simulator) -> li
             for p in profiles for v in p.victims if v.slot in reasons]
 
 
-def suite_misplaced(name: str, sim: Simulator | None = None) -> list[str]:
-    """``misplaced_victims`` over every task of shipped suite ``name`` and its shipped
-    profiles: the lead runs it over a new suite before shipping it,
-    ``python -c "from toolmaze_gym.faults.skippable import suite_misplaced as s;
-    print(*s('toolmaze-v4'), sep=chr(10))"``."""
-    from toolmaze_gym.faults.store import suite_with_profiles
+def suite_misplaced(source: str, sim: Simulator | None = None) -> list[str]:
+    """``misplaced_victims`` over every task of a suite and its profiles: a shipped
+    suite by name, or a ``build-suite --out`` directory (profiles checked against its
+    manifest). The lead runs it over a new suite before shipping it; empty means every
+    fault sits where every careful agent goes::
+
+        python -c "from toolmaze_gym.faults.skippable import suite_misplaced as s;
+                   print(*s('runs/v4-build'), sep=chr(10))"
+    """
+    from pathlib import Path
+
+    from toolmaze_gym.faults.store import read_profiles
+    from toolmaze_gym.tasks.files import load_tasks
 
     sim = sim or Simulator()
-    return [line for task, ps in suite_with_profiles(name)
-            for line in misplaced_victims(task, ps.values(), sim)]
+    if Path(source).is_dir():
+        profiles = read_profiles(Path(source), source)
+    else:
+        from toolmaze_gym.faults.store import shipped_profiles
+
+        profiles = shipped_profiles(source)
+    by_task: dict[str, list[Any]] = {}
+    for (task_id, _), p in sorted(profiles.items()):
+        by_task.setdefault(task_id, []).append(p)
+    return [line for task in load_tasks(source)
+            for line in misplaced_victims(task, by_task.get(task.id, ()), sim)]
