@@ -29,9 +29,10 @@ from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.corpus.derivations import can_do_without
 from toolmaze_gym.tasks.model import Task
 
-# Reasons a step can be skipped, as the check and the explanations print them.
+# Reasons a step can be skipped, as the check prints them.
 DERIVABLE = "a careful agent can do without it (a derivation or common knowledge)"
-AT_HAND = "the grader accepts the task done without it (its values are already at hand)"
+AT_HAND = ("the grader accepts the task done without it (what it gives is at hand, or "
+           "nothing asked needs it)")
 
 _CACHE: dict[tuple[str, int], tuple[Task, dict[str, str]]] = {}
 _CACHE_MAX = 2048
