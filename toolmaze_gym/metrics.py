@@ -78,6 +78,24 @@ def table(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             "gaps": gaps}
 
 
+# The share of fault-mode episodes that met their fault the play-test aims at (issue
+# 28): below it, faults sit where careful agents do not go and PRR measures little.
+FAULTS_MET_GOAL = 0.95
+
+
+def faults_met(records: Iterable[Mapping[str, Any]]) -> dict[str, tuple[int, int]]:
+    """Per fault mode run, (episodes whose fault fired, episodes): pooled over levels,
+    since the question is how often an agent met the fault at all. An episode that
+    never met its fault is graded as not exposed and tells nothing about recovery."""
+    out: dict[str, list[int]] = {}
+    for rec in records:
+        if rec["mode"] in FAULT_MODES:
+            met_n = out.setdefault(rec["mode"], [0, 0])
+            met_n[0] += bool(rec["grade"]["exposed"])
+            met_n[1] += 1
+    return {m: (out[m][0], out[m][1]) for m in FAULT_MODES if m in out}
+
+
 def composite(per_mode: Mapping[str, Mapping[str, float | None]]) -> float | None:
     """The paper's Avg.: (mean TSR over all modes + mean PRR + 1 − mean RC over P1–P4) / 3.
 

@@ -21,6 +21,7 @@ from toolmaze_gym.faults import FAULT_MODES, MODE_NAMES, build_profile, get_mode
 from toolmaze_gym.faults.census import blatant_share, kind_shares
 from toolmaze_gym.faults.profiles import expected_call, read_fields, recipe_for
 from toolmaze_gym.faults.responses import PERMANENT_ERRORS, TRANSIENT_ERRORS
+from toolmaze_gym.faults.skippable import skip_reasons
 from toolmaze_gym.faults.store import (
     PROFILES_FILE,
     profile_for,
@@ -50,11 +51,20 @@ def test_every_instance_has_a_profile(suite):
 
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "profile version 5 (faults.skippable) moves the victims a careful agent may skip; "
+    "toolmaze-v3 keeps its shipped profiles, loaded as shipped"))
 def test_profiles_regenerate_identically_and_match_the_manifest(sim):
     shipped = (ROOT / PROFILES_FILE).read_bytes()
     manifest = json.loads((ROOT / "manifest.json").read_text())
     assert sha256(shipped) == manifest["files"][PROFILES_FILE]
     assert profile_lines(load_suite(), sim) == shipped
+
+
+def test_shipped_profiles_match_the_manifest():
+    shipped = (ROOT / PROFILES_FILE).read_bytes()
+    manifest = json.loads((ROOT / "manifest.json").read_text())
+    assert sha256(shipped) == manifest["files"][PROFILES_FILE]
 
 
 def test_victims_are_where_the_design_puts_them(suite, sim):
@@ -77,8 +87,9 @@ def test_victims_are_where_the_design_puts_them(suite, sim):
                 assert len(victims) == 1
                 assert slots[0] != task.default_path.calls[-1].slot, task.id
                 assert any(u == slots[0] for u, _, _ in task.edges()), task.id
-            elif get_mode(m).explicit:
-                assert slots == branch, (task.id, m)  # one per branch slot
+            elif get_mode(m).explicit:  # one per branch slot every careful agent calls
+                assert set(slots) <= set(branch), (task.id, m)
+                assert set(branch) - set(skip_reasons(task, sim)) <= set(slots), (task.id, m)
             else:
                 assert set(slots) <= set(branch), (task.id, m)
 

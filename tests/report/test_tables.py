@@ -122,3 +122,19 @@ def test_plots_are_png_images(report):
     for path in report.plots:
         img = mpimg.imread(path)
         assert img.shape[0] > 200 and img.shape[1] > 400
+
+
+def test_faults_met_says_how_many_fault_mode_episodes_met_their_fault(report, records):
+    """The play-test's figure (issue 28): per fault mode, the episodes whose fault fired."""
+    text = report.markdown.read_text()
+    section = text.split("## Faults met")[1].split("\n## ")[0]
+    recs = _row_records(records, "naive", "standard")
+    line = next(ln for ln in section.splitlines() if ln.startswith("| naive (standard) |"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    for k, mode in enumerate(FAULT):
+        of_mode = [r for r in recs if r["mode"] == mode]
+        met = sum(bool(r["grade"]["exposed"]) for r in of_mode)
+        assert cells[1 + k].split()[0] == f"{met}/{len(of_mode)}"
+    assert metrics.faults_met([{"mode": "P1", "grade": {"exposed": True}},
+                               {"mode": "P1", "grade": {"exposed": False}},
+                               {"mode": "P0", "grade": {"exposed": False}}]) == {"P1": (1, 2)}

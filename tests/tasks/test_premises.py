@@ -230,9 +230,13 @@ def _library_problems(gen, seed, ids):
 # Scenarios with no step a real fault can fall on at their levels since faults skip what
 # an agent can do without (profile version 4: e-mail templates and a city's country are
 # the agent's own; corpus.derivations.can_do_without). The suite builds without them;
-# each must still fail for that reason, so the list cannot go stale.
+# each must still fail for that reason, so the list cannot go stale. Profile version 5
+# (faults.skippable) adds the check-in scenarios whose one faultable step was the airport
+# lookup of an arrival code, whose city and time zone a careful agent knows.
 NO_REAL_FAULT = frozenset({
-    "eh-away-scene-at-takeoff",
+    "eh-away-scene-at-takeoff", "eh-welcome-home-when-return-flight-lands",
+    "et-checkin-seat-local-arrival", "ut-checkin-and-tell-home-landing-time",
+    "ut-checkin-and-text-departure-local",
     "gen-baking-livestream-for-viewers-abroad", "gen-landing-time-pickup-text",
     "gen-long-haul-arrival-push", "iot-holiday-away-mode", "off-client-reply-draft-translated",
     "off-close-ticket-thank-assignee", "off-ticket-tracker-sheet",

@@ -14,7 +14,8 @@ version 7 (a played agent billed 11,651 SEK plus German VAT as 13,864.69 itself)
 
 A few Sources answer with what a careful agent already knows (``KNOWN_BEHAVIOURS``:
 the time zone of a city and its offset, under the real rules; ``KNOWN_FIELDS``: the
-country and time zone of a city, beside coordinates it cannot know exactly): they are
+country and time zone of a city, beside coordinates it cannot know exactly; the city,
+country and time zone an airport code serves, since grading version 9): they are
 treated the same way, since an agent may skip the lookup and a fault there is no dead
 end.
 
@@ -42,11 +43,10 @@ DERIVABLE_BEHAVIOURS = frozenset({
 })
 
 
-# Derivations the grader accepts since grading version 7 (a formatted price line: its
-# amount and currency in the agent's own format). The fault profiles of the shipped
-# suites up to toolmaze-v3 were laid before, and regenerate bit for bit only with the
-# older set (``derivable_v3``); a new suite lays its faults with the whole set.
-SINCE_GRADING_V7 = frozenset({"text.format_price", "iot.eco_setpoint", "finance.vat"})
+# A formatted price line, an eco setpoint and a VAT rate added are derivations the
+# grader accepts since grading version 7. The fault profiles of the shipped suites up
+# to toolmaze-v3 were laid before and put some faults on them; faults are laid with
+# the whole set since profile version 5 (``faults.skippable``).
 
 # Conversions at a world rate: not a derivation by themselves (the rate is a fact to
 # look up), but one once the episode showed the rate (the agent converts a half where
@@ -62,6 +62,9 @@ KNOWN_BEHAVIOURS = frozenset({"time.city_timezone"})
 
 KNOWN_FIELDS: dict[str, frozenset[str]] = {
     "geo.geocode": frozenset({"country_code", "timezone"}),
+    # The world's airports are real ones (KIX serves Osaka, Japan): the city, country
+    # and time zone of an IATA code the request states are known without a lookup.
+    "travel.airport_info": frozenset({"city_name", "country_code", "timezone"}),
 }
 
 OWN_TEXT_SKIPS: dict[str, frozenset[str]] = {
@@ -81,11 +84,6 @@ def rate_given(spec) -> str:
     """The type of the world factor that makes tool ``spec`` a derivation once shown
     (``RATE_GIVEN``), or ""."""
     return RATE_GIVEN.get(spec.behaviour, "") if spec.category == "Processor" else ""
-
-
-def derivable_v3(spec) -> bool:
-    """``derivable`` as the suites up to toolmaze-v3 laid their faults."""
-    return derivable(spec) and spec.behaviour not in SINCE_GRADING_V7
 
 
 def known(spec, type_name: str) -> bool:

@@ -1,9 +1,11 @@
 """Perturbation profiles: which slot fails, and exactly how, for each (task, mode).
 
 Profiles are fixed per (task, P) so every agent meets identical faults. The
-victim is a node on s* (C1: never the final Action, always something read
-downstream), the alternative group of the branch slot (C2/C3), or one per branch
-slot (C4); implicit modes skip branches that cannot carry an implicit fault.
+victim is a step every careful way of doing the task makes (never one a careful
+agent may skip: ``faults.skippable``): a node on s* (C1: never the final Action,
+always something read downstream), the alternative group of the branch slot
+(C2/C3), or one per such branch slot (C4); implicit modes skip branches that
+cannot carry an implicit fault.
 Explicit modes carry the error body; implicit modes carry, for every tool that
 may take the fault, the corruption recipe and the witness it produces on the
 expected call — re-checkable by anyone.
@@ -33,14 +35,17 @@ from toolmaze_gym.corpus.corruption import (
     plausible,
     witness_for,
 )
-from toolmaze_gym.corpus.derivations import can_do_without, derivable_v3
 from toolmaze_gym.faults.modes import get_mode
 from toolmaze_gym.faults.responses import error_body
+from toolmaze_gym.faults.skippable import skip_reasons
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
-PROFILE_VERSION = "4"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
+PROFILE_VERSION = "5"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
 #    no corruption of a field beside a clean twin; 4: nor one whose read outputs are
-#    common knowledge (a city's country), e-mail and invitation templates derivable
+#    common knowledge (a city's country), e-mail and invitation templates derivable;
+#    5: no victim in any mode that a careful agent may skip (``faults.skippable``: the
+#    derivations of grading version 7, an airport's city, a step the grader accepts
+#    left out, such as a USD->USD conversion)
 
 
 @dataclass(frozen=True)
@@ -222,33 +227,24 @@ def _key(task: Task, mode: str, slot_id: str, tool: str) -> str:
     return f"{task.id}/{mode}/{slot_id}/{tool}"
 
 
-def _agent_can_have(task: Task, sim: Simulator, slot_id: str) -> bool:
-    return can_do_without([sim.corpus[t] for t in task.slot_by_id[slot_id].tools],
-                          _reads(task, sim.corpus, slot_id), derivable_v3)
-
-
-def _reads(task: Task, corpus, slot_id: str) -> list[tuple[str, list]]:
-    """(type, the reading slot's tools) for each value later slots read of ``slot_id``."""
-    return [(t, [corpus[x] for x in task.slot_by_id[v].tools])
-            for u, v, t in task.edges() if u == slot_id]
-
-
 def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]:
     """Where faults go.
 
-    Explicit modes: every branch slot (C2–C4); implicit modes: the branch slots
-    where the first tool of every side can carry an implicit fault. Where none is
-    left (C1, or in implicit modes a task whose branches are groups of Actions),
-    one node on s* that can carry one, read downstream and not the final step; C1
-    uses that same node in every mode.
+    Only steps every careful way of doing the task makes (s*, less those a careful
+    agent may skip: ``faults.skippable``). Explicit modes: every such branch slot
+    (C2–C4); implicit modes: those where the first tool of every side can carry an
+    implicit fault. Where none is left (C1, or in implicit modes a task whose
+    branches are groups of Actions), one node on s* that can carry one, read
+    downstream and not the final step; C1 uses that same node in every mode.
     """
-    star = {c.slot for c in task.default_path.calls
-            if not _agent_can_have(task, sim, c.slot)}
+    skip = skip_reasons(task, sim)
+    star = {c.slot for c in task.default_path.calls if c.slot not in skip}
     # Every side's first tool must be able to take the fault: whichever side the
     # agent starts, it meets the fault (no side dodges it).
     ok = {s.id for s in task.slots if s.id in star
           and set(_faultable(sim, task, s.id)) == {side[0] for side in s.alternatives}}
-    branch = [s.id for s in task.branch_slots() if s.id in ok or not implicit]
+    branch = [s.id for s in task.branch_slots()
+              if s.id in star and (s.id in ok or not implicit)]
     if task.level != "C1" and branch:
         return branch
     final = task.default_path.calls[-1].slot
@@ -256,7 +252,8 @@ def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]
     candidates = [s.id for s in task.slots if s.id != final and s.id in read and s.id in ok]
     if candidates:
         return [hashing.choice(candidates, "victim", task.id)]
-    raise ProfileError(f"{task.id}: no node on s* can carry an implicit fault")
+    raise ProfileError(f"{task.id}: no node on s* that every careful agent calls can carry "
+                       "an implicit fault")
 
 
 def build_profile(task: Task, mode: str, sim: Simulator) -> FaultProfile:

@@ -76,7 +76,8 @@ from toolmaze_gym.tasks.readings import names_base
 #    lines are their facts (a temperature's second unit the same fact); a sum told in a
 #    text within its rounding order; a chain value of common knowledge needs no call;
 #    an own rendering needs no text the request left open.
-GRADING_VERSION = "8"
+# 9: the city, country and time zone of an airport code count as known (issue 28).
+GRADING_VERSION = "9"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

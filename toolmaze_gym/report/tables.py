@@ -41,6 +41,7 @@ class RowStats:
     usage: dict[str, float] = field(default_factory=dict)
     valid_calls: float | None = None  # share of actions that were valid tool calls
     pass_k: dict[int, float | None] = field(default_factory=dict)
+    met: dict[str, tuple[int, int]] = field(default_factory=dict)  # see metrics.faults_met
 
     @property
     def n(self) -> int:
@@ -70,6 +71,7 @@ def compute(row: Row, resamples: int = 1000, seed: int = 0) -> RowStats:
         "wall_s": mean([r.get("wall_s") for r in recs]) or 0.0}
     stats.usage["tokens"] = stats.usage["prompt_tokens"] + stats.usage["completion_tokens"]
     stats.valid_calls = valid_call_rate(recs)
+    stats.met = metrics.faults_met(recs)
     repeats = max(int(r.get("repeat", 0)) for r in recs) + 1
     if repeats > 1:
         stats.pass_k = {k: metrics.pass_hat_k_records(recs, k) for k in range(1, repeats + 1)}
@@ -314,6 +316,32 @@ def usage_md(stats: list[RowStats]) -> list[str]:
     return out
 
 
+def met_share(met: tuple[int, int] | None) -> str:
+    """``47/50 (94.0%)``; n/a where the mode was not run."""
+    if not met or not met[1]:
+        return "n/a"
+    return f"{met[0]}/{met[1]} ({100 * met[0] / met[1]:.1f}%)"
+
+
+def faults_met_md(stats: list[RowStats]) -> list[str]:
+    """How many fault-mode episodes met their fault: a fault the agent never met tests
+    nothing, so a low share says the faults sit where agents do not go."""
+    if not any(st.met for st in stats):
+        return []
+    head = ["Model", *FAULT_MODES, "P1–P4"]
+    rows = []
+    for st in stats:
+        total = (sum(k for k, _ in st.met.values()), sum(n for _, n in st.met.values()))
+        rows.append([st.row.name, *(met_share(st.met.get(m)) for m in FAULT_MODES),
+                     met_share(total)])
+    goal = f"{100 * metrics.FAULTS_MET_GOAL:.0f}"
+    return ["## Faults met (fault-mode episodes whose fault fired)", "",
+            "Episodes of a fault mode in which the agent met the planted fault (graded "
+            f"exposed), over all levels run. A careful agent should meet it in at least "
+            f"{goal}% of them; PRR and RC count only the episodes that did.", "",
+            *_md_table(head, rows)]
+
+
 def gaps_md(stats: list[RowStats]) -> list[str]:
     head = ["Model", "PRR(P1) − PRR(P3)", "PRR(P2) − PRR(P4)"]
     rows = [[st.row.name, pct(st.table["gaps"].get("PRR(P1)-PRR(P3)")),
@@ -343,7 +371,8 @@ def _versioned(part: list[str]) -> list[str]:
 
 def markdown(stats: list[RowStats], header: list[str]) -> str:
     parts = [header, table2_md(stats), coverage_md(stats), summary_md(stats),
-             table20_md(stats), table21_md(stats), gaps_md(stats), ci_md(stats),
+             table20_md(stats), table21_md(stats), faults_met_md(stats), gaps_md(stats),
+             ci_md(stats),
              labels_md(stats), usage_md(stats)]
     return "\n\n".join("\n".join(_versioned(p)) for p in parts if p) + "\n"
 

@@ -1,0 +1,120 @@
+"""Faults where a careful agent must go (issue 28, item 3).
+
+The victim of every (task, P1–P4) must be a call every careful way of doing the
+task makes. toolmaze-v3 shipped four kinds of counter-example, loaded here as
+fixtures with their shipped profiles: an identity conversion (c3-0009: USD->USD,
+"faults: none fired"), a lookup the request answers (c1-0015: the airport code
+KIX), a step a careful agent derives (c3-0074: a price line formatted and
+translated) and a step it may skip (c1-0063: a dividend of 0 converted).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.faults import FAULT_MODES, ProfileError, build_profile
+from toolmaze_gym.faults.skippable import AT_HAND, DERIVABLE, misplaced_victims, skip_reasons
+from toolmaze_gym.faults.store import playable_profile, profiles_buildable, shipped_profiles
+from toolmaze_gym.tasks.suite import get_task
+from toolmaze_gym.tasks.suites import generate_split
+
+# v3 task -> (its shipped victim slot, why a careful agent may skip it)
+COUNTER_EXAMPLES = {
+    "tmz-v3-c3-0009": ("s3", AT_HAND),  # convert 789.99 USD into the budget's USD
+    "tmz-v3-c1-0015": ("s1", DERIVABLE),  # get_airport_info for KIX: Osaka, Japan
+    "tmz-v3-c3-0074": ("s4", DERIVABLE),  # format a price line, translate it
+    "tmz-v3-c1-0063": ("s3", AT_HAND),  # convert a dividend of 0 into JPY
+}
+
+
+@cache
+def sim() -> Simulator:
+    return Simulator()
+
+
+def _shipped(task_id: str) -> list:
+    profiles = shipped_profiles("toolmaze-v3")
+    return [profiles[(task_id, m)] for m in FAULT_MODES]
+
+
+@pytest.mark.parametrize("task_id", sorted(COUNTER_EXAMPLES))
+def test_the_check_finds_the_v3_counter_examples_in_their_shipped_profiles(task_id):
+    slot, why = COUNTER_EXAMPLES[task_id]
+    task = get_task(task_id)
+    lines = misplaced_victims(task, _shipped(task_id), sim())
+    assert lines, task_id
+    assert all(f"victim {slot} " in ln and ln.endswith(why) for ln in lines), lines
+    assert skip_reasons(task, sim())[slot] == why
+
+
+@pytest.mark.parametrize("task_id", sorted(COUNTER_EXAMPLES))
+def test_victim_choice_leaves_the_counter_examples_no_skippable_victim(task_id):
+    """Built anew, each counter-example gets a victim every careful agent calls, or the
+    builder rejects it (no such victim, or none with an alternative above C1)."""
+    task = get_task(task_id)
+    for mode in FAULT_MODES:
+        try:
+            profile = build_profile(task, mode, sim())
+        except ProfileError:
+            assert profiles_buildable(task), task_id
+            continue
+        assert misplaced_victims(task, [profile], sim()) == [], (task_id, mode)
+        if playable_profile(task, mode, sim()) is None:
+            assert profiles_buildable(task), task_id
+
+
+def test_with_the_rule_off_the_old_victims_come_back(monkeypatch):
+    """The check can fail: a victim choice that ignores ``faults.skippable`` puts the
+    P1 fault of c3-0009 back on the USD->USD conversion, and the check says so."""
+    monkeypatch.setattr("toolmaze_gym.faults.profiles.skip_reasons", lambda task, sim: {})
+    task = get_task("tmz-v3-c3-0009")
+    profile = build_profile(task, "P1", sim())
+    assert [v.slot for v in profile.victims] == ["s3"]
+    assert misplaced_victims(task, [profile], sim())
+
+
+@pytest.fixture(scope="module")
+def generated():
+    """Tasks the generator builds as the suite builder keeps them (the fault engine's
+    acceptance test), two per level, with every fault mode's profile."""
+    tasks = list(generate_split("dev", 8, seed=28, check=profiles_buildable))
+    return [(t, [build_profile(t, m, sim()) for m in FAULT_MODES]) for t in tasks]
+
+
+def test_generated_tasks_fill_every_level(generated):
+    assert sorted({t.level for t, _ in generated}) == ["C1", "C2", "C3", "C4"]
+
+
+def test_no_fault_of_a_generated_task_falls_where_a_careful_agent_may_skip(generated):
+    for task, profiles in generated:
+        assert all(p.victims for p in profiles), task.id
+        assert misplaced_victims(task, profiles, sim()) == [], task.id
+
+
+def test_an_action_is_never_called_skippable(generated):
+    """The grader requires every Action: leaving one out is never accepted."""
+    corpus = sim().corpus
+    for task, _ in generated:
+        reasons = skip_reasons(task, sim())
+        for slot in task.slots:
+            if any(corpus[t].category == "Action" for t in slot.tools):
+                assert slot.id not in reasons, (task.id, slot.id)
+
+
+def test_the_suite_check_runs_over_a_suite_directory_and_finds_them_all(tmp_path):
+    """What the lead runs over a built suite (here toolmaze-v3, copied as a
+    ``build-suite --out`` directory): every counter-example is among its lines."""
+    import shutil
+    from importlib import resources
+
+    from toolmaze_gym.faults.skippable import suite_misplaced
+
+    shipped = resources.files("toolmaze_gym") / "data" / "suites" / "toolmaze-v3"
+    root = tmp_path / "v3"
+    shutil.copytree(str(shipped), root)
+    lines = suite_misplaced(str(root), sim())
+    for task_id, (slot, _) in COUNTER_EXAMPLES.items():
+        assert any(ln.startswith(f"{task_id} P1: victim {slot} ") for ln in lines), task_id

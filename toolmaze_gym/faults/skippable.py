@@ -1,0 +1,157 @@
+"""Steps a careful agent may skip, so a fault there would go unmet.
+
+A fault tests recovery only when the agent meets it: its victim must be a call
+that every careful way of doing the task makes. A careful agent skips a step when
+
+* it can do without it (``corpus.derivations.can_do_without``): the step is an
+  exact derivation (a formatted price, a translation, a VAT rate added) or its
+  read outputs are common knowledge (a city's country, the city an airport code
+  serves); or
+* the grader accepts the task done without it (``grading``): every value later
+  steps read from it was already in the request or an earlier response, so the
+  step answers nothing new (a conversion from USD to USD, a conversion of 0, a
+  lookup the request answers), or nothing the user asked for depends on it.
+
+Both questions go to the code the grader itself uses, never to a copy: the fault
+engine then lays no fault the grader would let an agent walk past (toolmaze-v3's
+c3-0009 put its P1 fault on a USD→USD conversion, and careful players reported
+"faults: none fired"). ``misplaced_victims`` is the same rule as a static check
+over built profiles (``suite_misplaced`` runs it over a whole suite).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.corpus.derivations import can_do_without
+from toolmaze_gym.tasks.model import Task
+
+# Reasons a step can be skipped, as the check prints them.
+DERIVABLE = "a careful agent can do without it (a derivation or common knowledge)"
+AT_HAND = ("the grader accepts the task done without it (what it gives is at hand, or "
+           "nothing asked needs it)")
+
+_CACHE: dict[tuple[str, int], tuple[Task, dict[str, str]]] = {}
+_CACHE_MAX = 2048
+
+
+def skip_reasons(task: Task, sim: Simulator) -> dict[str, str]:
+    """slot id -> why a careful agent may skip it, for every skippable slot of
+    ``task`` (cached per task object: victim choice asks once per mode)."""
+    key = (task.id, id(task))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is task:
+        return hit[1]
+    reasons: dict[str, str] = {}
+    for slot in task.slots:
+        why = _reason(task, sim, slot.id)
+        if why:
+            reasons[slot.id] = why
+    if len(_CACHE) > _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[key] = (task, reasons)
+    return reasons
+
+
+def _reason(task: Task, sim: Simulator, slot_id: str) -> str:
+    if _can_do_without(task, sim, slot_id):
+        return DERIVABLE
+    if _grader_accepts_without(task, sim, slot_id):
+        return AT_HAND
+    return ""
+
+
+def _can_do_without(task: Task, sim: Simulator, slot_id: str) -> bool:
+    corpus = sim.corpus
+    reads = [(t, [corpus[x] for x in task.slot_by_id[v].tools])
+             for u, v, t in task.edges() if u == slot_id]
+    return can_do_without([corpus[t] for t in task.slot_by_id[slot_id].tools], reads)
+
+
+def _grader_accepts_without(task: Task, sim: Simulator, slot_id: str) -> bool:
+    """Whether the grader calls a success the reference run (s*) with ``slot_id``'s
+    calls left out, and matches every later call that reads the step: the values it
+    sends from the step passed the grader's test of what the agent could have had (a
+    lookup is never matched for an id only the skipped step could give). The asked
+    values the episode still has are told; one asked of the skipped step itself is left
+    untold (the agent would have to know it)."""
+    if not any(c.slot == slot_id for c in task.default_path.calls):
+        return False
+    # Imported here: the grader and the episode load the fault engine themselves.
+    from toolmaze_gym.grading import grade
+    from toolmaze_gym.grading.index import task_index
+    from toolmaze_gym.grading.trace import Trace
+
+    steps = _reference_without(task, sim, slot_id)
+    if steps is None or not grade(task, _no_faults(task), steps, False, sim).success:
+        return False
+    idx = task_index(task, sim.corpus)
+    best = Trace(idx, steps).best()[0]
+    readers = {v for u, v, _ in task.edges() if u == slot_id}
+    return all(cid in best.steps for cid in best.path.cids
+               if idx.calls[cid].slot in readers)
+
+
+def _no_faults(task: Task) -> Any:
+    from toolmaze_gym.faults.profiles import FaultProfile
+
+    return FaultProfile(task.id, "P0", ())
+
+
+def _reference_without(task: Task, sim: Simulator, skip: str) -> list | None:
+    """The steps of s* played in the env without ``skip``'s calls, then a finish that
+    tells the asked values (None if the episode ended early)."""
+    from toolmaze_gym.agents.scripted import call_text
+    from toolmaze_gym.episode import Episode
+    from toolmaze_gym.tasks.queries import say_as
+
+    ep = Episode(task, "P0", sim, _no_faults(task))
+    for c in task.default_path.calls:
+        if c.slot != skip and not ep.done:
+            ep.step(call_text(c.tool, c.args))
+    if ep.done:
+        return None
+    told = "".join(f" {say_as(m[0], m[1])}." for m in task.answer
+                   if len(m) < 3 or m[2] != skip)
+    ep.step(json.dumps({"name": "finish", "arguments": {"answer": f"Done.{told}"}},
+                       ensure_ascii=False))
+    return list(ep.steps)
+
+
+def misplaced_victims(task: Task, profiles: Iterable[Any], sim: Simulator) -> list[str]:
+    """A line per fault victim of ``profiles`` (``FaultProfile``s of ``task``) that a
+    careful agent may skip: a fault there is one no careful player meets."""
+    reasons = skip_reasons(task, sim)
+    return [f"{task.id} {p.mode}: victim {v.slot} ({', '.join(v.tools)}): {reasons[v.slot]}"
+            for p in profiles for v in p.victims if v.slot in reasons]
+
+
+def suite_misplaced(source: str, sim: Simulator | None = None) -> list[str]:
+    """``misplaced_victims`` over every task of a suite and its profiles: a shipped
+    suite by name, or a ``build-suite --out`` directory (profiles checked against its
+    manifest). The lead runs it over a new suite before shipping it; empty means every
+    fault sits where every careful agent goes::
+
+        python -c "from toolmaze_gym.faults.skippable import suite_misplaced as s;
+                   print(*s('runs/v4-build'), sep=chr(10))"
+    """
+    from pathlib import Path
+
+    from toolmaze_gym.faults.store import read_profiles
+    from toolmaze_gym.tasks.files import load_tasks
+
+    sim = sim or Simulator()
+    if Path(source).is_dir():
+        profiles = read_profiles(Path(source), source)
+    else:
+        from toolmaze_gym.faults.store import shipped_profiles
+
+        profiles = shipped_profiles(source)
+    by_task: dict[str, list[Any]] = {}
+    for (task_id, _), p in sorted(profiles.items()):
+        by_task.setdefault(task_id, []).append(p)
+    return [line for task in load_tasks(source)
+            for line in misplaced_victims(task, by_task.get(task.id, ()), sim)]
