@@ -29,6 +29,7 @@ from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.corpus.corruption import detectable
 from toolmaze_gym.mentions import mentions_all
+from toolmaze_gym.tasks import coherence
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
     SINGLE_KINDS,
@@ -242,7 +243,7 @@ class ScenarioGenerator:
             if p.derived_from:
                 continue
             for attempt in range(8):
-                v = self._draw(p, stream, attempt)
+                v = self._draw(p, stream, attempt, texts=_texts(sc))
                 clash = any(q.type == p.type and out[q.name] == v for q in sc.params
                             if q.name in out)
                 clash |= any(d.startswith("$") and out.get(d[1:]) == v for d in p.differs_from)
@@ -255,7 +256,9 @@ class ScenarioGenerator:
                 out[p.name] = p.derive(out[source.name], self.sim.world, source.type)
         return {p.name: out[p.name] for p in sc.params}
 
-    def _draw(self, p, stream: hashing.Stream, attempt: int) -> Any:
+    def _draw(self, p, stream: hashing.Stream, attempt: int, texts: bool = False) -> Any:
+        """One param's value. A number the task texts is a mobile, and so is the
+        number of anyone a texting task names (the directory also lists landlines)."""
         if p.value is not None:
             return p.value
         if p.state:  # a record in a given state: a delivered order
@@ -267,7 +270,13 @@ class ScenarioGenerator:
             if isinstance(lo, int) and isinstance(hi, int):
                 return stream.randint(lo, hi)
             return round(lo + stream.unit() * (hi - lo), 2)
-        return values.get(p.type).sample(self.sim.world, f"{stream.parts}/{p.name}/{attempt}")
+        key = f"{stream.parts}/{p.name}/{attempt}"
+        people = self.sim.world.people
+        if p.type == "phone":
+            return people.sample_mobile(key)
+        if p.type == "person_name" and texts and people.mobiles:
+            return people.by_phone(people.sample_mobile(key)).name
+        return values.get(p.type).sample(self.sim.world, key)
 
     # -- choosing a realisation ------------------------------------------------------
 
@@ -499,6 +508,9 @@ class ScenarioGenerator:
                           "phrasing": phr, "primary_domain": sc.domain,
                           "steps": {f"s{k + 1}": s.id for k, s in enumerate(sc.steps)}})
         task.meta["signature"] = signature(task)
+        incoherent = coherence.problems(task, self.corpus, self.sim.world)
+        if incoherent:  # the drawn facts make a world nobody lives in: draw again
+            raise PremiseContradicted(incoherent[0])
         faults = self.fault_problems(task)
         if faults:
             raise FaultlessBranch(faults[0], self.faultless_branches(task))
@@ -742,6 +754,11 @@ class ScenarioGenerator:
 
 def _span(xs: set[int]) -> str:
     return "" if not xs else (f"{min(xs)}" if min(xs) == max(xs) else f"{min(xs)}-{max(xs)}")
+
+
+def _texts(sc: Scenario) -> bool:
+    """Whether the scenario sends a text message (its recipients must be mobiles)."""
+    return any(".sms." in st.use for st in sc.steps)
 
 
 def _holes(text: str) -> list[str]:
