@@ -28,6 +28,7 @@ COUNTER_EXAMPLES = {
     "headlines": ("tmz-v3-c4-0032", "a rail line linking Mumbai to the coast"),
     "currency_crossing": ("tmz-v3-c2-0032", "EUR take-home pay moved as USD, no conversion"),
     "iban_currency": ("tmz-v3-c2-0004", "GBP rent paid in CHF to a French IBAN"),
+    "amount_precision": ("tmz-v3-c1-0031", "a 31,000 car loan budgeted as 512.3 JPY a month"),
 }
 
 LIB = {s.id: s for s in load_library()}

@@ -26,6 +26,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.world import World, zones
 from toolmaze_gym.world.base import load_data
+from toolmaze_gym.world.geo import minor_units
 from toolmaze_gym.world.phones import is_mobile
 
 _OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})$")
@@ -265,6 +266,22 @@ def iban_currency(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def amount_precision(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An amount a call states in a currency has no finer unit than that currency
+    has: no "512.3 JPY" monthly payment (a 31,000 loan with no currency, budgeted
+    in the yen of the account)."""
+    out = []
+    for c in calls(task, corpus):
+        codes = {str(v).upper() for v in c.args_of("currency_code")}
+        if len(codes) != 1:
+            continue
+        code = codes.pop()
+        for v in c.args_of("money_amount"):
+            if isinstance(v, int | float) and round(v, minor_units(code)) != v:
+                out.append(f"currency: {v} {code} ({code} has {minor_units(code)} decimals)")
+    return out
+
+
 def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A headline fits its city (no rail line linking a coastal city "to the coast")."""
     data = _rules_data()
@@ -294,6 +311,7 @@ RULES: dict[str, Rule] = {
     "headlines": headlines,
     "currency_crossing": currency_crossing,
     "iban_currency": iban_currency,
+    "amount_precision": amount_precision,
 }
 
 
