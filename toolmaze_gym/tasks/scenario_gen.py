@@ -60,6 +60,7 @@ BUILDS = 10  # realisations tried (built and checked) per parameter draw
 PICK_STEER = 2.0
 ACTION_BRANCH = 1.0  # score penalty for a branch whose sides all end in an Action
 USAGE_WEIGHT = 0.5
+COHERENCE_REDRAWS = 30  # extra parameter draws a task may use up on incoherent worlds
 
 
 class ScenarioBuildError(Exception):
@@ -69,6 +70,13 @@ class ScenarioBuildError(Exception):
 class PremiseContradicted(ScenarioBuildError):
     """The drawn data denies a premise the query states: another draw is needed
     (the world facts, not the choice of tools, decide it)."""
+
+
+class Incoherent(PremiseContradicted):
+    """The drawn facts make a world nobody lives in (``tasks.coherence``): an SMS to a
+    landline, a summer high of 13 °C. Another draw is needed; up to
+    ``COHERENCE_REDRAWS`` such draws per task do not count against its tries, since
+    some facts (a directory with few mobiles) are rarely right on the first draw."""
 
 
 class FaultlessBranch(ScenarioBuildError):
@@ -510,7 +518,7 @@ class ScenarioGenerator:
         task.meta["signature"] = signature(task)
         incoherent = coherence.problems(task, self.corpus, self.sim.world)
         if incoherent:  # the drawn facts make a world nobody lives in: draw again
-            raise PremiseContradicted(incoherent[0])
+            raise Incoherent(incoherent[0])
         faults = self.fault_problems(task)
         if faults:
             raise FaultlessBranch(faults[0], self.faultless_branches(task))
@@ -680,7 +688,11 @@ class ScenarioGenerator:
         if level not in sc.levels:
             raise ScenarioBuildError(f"{sc.id} is not written for {level}")
         reason = "no realisation has the level's pattern"
-        for draw in range(draws):
+        spare, counted = COHERENCE_REDRAWS, 0
+        for draw in itertools.count():
+            if counted >= draws:
+                break
+            incoherent = False
             stream = hashing.Stream("toolmaze-v2", seed, sc.id, level, draw)
             tgt = target or stream.weighted(list(LENGTHS[level]), list(LENGTHS[level].values()))
             params = self.draw_params(sc, stream.fork("params"))
@@ -698,6 +710,9 @@ class ScenarioGenerator:
                     continue
                 try:
                     task = self.build(sc, level, assign, params, task_id, stream.fork("build"))
+                except Incoherent as exc:
+                    reason, incoherent = str(exc), True
+                    break  # the same facts under other tools: draw again
                 except PremiseContradicted as exc:
                     reason = str(exc)
                     break  # the same data under other tools: draw again
@@ -715,6 +730,10 @@ class ScenarioGenerator:
                     reason = "duplicate of an earlier task"
                     continue
                 return task
+            if incoherent and spare:
+                spare -= 1  # an incoherent world is the draw's fault: it costs no try
+            else:
+                counted += 1
         raise ScenarioBuildError(reason)
 
     def lengths(self, sc: Scenario, level: str) -> frozenset[int]:
