@@ -98,6 +98,15 @@ def _automation_site(value: Any, world: Any) -> str:
     return automation.site
 
 
+def _iban_currency(value: Any, world: Any) -> str:
+    """The currency of the country an IBAN belongs to (its first two letters)."""
+    country = str(value).strip()[:2].upper()
+    found = {c.currency for c in world.geo.cities if c.country_code == country}
+    if len(found) != 1:
+        raise DerivationError(f"{value!r} is not an IBAN of a country of the world")
+    return found.pop()
+
+
 def _alert_symbol(value: Any, world: Any) -> str:
     alert = world.records.alerts.get(str(value).strip().upper())
     if alert is None:
@@ -125,6 +134,7 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
+    ("currency_code", "iban"): ("the currency of the IBAN's country", _iban_currency),
 }
 
 

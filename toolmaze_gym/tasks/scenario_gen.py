@@ -29,6 +29,7 @@ from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.corpus.corruption import detectable
 from toolmaze_gym.mentions import mentions_all
+from toolmaze_gym.tasks import coherence
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
     SINGLE_KINDS,
@@ -59,6 +60,7 @@ BUILDS = 10  # realisations tried (built and checked) per parameter draw
 PICK_STEER = 2.0
 ACTION_BRANCH = 1.0  # score penalty for a branch whose sides all end in an Action
 USAGE_WEIGHT = 0.5
+COHERENCE_REDRAWS = 30  # extra parameter draws a task may use up on incoherent worlds
 
 
 class ScenarioBuildError(Exception):
@@ -68,6 +70,13 @@ class ScenarioBuildError(Exception):
 class PremiseContradicted(ScenarioBuildError):
     """The drawn data denies a premise the query states: another draw is needed
     (the world facts, not the choice of tools, decide it)."""
+
+
+class Incoherent(PremiseContradicted):
+    """The drawn facts make a world nobody lives in (``tasks.coherence``): an SMS to a
+    landline, a summer high of 13 °C. Another draw is needed; up to
+    ``COHERENCE_REDRAWS`` such draws per task do not count against its tries, since
+    some facts (a directory with few mobiles) are rarely right on the first draw."""
 
 
 class FaultlessBranch(ScenarioBuildError):
@@ -242,7 +251,7 @@ class ScenarioGenerator:
             if p.derived_from:
                 continue
             for attempt in range(8):
-                v = self._draw(p, stream, attempt)
+                v = self._draw(p, stream, attempt, texts=_texts(sc))
                 clash = any(q.type == p.type and out[q.name] == v for q in sc.params
                             if q.name in out)
                 clash |= any(d.startswith("$") and out.get(d[1:]) == v for d in p.differs_from)
@@ -255,7 +264,9 @@ class ScenarioGenerator:
                 out[p.name] = p.derive(out[source.name], self.sim.world, source.type)
         return {p.name: out[p.name] for p in sc.params}
 
-    def _draw(self, p, stream: hashing.Stream, attempt: int) -> Any:
+    def _draw(self, p, stream: hashing.Stream, attempt: int, texts: bool = False) -> Any:
+        """One param's value. A number the task texts is a mobile, and so is the
+        number of anyone a texting task names (the directory also lists landlines)."""
         if p.value is not None:
             return p.value
         if p.state:  # a record in a given state: a delivered order
@@ -267,7 +278,13 @@ class ScenarioGenerator:
             if isinstance(lo, int) and isinstance(hi, int):
                 return stream.randint(lo, hi)
             return round(lo + stream.unit() * (hi - lo), 2)
-        return values.get(p.type).sample(self.sim.world, f"{stream.parts}/{p.name}/{attempt}")
+        key = f"{stream.parts}/{p.name}/{attempt}"
+        people = self.sim.world.people
+        if p.type == "phone":
+            return people.sample_mobile(key)
+        if p.type == "person_name" and texts and people.mobiles:
+            return people.by_phone(people.sample_mobile(key)).name
+        return values.get(p.type).sample(self.sim.world, key)
 
     # -- choosing a realisation ------------------------------------------------------
 
@@ -502,6 +519,9 @@ class ScenarioGenerator:
                           "phrasing": phr, "primary_domain": sc.domain,
                           "steps": {f"s{k + 1}": s.id for k, s in enumerate(sc.steps)}})
         task.meta["signature"] = signature(task)
+        incoherent = coherence.problems(task, self.corpus, self.sim.world)
+        if incoherent:  # the drawn facts make a world nobody lives in: draw again
+            raise Incoherent(incoherent[0])
         faults = self.fault_problems(task)
         if faults:
             raise FaultlessBranch(faults[0], self.faultless_branches(task))
@@ -677,7 +697,11 @@ class ScenarioGenerator:
         if not fresh_phrasings(sc, avoid):
             raise ScenarioBuildError(f"every phrasing of {sc.id} is used at {level} already")
         reason = "no realisation has the level's pattern"
-        for draw in range(draws):
+        spare, counted = COHERENCE_REDRAWS, 0
+        for draw in itertools.count():
+            if counted >= draws:
+                break
+            incoherent = False
             stream = hashing.Stream("toolmaze-v2", seed, sc.id, level, draw)
             tgt = target or stream.weighted(list(LENGTHS[level]), list(LENGTHS[level].values()))
             params = self.draw_params(sc, stream.fork("params"))
@@ -696,6 +720,9 @@ class ScenarioGenerator:
                 try:
                     task = self.build(sc, level, assign, params, task_id, stream.fork("build"),
                                       avoid)
+                except Incoherent as exc:
+                    reason, incoherent = str(exc), True
+                    break  # the same facts under other tools: draw again
                 except PremiseContradicted as exc:
                     reason = str(exc)
                     break  # the same data under other tools: draw again
@@ -713,6 +740,10 @@ class ScenarioGenerator:
                     reason = "duplicate of an earlier task"
                     continue
                 return task
+            if incoherent and spare:
+                spare -= 1  # an incoherent world is the draw's fault: it costs no try
+            else:
+                counted += 1
         raise ScenarioBuildError(reason)
 
     def lengths(self, sc: Scenario, level: str) -> frozenset[int]:
@@ -757,6 +788,11 @@ def fresh_phrasings(sc: Scenario, avoid: frozenset[int]) -> list[int]:
 
 def _span(xs: set[int]) -> str:
     return "" if not xs else (f"{min(xs)}" if min(xs) == max(xs) else f"{min(xs)}-{max(xs)}")
+
+
+def _texts(sc: Scenario) -> bool:
+    """Whether the scenario sends a text message (its recipients must be mobiles)."""
+    return any(".sms." in st.use for st in sc.steps)
 
 
 def _holes(text: str) -> list[str]:

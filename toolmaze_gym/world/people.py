@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from toolmaze_gym import hashing
 from toolmaze_gym.world.base import Facts, load_data
+from toolmaze_gym.world.phones import is_mobile
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,19 @@ class People(Facts):
                 title=hashing.choice(_TITLES, *self.key("title", name))))
         self._by_name = {p.name.lower(): p for p in self.people}
         self._by_email = {p.email: p for p in self.people}
+        self._by_phone = {p.phone: p for p in self.people}
         self.names = [p.name for p in self.people]
         self.emails = [p.email for p in self.people]
         self.phones = [p.phone for p in self.people]
+        # The directory's numbers that can take a text message (v3's directory also
+        # holds landlines and malformed numbers: it stays as it is for v3 episodes).
+        self.mobiles = [n for n in self.phones if is_mobile(n)]
 
     def by_name(self, name: str) -> Person | None:
         return self._by_name.get(" ".join(name.split()).lower())
+
+    def by_phone(self, phone: str) -> Person | None:
+        return self._by_phone.get(phone.strip())
 
     def by_email(self, email: str) -> Person | None:
         return self._by_email.get(email.strip().lower())
@@ -70,3 +78,7 @@ class People(Facts):
 
     def sample_phone(self, key: str) -> str:
         return hashing.choice(self.phones, "phone", key)
+
+    def sample_mobile(self, key: str) -> str:
+        """A directory number that is a mobile (any number if the directory has none)."""
+        return hashing.choice(self.mobiles or self.phones, "mobile", key)
