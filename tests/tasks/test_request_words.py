@@ -1,6 +1,7 @@
 """Requests in people's words: no ISO datetimes, decimal counts in figures,
-parameter echoes or tool names in any phrasing or any request the generator writes;
-dates, times and decimal counts said as people say them, and read back by the grader."""
+parameter echoes, IANA zone ids or tool names in any phrasing or any request the
+generator writes; dates, times, zones and decimal counts said as people say them, and
+dates and times read back by the grader."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ V3_MACHINE = [
     ("tmz-v3-c4-0093", "parameter echo"),
     ("tmz-v3-c1-0008", "parameter echo"),  # 'Start a return (reason: "hinge cracked")'
     ("tmz-v3-c2-0004", "ISO date"),  # "beginning 2026-08-31"
+    ("tmz-v3-c3-0006", "IANA time zone"),  # "when our event ... is in America/Toronto"
 ]
 
 
@@ -98,12 +100,13 @@ def test_the_generator_rejects_a_request_in_machine_words(gen):
     ("iso_date", "2026-08-31", "Monday 31 August"),
     ("decimal_places", 0, "the nearest whole number"),
     ("decimal_places", 2, "two decimal places"),
+    ("timezone", "America/Mexico_City", "Mexico City time"),
 ])
 def test_values_are_said_in_words_the_grader_and_the_solvability_check_read(type_, value,
                                                                            words):
     assert said(type_, value) == say_as(type_, value) == words
     text = f"Please do it, {words}, thanks."
     assert stated_as(text, type_, value)
-    if type_ != "decimal_places":  # a count of decimals is never a text's mention
+    if type_.startswith("iso_"):  # what a text may have to mention: read in words
         assert mentions(text, type_, value)
         assert not mentions(text.replace("August", "September"), type_, value)
