@@ -546,13 +546,16 @@ def _sameness(t: values.SemanticType | None, targets: tuple[str, ...]) -> Callab
 
 def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
     """Other ways people write ``value`` than the value itself: a language code by
-    the language's name ("es": "Spanish"), as queries and texts do."""
+    the language's name ("es": "Spanish"), an IANA zone by its city ("America/Toronto":
+    "Toronto time"), as queries and texts do."""
     if type_name == "language_code" and isinstance(value, str):
         name = load_data("languages.json").get(value.strip().lower())
         return (name,) if name else ()
     if type_name in SERVICE_IDS and isinstance(value, str):
         m = _SERVICE_ID.match(value.strip())
         return (m[1],) if m else ()
+    if type_name == "timezone" and isinstance(value, str) and "/" in value:
+        return (value.rsplit("/", 1)[1].replace("_", " ") + " time",)  # "Toronto time"
     return ()
 
 

@@ -1,12 +1,13 @@
-"""Values said in people's words: dates, times, zones and decimal counts in a request.
+"""Values said in people's words: dates, times and decimal counts in a request.
 
 A request is what a person writes, and no person sets "a reminder for
 2026-08-31T15:00:00Z" or asks for an amount "rounded to 0 decimal places". The
 generator says such values the way ``data/wording/requests.toml`` [say] writes them
-("15:00 UTC on Monday 31 August", "rounded to the nearest whole number", "Toronto
-time"); the agent turns them back into a tool's format, and the grader reads dates
-and times in words (``mentions.dates_in`` and the clock reading), so a text the
-reference run writes in these words still proves what it must mention.
+("15:00 UTC on Monday 31 August", "rounded to the nearest whole number"); the agent
+turns them back into a tool's format, and the grader reads dates and times in words
+(``mentions.dates_in`` and the clock reading), so a text the reference run writes in
+these words still proves what it must mention. (A time zone is said by its city,
+"Toronto time", as ``mentions.spoken_forms`` writes and reads it, like a language.)
 """
 
 from __future__ import annotations
@@ -68,9 +69,6 @@ def said(type_: str, value: Any) -> str | None:
             return say_datetime(datetime.fromisoformat(value.replace("Z", "+00:00")))
     except ValueError:
         return None
-    if type_ == "timezone" and isinstance(value, str) and "/" in value:
-        city = value.rsplit("/", 1)[1].replace("_", " ")
-        return wording()["say"]["timezone"].format(city=city)
     if type_ == "decimal_places" and isinstance(value, int):
         words = wording()["say"]["decimal_places"]
         return words[value] if 0 <= value < len(words) else None
