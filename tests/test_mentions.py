@@ -159,6 +159,8 @@ def test_a_datetime_with_an_offset_may_be_written_as_its_local_time(text, ok):
 @pytest.mark.parametrize("text, ok", [
     ("due on 26 Aug", True), ("due August 26th", True),  # no year: the value's year
     ("due 26 Aug 2025", False), ("due on 27 Aug", False),
+    # a number after it that is no year: a request in people's words (people_words)
+    ("leaving Wednesday 26 August, 250-minute flight", True), ("on 26 Aug, 3 seats", True),
 ])
 def test_a_date_written_without_its_year_is_read_in_the_values_year(text, ok):
     assert mentions(text, "iso_date", "2026-08-26") is ok

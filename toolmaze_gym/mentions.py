@@ -268,9 +268,11 @@ _MONTH_DAY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})(
 _DAY_RANGE = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s*(?:-|–|to|al|au|bis)\s*\d{{1,2}}{_ORD}\.?\s+"
                         rf"(?:{_OF}\s+)?{_MONTH},?\s+(?:{_OF}\s+)?(\d{{4}})(?!\d)", re.I)
 # The same without a year ("on 24 Aug", "August 24th"): read as the year of the value
-# it is compared with (a message about the coming days does not repeat the year).
+# it is compared with (a message about the coming days does not repeat the year). A
+# number after it that is no year ("Thursday 27 August, 250-minute flight") does not
+# hide the date.
 _DAY_MONTH_NY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_MONTH}(?![a-z])"
-                           rf"(?!,?\s+(?:{_OF}\s+)?\d)", re.I)
+                           rf"(?!,?\s+(?:{_OF}\s+)?\d{{4}}(?!\d))", re.I)
 _MONTH_DAY_NY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD}(?![\d:])(?!,?\s+\d{{4}})",
                            re.I)
 _ISO_DATETIME = re.compile(
@@ -544,13 +546,16 @@ def _sameness(t: values.SemanticType | None, targets: tuple[str, ...]) -> Callab
 
 def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
     """Other ways people write ``value`` than the value itself: a language code by
-    the language's name ("es": "Spanish"), as queries and texts do."""
+    the language's name ("es": "Spanish"), an IANA zone by its city ("America/Toronto":
+    "Toronto time"), as queries and texts do."""
     if type_name == "language_code" and isinstance(value, str):
         name = load_data("languages.json").get(value.strip().lower())
         return (name,) if name else ()
     if type_name in SERVICE_IDS and isinstance(value, str):
         m = _SERVICE_ID.match(value.strip())
         return (m[1],) if m else ()
+    if type_name == "timezone" and isinstance(value, str) and "/" in value:
+        return (value.rsplit("/", 1)[1].replace("_", " ") + " time",)  # "Toronto time"
     return ()
 
 

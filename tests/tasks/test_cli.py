@@ -110,6 +110,29 @@ def test_show_prints_goal_and_query_first_then_dag_and_paths(capsys):
         f"{task.default + 1})" in lines
 
 
+def test_show_prints_each_tools_own_parameter_names_and_units(capsys):
+    """ecobee_set_hold takes ``hold_temp_f`` in °F; the capability's role is
+    ``temperature_c``. show prints the tool's name, unit and doc with the 68 °F the
+    agent sends, and the role's value after the tool's conversion (20 °C), never the
+    role alone bound to 68 (which read as a unit bug to a blind reviewer)."""
+    assert main(["show", f"{ID_PREFIX}-c1-0047"]) == 0
+    out = capsys.readouterr().out
+    hold = next(line.strip() for line in out.splitlines() if "hold_temp_f" in line)
+    assert hold.startswith("hold_temp_f (temperature_f) <- 68.0")
+    assert "Hold temperature in °F" in hold and "role temperature_c = 20.0" in hold
+    assert "thermostat_identifier (thermostat_id) <- s1.thermostat_id" in out
+    assert "temperature_c (temperature_f) <- 68.0" not in out
+
+
+def test_show_prints_every_alternative_with_its_own_argument_names(capsys):
+    """gnews_search calls the news topic ``category``; search_news calls it ``topic``."""
+    assert main(["show", f"{ID_PREFIX}-c4-0079"]) == 0
+    out = capsys.readouterr().out
+    assert "alternative 2: gnews_search" in out
+    assert 'category (news_topic) <- "travel"' in out and 'topic (news_topic) <- "travel"' in out
+    assert "lat (latitude) <- geocode_city.lat = " in out
+
+
 def test_show_still_finds_v1_tasks_by_suite_name(capsys):
     assert main(["show", "tmz-v1-c3-0000", "--suite", "toolmaze-v1"]) == 0
     out = capsys.readouterr().out

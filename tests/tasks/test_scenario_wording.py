@@ -65,6 +65,14 @@ def test_a_text_may_name_the_language_or_give_its_code():
     assert not mentions("Summary in Spanishes.", "language_code", "es")
 
 
+def test_a_time_zone_is_said_and_read_by_its_city():
+    """A person writes "Prague time", not "Europe/Prague" (issue 28 item 5)."""
+    assert say_as("timezone", "America/Mexico_City") == "Mexico City time"
+    assert mentions("Prague is on Prague time.", "timezone", "Europe/Prague")
+    assert mentions("Prague is on Europe/Prague.", "timezone", "Europe/Prague")
+    assert not mentions("Prague is on Vienna time.", "timezone", "Europe/Prague")
+
+
 def test_a_switch_is_said_on_or_off(gen):
     sc = LIB["iot-kids-room-light-and-sensor"]
     on = sc.param_by_name["on"].value

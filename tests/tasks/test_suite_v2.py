@@ -80,11 +80,18 @@ def test_every_suite_task_is_solvable_from_what_the_agent_sees(corpus):
     assert not bad, next(iter(bad.items()))
 
 
+# toolmaze-v3 was written before requests had to be in people's words (issue 28 item 5:
+# ISO dates, "(lights on: off)"); tests/tasks/test_request_words.py holds its queries
+# as the counter-examples. A suite built after it (v4) must pass this check too.
+V3_MACHINE_WORDS = "query is not in people's words"
+
+
 def test_every_suite_task_passes_the_generator_checks(sim):
     gen = ScenarioGenerator(sim)
     lib = {s.id: s for s in load_library()}
     bad = {t.id: p for t in SUITE if scenario_of(t) not in REWRITTEN
-           and (p := gen.problems(t, lib[scenario_of(t)]))}
+           and (p := [q for q in gen.problems(t, lib[scenario_of(t)])
+                      if not (NAME == "toolmaze-v3" and q.startswith(V3_MACHINE_WORDS))])}
     assert not bad, next(iter(bad.items()))
 
 

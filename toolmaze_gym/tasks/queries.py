@@ -15,8 +15,9 @@ from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.mentions import spoken_forms
+from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, mentions, spoken_forms
 from toolmaze_gym.tasks.model import Slot, Task
+from toolmaze_gym.tasks.people_words import said
 
 _VERBS = {
     "get": "check", "fetch": "fetch", "search": "search for", "find": "find", "lookup": "look up",
@@ -112,11 +113,12 @@ BOOL_WORDS = {True: ("yes", "on", "true"), False: ("no", "off", "false")}
 def say_as(type_: str, value: Any, words: tuple[str, str] | None = None) -> str:
     """How toolmaze-v2 writes a literal of semantic type ``type_`` for a person: a
     language by its name ("Spanish", not "es"), a boolean as ``words`` (the true
-    and the false word: "on"/"off" for a switch), anything else as ``say``."""
+    and the false word: "on"/"off" for a switch), a date, a time or a count of
+    decimals in people's words (``people_words``), anything else as ``say``."""
     if isinstance(value, bool):
         return (words or ("yes", "no"))[0 if value else 1]
     spoken = spoken_forms(type_, value)
-    return spoken[0] if spoken else say(value)
+    return spoken[0] if spoken else said(type_, value) or say(value)
 
 
 def stated_as(text: str, type_: str, value: Any) -> bool:
@@ -127,7 +129,9 @@ def stated_as(text: str, type_: str, value: Any) -> bool:
     low = text.lower()
     if isinstance(value, bool):
         return any(re.search(rf"\b{w}\b", low) for w in BOOL_WORDS[value])
-    spoken = spoken_forms(type_, value)
+    if type_ in DATE_TYPES | DATETIME_TYPES:  # in any words the grader reads
+        return mentions(text, type_, value)
+    spoken = spoken_forms(type_, value) + ((said(type_, value),) if said(type_, value) else ())
     if not spoken:
         return say(value).lower() in low
     return any(re.search(rf"(?<!\w){re.escape(form.lower())}(?!\w)", low)

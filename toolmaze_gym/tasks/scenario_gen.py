@@ -45,6 +45,7 @@ from toolmaze_gym.tasks.generator import signature
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
 from toolmaze_gym.tasks.premises import draw_lookup, violations
 from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
+from toolmaze_gym.tasks.request_words import machine_words
 from toolmaze_gym.tasks.scenarios import RECORD_STATES, ArgSpec, Scenario, phrase_hole
 from toolmaze_gym.tasks.solvability import solvability_problems
 from toolmaze_gym.tasks.units import disjoint_sides
@@ -567,6 +568,7 @@ class ScenarioGenerator:
             out += self.fault_problems(task)
         out += [f"query names the tool {t!r}" for t in task.tools
                 if re.search(rf"\b{re.escape(t)}\b", task.query)]
+        out += [f"query is not in people's words: {p}" for p in machine_words(task.query)]
         out += solvability_problems(task, self.corpus)
         out += _unreadable_texts(task)
         if not out and self.extra_check is not None:

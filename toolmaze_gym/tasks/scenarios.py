@@ -32,6 +32,7 @@ from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
+from toolmaze_gym.tasks.request_words import phrasing_words
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -421,6 +422,7 @@ def _check_phrasings(sc: Scenario, corpus: Corpus, where: str, problems: list[st
         for t in tool_names:
             if re.search(rf"\b{re.escape(t)}\b", low):
                 problems.append(f"{w}: names the tool {t!r}")
+        problems += [f"{w}: {p}" for p in phrasing_words(text)]
 
 
 def _check_bindings(sc: Scenario, corpus: Corpus, where: str, problems: list[str]) -> None:
