@@ -262,13 +262,20 @@ _TRAIN_THEN_FLIGHT = pytest.mark.xfail(
     "reference build and on lib-d)")
 
 
+# Scenarios that build on the reference seed but on no draw of one other seed, each for
+# a reason the premises state on purpose. tr-offsite-two-cities (one C4 errand since issue
+# 28) wants the second flight to land on the offsite day in UTC; no lib-d draw of it does.
+SEED_UNBUILT = {"lib-d": frozenset({"tr-offsite-two-cities"})}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [pytest.param("lib-b", marks=_TRAIN_THEN_FLIGHT),
                                   pytest.param("lib-c", marks=_TRAIN_THEN_FLIGHT), "lib-d"])
 def test_premises_hold_on_other_seeds(gen, seed):
     problems = _library_problems(gen, seed, sorted(LIB))
     unbuilt = {p.split(" builds at none", 1)[0] for p in problems if " builds at none" in p}
-    assert unbuilt <= NO_REAL_FAULT, sorted(unbuilt - NO_REAL_FAULT)
+    allowed = NO_REAL_FAULT | SEED_UNBUILT.get(seed, frozenset())
+    assert unbuilt <= allowed, sorted(unbuilt - allowed)
     assert [p for p in problems if " builds at none" not in p] == []
 
 
