@@ -267,16 +267,18 @@ def iban_currency(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 
 def amount_precision(task: Task, corpus: Corpus, world: World) -> list[str]:
-    """An amount a call states in a currency has no finer unit than that currency
-    has: no "512.3 JPY" monthly payment (a 31,000 loan with no currency, budgeted
-    in the yen of the account)."""
+    """An amount a call states or returns in a currency has no finer unit than that
+    currency has: no "512.3 JPY" monthly payment (a 31,000 loan with no currency,
+    budgeted in the yen of the account), no per diem of "145004.46 KRW" a day (the
+    won has no minor unit). A call in one currency only: a conversion's amounts are
+    in two."""
     out = []
     for c in calls(task, corpus):
-        codes = {str(v).upper() for v in c.args_of("currency_code")}
-        if len(codes) != 1:
+        codes = {str(v).upper() for v in c.values_of("currency_code")}
+        if len(codes) != 1 or c.values_of("fx_rate"):
             continue
         code = codes.pop()
-        for v in c.args_of("money_amount"):
+        for v in c.values_of("money_amount"):
             if isinstance(v, int | float) and round(v, minor_units(code)) != v:
                 out.append(f"currency: {v} {code} ({code} has {minor_units(code)} decimals)")
     return out

@@ -178,3 +178,10 @@ def minor_units(code: str) -> int:
     2 for the others here."""
     row = load_data("currencies.json").get(str(code).upper())
     return int(row[2]) if row is not None and len(row) > 2 else 2
+
+
+def round_money(amount: float, code: str) -> float:
+    """``amount`` rounded to the currency's smallest unit: whole yen and won (the
+    world states no "145004.46 KRW" per diem), cents for the others."""
+    digits = minor_units(code)
+    return float(round(amount)) if digits == 0 else round(amount, digits)

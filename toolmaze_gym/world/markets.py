@@ -16,6 +16,7 @@ from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.world.base import Facts, load_data
+from toolmaze_gym.world.geo import round_money
 
 UNIVERSE_SIZE = 331
 EARLIEST_QUARTER = (2018, 1)
@@ -432,7 +433,8 @@ class Markets(Facts):
             out.append(Account(
                 id=self._unique_number("ACC", 8, "acc", i, used),
                 name=hashing.choice(self.data["account_kinds"], *self.key("acc-kind", i)),
-                currency=ccy, opening_balance=round(usd / self.world.geo.usd_value(ccy), 2)))
+                currency=ccy,
+                opening_balance=round_money(usd / self.world.geo.usd_value(ccy), ccy)))
         return out
 
     def _make_payees(self) -> list[Payee]:
@@ -460,8 +462,8 @@ class Markets(Facts):
                 id=self._unique_number("PF", 6, "pf", i, used),
                 name=self.data["portfolio_kinds"][i % len(self.data["portfolio_kinds"])],
                 currency=ccy,
-                cash=round(hashing.uniform(25000, 150000, *self.key("pf-cash", i))
-                           / self.world.geo.usd_value(ccy), 2),
+                cash=round_money(hashing.uniform(25000, 150000, *self.key("pf-cash", i))
+                                 / self.world.geo.usd_value(ccy), ccy),
                 holdings=tuple((s, hashing.randint(5, 400, *self.key("pf-q", i, s)))
                                for s in picks)))
         return out

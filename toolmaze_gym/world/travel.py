@@ -15,7 +15,7 @@ from functools import cached_property
 
 from toolmaze_gym import hashing
 from toolmaze_gym.world.base import Facts, load_data
-from toolmaze_gym.world.geo import City
+from toolmaze_gym.world.geo import City, round_money
 
 BOOKING_WINDOW_DAYS = 330
 FLIGHT_ID_RE = re.compile(r"^([A-Z0-9]{2})([0-9]{4})-([A-Z]{3})([A-Z]{3})-([0-9]{8})$")
@@ -192,7 +192,8 @@ class Travel(Facts):
         return place.city.currency
 
     def from_usd(self, usd: float, currency: str) -> float:
-        return round(usd / self.world.geo.usd_value(currency), 2)
+        """A USD figure in ``currency``, to the currency's smallest unit (whole yen)."""
+        return round_money(usd / self.world.geo.usd_value(currency), currency)
 
     def distance(self, a: Place, b: Place) -> float:
         return self.world.geo.distance_km(a.city, b.city)
