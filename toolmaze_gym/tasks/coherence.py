@@ -284,6 +284,41 @@ def amount_precision(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def _says(text: str, word: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None
+
+
+def _taxed_countries(task: Task, corpus: Corpus, world: World) -> dict[str, str]:
+    """place -> country code of every city or country a tax call of the task taxes
+    a sale in."""
+    out = {}
+    for c in calls(task, corpus):
+        if "tax" not in c.tool and "vat" not in c.tool:
+            continue
+        for v in c.args_of("city_name"):
+            city = world.geo.city(str(v))
+            if city is not None:
+                out[city.name] = city.country_code
+        out |= {str(v).upper(): str(v).upper() for v in c.args_of("country_code")}
+    return out
+
+
+def tax_name(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A request names the tax the way the place has it: no "Berlin sales tax" or
+    "Auckland sales tax" (Germany has a 19 % VAT, New Zealand a 15 % GST, neither a
+    city sales tax), and no VAT for Seattle (a US sales tax)."""
+    data = _rules_data()["tax_names"]
+    sales = set(data["sales_tax_countries"])
+    out = []
+    for city, country in _taxed_countries(task, corpus, world).items():
+        has_sales = country in sales
+        wrong = data["vat_words"] if has_sales else data["sales_tax_words"]
+        out += [f"tax: the request says {w!r} for {city} ({country}, which taxes sales by "
+                f"{'a sales tax' if has_sales else 'a national VAT/GST'})"
+                for w in wrong if _says(task.query, w)]
+    return out
+
+
 def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A headline fits its city (no rail line linking a coastal city "to the coast")."""
     data = _rules_data()
@@ -314,6 +349,7 @@ RULES: dict[str, Rule] = {
     "currency_crossing": currency_crossing,
     "iban_currency": iban_currency,
     "amount_precision": amount_precision,
+    "tax_name": tax_name,
 }
 
 
