@@ -319,6 +319,30 @@ def tax_name(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def _compared(c: Call) -> tuple[float, float] | None:
+    """The two positive amounts a percent-change call compares (None: not one)."""
+    if not c.returns_of("percent_change"):
+        return None
+    amounts = [v for v in c.args_of("money_amount") if isinstance(v, int | float)]
+    return (amounts[0], amounts[1]) if len(amounts) == 2 and min(amounts) > 0 else None
+
+
+def comparable_choice(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A request that weighs two positions ("I'm torn between buying 28 BTC and 60
+    shares of ...") compares amounts of one order: not 2.07 million USD against
+    2.5 thousand (an 800-fold gap nobody weighs)."""
+    data = _rules_data()["comparable_choice"]
+    if not any(_says(task.query, w) for w in data["choice_words"]):
+        return []
+    out = []
+    for c in calls(task, corpus):
+        pair = _compared(c)
+        if pair and max(pair) / min(pair) > data["max_ratio"]:
+            out.append(f"choice: {pair[0]} against {pair[1]} ({max(pair) / min(pair):.0f}-fold "
+                       f"gap, over {data['max_ratio']}x) in a request that weighs them")
+    return out
+
+
 def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A headline fits its city (no rail line linking a coastal city "to the coast")."""
     data = _rules_data()
@@ -350,6 +374,7 @@ RULES: dict[str, Rule] = {
     "iban_currency": iban_currency,
     "amount_precision": amount_precision,
     "tax_name": tax_name,
+    "comparable_choice": comparable_choice,
 }
 
 
