@@ -155,6 +155,10 @@ def test_zero_decimal_currencies_come_in_whole_units(world):
         assert daily == int(daily), (name, daily)
     zero = [a for a in world.markets.accounts if minor_units(a.currency) == 0]
     assert zero and all(a.opening_balance == int(a.opening_balance) for a in zero)
+    listed = [c for c in world.markets.companies if minor_units(c.currency) == 0]
+    quotes = [world.markets.quote(c) for c in listed]
+    assert listed and all(q.price == int(q.price) and q.previous_close == int(q.previous_close)
+                          for q in quotes)
 
 
 def test_tax_names_fit_the_country(corpus, world):

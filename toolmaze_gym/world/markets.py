@@ -335,9 +335,13 @@ class Markets(Facts):
         q = self._quotes.get(c.symbol)
         if q is None:
             k = self.key("px", c.symbol)
-            price = round(c.base_price * (1 + hashing.uniform(-0.25, 0.35, *k, "lvl")), 2)
-            prev = round(price / (1 + hashing.uniform(-0.045, 0.045, *k, "day")), 2)
-            opened = round(prev * (1 + hashing.uniform(-0.01, 0.01, *k, "open")), 2)
+            # to the currency's smallest unit: Tokyo and Seoul quote whole yen and won
+            price = round_money(c.base_price * (1 + hashing.uniform(-0.25, 0.35, *k, "lvl")),
+                                c.currency)
+            prev = round_money(price / (1 + hashing.uniform(-0.045, 0.045, *k, "day")),
+                               c.currency)
+            opened = round_money(prev * (1 + hashing.uniform(-0.01, 0.01, *k, "open")),
+                                 c.currency)
             volume = int(c.shares_mn * 1e6 * hashing.uniform(0.002, 0.012, *k, "vol"))
             q = self._quotes[c.symbol] = Quote(
                 c.symbol, c.name, price, prev, opened, pct_change(prev, price), volume,
@@ -348,7 +352,7 @@ class Markets(Facts):
         return float(round(self.quote(c).price * c.shares_mn * 1e6))
 
     def dividend_per_share(self, c: Company) -> float:
-        return round(c.base_price * c.dividend_share, 2)
+        return round_money(c.base_price * c.dividend_share, c.currency)
 
     def dividend_yield_pct(self, c: Company) -> float:
         dps = self.dividend_per_share(c)

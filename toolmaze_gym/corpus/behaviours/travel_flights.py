@@ -24,6 +24,7 @@ from toolmaze_gym.corpus.behaviours.travel_common import (
     table,
     travel_day,
 )
+from toolmaze_gym.world.geo import round_money
 from toolmaze_gym.world.travel import Flight
 
 PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -92,9 +93,10 @@ def flight_search(ctx: CallContext, origin: str, destination: str, date: str) ->
 @behaviour("travel.fare_quote")
 def fare_quote(ctx: CallContext, flight_id: str) -> dict:
     f = _flight(ctx, flight_id)
-    taxes = round(f.fare * f.tax_share, 2)
+    taxes = round_money(f.fare * f.tax_share, f.currency)  # whole yen and won
     return {**_summary(ctx, f), "fare_quote_id": f"FQ-{f.flight_id}",
-            "base_fare": round(f.fare - taxes, 2), "taxes": taxes, "total_fare": f.fare,
+            "base_fare": round_money(f.fare - taxes, f.currency), "taxes": taxes,
+            "total_fare": f.fare,
             "seats_left": seats_left(ctx, f), "cabin": "economy",
             "quoted_at": ctx.world.now_iso}
 
@@ -181,12 +183,12 @@ def cancel_flight(ctx: CallContext, booking_ref: str) -> dict:
                         "booking_ref")
     f = _flight(ctx, row["flight_id"])
     late = f.departure - ctx.world.now < timedelta(days=14)
-    fee = round(f.fare * (0.5 if late else 0.15), 2)
+    fee = round_money(f.fare * (0.5 if late else 0.15), f.currency)
     row["status"] = "cancelled"
     taken = table(ctx, "seats_taken")
     taken[f.flight_id] = max(0, taken.get(f.flight_id, 0) - 1)
     ctx.state.record(ctx.tool, {"action": "cancel_booking", "booking_ref": row["booking_ref"]})
-    return {**row, "refund_amount": round(f.fare - fee, 2), "cancellation_fee": fee,
+    return {**row, "refund_amount": round_money(f.fare - fee, f.currency), "cancellation_fee": fee,
             "cancelled_at": ctx.world.now_iso}
 
 
