@@ -507,7 +507,7 @@ class Markets(Facts):
             left -= part
             if left <= 0:
                 break
-        return round(tax, 2), currency
+        return round_money(tax, currency), currency
 
 
 def pct_change(old: float, new: float) -> float:
