@@ -44,7 +44,17 @@ _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domai
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
-RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)}}
+RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)},
+                 "flight_booking_ref": {"flown": lambda w: _flown_bookings(w)}}
+
+
+def _flown_bookings(world: Any) -> list[str]:
+    """Booked flights on a route their carrier flies (``coherence.flight_carriers``):
+    the world's bookings are older than that rule and many are not."""
+    from toolmaze_gym.tasks.coherence import carrier_problem
+    travel = world.travel
+    return sorted(ref for ref, b in travel.bookings.items()
+                  if carrier_problem(travel.flight(b.flight_id), world) is None)
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
