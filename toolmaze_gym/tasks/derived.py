@@ -143,6 +143,24 @@ def _booking_pickup(value: Any, world: Any) -> str:
     return world.people.by_phone(_local_mobile(flight.destination.city.name, world)).name
 
 
+def _colleague(value: Any, world: Any) -> str:
+    """Someone else in the directory at the same company (the e-mail's domain)."""
+    from toolmaze_gym import hashing
+    email = str(value).strip().lower()
+    domain = email.rsplit("@", 1)[-1]
+    pool = [e for e in world.people.emails if e.rsplit("@", 1)[-1] == domain and e != email]
+    if not pool:
+        raise DerivationError(f"{value!r} has no colleague in the directory")
+    return hashing.choice(pool, "colleague", email)
+
+
+def _account_owner(value: Any, world: Any) -> str:
+    person = world.people.by_email(str(value))
+    if person is None:
+        raise DerivationError(f"{value!r} is no account of the directory")
+    return person.name
+
+
 DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("iso_date", "iso_datetime"): ("the date part", _day),
     ("iso_date", "timestamp"): ("the date part", _day),
@@ -168,6 +186,8 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                              _local_mobile),
     ("person_name", "flight_booking_ref"): ("someone at home where the booked flight lands",
                                             _booking_pickup),
+    ("email", "email"): ("a colleague at the same company", _colleague),
+    ("person_name", "email"): ("the name of the account's owner", _account_owner),
 }
 
 

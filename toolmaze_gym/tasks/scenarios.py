@@ -33,6 +33,7 @@ from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
+from toolmaze_gym.tasks.roles import role_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -553,7 +554,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += asks_problems(sc)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
-    problems += errand_problems(sc, corpus)
+    problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
