@@ -140,6 +140,7 @@ V4_SCENARIOS = {
     "tr-pickup-driver-local-arrival": ("C3", ("flight_carriers", "local_pickup")),
     "tr-two-guests-one-driver": ("C4", ("flight_carriers", "local_pickup")),
     "tr-err-beach-week-flight-hotel-sunglasses": ("C4", ("flight_carriers", "beach_trips")),
+    "off-channel-brief-for-manager": ("C1", ("channel_messages",)),
 }
 
 

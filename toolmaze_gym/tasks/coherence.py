@@ -402,6 +402,21 @@ def landlocked_headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+
+def channel_messages(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A channel's message fits the channel: no lunch order as the latest news of
+    #leadership (the draft v4 review's c1-0034)."""
+    misfits = {k: set(v) for k, v in _rules_data()["channel_misfits"].items()
+               if not k.startswith("_")}
+    out = []
+    for c in calls(task, corpus):
+        for channel in c.values_of("channel_name"):
+            name = str(channel).strip().lstrip("#").lower()
+            out += [f"chat: {t!r} in #{name}" for t in c.returns_of("text")
+                    if str(t) in misfits.get(name, ())]
+    return out
+
+
 Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
@@ -419,6 +434,7 @@ RULES: dict[str, Rule] = {
     "flight_carriers": flight_carriers,
     "local_pickup": local_pickup,
     "beach_trips": beach_trips,
+    "channel_messages": channel_messages,
 }
 
 
