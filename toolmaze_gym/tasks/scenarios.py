@@ -46,7 +46,11 @@ _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "sta
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
 RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)},
-                 "flight_booking_ref": {"flown": lambda w: _flown_bookings(w)}}
+                 "flight_booking_ref": {"flown": lambda w: _flown_bookings(w)},
+                 "itinerary_id": {"flown": lambda w: _flown_itineraries(w)}}
+# A record drawn with no state given is drawn in this one: a trip a task names flies a
+# route its carrier flies (the world's bookings are older than that rule).
+DEFAULT_STATES = {"flight_booking_ref": "flown", "itinerary_id": "flown"}
 
 
 def _flown_bookings(world: Any) -> list[str]:
@@ -56,6 +60,12 @@ def _flown_bookings(world: Any) -> list[str]:
     travel = world.travel
     return sorted(ref for ref, b in travel.bookings.items()
                   if carrier_problem(travel.flight(b.flight_id), world) is None)
+
+
+def _flown_itineraries(world: Any) -> list[str]:
+    """Itineraries whose every booking is a flown one (``_flown_bookings``)."""
+    flown = set(_flown_bookings(world))
+    return sorted(i for i, it in world.travel.itineraries.items() if set(it.items) <= flown)
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
