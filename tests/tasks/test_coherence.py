@@ -12,7 +12,7 @@ import pytest
 
 from toolmaze_gym.tasks import coherence
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError, ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
 from toolmaze_gym.world.base import load_data
@@ -38,9 +38,15 @@ COUNTER_EXAMPLES = {
 
 LIB = {s.id: s for s in load_library()}
 
+# rule -> [(draft v4 task, what the blind review found, the task's quoted calls)]: the
+# review's counter-examples have no shipped task, so they are fixtures (issue 28, round 3)
+V4_DRAFT = {rule: [(tid, why, Task.from_dict(t)) for tid, why, t in rows] for rule, rows in
+            json.loads((Path(__file__).parents[1] / "data" / "coherence"
+                        / "v4_draft_travel.json").read_text()).items() if not rule.startswith("_")}
+
 
 def test_every_rule_has_a_counter_example():
-    assert set(COUNTER_EXAMPLES) == set(coherence.RULES)
+    assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) == set(coherence.RULES)
 
 
 @pytest.mark.parametrize("rule", sorted(COUNTER_EXAMPLES))
@@ -70,8 +76,6 @@ def test_generator_builds_the_scenario_coherently(built, rule, corpus, world):
 def test_generator_rejects_an_incoherent_draw(sim, monkeypatch):
     """The generator consults the rules: with a rule that denies everything, the
     scenario can no longer be built (the draw is rejected, not emitted)."""
-    from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError
-
     monkeypatch.setattr(coherence, "RULES", {"deny": lambda task, corpus, world: ["denied"]})
     sc = LIB[get_task("tmz-v3-c1-0055", "toolmaze-v3").meta["scenario"]]
     with pytest.raises(ScenarioBuildError, match="denied"):
@@ -176,3 +180,35 @@ def test_tax_names_fit_the_country(corpus, world):
     assert not coherence.tax_name(task("sales tax in Seattle", "Seattle"), corpus, world)
     assert not coherence.tax_name(task("the German VAT", "Berlin"), corpus, world)
     assert not coherence.tax_name(task("the tax due in Berlin", "Berlin"), corpus, world)
+@pytest.mark.parametrize("rule,case", [(r, i) for r, rows in sorted(V4_DRAFT.items())
+                                       for i in range(len(rows))])
+def test_rule_fails_on_the_draft_v4_review(rule, case, corpus, world):
+    tid, why, task = V4_DRAFT[rule][case]
+    assert coherence.RULES[rule](task, corpus, world), f"{rule} misses {tid}: {why}"
+
+
+# scenario -> (level, the round-3 rules its draws once broke in the draft v4 review)
+V4_SCENARIOS = {
+    "tr-check-in-tell-pickup": ("C3", ("flight_carriers", "local_pickup")),
+    "tr-pickup-driver-local-arrival": ("C3", ("flight_carriers", "local_pickup")),
+    "tr-two-guests-one-driver": ("C4", ("flight_carriers", "local_pickup")),
+    "tr-err-beach-week-flight-hotel-sunglasses": ("C4", ("flight_carriers", "beach_trips")),
+    "off-channel-brief-for-manager": ("C1", ("channel_messages",)),
+}
+
+
+@pytest.mark.parametrize("sid", sorted(V4_SCENARIOS))
+def test_generator_builds_the_reviewed_scenarios_coherently(sim, sid):
+    """The scenario still builds (a few seeds: two cheapest flights both on routes their
+    carriers fly are a rarer draw), and what it builds keeps the rules."""
+    level, rules = V4_SCENARIOS[sid]
+    gen, task, why = ScenarioGenerator(sim), None, ""
+    for k in range(4):
+        try:
+            task = gen.generate(LIB[sid], level, f"v4r-{k}", f"coh-{sid}-{k}")
+            break
+        except ScenarioBuildError as exc:
+            why = str(exc)
+    assert task is not None, why
+    for rule in rules:
+        assert coherence.RULES[rule](task, sim.corpus, sim.world) == [], (sid, task.query)

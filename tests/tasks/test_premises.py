@@ -251,7 +251,13 @@ def test_every_scenario_builds_and_its_premises_hold_on_what_it_generates(gen):
     assert len(WITH_PREMISES) >= 30
     problems = _library_problems(gen, "library", sorted(LIB))
     unbuilt = {p.split(" builds at none", 1)[0] for p in problems if " builds at none" in p}
-    assert unbuilt == NO_REAL_FAULT, sorted(unbuilt ^ NO_REAL_FAULT)
+    assert unbuilt >= NO_REAL_FAULT, sorted(NO_REAL_FAULT - unbuilt)
+    # Another draw: since the coherence rules reject flights on routes their carrier does
+    # not fly (issue 28, round 3), a two-flight or booked-trip scenario can run out of
+    # draws on one seed; unbuildable is building on none of three.
+    unlucky = sorted(unbuilt - NO_REAL_FAULT)
+    assert _library_problems(gen, "library-2", unlucky) == [] or \
+        _library_problems(gen, "library-3", unlucky) == [], unlucky
     assert [p for p in problems if " builds at none" not in p] == []
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from toolmaze_gym import hashing
-from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError, ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
 
 LIB = {s.id: s for s in load_library()}
@@ -136,8 +136,13 @@ def test_a_hotel_from_the_travel_day_is_reached_that_day():
 
 def test_the_overnight_train_is_not_drawn_for_a_same_day_check_in(gen):
     sc = LIB["tr-err-train-out-fly-home-on-checkout"]
-    for k in range(3):
-        task = gen.generate(sc, "C4", f"overnight-{k}", "t")
+    built = 0
+    for k in range(6):  # the flight home must be one its carrier flies: some seeds fail
+        try:
+            task = gen.generate(sc, "C4", f"overnight-{k}", "t")
+        except ScenarioBuildError:
+            continue
+        built += 1
         by = {gen.corpus[c.tool].behaviour: c for c in task.default_path.calls}
         train, hotel = by["travel.train_search"], by["travel.hotel_book"]
         arrival = next(train.response[f.name] for f in gen.corpus[train.tool].returns
@@ -145,6 +150,7 @@ def test_the_overnight_train_is_not_drawn_for_a_same_day_check_in(gen):
         check_in = next(hotel.args[p.name] for p in gen.corpus[hotel.tool].params
                         if p.canonical == "check_in")
         assert arrival[:10] == check_in
+    assert built >= 3
 
 
 # ---------------------------------------------------------------- a setpoint that changes something

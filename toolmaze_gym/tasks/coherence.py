@@ -344,7 +344,8 @@ def comparable_choice(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 
 def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
-    """A headline fits its city (no rail line linking a coastal city "to the coast")."""
+    """A headline fits its city (no rail line linking a coastal city "to the coast", nor
+    a city of a landlocked country)."""
     data = _rules_data()
     coastal = set(data["coastal_cities"])
     patterns = [re.compile(re.escape(h).replace(re.escape("{city}"), "(?P<city>[A-Z][\\w .'-]*?)")
@@ -356,6 +357,124 @@ def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
                 m = p.match(str(v))
                 if m and m.group("city") in coastal:
                     out.append(f"news: {v!r} for coastal {m.group('city')}")
+    return out + landlocked_headlines(task, corpus, world)
+
+
+
+# ---------------------------------------------------------------- travel and people (round 3)
+
+
+def _carrier_homes() -> dict[str, set[str]]:
+    return {code: set(countries) for code, _, countries in load_data("travel.json")["airlines"]}
+
+
+def carrier_problem(f: Any, world: World) -> str | None:
+    """Why a mainline flight is no route its carrier flies (None: it is one)."""
+    data = _rules_data()["flights"]
+    homes = _carrier_homes().get(f.carrier_code)
+    if homes is None or f.flight_id in data["exempt"]:  # low-cost: kept within Europe
+        return None
+    ends = (f.origin.city, f.destination.city)
+    long_haul = f.distance_km > data["long_haul_km"]
+    number = int(f.flight_id[2:6])
+    if not homes & {c.country_code for c in ends}:
+        return f"flies neither from nor to {f.carrier}'s home ({', '.join(sorted(homes))})"
+    if long_haul and not set(data["hubs"].get(f.carrier_code, ())) & {c.name for c in ends}:
+        return f"a long haul that touches none of {f.carrier}'s hubs"
+    if long_haul and number > data["long_haul_max_number"]:
+        return f"number {number} reads as a codeshare"
+    return None
+
+
+def flight_carriers(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A flight's carrier flies from or to its home country, a long haul from or to
+    one of its hubs under a number of its own (no BA Manchester -> Buenos Aires, no BA
+    Singapore -> Melbourne, no AC6193 Dublin -> Vancouver: the draft v4 review)."""
+    out = []
+    for f in _flights(task, corpus, world):
+        why = carrier_problem(f, world)
+        if why:
+            out.append(f"flight: {f.flight_id} ({f.origin.city.name} -> "
+                       f"{f.destination.city.name}) {why}")
+    return out
+
+
+def phone_countries(phone: str) -> set[str]:
+    """The countries whose numbers start as ``phone`` does (by calling code)."""
+    codes = {k: v for k, v in _rules_data()["calling_codes"].items() if not k.startswith("_")}
+    digits = str(phone).strip().removeprefix("+")
+    return next((set(v) for k, v in sorted(codes.items(), key=lambda kv: -len(kv[0]))
+                 if digits.startswith(k)), set())
+
+
+def _arrival_countries(task: Task, corpus: Corpus, world: World) -> set[str]:
+    """The countries a task's flights land in (or, with no flight, the city a landing
+    time is told in: "collecting me in {city}")."""
+    landed = {f.destination.city.country_code for f in _flights(task, corpus, world)}
+    if landed:
+        return landed
+    return {world.geo.city(str(v)).country_code for c in calls(task, corpus)
+            if c.tool.endswith("timezone") or "local" in c.tool
+            for v in c.args_of("city_name") if world.geo.city(str(v))}
+
+
+def local_pickup(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """Whoever collects a traveller at the arrival airport is a local there: the
+    mobile a pick-up task texts is one of the arrival country (no French mobile for
+    a pick-up in Buenos Aires, no Spanish one for a driver in Melbourne)."""
+    words = _rules_data()["pickup_words"]
+    if not any(w in task.query.lower() for w in words):
+        return []
+    landed = _arrival_countries(task, corpus, world)
+    phones = {str(v) for c in calls(task, corpus) for v in c.values_of("phone")}
+    return [f"pick-up: {v} (a {'/'.join(sorted(phone_countries(v))) or '?'} mobile) collects "
+            f"a traveller landing in {'/'.join(sorted(landed))}"
+            for v in sorted(phones) if landed and not phone_countries(v) & landed]
+
+
+def beach_trips(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A beach holiday goes to a city with beaches (no beach week in Seattle)."""
+    data = _rules_data()
+    if not any(re.search(rf"\b{w}", task.query.lower()) for w in data["beach_words"]):
+        return []
+    beach = set(data["beach_cities"])
+    stays = {f.destination.city.name for f in _flights(task, corpus, world)}
+    stays |= {world.geo.city(str(v)).name for c in calls(task, corpus)
+              if c.values_of("hotel_id") or "hotel" in c.tool
+              for v in c.values_of("city_name") if world.geo.city(str(v))}
+    return [f"trip: a beach holiday in {city}" for city in sorted(stays - beach)]
+
+
+def landlocked_headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A headline that takes a city to "the coast" names a city of a country that has
+    one (no rail line linking Vienna to the coast: Austria is landlocked)."""
+    data = _rules_data()
+    landlocked = set(data["landlocked_countries"])
+    patterns = [re.compile(re.escape(h).replace(re.escape("{city}"), "(?P<city>[A-Z][\\w .'-]*?)")
+                           + "$") for h in data["coast_headlines"]]
+    out = []
+    for c in calls(task, corpus):
+        for v in c.response.values():
+            for p in patterns:
+                m = p.match(str(v))
+                city = world.geo.city(m.group("city")) if m else None
+                if city is not None and city.country_code in landlocked:
+                    out.append(f"news: {v!r} for {city.name}, in landlocked {city.country}")
+    return out
+
+
+
+def channel_messages(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A channel's message fits the channel: no lunch order as the latest news of
+    #leadership (the draft v4 review's c1-0034)."""
+    misfits = {k: set(v) for k, v in _rules_data()["channel_misfits"].items()
+               if not k.startswith("_")}
+    out = []
+    for c in calls(task, corpus):
+        for channel in c.values_of("channel_name"):
+            name = str(channel).strip().lstrip("#").lower()
+            out += [f"chat: {t!r} in #{name}" for t in c.returns_of("text")
+                    if str(t) in misfits.get(name, ())]
     return out
 
 
@@ -375,6 +494,10 @@ RULES: dict[str, Rule] = {
     "amount_precision": amount_precision,
     "tax_name": tax_name,
     "comparable_choice": comparable_choice,
+    "flight_carriers": flight_carriers,
+    "local_pickup": local_pickup,
+    "beach_trips": beach_trips,
+    "channel_messages": channel_messages,
 }
 
 

@@ -114,6 +114,53 @@ def _alert_symbol(value: Any, world: Any) -> str:
     return alert.symbol
 
 
+def _local_mobiles(country: str, world: Any) -> list[str]:
+    """The directory's mobiles of a country (by calling code), in directory order."""
+    from toolmaze_gym.tasks.coherence import phone_countries
+    return [n for n in world.people.mobiles if country in phone_countries(n)]
+
+
+def _local_mobile(value: Any, world: Any) -> str:
+    """A mobile of someone at home in the city's country, to collect a traveller there;
+    where the directory has none, any mobile (the coherence rule ``local_pickup`` then
+    has the city drawn again)."""
+    from toolmaze_gym import hashing
+    city = world.geo.city(str(value))
+    if city is None:
+        raise DerivationError(f"{value!r} is not a city of the world")
+    pool = _local_mobiles(city.country_code, world) or world.people.mobiles
+    return hashing.choice(pool, "local-mobile", city.name)
+
+
+def _booking_pickup(value: Any, world: Any) -> str:
+    """Someone with a mobile of the country the booked flight lands in (the person who
+    collects the traveller there)."""
+    travel = world.travel
+    booking = travel.bookings.get(str(value).strip().upper())
+    flight = travel.flight(booking.flight_id) if booking else None
+    if flight is None:
+        raise DerivationError(f"{value!r} is not a flight booked before the episode")
+    return world.people.by_phone(_local_mobile(flight.destination.city.name, world)).name
+
+
+def _colleague(value: Any, world: Any) -> str:
+    """Someone else in the directory at the same company (the e-mail's domain)."""
+    from toolmaze_gym import hashing
+    email = str(value).strip().lower()
+    domain = email.rsplit("@", 1)[-1]
+    pool = [e for e in world.people.emails if e.rsplit("@", 1)[-1] == domain and e != email]
+    if not pool:
+        raise DerivationError(f"{value!r} has no colleague in the directory")
+    return hashing.choice(pool, "colleague", email)
+
+
+def _account_owner(value: Any, world: Any) -> str:
+    person = world.people.by_email(str(value))
+    if person is None:
+        raise DerivationError(f"{value!r} is no account of the directory")
+    return person.name
+
+
 DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("iso_date", "iso_datetime"): ("the date part", _day),
     ("iso_date", "timestamp"): ("the date part", _day),
@@ -135,6 +182,12 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
     ("currency_code", "iban"): ("the currency of the IBAN's country", _iban_currency),
+    ("phone", "city_name"): ("a mobile of someone at home in the city's country",
+                             _local_mobile),
+    ("person_name", "flight_booking_ref"): ("someone at home where the booked flight lands",
+                                            _booking_pickup),
+    ("email", "email"): ("a colleague at the same company", _colleague),
+    ("person_name", "email"): ("the name of the account's owner", _account_owner),
 }
 
 

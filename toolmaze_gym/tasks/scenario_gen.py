@@ -46,7 +46,13 @@ from toolmaze_gym.tasks.model import Input, Slot, Source, Task
 from toolmaze_gym.tasks.premises import draw_lookup, violations
 from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
 from toolmaze_gym.tasks.request_words import machine_words
-from toolmaze_gym.tasks.scenarios import RECORD_STATES, ArgSpec, Scenario, phrase_hole
+from toolmaze_gym.tasks.scenarios import (
+    DEFAULT_STATES,
+    RECORD_STATES,
+    ArgSpec,
+    Scenario,
+    phrase_hole,
+)
 from toolmaze_gym.tasks.solvability import solvability_problems
 from toolmaze_gym.tasks.units import disjoint_sides
 from toolmaze_gym.tasks.validation import _parallel, slot_graph
@@ -270,8 +276,9 @@ class ScenarioGenerator:
         number of anyone a texting task names (the directory also lists landlines)."""
         if p.value is not None:
             return p.value
-        if p.state:  # a record in a given state: a delivered order
-            return stream.choice(RECORD_STATES[p.type][p.state](self.sim.world))
+        state = p.state or DEFAULT_STATES.get(p.type, "")
+        if state:  # a record in a given state: a delivered order, a trip on a flown route
+            return stream.choice(RECORD_STATES[p.type][state](self.sim.world))
         if p.choices:
             return stream.choice(list(p.choices))
         if p.range:

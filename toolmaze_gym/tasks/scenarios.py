@@ -33,6 +33,7 @@ from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
+from toolmaze_gym.tasks.roles import role_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -44,7 +45,27 @@ _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domai
 _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
-RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)}}
+RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)},
+                 "flight_booking_ref": {"flown": lambda w: _flown_bookings(w)},
+                 "itinerary_id": {"flown": lambda w: _flown_itineraries(w)}}
+# A record drawn with no state given is drawn in this one: a trip a task names flies a
+# route its carrier flies (the world's bookings are older than that rule).
+DEFAULT_STATES = {"flight_booking_ref": "flown", "itinerary_id": "flown"}
+
+
+def _flown_bookings(world: Any) -> list[str]:
+    """Booked flights on a route their carrier flies (``coherence.flight_carriers``):
+    the world's bookings are older than that rule and many are not."""
+    from toolmaze_gym.tasks.coherence import carrier_problem
+    travel = world.travel
+    return sorted(ref for ref, b in travel.bookings.items()
+                  if carrier_problem(travel.flight(b.flight_id), world) is None)
+
+
+def _flown_itineraries(world: Any) -> list[str]:
+    """Itineraries whose every booking is a flown one (``_flown_bookings``)."""
+    flown = set(_flown_bookings(world))
+    return sorted(i for i, it in world.travel.itineraries.items() if set(it.items) <= flown)
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
@@ -543,7 +564,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += asks_problems(sc)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
-    problems += errand_problems(sc, corpus)
+    problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
