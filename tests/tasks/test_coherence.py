@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
 from toolmaze_gym.tasks import coherence
+from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
@@ -29,6 +31,7 @@ COUNTER_EXAMPLES = {
     "currency_crossing": ("tmz-v3-c2-0032", "EUR take-home pay moved as USD, no conversion"),
     "iban_currency": ("tmz-v3-c2-0004", "GBP rent paid in CHF to a French IBAN"),
     "amount_precision": ("tmz-v3-c1-0031", "a 31,000 car loan budgeted as 512.3 JPY a month"),
+    "office_hours": ("tmz-v3-c4-0031", "a retro room in Buenos Aires booked for a Saturday"),
 }
 
 LIB = {s.id: s for s in load_library()}
@@ -119,3 +122,27 @@ def test_rail_trip_homes_are_where_the_train_starts_or_ends():
 def test_default_suite_is_coherent(corpus, world):
     bad = {t.id: p for t in load_suite() if (p := coherence.problems(t, corpus, world))}
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)[:3000]
+
+
+DRAFT_C4_0072 = Path(__file__).parents[1] / "data" / "coherence" / "v4-draft-c4-0072.json"
+
+
+def test_office_hours_fails_on_the_draft_v4_welcome_meeting(corpus, world):
+    """The draft v4 review's c4-0072: the user's first free slot, 08:30Z, is 01:30 in
+    the Vancouver office where the room and the welcome meeting are booked."""
+    task = Task.from_json(DRAFT_C4_0072.read_text())
+    found = coherence.office_hours(task, corpus, world)
+    assert any("01:30 local time in Vancouver" in p for p in found), found
+
+
+def test_office_hours_reads_weekdays_and_local_hours(corpus, world):
+    city = world.geo.city("Vancouver")
+
+    def outside(utc: str, minutes: int = 60) -> str | None:
+        return coherence._outside_hours(city, coherence._instant(utc), minutes)
+
+    assert outside("2026-08-25T16:00:00Z") is None  # 09:00 PDT, a Tuesday
+    assert "Saturday" in outside("2026-08-22T16:00:00Z")
+    assert outside("2026-08-26T01:00:00Z") is None  # 18:00-19:00 PDT
+    assert outside("2026-08-26T01:30:00Z")  # 18:30-19:30 PDT
+    assert "01:30 local time" in outside("2026-08-25T08:30:00Z")
