@@ -33,6 +33,7 @@ from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
+from toolmaze_gym.tasks.stated_scope import scope_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -541,6 +542,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_bindings(sc, corpus, where, problems)
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
+    problems += scope_problems(sc)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
     problems += errand_problems(sc, corpus)
