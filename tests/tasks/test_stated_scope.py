@@ -12,6 +12,7 @@ import pytest
 from toolmaze_gym.tasks.scenarios import load_library, parse_file
 from toolmaze_gym.tasks.stated_scope import (
     conversion_problems,
+    medium_problems,
     narrowed_problems,
     parse_scope,
     scope,
@@ -27,8 +28,8 @@ def _scenario(name: str):
     return found[0]
 
 
-def test_the_library_asks_only_what_its_words_reach():
-    assert [p for sc in load_library() for p in scope_problems(sc)] == []
+def test_the_library_asks_only_what_its_words_reach(corpus):
+    assert [p for sc in load_library() for p in scope_problems(sc, corpus)] == []
 
 
 def test_narrowed_cue_fails_on_the_draft_c4_0094():
@@ -44,6 +45,14 @@ def test_conversion_fails_on_the_draft_c4_0064():
     found = conversion_problems(_scenario("c4-0064-away-week.toml"))
     assert len(found) == 1
     assert "phrasings[2]" in found[0] and "'low'" in found[0] and "heat.setpoint_c" in found[0]
+
+
+def test_medium_fails_on_the_draft_c4_0072(corpus):
+    """"a summary of all that ... for security": a post or a mail? Mail tools were
+    shown and the grader wanted a post."""
+    found = medium_problems(_scenario("c4-0072-new-hire.toml"), corpus)
+    assert len(found) == 1
+    assert "phrasings[2]" in found[0] and "'post'" in found[0]
 
 
 @pytest.mark.parametrize(("phrasing", "narrowed"), [

@@ -542,7 +542,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_bindings(sc, corpus, where, problems)
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
-    problems += scope_problems(sc)
+    problems += scope_problems(sc, corpus)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
     problems += errand_problems(sc, corpus)

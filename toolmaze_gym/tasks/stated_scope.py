@@ -23,14 +23,16 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from toolmaze_gym.tasks.asks import texts
+from toolmaze_gym.tasks.action_cues import action_steps, action_tools
+from toolmaze_gym.tasks.asks import cue_in, texts
 
 if TYPE_CHECKING:
+    from toolmaze_gym.corpus import Corpus
     from toolmaze_gym.tasks.scenarios import Scenario
 
 DATA = ("data", "cues", "scope.toml")
@@ -45,13 +47,14 @@ class Scope:
     narrow: tuple[str, ...]  # broad cues a value name narrows
     convert: Mapping[str, str]  # conversion behaviour -> the argument it converts
     broad: tuple[str, ...] = ()  # words that name no one value
+    medium: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # behaviour -> words
 
 
 def parse_scope(text: str, where: str = "scope.toml") -> tuple[Scope, list[str]]:
     """The scope data from its text, and its problems (wrong shapes)."""
     raw = tomllib.loads(text)
     problems = [f"{where}: unknown table {k!r}" for k in raw if k not in
-                {"names", "narrow", "convert", "broad"}]
+                {"names", "narrow", "convert", "broad", "medium"}]
     names = {k.lower(): tuple(v) for k, v in raw.get("names", {}).items()
              if isinstance(v, list) and v and all(isinstance(f, str) and f for f in v)}
     problems += [f"{where}: names.{k}: a non-empty list of key fragments"
@@ -61,7 +64,11 @@ def parse_scope(text: str, where: str = "scope.toml") -> tuple[Scope, list[str]]
         problems.append(f"{where}: narrow.cues: a non-empty list of words")
     convert = {k: v for k, v in raw.get("convert", {}).items() if isinstance(v, str)}
     broad = tuple(w.lower() for w in raw.get("broad", {}).get("words", []) if isinstance(w, str))
-    return Scope(names, tuple(c.lower() for c in narrow), convert, broad), problems
+    medium = {k: tuple(v) for k, v in raw.get("medium", {}).items()
+              if isinstance(v, list) and v and all(isinstance(w, str) and w for w in v)}
+    problems += [f"{where}: medium.{k}: a non-empty list of words"
+                 for k in raw.get("medium", {}) if k not in medium]
+    return Scope(names, tuple(c.lower() for c in narrow), convert, broad, medium), problems
 
 
 @cache
@@ -175,6 +182,25 @@ def conversion_problems(sc: Scenario, data: Scope | None = None) -> list[str]:
     return out
 
 
-def scope_problems(sc: Scenario) -> list[str]:
-    """Both checks: what each phrasing's words reach, against what is graded."""
-    return narrowed_problems(sc) + conversion_problems(sc)
+def medium_problems(sc: Scenario, corpus: Corpus, data: Scope | None = None) -> list[str]:
+    """Every phrasing that names a recipient of a post but not that it is a post: "a
+    summary for security" may be mailed, so the channel is not knowable."""
+    data = data or scope()
+    where = f"{sc.file}: {sc.id}"
+    out = []
+    for step, cap in action_steps(sc, corpus):
+        kinds = {corpus[t].behaviour for t in action_tools(corpus, cap)}
+        if len(kinds) != 1 or not kinds <= set(data.medium):
+            continue  # no one medium (a post or a mail both reach the outcome)
+        words = set(data.medium[next(iter(kinds))])
+        out += [f"{where}.phrasings[{k}]: never says how step {step.id!r} delivers "
+                f"({', '.join(sorted(kinds))}): none of {sorted(words)}"
+                for k, p in enumerate(sc.phrasings)
+                if words and not any(cue_in(p, w) for w in words)]
+    return out
+
+
+def scope_problems(sc: Scenario, corpus: Corpus | None = None) -> list[str]:
+    """The checks: what each phrasing's words reach, against what is graded."""
+    out = narrowed_problems(sc) + conversion_problems(sc)
+    return out + (medium_problems(sc, corpus) if corpus is not None else [])
