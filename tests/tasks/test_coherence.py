@@ -32,6 +32,7 @@ COUNTER_EXAMPLES = {
     "iban_currency": ("tmz-v3-c2-0004", "GBP rent paid in CHF to a French IBAN"),
     "amount_precision": ("tmz-v3-c1-0031", "a 31,000 car loan budgeted as 512.3 JPY a month"),
     "office_hours": ("tmz-v3-c4-0031", "a retro room in Buenos Aires booked for a Saturday"),
+    "channel_wording": ("tmz-v3-c2-0053", "#it-helpdesk posted only through send_teams_message"),
 }
 
 LIB = {s.id: s for s in load_library()}

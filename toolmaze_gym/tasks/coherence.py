@@ -350,6 +350,21 @@ def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A channel the request writes as "#name" (Slack's way) is posted to by a tool
+    that names channels so: no "#travel-desk" posted only through Teams."""
+    data = _rules_data()["channel_wording"]
+    posts: dict[str, set[str]] = {}
+    for c in calls(task, corpus):
+        if c.behaviour in data["post_behaviours"]:
+            for v in c.args_of("channel_name"):
+                posts.setdefault(str(v).lstrip("#"), set()).add(c.tool)
+    return [f"channel: the request writes #{name}, but it is posted with "
+            f"{', '.join(sorted(tools))}" for name, tools in sorted(posts.items())
+            if re.search(rf"#{re.escape(name)}(?![\w-])", task.query)
+            and not tools & set(data["hash_tools"])]
+
+
 Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
@@ -365,6 +380,7 @@ RULES: dict[str, Rule] = {
     "iban_currency": iban_currency,
     "amount_precision": amount_precision,
     "office_hours": office_hours,
+    "channel_wording": channel_wording,
 }
 
 
