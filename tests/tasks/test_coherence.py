@@ -147,3 +147,25 @@ def test_office_hours_reads_weekdays_and_local_hours(corpus, world):
     assert outside("2026-08-26T01:00:00Z") is None  # 18:00-19:00 PDT
     assert outside("2026-08-26T01:30:00Z")  # 18:30-19:30 PDT
     assert "01:30 local time" in outside("2026-08-25T08:30:00Z")
+
+
+def test_workday_params_are_drawn_on_weekdays(sim):
+    """A meeting's date is drawn Monday to Friday (office_hours would reject the rest)."""
+    from toolmaze_gym import hashing
+
+    sc = LIB["tr-offsite-two-cities"]
+    assert sc.param_by_name["decide_on"].workday
+    gen = ScenarioGenerator(sim)
+    days = [gen.draw_params(sc, hashing.Stream("workday", k))["decide_on"] for k in range(20)]
+    assert all(date.fromisoformat(d).weekday() < 5 for d in days), days
+
+
+def test_workday_is_for_dates_only():
+    from toolmaze_gym.tasks.scenarios import parse_file
+
+    src = Path(__file__).parents[1] / "data" / "scope" / "c4-0072-new-hire.toml"
+    old = 'capacity = { type = "quantity", range = [3, 8] }'
+    text = src.read_text().replace(old, old[:-2] + ", workday = true }")
+    assert text != src.read_text()
+    _, problems = parse_file(src.name, text)
+    assert any("workday: true, for a date" in p for p in problems)
