@@ -34,6 +34,8 @@ COUNTER_EXAMPLES = {
     "amount_precision": ("tmz-v3-c1-0031", "a 31,000 car loan budgeted as 512.3 JPY a month"),
     "tax_name": ("tmz-v3-c3-0001", "'Berlin sales tax': Germany has a 19 % VAT"),
     "comparable_choice": ("tmz-v3-c4-0061", "torn between 69,371 USD of coins and 2,266 of shares"),
+    "office_hours": ("tmz-v3-c4-0031", "a retro room in Buenos Aires booked for a Saturday"),
+    "channel_wording": ("tmz-v3-c2-0053", "#it-helpdesk posted only through send_teams_message"),
 }
 
 LIB = {s.id: s for s in load_library()}
@@ -212,3 +214,47 @@ def test_generator_builds_the_reviewed_scenarios_coherently(sim, sid):
     assert task is not None, why
     for rule in rules:
         assert coherence.RULES[rule](task, sim.corpus, sim.world) == [], (sid, task.query)
+DRAFT_C4_0072 = Path(__file__).parents[1] / "data" / "coherence" / "v4-draft-c4-0072.json"
+
+
+def test_office_hours_fails_on_the_draft_v4_welcome_meeting(corpus, world):
+    """The draft v4 review's c4-0072: the user's first free slot, 08:30Z, is 01:30 in
+    the Vancouver office where the room and the welcome meeting are booked."""
+    task = Task.from_json(DRAFT_C4_0072.read_text())
+    found = coherence.office_hours(task, corpus, world)
+    assert any("01:30 local time in Vancouver" in p for p in found), found
+
+
+def test_office_hours_reads_weekdays_and_local_hours(corpus, world):
+    city = world.geo.city("Vancouver")
+
+    def outside(utc: str, minutes: int = 60) -> str | None:
+        return coherence._outside_hours(city, coherence._instant(utc), minutes)
+
+    assert outside("2026-08-25T16:00:00Z") is None  # 09:00 PDT, a Tuesday
+    assert "Saturday" in outside("2026-08-22T16:00:00Z")
+    assert outside("2026-08-26T01:00:00Z") is None  # 18:00-19:00 PDT
+    assert outside("2026-08-26T01:30:00Z")  # 18:30-19:30 PDT
+    assert "01:30 local time" in outside("2026-08-25T08:30:00Z")
+
+
+def test_workday_params_are_drawn_on_weekdays(sim):
+    """A meeting's date is drawn Monday to Friday (office_hours would reject the rest)."""
+    from toolmaze_gym import hashing
+
+    sc = LIB["tr-offsite-two-cities"]
+    assert sc.param_by_name["decide_on"].workday
+    gen = ScenarioGenerator(sim)
+    days = [gen.draw_params(sc, hashing.Stream("workday", k))["decide_on"] for k in range(20)]
+    assert all(date.fromisoformat(d).weekday() < 5 for d in days), days
+
+
+def test_workday_is_for_dates_only():
+    from toolmaze_gym.tasks.scenarios import parse_file
+
+    src = Path(__file__).parents[1] / "data" / "scope" / "c4-0072-new-hire.toml"
+    old = 'capacity = { type = "quantity", range = [3, 8] }'
+    text = src.read_text().replace(old, old[:-2] + ", workday = true }")
+    assert text != src.read_text()
+    _, problems = parse_file(src.name, text)
+    assert any("workday: true, for a date" in p for p in problems)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
@@ -52,6 +52,7 @@ class Call:
     response: dict[str, Any]
     arg_types: dict[str, str]  # arg name -> type
     ret_types: dict[str, str]  # response key -> type
+    behaviour: str = ""
 
     def args_of(self, type_: str) -> list[Any]:
         return [v for k, v in self.args.items() if self.arg_types.get(k) == type_]
@@ -75,7 +76,7 @@ def calls(task: Task, corpus: Corpus) -> Iterator[Call]:
             spec = corpus[c.tool]
             yield Call(c.tool, spec.domain, dict(c.args), dict(c.response or {}),
                        {p.name: p.type for p in spec.params},
-                       {f.name: f.type for f in spec.returns})
+                       {f.name: f.type for f in spec.returns}, spec.behaviour)
 
 
 # ---------------------------------------------------------------- weather
@@ -151,6 +152,57 @@ def event_hours(task: Task, corpus: Corpus, world: World) -> list[str]:
                 h = _local_hour(when)
                 if h is not None and not lo <= h <= hi:
                     out.append(f"time: a {word} at {str(when)[11:16]} local time ({c.tool})")
+    return out
+
+
+
+def _instant(value: Any) -> datetime | None:
+    """An ISO datetime as an aware instant (no zone, or Z, is UTC); None if not one."""
+    try:
+        at = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def _outside_hours(city: Any, start: datetime, minutes: int) -> str | None:
+    """Why a ``minutes``-long slot from ``start`` is outside office hours in ``city``
+    (None: a weekday, within the hours of ``coherence.json``)."""
+    lo, hi = _rules_data()["office_hours"]["local_hours"]
+    local = zones.to_local(city.timezone, start)
+    begin = local.hour + local.minute / 60
+    if local.weekday() >= 5:
+        return f"a {local:%A} in {city.name}"
+    if begin < lo or begin + minutes / 60 > hi:
+        return f"{local:%H:%M} local time in {city.name}"
+    return None
+
+
+def _slot_cities(c: Call, world: World) -> list[Any]:
+    """The cities whose office a call's time is for: a room's city, a city it names
+    in the Office domain, or (for the user's own free/busy answer) the user's city."""
+    rooms = [world.office.room(str(v)) for v in c.values_of("room_id")]
+    cities = [r.city for r in rooms if r is not None]
+    if not cities and c.domain == "Office":
+        cities = [str(v) for v in c.args_of("city_name")]
+    if not cities and c.behaviour in _rules_data()["office_hours"]["user_calendar"]:
+        cities = [world.office.me.city]
+    return [world.geo.city(n) for n in cities[:1] if world.geo.city(n)]
+
+
+def office_hours(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A meeting, room booking or free slot for people in a city falls on a weekday
+    within local office hours there (no welcome meeting in Vancouver at 01:30)."""
+    out = []
+    for c in calls(task, corpus):
+        for city in _slot_cities(c, world):
+            minutes = next((int(v) for v in c.values_of("duration_minutes")
+                            if isinstance(v, int | float)), 0)
+            for v in dict.fromkeys(map(str, c.values_of("iso_datetime"))):
+                at = _instant(v)
+                why = at and _outside_hours(city, at, minutes)
+                if why:
+                    out.append(f"time: {c.tool} at {v}, {why}")
     return out
 
 
@@ -478,6 +530,21 @@ def channel_messages(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A channel the request writes as "#name" (Slack's way) is posted to by a tool
+    that names channels so: no "#travel-desk" posted only through Teams."""
+    data = _rules_data()["channel_wording"]
+    posts: dict[str, set[str]] = {}
+    for c in calls(task, corpus):
+        if c.behaviour in data["post_behaviours"]:
+            for v in c.args_of("channel_name"):
+                posts.setdefault(str(v).lstrip("#"), set()).add(c.tool)
+    return [f"channel: the request writes #{name}, but it is posted with "
+            f"{', '.join(sorted(tools))}" for name, tools in sorted(posts.items())
+            if re.search(rf"#{re.escape(name)}(?![\w-])", task.query)
+            and not tools & set(data["hash_tools"])]
+
+
 Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
@@ -498,6 +565,8 @@ RULES: dict[str, Rule] = {
     "local_pickup": local_pickup,
     "beach_trips": beach_trips,
     "channel_messages": channel_messages,
+    "office_hours": office_hours,
+    "channel_wording": channel_wording,
 }
 
 

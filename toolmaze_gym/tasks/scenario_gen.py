@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any
 
 import networkx as nx
@@ -217,6 +218,15 @@ def _by_type_options(corpus: Corpus, g, ios: Sequence[StepIO],
 # ---------------------------------------------------------------- the generator
 
 
+def _weekend(value: Any) -> bool:
+    """Whether a drawn date (or date-time) falls on a Saturday or Sunday: a `workday`
+    param is drawn again, for meetings and rooms are booked in office hours."""
+    try:
+        return date.fromisoformat(str(value)[:10]).weekday() >= 5
+    except ValueError:
+        return False
+
+
 class ScenarioGenerator:
     """Builds tasks from scenarios; tool usage steers later tasks to other tools."""
 
@@ -262,6 +272,7 @@ class ScenarioGenerator:
                 clash = any(q.type == p.type and out[q.name] == v for q in sc.params
                             if q.name in out)
                 clash |= any(d.startswith("$") and out.get(d[1:]) == v for d in p.differs_from)
+                clash |= p.workday and _weekend(v)
                 if not clash:
                     break
             out[p.name] = v

@@ -34,6 +34,7 @@ from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
 from toolmaze_gym.tasks.roles import role_problems
+from toolmaze_gym.tasks.stated_scope import scope_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -42,7 +43,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MIN_PHRASINGS = 2
 _SCENARIO_KEYS = {"id", "goal", "levels", "params", "steps", "phrasings", "domain", "cues",
                   "premises", "answer", "themes", "readings"}
-_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state"}
+_PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "state", "workday"}
 # Record states a param may be drawn in (``state = "delivered"``): type -> state -> the
 # world's records in that state (``ScenarioGenerator._draw``).
 RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)},
@@ -69,6 +70,7 @@ def _flown_itineraries(world: Any) -> list[str]:
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
+_DATED = {"iso_date", "iso_datetime"}  # param types a `workday` flag applies to
 
 
 class ScenarioError(Exception):
@@ -91,6 +93,7 @@ class ParamSpec:
     differs_from: tuple[str, ...] = ()  # "$param" or "step.key" it must not equal
     derived_from: str = ""  # another param this one is computed from (DERIVATIONS)
     state: str = ""  # the record is drawn among those in this state (RECORD_STATES)
+    workday: bool = False  # a date drawn on a weekday only: people meet in office hours
 
     def derive(self, source: Any, world: Any = None, source_type: str = "iso_datetime") -> Any:
         """This param's value from its source param's (the date of a date-time, the
@@ -256,8 +259,12 @@ def _parse_param(name: str, raw: Any, where: str, problems: list[str]) -> ParamS
         state = ""
     if state and any(k in raw for k in ("choices", "value", "range", "from")):
         problems.append(f"{where}: state draws the record; give no choices, value, range, from")
+    workday = raw.get("workday", False)
+    if workday is not False and (workday is not True or type_ not in _DATED):
+        problems.append(f"{where}.workday: true, for a date or date-time param only")
+        workday = False
     return ParamSpec(name, type_, tuple(choices), raw.get("value"),
-                     tuple(rng) if rng else None, tuple(differs), source, state)
+                     tuple(rng) if rng else None, tuple(differs), source, state, workday)
 
 
 def _parse_step(raw: Any, where: str, problems: list[str]) -> StepSpec | None:
@@ -562,6 +569,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_bindings(sc, corpus, where, problems)
     _check_answer(sc, corpus, where, problems)
     problems += asks_problems(sc)
+    problems += scope_problems(sc, corpus)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
     problems += errand_problems(sc, corpus) + role_problems(sc)
