@@ -298,6 +298,15 @@ def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def translated_texts(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A text a translator is given keeps a fact as written (a figure, a date, a code),
+    or the phrasebook translates it and lists the words of its translation
+    (``tasks.translators.built_problems``; c1-0034: "[de] Lunch order closes at noon.")."""
+    from toolmaze_gym.tasks.translators import built_problems  # it reads the library
+
+    return built_problems(task, corpus, world)
+
+
 Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
@@ -312,6 +321,7 @@ RULES: dict[str, Rule] = {
     "currency_crossing": currency_crossing,
     "iban_currency": iban_currency,
     "amount_precision": amount_precision,
+    "translated_texts": translated_texts,
 }
 
 
