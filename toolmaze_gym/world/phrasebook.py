@@ -87,5 +87,5 @@ def _has(folded: str, word: str) -> bool:
     without spaces (Japanese), anywhere."""
     if not word.isascii():
         return word in folded
-    end = r"\b" if len(word) <= 3 else ""
-    return re.search(rf"(?<!\w){re.escape(word)}{end}", folded) is not None
+    end = "(?![a-z0-9])" if len(word) <= 3 else ""  # Latin letters: "PRをレビュー"
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}{end}", folded) is not None

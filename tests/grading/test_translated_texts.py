@@ -1,0 +1,90 @@
+"""A text asked in another language passes as a careful agent's own translation and
+fails in English or with other facts (the draft v4 review's c1-0034: "catch Elena
+Fischer up on #leadership ... put it into German"; the post was "Lunch order closes
+at noon.", the translator returned "[de] Lunch order closes at noon.", and an own
+German text was graded on the English word "Lunch")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolmaze_gym.agents.scripted import call_text
+from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.episode import Episode
+from toolmaze_gym.faults.profiles import FaultProfile
+from toolmaze_gym.grading import grade
+from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+from toolmaze_gym.tasks.scenarios import load_library
+
+SCENARIO = "off-channel-brief-for-manager"
+POST = "Lunch order closes at noon."
+
+
+class German(ScenarioGenerator):
+    """The generator with the c1-0034 draw: German."""
+
+    def draw_params(self, sc, stream):
+        return {**super().draw_params(sc, stream), "lang": "de"}
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return Simulator()
+
+
+@pytest.fixture(scope="module")
+def task(sim) -> Task:
+    """A c1-0034-like task whose channel's latest post is the lunch order."""
+    sc = next(s for s in load_library() if s.id == SCENARIO)
+    gen = German(sim)
+    for seed in range(200):
+        t = gen.generate(sc, sc.levels[0], seed, f"t-tr-{seed}")
+        if any(c.args.get("text") == POST or c.args.get("input") == POST
+               for c in t.default_path.calls):
+            return t
+    pytest.fail("no draw routes the lunch-order post")
+
+
+def _graded(task: Task, sim: Simulator, body: str, translate: bool) -> bool:
+    """Success of the reference path with the mail's body replaced (and the
+    translator call left out where ``translate`` is false)."""
+    profile = FaultProfile(task.id, "P0", ())
+    ep = Episode(task, "P0", sim, profile, 25)
+    *calls, mail = task.default_path.calls
+    for c in calls:
+        if translate or "transl" not in c.tool:
+            ep.step(call_text(c.tool, c.args))
+    key = next(k for k in mail.args if "body" in k.lower())
+    ep.step(call_text(mail.tool, {**mail.args, key: body}))
+    ep.step(json.dumps({"name": "finish", "arguments": {"answer": "Done: the brief is sent."}}))
+    return grade(task, profile, ep.steps, ep.truncated, sim).success
+
+
+def test_the_translator_returns_german(task):
+    out = next(c.response for c in task.default_path.calls if "transl" in c.tool)
+    assert "Lunch" not in json.dumps(out) and "Mittag" in json.dumps(out, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(("body", "success"), [
+    ("Die Bestellung fürs Mittagessen endet um 12 Uhr.", True),    # own words
+    ("Mittagessen: Bestellungen nur bis 12 Uhr.", True),
+    ("Die Mittagsbestellung schließt um 12 Uhr.", True),            # the phrasebook's own
+    ("Lunch order closes at noon.", False),                         # English
+    ("[de] Lunch order closes at noon.", False),                    # English, tagged
+    ("Das Deployment wurde ohne Fehler abgeschlossen.", False),     # another post
+    ("Danke an alle für die tolle Demo!", False),
+])
+def test_an_own_translation_passes_english_or_other_facts_fail(task, sim, body, success):
+    assert _graded(task, sim, body, translate=False) is success
+
+
+@pytest.mark.parametrize(("body", "success"), [
+    ("Die Mittagsbestellung schließt um 12 Uhr.", True),
+    ("[de] Lunch order closes at noon.", False),
+    ("Das Deployment wurde ohne Fehler abgeschlossen.", False),
+])
+def test_after_calling_the_translator_the_same_holds(task, sim, body, success):
+    assert _graded(task, sim, body, translate=True) is success
