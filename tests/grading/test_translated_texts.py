@@ -88,3 +88,41 @@ def test_an_own_translation_passes_english_or_other_facts_fail(task, sim, body, 
 ])
 def test_after_calling_the_translator_the_same_holds(task, sim, body, success):
     assert _graded(task, sim, body, translate=True) is success
+
+
+# -- c4-0094 (the draft v4 review): "nublado" for "cloudy" ----------------------------
+
+CONDITIONS_ES = {"clear": "despejado", "cloudy": "nublado",
+                 "partly cloudy": "parcialmente nublado", "sunny": "soleado",
+                 "light rain": "lluvia ligera", "rain": "lluvia",
+                 "windy": "ventoso", "fog": "niebla", "overcast": "cubierto"}
+
+
+@pytest.fixture(scope="module")
+def welcome(sim) -> Task:
+    sc = next(s for s in load_library() if s.id == "tr-speaker-hotel-welcome")
+    return ScenarioGenerator(sim).generate(sc, sc.levels[0], 3, "t-tr-welcome")
+
+
+def _spanish(task: Task, high: float | None = None) -> str:
+    """A careful agent's own Spanish welcome, the condition in Spanish."""
+    got = {k: v for c in task.default_path.calls for k, v in c.response.items()}
+    cond = CONDITIONS_ES.get(got["condition"])
+    if cond is None:
+        pytest.skip(f"no Spanish word here for {got['condition']!r}")
+    c = got["high_c"] if high is None else high
+    return (f"¡Bienvenida! Tu hotel está reservado (reserva {got['reservation_id']}). "
+            f"Previsión: {cond}, máxima de {c:.1f} °C / {got['fahrenheit']:.1f} °F.")
+
+
+def _welcome_graded(task: Task, sim: Simulator, body: str) -> bool:
+    return _graded(task, sim, body, translate=False)
+
+
+def test_an_own_spanish_welcome_with_the_condition_in_spanish_passes(welcome, sim):
+    assert _welcome_graded(welcome, sim, _spanish(welcome)) is True
+
+
+def test_an_own_spanish_welcome_with_a_wrong_high_fails(welcome, sim):
+    got = {k: v for c in welcome.default_path.calls for k, v in c.response.items()}
+    assert _welcome_graded(welcome, sim, _spanish(welcome, got["high_c"] - 1)) is False
