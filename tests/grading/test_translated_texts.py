@@ -126,3 +126,55 @@ def test_an_own_spanish_welcome_with_the_condition_in_spanish_passes(welcome, si
 def test_an_own_spanish_welcome_with_a_wrong_high_fails(welcome, sim):
     got = {k: v for c in welcome.default_path.calls for k, v in c.response.items()}
     assert _welcome_graded(welcome, sim, _spanish(welcome, got["high_c"] - 1)) is False
+
+
+# -- a quoted draft's summary, asked in German (uo-submit-piece-with-word-count) ---------
+
+@pytest.fixture(scope="module")
+def pitch(sim) -> Task:
+    sc = next(s for s in load_library() if s.id == "uo-submit-piece-with-word-count")
+    for seed in range(40):
+        t = ScenarioGenerator(sim).generate(sc, sc.levels[0], seed, f"t-tr-pitch-{seed}")
+        if any("tram line" in json.dumps(c.args) and "'de'" in repr(c.args)
+               for c in t.default_path.calls if "transl" in c.tool):
+            return t
+    pytest.fail("no draw translates the tram-line summary into German")
+
+
+def _pitch_graded(task: Task, sim: Simulator, summary: str) -> bool:
+    """The reference path, no translator call, the webhook's payload the agent's own."""
+    profile = FaultProfile(task.id, "P0", ())
+    ep = Episode(task, "P0", sim, profile, 25)
+    ids: dict[str, str] = {}  # the reference's delivery id -> this episode's
+    for c in task.default_path.calls:
+        args = dict(c.args)
+        if "transl" in c.tool:
+            continue
+        if c.tool == "post_webhook":  # "Submission: 40 words. Abstract: <the German>"
+            args["payload"] = args["payload"].split("Abstract:")[0] + f"Abstract: {summary}"
+        args = {k: _swap(v, ids) for k, v in args.items()}
+        ep.step(call_text(c.tool, args))
+        if c.tool == "post_webhook":
+            got = json.loads(ep.steps[-1].observation)
+            ids.update({str(c.response[k]): str(got[k]) for k in c.response
+                        if "delivery" in k and k in got})
+    ep.step(json.dumps({"name": "finish", "arguments": {"answer": "Done: submitted."}}))
+    return grade(task, profile, ep.steps, ep.truncated, sim).success
+
+
+@pytest.mark.parametrize(("summary", "success"), [
+    ("Die Stadt baut die alte Tramlinie endlich neu; der Rat hat gestern das Budget "
+     "bewilligt.", True),
+    ("Die Bauernmärkte der Region haben sich seit letztem Jahr verdoppelt.", False),
+])
+def test_an_own_german_summary_is_read_in_german(pitch, sim, summary, success):
+    assert _pitch_graded(pitch, sim, summary) is success
+
+
+def _swap(value: object, ids: dict[str, str]) -> object:
+    """``value`` with each reference id replaced by this episode's."""
+    if not isinstance(value, str):
+        return value
+    for ref, got in ids.items():
+        value = value.replace(ref, got)
+    return value

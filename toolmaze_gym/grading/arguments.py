@@ -135,13 +135,34 @@ def _own_part(text: str, alt: Mentions, foreign: bool) -> bool:
     whole text, or, where a language is asked, one line or sentence of it written in
     that language that carries it all ("Preis: 52,53 USD" in an English e-mail, as the
     reference's own tagged line sits in English)."""
-    if all(says(text, *m, foreign=foreign) for m in alt):
-        return True
     code = next((v for t, v in alt if t == IN_LANGUAGE), "")
     rest = [m for m in alt if m[0] != IN_LANGUAGE]
+    # A sentence the phrasebook lists words for is read by them in the language asked,
+    # not by its English heads (c1-0034).
+    plain = [m for m in alt if not (code and _listed(m, code))]
+    if all(says(text, *m, foreign=foreign) for m in plain) \
+            and (not foreign or _heads_all(text, rest, code)):
+        return True
     return bool(code) and any(in_language(part, code)
-                              and all(says(part, *m, foreign=True) for m in rest)
+                              and all(says(part, *m, foreign=True) for m in plain
+                                      if m[0] != IN_LANGUAGE)
+                              and _heads_all(part, rest, code)
                               for part in _parts(text))
+
+
+def _listed(m: tuple[str, Any], code: str) -> bool:
+    """An asked sentence with no figure, date or code whose phrasebook entry lists the
+    words of its ``code`` translation."""
+    t, v = m
+    return t == TEXT_FACTS and isinstance(v, str) and not survives_translation(v) \
+        and bool(phrasebook.heads(_untagged(v), code))
+
+
+def _heads_all(text: str, mentioned: Mentions, code: str) -> bool:
+    """A text in language ``code`` says each asked sentence that keeps no figure, date
+    or code by the words the phrasebook lists for it (``_heads_said``)."""
+    return not code or all(_heads_said(text, v, code) for t, v in mentioned
+                           if t == TEXT_FACTS and not survives_translation(str(v)))
 
 
 _PART = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z\u00C0-\u024F])")

@@ -180,9 +180,17 @@ def routed_problems(scenarios: Iterable[Scenario]) -> list[str]:
                 continue
             args = {a.role: a for a in step.args}
             text, target = args.get("text"), args.get("target_language")
-            if text is None or target is None or text.kind != "field":
+            ref = text.ref if text is not None and text.kind == "field" else _lone_hole(text)
+            if not ref or target is None:
                 continue
             langs = _values(params.get(target.ref)) if target.kind == "param" else ()
-            out += [f"{sc.id}.steps.{step.id}: {p}" for sentence in _routed_pool(sc, text.ref)
+            out += [f"{sc.id}.steps.{step.id}: {p}" for sentence in _routed_pool(sc, ref)
                     for lang in langs for p in sentence_problems(sentence, lang)]
     return out
+
+
+def _lone_hole(arg: ArgSpec | None) -> str:
+    """The step field a template that is nothing but one hole hands on
+    ("{gist.summary}"), or ""."""
+    m = re.fullmatch(r"\{(\w+\.\w+)\}", arg.text.strip()) if arg and arg.kind == "text" else None
+    return m.group(1) if m else ""
