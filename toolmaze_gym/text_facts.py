@@ -89,6 +89,12 @@ def carries(text: str, source: str, names: bool = True) -> bool:
     return all(mentions(text, t, v) for t, v in kept)
 
 
+def survives_translation(text: str) -> bool:
+    """Whether ``text`` carries a fact a translation keeps as written: a date, a figure
+    or a code (names may be translated, heads always are)."""
+    return bool(_dated_figures_and_codes(text))
+
+
 def _dated_figures_and_codes(text: str) -> tuple[Fact, ...]:
     text = _SECOND_UNIT.sub(_one_unit, _TAG.sub("", text or ""))
     dates, rest = _dates(text)

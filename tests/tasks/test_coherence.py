@@ -36,6 +36,13 @@ COUNTER_EXAMPLES = {
     "comparable_choice": ("tmz-v3-c4-0061", "torn between 69,371 USD of coins and 2,266 of shares"),
     "office_hours": ("tmz-v3-c4-0031", "a retro room in Buenos Aires booked for a Saturday"),
     "channel_wording": ("tmz-v3-c2-0053", "#it-helpdesk posted only through send_teams_message"),
+    "translated_texts": ("tmz-v3-c1-0034", "'[es] Lunch order closes at noon.' as Spanish"),
+}
+# rule -> the world data the counter-example was built on, where the fix is data: the
+# phrasebook had no translation of the channel posts (c1-0034 of the draft v4 review).
+AS_BUILT = {
+    "translated_texts": ("toolmaze_gym.tasks.translators.translation",
+                         lambda text, target: None),
 }
 
 LIB = {s.id: s for s in load_library()}
@@ -52,8 +59,10 @@ def test_every_rule_has_a_counter_example():
 
 
 @pytest.mark.parametrize("rule", sorted(COUNTER_EXAMPLES))
-def test_rule_fails_on_its_counter_example(rule, corpus, world):
+def test_rule_fails_on_its_counter_example(rule, corpus, world, monkeypatch):
     task_id, _ = COUNTER_EXAMPLES[rule]
+    if rule in AS_BUILT:
+        monkeypatch.setattr(*AS_BUILT[rule])
     found = coherence.RULES[rule](get_task(task_id, "toolmaze-v3"), corpus, world)
     assert found, f"{rule} does not see what is wrong with {task_id}"
 

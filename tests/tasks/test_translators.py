@@ -10,10 +10,18 @@ import pytest
 from toolmaze_gym.corpus.behaviours import general_text
 from toolmaze_gym.corpus.catalog import Corpus, load_corpus
 from toolmaze_gym.language import is_language
-from toolmaze_gym.tasks.scenarios import load_library
+from toolmaze_gym.tasks import translators
+from toolmaze_gym.tasks.scenarios import check_files, library_files, load_library
 from toolmaze_gym.tasks.suite import get_task
-from toolmaze_gym.tasks.translators import doc_problems, library_problems
+from toolmaze_gym.tasks.translators import (
+    built_problems,
+    doc_problems,
+    library_problems,
+    routed_problems,
+    sentence_problems,
+)
 from toolmaze_gym.world.base import load_data
+from toolmaze_gym.world.phrasebook import HEADS, says_heads, versions
 
 V3_DOCS = {  # the translators' descriptions as toolmaze-v3 shipped them
     "translate_text": "Translate text into a target language (ISO 639-1). The translation "
@@ -66,6 +74,73 @@ def test_the_v3_translator_docs_did_not_say_they_only_tag():
 
 @pytest.mark.parametrize("entry", load_data("phrasebook.json"))
 def test_each_phrasebook_version_is_in_its_language(entry):
-    assert entry.get("en") and len(entry) >= 2
-    for lang, sentence in entry.items():
+    said = versions(entry)
+    assert entry.get("en") and len(said) >= 2
+    for lang, sentence in said.items():
         assert is_language(sentence, lang), (lang, sentence)
+
+
+@pytest.mark.parametrize("entry", [e for e in load_data("phrasebook.json") if HEADS in e])
+def test_each_listed_head_is_in_its_own_version(entry):
+    """The words a translation carries (``_heads``) are found in the phrasebook's own
+    translation, so the world's translation passes its own check."""
+    said = versions(entry)
+    assert set(entry[HEADS]) <= set(said)
+    for lang in entry[HEADS]:
+        assert says_heads(said[lang], entry["en"], lang), (lang, said[lang])
+
+
+# -- c1-0034 (the draft v4 review): the post no figure or name survives ---------------
+
+LUNCH = "Lunch order closes at noon."
+
+
+def test_every_routed_world_sentence_comes_back_translated_and_checkable():
+    assert routed_problems(load_library()) == []
+
+
+def test_c1_0034_without_the_phrasebook_the_post_came_back_tagged(monkeypatch):
+    """The world as the draft v4 had it (no translation of the channel posts): the
+    library check names the lunch-order post into German, and the coherence rule
+    finds it in the v3 task of the same scenario (into Spanish)."""
+    monkeypatch.setattr(translators, "translation", lambda text, target: None)
+    problems = routed_problems(load_library())
+    assert any(p.startswith(f"off-channel-brief-for-manager.steps.translated: {LUNCH!r} "
+                            "into 'de'") for p in problems)
+    assert {p.split(":")[0] for p in problems} == {
+        "off-channel-brief-for-manager.steps.translated",  # a channel's latest post
+        "es-short-review-with-delivery.steps.words",  # a review's opening line (v3 c1-0098)
+        "uo-submit-piece-with-word-count.steps.translate"}  # "{gist.summary}" of a draft
+    found = built_problems(get_task("tmz-v3-c1-0034"), load_corpus())
+    assert found and "'Lunch order closes at noon.' into 'es'" in found[0]
+
+
+def test_a_post_whose_entry_lists_no_heads_is_reported(monkeypatch):
+    monkeypatch.setattr(translators, "heads", lambda text, target: ())
+    problems = routed_problems(load_library())
+    assert any(LUNCH in p and "lists no _heads for 'de'" in p for p in problems)
+
+
+def test_the_v3_task_passes_with_the_phrasebook():
+    assert built_problems(get_task("tmz-v3-c1-0034"), load_corpus()) == []
+
+
+def test_a_post_with_a_figure_needs_no_phrasebook():
+    assert sentence_problems("Stand-up moved to 11:30 today.", "de") == []
+    assert sentence_problems("Lunch order closes at one.", "de") != []
+
+
+def test_scenarios_check_reports_an_untranslated_routed_post(monkeypatch):
+    monkeypatch.setattr(translators, "translation", lambda text, target: None)
+    office = next(p for p in library_files() if p.name == "office.toml")
+    _, problems = check_files([office])
+    assert any(LUNCH in p and "into 'de'" in p for p in problems)
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Die Bestellung fürs Mittagessen endet um 12 Uhr.", True),
+    ("Bestellungen bis zwölf Uhr mittags.", True),
+    ("Das Deployment wurde ohne Fehler abgeschlossen.", False),
+])
+def test_heads_are_read_in_the_language_asked(text, said):
+    assert says_heads(text, LUNCH, "de") is said

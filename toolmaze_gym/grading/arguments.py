@@ -26,7 +26,13 @@ from toolmaze_gym.episode import Step
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.tasks.model import Call
 from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
-from toolmaze_gym.text_facts import carries, facts, names_or_figures
+from toolmaze_gym.text_facts import (
+    carries,
+    facts,
+    names_or_figures,
+    survives_translation,
+)
+from toolmaze_gym.world import phrasebook
 from toolmaze_gym.world.geo import minor_units
 
 Mentions = tuple[tuple[str, Any], ...]  # (semantic type, value) pairs a text must mention
@@ -86,10 +92,42 @@ class TextRule:
         gist = bool(self.language) and in_language(text, self.language)
         # A text the source carries (a weather line, a headline) is translated too: its
         # facts stand for it ("windig, 36,8 °C" for "Windy, 36.8 °C (98.2 °F).").
+        # A sentence with no figure, date or code keeps nothing as written (its names
+        # and heads get translated): it is checked in the language asked, on the words
+        # the phrasebook says its translation carries ("Mittag" for "Lunch", c1-0034).
         return all(says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
-                   for t, v in self.own if not (gist and _gist(t, v)))
+                   for t, v in self.own if not (gist and _gist(t, v))) \
+            and all(_heads_said(text, v, self.language) for t, v in self.own
+                    if gist and t == TEXT_FACTS and not survives_translation(str(v)))
+
+
+def _heads_said(text: str, value: Any, language: str) -> bool:
+    """Whether a text in ``language`` says what the sentence ``value`` (no figure, no
+    name) is about, by the words its phrasebook entry lists for that language
+    (``world.phrasebook.heads``); a sentence the phrasebook lists none for is
+    unchecked."""
+    if not isinstance(value, str):
+        return True
+    return phrasebook.says_heads(text, _untagged(value), language) is not False
+
+
+def _untagged(text: str) -> str:
+    """A translator's output without its language tag ("[de] ...")."""
+    return _TAG.sub("", text, count=1).strip()
+
+
+_TAG = re.compile(r"^\s*\[[a-z]{2}\]\s*")
+
+
+def _tag_counts(text: str, code: str) -> bool:
+    """Whether ``text`` carries the translators' ``[code]`` tag on a text they have no
+    translation for: a tag on a sentence the phrasebook holds in ``code`` is English
+    passed off as that language (c1-0034: the translator returns real German)."""
+    tag = f"[{code}] "
+    rests = [part.split(tag, 1)[1] for part in text.splitlines() if tag in part]
+    return any(phrasebook.translation(r, code) is None for r in rests)
 
 
 def _own_part(text: str, alt: Mentions, foreign: bool) -> bool:
@@ -97,13 +135,34 @@ def _own_part(text: str, alt: Mentions, foreign: bool) -> bool:
     whole text, or, where a language is asked, one line or sentence of it written in
     that language that carries it all ("Preis: 52,53 USD" in an English e-mail, as the
     reference's own tagged line sits in English)."""
-    if all(says(text, *m, foreign=foreign) for m in alt):
-        return True
     code = next((v for t, v in alt if t == IN_LANGUAGE), "")
     rest = [m for m in alt if m[0] != IN_LANGUAGE]
+    # A sentence the phrasebook lists words for is read by them in the language asked,
+    # not by its English heads (c1-0034).
+    plain = [m for m in alt if not (code and _listed(m, code))]
+    if all(says(text, *m, foreign=foreign) for m in plain) \
+            and (not foreign or _heads_all(text, rest, code)):
+        return True
     return bool(code) and any(in_language(part, code)
-                              and all(says(part, *m, foreign=True) for m in rest)
+                              and all(says(part, *m, foreign=True) for m in plain
+                                      if m[0] != IN_LANGUAGE)
+                              and _heads_all(part, rest, code)
                               for part in _parts(text))
+
+
+def _listed(m: tuple[str, Any], code: str) -> bool:
+    """An asked sentence with no figure, date or code whose phrasebook entry lists the
+    words of its ``code`` translation."""
+    t, v = m
+    return t == TEXT_FACTS and isinstance(v, str) and not survives_translation(v) \
+        and bool(phrasebook.heads(_untagged(v), code))
+
+
+def _heads_all(text: str, mentioned: Mentions, code: str) -> bool:
+    """A text in language ``code`` says each asked sentence that keeps no figure, date
+    or code by the words the phrasebook lists for it (``_heads_said``)."""
+    return not code or all(_heads_said(text, v, code) for t, v in mentioned
+                           if t == TEXT_FACTS and not survives_translation(str(v)))
 
 
 _PART = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z\u00C0-\u024F])")
@@ -147,7 +206,7 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
             return carries(text, value)
         return carries(text, value) if facts(value) else mentions(text, FREE_TEXT, value)
     if type_name == IN_LANGUAGE:  # or what the shown translators return for it
-        return in_language(text, value) or f"[{value}] " in text
+        return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
     if mentions(text, type_name, value):

@@ -28,7 +28,9 @@ from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
 from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, TextSpec, resolve
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
+from toolmaze_gym.world import phrasebook
 
+TRANSLATE = "text.translate"  # the behaviour of the translator tools (a derivation)
 SEEN_SCAN_CHARS = 20_000  # responses longer than this are searched for the JSON form only
 
 
@@ -354,11 +356,22 @@ class _Provenance:
             if value is None or not mentions(got, t, value):
                 continue
             if t == FREE_TEXT and isinstance(value, str):
-                if not self.text_reached(r.slot, value, i):
+                if not self.text_reached(r.slot, value, i) \
+                        and not self.translated(r.slot, value):
                     return False
             elif not self.slot_value_ok(r.slot, r.key, t, i):
                 return False
         return True
+
+    def translated(self, slot_id: str, value: str) -> bool:
+        """Whether ``value`` is a world sentence's real translation that ``slot_id`` (a
+        translator) returns: the agent may translate itself, and its own faithful
+        translation may be the phrasebook's word for word ("Die Mittagsbestellung
+        schließt um 12 Uhr."), so that is no guess. A tagged text ("[pt] Partly
+        cloudy, ...") is no translation anyone writes: it stays the tool's wording."""
+        corpus = self.idx.corpus
+        return phrasebook.translation(value, "en") is not None and all(
+            corpus[t].behaviour == TRANSLATE for t in self.idx.task.slot_by_id[slot_id].tools)
 
     def text_reached(self, slot_id: str, value: str, i: int) -> bool:
         at = self.done.get(slot_id)

@@ -545,6 +545,15 @@ def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
             and not tools & set(data["hash_tools"])]
 
 
+def translated_texts(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A text a translator is given keeps a fact as written (a figure, a date, a code),
+    or the phrasebook translates it and lists the words of its translation
+    (``tasks.translators.built_problems``; c1-0034: "[de] Lunch order closes at noon.")."""
+    from toolmaze_gym.tasks.translators import built_problems  # it reads the library
+
+    return built_problems(task, corpus, world)
+
+
 Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
@@ -567,6 +576,7 @@ RULES: dict[str, Rule] = {
     "channel_messages": channel_messages,
     "office_hours": office_hours,
     "channel_wording": channel_wording,
+    "translated_texts": translated_texts,
 }
 
 

@@ -635,7 +635,16 @@ def check_files(paths: Iterable[Path | str], corpus: Corpus | None = None,
     problems += [f"{a}: the same steps, bound the same way, as {b}: one request written "
                  "twice (merge their phrasings into one scenario)"
                  for a, b in same_scenarios(scenarios)]
-    return scenarios, problems
+    return scenarios, problems + _translator_problems(scenarios, corpus)
+
+
+def _translator_problems(scenarios: list[Scenario], corpus: Corpus) -> list[str]:
+    """The translators' promises (``tasks.translators``): what a scenario routes
+    through them comes back in the language asked and can be graded there."""
+    from toolmaze_gym.tasks import translators  # it reads scenarios: import late
+
+    return [*translators.library_problems(scenarios), *translators.routed_problems(scenarios),
+            *translators.doc_problems(corpus)]
 
 
 def library_files() -> list[Path]:

@@ -1,18 +1,33 @@
 """The world's sentences in the languages they are told in: what a translator returns.
 
 A sentence the world or a request gives in one language (a colleague's problem
-report in German) is an entry of ``data/world/phrasebook.json`` with its versions in
-other languages, written once by hand; a translator tool returns the version asked
-for, so "put it into English" gets English (issue 28, c1-0054: the tool used to hand
-back the German). A text outside the phrasebook has no translation in this world:
-the translator tools say so in their docs and tag it instead (``general_text``).
+report in German, a team channel's latest post) is an entry of
+``data/world/phrasebook.json`` with its versions in other languages, written once by
+hand; a translator tool returns the version asked for, so "put it into English" gets
+English (issue 28, c1-0054: the tool used to hand back the German) and "put it into
+German" gets German (c1-0034: "[de] Lunch order closes at noon." was English). A text
+outside the phrasebook has no translation in this world: the translator tools say so
+in their docs and tag it instead (``general_text``).
+
+A sentence with no figure or name ("Lunch order closes at noon.") has nothing that
+survives translation for a grader to check, so its entry also lists, under
+``_heads``, per language, the words one of which any faithful translation carries
+("mittag" or "12" in German): an agent's own translation is checked on them
+(``grading.arguments``), lower-cased and without accents. The same holds for a
+sentence whose only facts are names ("Can someone review my PR?"), since a
+translation may rename them: only figures, dates and codes survive it
+(``text_facts.survives_translation``).
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from functools import cache
 
 from toolmaze_gym.world.base import load_data
+
+HEADS = "_heads"
 
 
 def _key(text: str) -> str:
@@ -20,12 +35,23 @@ def _key(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def fold(text: str) -> str:
+    """Lower case without accents: how a text is matched against ``_heads``."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
+                   if not unicodedata.combining(c))
+
+
+def versions(entry: dict) -> dict[str, str]:
+    """An entry's sentences by language (its ``_``-keys are notes, no versions)."""
+    return {k: v for k, v in entry.items() if not k.startswith("_")}
+
+
 @cache
-def _index() -> dict[str, tuple[str, dict[str, str]]]:
+def _index() -> dict[str, tuple[str, dict]]:
     """Each version of each entry -> (its language, the entry)."""
-    out: dict[str, tuple[str, dict[str, str]]] = {}
+    out: dict[str, tuple[str, dict]] = {}
     for entry in load_data("phrasebook.json"):
-        for lang, sentence in entry.items():
+        for lang, sentence in versions(entry).items():
             out[_key(sentence)] = (lang, entry)
     return out
 
@@ -34,6 +60,32 @@ def translation(text: str, target: str) -> tuple[str, str] | None:
     """(the text's language, its version in ``target``), or None when the phrasebook
     does not hold the text in ``target``."""
     hit = _index().get(_key(text))
-    if hit is None or target not in hit[1]:
+    if hit is None or target.startswith("_") or target not in hit[1]:
         return None
     return hit[0], hit[1][target]
+
+
+def heads(text: str, target: str) -> tuple[str, ...]:
+    """The words (folded) one of which a faithful ``target`` version of ``text``
+    carries; empty when the phrasebook lists none."""
+    hit = _index().get(_key(text))
+    if hit is None:
+        return ()
+    return tuple(fold(w) for w in hit[1].get(HEADS, {}).get(target, ()))
+
+
+def says_heads(text: str, source: str, target: str) -> bool | None:
+    """Whether ``text`` carries one of the heads of ``source`` in ``target`` (None: the
+    phrasebook lists none, so there is nothing to check)."""
+    words = heads(source, target)
+    return any(_has(fold(text), w) for w in words) if words else None
+
+
+def _has(folded: str, word: str) -> bool:
+    """A head as the start of a word ("mittag" in "Mittagsbestellung"), a short one
+    (3 letters or fewer: "pr", "qa", "12") as a whole word; in a script written
+    without spaces (Japanese), anywhere."""
+    if not word.isascii():
+        return word in folded
+    end = "(?![a-z0-9])" if len(word) <= 3 else ""  # Latin letters: "PRをレビュー"
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}{end}", folded) is not None
