@@ -77,7 +77,11 @@ from toolmaze_gym.tasks.readings import names_base
 #    text within its rounding order; a chain value of common knowledge needs no call;
 #    an own rendering needs no text the request left open.
 # 9: the city, country and time zone of an airport code count as known (issue 28).
-GRADING_VERSION = "9"
+# 10: a text in another language is checked on what a translation keeps (figures,
+#     dates, codes) and, for a world sentence the phrasebook translates, on its words
+#     in that language; such a sentence under a translator's tag is not that language
+#     (issue 28).
+GRADING_VERSION = "10"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
