@@ -398,18 +398,22 @@ def comparable_choice(task: Task, corpus: Corpus, world: World) -> list[str]:
 def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A headline fits its city (no rail line linking a coastal city "to the coast", nor
     a city of a landlocked country)."""
-    data = _rules_data()
-    coastal = set(data["coastal_cities"])
+    coastal = set(_rules_data()["coastal_cities"])
+    out = [f"news: {v!r} for coastal {city}"
+           for v, city in _headline_cities(task, corpus, "inland_headlines") if city in coastal]
+    return out + landlocked_headlines(task, corpus, world)
+
+
+def _headline_cities(task: Task, corpus: Corpus, key: str) -> Iterator[tuple[str, str]]:
+    """Each response value that is one of the headline templates under ``key`` of the
+    rules data, with the city it names."""
     patterns = [re.compile(re.escape(h).replace(re.escape("{city}"), "(?P<city>[A-Z][\\w .'-]*?)")
-                           + "$") for h in data["inland_headlines"]]
-    out = []
+                           + "$") for h in _rules_data()[key]]
     for c in calls(task, corpus):
         for v in c.response.values():
             for p in patterns:
-                m = p.match(str(v))
-                if m and m.group("city") in coastal:
-                    out.append(f"news: {v!r} for coastal {m.group('city')}")
-    return out + landlocked_headlines(task, corpus, world)
+                if m := p.match(str(v)):
+                    yield str(v), m.group("city")
 
 
 
@@ -500,18 +504,12 @@ def beach_trips(task: Task, corpus: Corpus, world: World) -> list[str]:
 def landlocked_headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A headline that takes a city to "the coast" names a city of a country that has
     one (no rail line linking Vienna to the coast: Austria is landlocked)."""
-    data = _rules_data()
-    landlocked = set(data["landlocked_countries"])
-    patterns = [re.compile(re.escape(h).replace(re.escape("{city}"), "(?P<city>[A-Z][\\w .'-]*?)")
-                           + "$") for h in data["coast_headlines"]]
+    landlocked = set(_rules_data()["landlocked_countries"])
     out = []
-    for c in calls(task, corpus):
-        for v in c.response.values():
-            for p in patterns:
-                m = p.match(str(v))
-                city = world.geo.city(m.group("city")) if m else None
-                if city is not None and city.country_code in landlocked:
-                    out.append(f"news: {v!r} for {city.name}, in landlocked {city.country}")
+    for v, name in _headline_cities(task, corpus, "coast_headlines"):
+        city = world.geo.city(name)
+        if city is not None and city.country_code in landlocked:
+            out.append(f"news: {v!r} for {city.name}, in landlocked {city.country}")
     return out
 
 

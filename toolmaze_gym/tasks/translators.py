@@ -27,14 +27,14 @@ Two promises a careful agent relies on (issue 28, item 2):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from toolmaze_gym.corpus.behaviours import get
 from toolmaze_gym.corpus.catalog import Corpus
 from toolmaze_gym.language import is_language
 from toolmaze_gym.tasks.doc_examples import DocSources, load_doc_sources
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.tasks.scenarios import ArgSpec, ParamSpec, Scenario
+from toolmaze_gym.tasks.scenarios import ArgSpec, ParamSpec, Scenario, StepSpec
 from toolmaze_gym.text_facts import names_or_figures
 from toolmaze_gym.world.base import load_data
 from toolmaze_gym.world.phrasebook import heads, translation
@@ -71,23 +71,28 @@ def library_problems(scenarios: Iterable[Scenario]) -> list[str]:
     return in the language asked."""
     translate = get(TRANSLATE)
     out = []
-    for sc in scenarios:
+    for sc, step, text, target in _translate_steps(scenarios):
+        if text is None or target is None or {text.kind, target.kind} != {"param"}:
+            continue  # a text the author wrote, or a step's output: tagged, as documented
         params = sc.param_by_name
-        for step in sc.steps:
-            if step.use != TRANSLATE:
-                continue
-            args = {a.role: a for a in step.args}
-            text, target = args.get("text"), args.get("target_language")
-            if text is None or target is None or {text.kind, target.kind} != {"param"}:
-                continue  # a text the author wrote, or a step's output: tagged, as documented
-            for sentence in _values(params.get(text.ref)):
-                for lang in _values(params.get(target.ref)):
-                    got = translate(None, sentence, lang)["translated_text"]
-                    if not is_language(got, lang):
-                        out.append(f"{sc.id}.steps.{step.id}: {sentence!r} into {lang!r} "
-                                   f"gives {got!r}, which is not {lang!r} (add it to "
-                                   "data/world/phrasebook.json)")
+        for sentence in _values(params.get(text.ref)):
+            for lang in _values(params.get(target.ref)):
+                got = translate(None, sentence, lang)["translated_text"]
+                if not is_language(got, lang):
+                    out.append(f"{sc.id}.steps.{step.id}: {sentence!r} into {lang!r} "
+                               f"gives {got!r}, which is not {lang!r} (add it to "
+                               "data/world/phrasebook.json)")
     return out
+
+
+def _translate_steps(scenarios: Iterable[Scenario],
+                     ) -> Iterator[tuple[Scenario, StepSpec, ArgSpec | None, ArgSpec | None]]:
+    """Each translator step of ``scenarios``, with its text and target-language args."""
+    for sc in scenarios:
+        for step in sc.steps:
+            if step.use == TRANSLATE:
+                args = {a.role: a for a in step.args}
+                yield sc, step, args.get("text"), args.get("target_language")
 
 
 def sentence_problems(text: str, target: str) -> list[str]:
@@ -173,19 +178,13 @@ def routed_problems(scenarios: Iterable[Scenario]) -> list[str]:
     """Each world sentence a scenario may route through a translator, in each language
     it may ask, that an own translation could not be graded on (``sentence_problems``)."""
     out = []
-    for sc in scenarios:
-        params = sc.param_by_name
-        for step in sc.steps:
-            if step.use != TRANSLATE:
-                continue
-            args = {a.role: a for a in step.args}
-            text, target = args.get("text"), args.get("target_language")
-            ref = text.ref if text is not None and text.kind == "field" else _lone_hole(text)
-            if not ref or target is None:
-                continue
-            langs = _values(params.get(target.ref)) if target.kind == "param" else ()
-            out += [f"{sc.id}.steps.{step.id}: {p}" for sentence in _routed_pool(sc, ref)
-                    for lang in langs for p in sentence_problems(sentence, lang)]
+    for sc, step, text, target in _translate_steps(scenarios):
+        ref = text.ref if text is not None and text.kind == "field" else _lone_hole(text)
+        if not ref or target is None:
+            continue
+        langs = _values(sc.param_by_name.get(target.ref)) if target.kind == "param" else ()
+        out += [f"{sc.id}.steps.{step.id}: {p}" for sentence in _routed_pool(sc, ref)
+                for lang in langs for p in sentence_problems(sentence, lang)]
     return out
 
 
