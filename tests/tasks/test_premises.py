@@ -252,13 +252,20 @@ def test_every_scenario_builds_and_its_premises_hold_on_what_it_generates(gen):
     problems = _library_problems(gen, "library", sorted(LIB))
     unbuilt = {p.split(" builds at none", 1)[0] for p in problems if " builds at none" in p}
     assert unbuilt >= NO_REAL_FAULT, sorted(NO_REAL_FAULT - unbuilt)
-    # Another draw: since the coherence rules reject flights on routes their carrier does
-    # not fly (issue 28, round 3), a two-flight or booked-trip scenario can run out of
-    # draws on one seed; unbuildable is building on none of three.
-    unlucky = sorted(unbuilt - NO_REAL_FAULT)
-    assert _library_problems(gen, "library-2", unlucky) == [] or \
-        _library_problems(gen, "library-3", unlucky) == [], unlucky
+    assert _unbuildable(gen, "library", unbuilt - NO_REAL_FAULT) == []
     assert [p for p in problems if " builds at none" not in p] == []
+
+
+def _unbuildable(gen, seed, names):
+    """The scenarios among `names` that build on none of four further draws of `seed`.
+
+    Since the coherence rules reject flights on routes their carrier does not fly (issue
+    28, round 3), a two-flight or booked-trip scenario can run out of redraws on one seed
+    (tr-two-guests-one-driver, two independent flights and a local driver, builds on
+    about two seeds in five); unbuildable is building on none of five.
+    """
+    return sorted(sid for sid in names
+                  if all(_library_problems(gen, f"{seed}-{k}", [sid]) for k in range(2, 6)))
 
 
 _TRAIN_THEN_FLIGHT = pytest.mark.xfail(
@@ -281,7 +288,7 @@ def test_premises_hold_on_other_seeds(gen, seed):
     problems = _library_problems(gen, seed, sorted(LIB))
     unbuilt = {p.split(" builds at none", 1)[0] for p in problems if " builds at none" in p}
     allowed = NO_REAL_FAULT | SEED_UNBUILT.get(seed, frozenset())
-    assert unbuilt <= allowed, sorted(unbuilt - allowed)
+    assert _unbuildable(gen, seed, unbuilt - allowed) == []
     assert [p for p in problems if " builds at none" not in p] == []
 
 
