@@ -6,6 +6,8 @@
 The module-level ``app`` is built on first access from environment variables:
 ``TOOLMAZE_OUT`` (run directory for the records, default ``runs/openenv``),
 ``TOOLMAZE_AGENT`` (the agent's name in them, default ``openenv``),
+``TOOLMAZE_CALLING`` (the calling convention the system prompt is worded for, as
+``toolmaze serve --calling``: ``native``, the default, or ``text``),
 ``MAX_CONCURRENT_ENVS`` (sessions at once, default 64) and
 ``TOOLMAZE_IDLE_TIMEOUT`` (seconds before OpenEnv reaps an idle session, default 300).
 :func:`build_app` takes a :class:`~toolmaze_gym.serving.SessionStore` instead.
@@ -23,6 +25,7 @@ from openenv.core.env_server.types import ConcurrencyConfig
 from toolmaze_gym.openenv.models import ToolMazeObservation, ToolMazeState
 from toolmaze_gym.openenv.server.toolmaze_environment import ToolMazeEnvironment
 
+from toolmaze_gym.prompts import NATIVE, check_calling
 from toolmaze_gym.serving import ServeRecorder, SessionStore
 from toolmaze_gym.serving.limits import MAX_BODY_BYTES, BodyLimits
 
@@ -49,11 +52,22 @@ def build_app(store: SessionStore) -> Any:
 
 def _from_environment() -> Any:
     out = os.environ.get("TOOLMAZE_OUT", "runs/openenv")
+    calling = _calling(os.environ.get("TOOLMAZE_CALLING", NATIVE))
     recorder = ServeRecorder(out, os.environ.get("TOOLMAZE_AGENT", "openenv"),
-                             server="openenv")
+                             server="openenv", convention=calling)
     return build_app(SessionStore(
         recorder, idle_timeout=float(os.environ.get("TOOLMAZE_IDLE_TIMEOUT", "300")),
-        max_sessions=int(os.environ.get("MAX_CONCURRENT_ENVS", "64"))))
+        max_sessions=int(os.environ.get("MAX_CONCURRENT_ENVS", "64")), calling=calling))
+
+
+def _calling(value: str) -> str:
+    """``TOOLMAZE_CALLING`` checked before anything is written: an OpenEnv client gets
+    the tools as schemas and calls them as actions, so ``native`` unless the client's
+    model writes its calls as text."""
+    try:
+        return check_calling(value)
+    except ValueError as exc:
+        raise ValueError(f"TOOLMAZE_CALLING: {exc}") from None
 
 
 def __getattr__(name: str) -> Any:

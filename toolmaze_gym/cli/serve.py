@@ -36,12 +36,11 @@ CHOICE_FLAGS = {"task": "task_id", "split": "split", "seed": "seed", "level": "l
 
 
 def _store(ns: argparse.Namespace) -> Any:
-    from toolmaze_gym.prompts import NATIVE, TEXT
     from toolmaze_gym.serving import EpisodeChoice, ServeError, ServeRecorder, SessionStore
 
     given = {key: getattr(ns, flag) for flag, key in CHOICE_FLAGS.items()
              if getattr(ns, flag) is not None}
-    calling = NATIVE if ns.protocol == "mcp" else TEXT  # MCP carries the tools as schemas
+    calling = ns.calling  # the tools travel as schemas unless --calling text
     try:
         base = EpisodeChoice.from_mapping(given)
         if base.task_id is not None:  # a bad id is the user's mistake now, not a client's
@@ -67,6 +66,9 @@ def cmd_serve(ns: argparse.Namespace) -> int:
                          "(127.0.0.1, localhost or ::1)")
     if ns.protocol == "openenv" and ns.transport != "http":
         raise UsageError("--protocol openenv serves over HTTP and WebSocket; drop --transport")
+    if ns.protocol == "mcp" and ns.calling != "native":
+        raise UsageError(f"--calling {ns.calling} applies to --protocol openenv only: an MCP "
+                         "client gives its model the tools as schemas")
     modules = ("mcp", "uvicorn") if ns.protocol == "mcp" else ("openenv", "uvicorn")
     require_all(modules[:1] if ns.transport == "stdio" else modules, "toolmaze serve")
     store = _store(ns)
@@ -156,7 +158,7 @@ def _serve_http(ns: argparse.Namespace, store: Any) -> int:
 
 def add_commands(sub) -> None:
     from toolmaze_gym.faults import MODE_NAMES
-    from toolmaze_gym.prompts import PROMPTS
+    from toolmaze_gym.prompts import CALLINGS, NATIVE, PROMPTS
     from toolmaze_gym.tasks.model import LEVELS
     from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME
 
@@ -186,6 +188,13 @@ def add_commands(sub) -> None:
     p.add_argument("--protocol", choices=("mcp", "openenv"), default="mcp",
                    help="MCP tools only, or the OpenEnv environment (reset/step/state over "
                    "/ws plus MCP tools)")
+    p.add_argument("--calling", choices=CALLINGS, default=NATIVE,
+                   help="the calling convention the system prompt is worded for, recorded "
+                   "as the run's convention: native (the model gets the tools as schemas "
+                   "and calls them, as MCP and OpenEnv carry them) or, with --protocol "
+                   "openenv, text (the model writes its calls as JSON or in <tool_call> "
+                   "tags that the client parses, as the GRPO rows' prompt says; default: "
+                   "native)")
     p.add_argument("--transport", choices=("http", "stdio"), default="http",
                    help="MCP over streamable HTTP (many sessions) or stdio (one, as "
                    "Claude Desktop, Cursor and Claude Code launch it)")
