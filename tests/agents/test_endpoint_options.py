@@ -206,6 +206,16 @@ def test_the_documented_endpoint_exit_status_is_the_codes():
     assert int(said.group(1)) == EXIT_ENDPOINT
 
 
+def test_eval_help_states_the_same_endpoint_exit_status(capsys):
+    """``toolmaze eval --help`` and docs/endpoints.md tell the status a script checks."""
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    epilog = " ".join(capsys.readouterr().out.split("exit status:", 1)[1].split())
+    said = re.search(r"(\d+) the endpoint failed", epilog)
+    assert said, "eval --help no longer states the endpoint's exit status"
+    assert int(said.group(1)) == EXIT_ENDPOINT
+
+
 def test_an_endpoint_failure_exits_with_that_status(endpoint, tmp_path, capsys):
     ep, url = endpoint
     ep.answer = lambda req: (401, {"error": {"message": "invalid api key"}}, {})
