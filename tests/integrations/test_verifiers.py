@@ -43,8 +43,9 @@ from tests.serving._episodes import action_text, oracle_calls  # noqa: E402
 TASKSET = "toolmaze-verifiers"
 
 
-def _task(level: str, mode: str, seed: int):
-    config = taskset_config_type(TASKSET)(id=TASKSET, level=level, mode=mode, n=seed + 1)
+def _task(level: str, mode: str, seed: int, **options: Any):
+    config = taskset_config_type(TASKSET)(id=TASKSET, level=level, mode=mode, n=seed + 1,
+                                          **options)
     return list(vf.load_taskset(config))[seed]
 
 
@@ -159,7 +160,7 @@ def test_a_rollout_that_stops_early_is_graded_like_a_truncation():
 
 def test_rows_are_the_envs_openings_and_rollouts_share_nothing():
     a, b = _task("C2", "P2", 3), _task("C2", "P2", 3)
-    env = gym.make("ToolMaze-C2P2-v0")
+    env = gym.make("ToolMaze-C2P2-v0", calling="native")  # the harness sends MCP tools
     env.reset(seed=3)
     system, user = env.unwrapped.messages[:2]
     assert (a.data.system_prompt, a.data.prompt) == (system["content"], user["content"])
@@ -168,6 +169,17 @@ def test_rows_are_the_envs_openings_and_rollouts_share_nothing():
     asyncio.run(s2.setup_task(b.data))
     s1.session.call("abort", {"reason": "x"})
     assert s1.session.done and not s2.session.done
+
+
+@pytest.mark.parametrize("variant", ["standard", "failure_aware"])
+def test_the_row_prompt_speaks_of_calling_tools_not_of_json(variant):
+    """The model gets the tools natively (MCP, as tool schemas), so the system prompt
+    is the native-tools wording (issue 30 item 3), with the world's clock."""
+    from toolmaze_gym.prompts import system_prompt
+
+    system = _task("C1", "P2", 0, prompt=variant).data.system_prompt
+    assert system.startswith(system_prompt(variant, None, "native"))
+    assert "<tool_call>" not in system and "JSON" not in system and "(UTC)" in system
 
 
 @pytest.mark.parametrize("given, words", [({"level": "C7"}, "unknown level"),

@@ -1,7 +1,8 @@
 """ToolMaze tasks as a verifiers taskset: one row per (task, fault mode, prompt).
 
 A row carries what the env shows an agent at ``reset`` (the system prompt with the
-world's clock, the user's request) and what names the episode (level, mode, split,
+world's clock, worded for native tool calling since the harness hands the model the
+MCP tools; the user's request) and what names the episode (level, mode, split,
 seed, prompt variant, suite), so any process can rebuild the same episode: the rollout's
 tool server (``toolset.py``) to play it, the task's scoring to grade it (``replay.py``).
 The reward is the env's own episode return; ``success`` and the other grade fields are
@@ -17,7 +18,7 @@ import verifiers.v1 as vf
 from pydantic import field_validator
 
 from toolmaze_gym.faults import MODES
-from toolmaze_gym.prompts import PROMPTS
+from toolmaze_gym.prompts import NATIVE, PROMPTS
 from toolmaze_gym.serving import EpisodeChoice, Session
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME
@@ -164,7 +165,7 @@ class ToolMazeTaskset(vf.Taskset[ToolMazeTask, ToolMazeConfig]):
     def _data(self, level: str, mode: str, seed: int) -> ToolMazeData:
         choice = EpisodeChoice(split=self.config.split, seed=seed, level=level, mode=mode,
                                prompt=self.config.prompt).checked()
-        opening = Session(choice).opening
+        opening = Session(choice, calling=NATIVE).opening  # the harness sends MCP tools
         return ToolMazeData(id=f"{opening['task_id']}:{mode}", name=opening["task_id"],
                             prompt=opening["request"], system_prompt=opening["system_prompt"],
                             task_id=opening["task_id"], level=level, mode=mode,
