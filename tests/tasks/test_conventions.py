@@ -58,6 +58,7 @@ DRAFT2 = Path(__file__).parents[1] / "data" / "conventions" / "draft2_counter_ex
 DRAFT2_COUNTER_EXAMPLES = {
     "fin-stock-gain-tracking-sheet": {"change_unit"},  # c1-0073: -63.54 % or an amount
     "sh-purchase-request-ticket": {"line_total_tax"},  # c1-0005: the total with tax
+    "tr-offsite-two-cities": {"forecast_day"},  # c4-0053: which day of the stay
 }
 
 def _open(problems: list[str]) -> set[str]:
