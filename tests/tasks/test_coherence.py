@@ -204,6 +204,7 @@ V4_SCENARIOS = {
     "tr-pickup-driver-local-arrival": ("C3", ("flight_carriers", "local_pickup")),
     "tr-two-guests-one-driver": ("C4", ("flight_carriers", "local_pickup")),
     "tr-err-beach-week-flight-hotel-sunglasses": ("C4", ("flight_carriers", "beach_trips")),
+    "tr-err-ski-trip-flight-car-and-sweater": ("C4", ("flight_carriers", "ski_trips")),
     "off-channel-brief-for-manager": ("C1", ("channel_messages",)),
 }
 

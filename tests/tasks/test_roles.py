@@ -22,6 +22,7 @@ LIB = {s.id: s for s in load_library()}
 DRAFT = {
     "v4_draft_office.toml": ("tmz-v4-c4-0072", "a contoso.com hire, a fabrikam.eu manager"),
     "v4_draft_errands.toml": ("tmz-v4-c4-0023", "Priya Dubois ordering on priya.varga@..."),
+    "v4_draft_share.toml": ("tmz-v4-c4-0028", "Nora Costa's share asked of aisha.varga@..."),
 }
 
 
@@ -47,6 +48,7 @@ def test_colleague_and_owner_derivations(world):
 @pytest.mark.parametrize("sid,level,mine,theirs", [
     ("off-new-hire-first-day-setup", "C4", "hire", "manager"),
     ("tr-err-beach-week-flight-hotel-sunglasses", "C4", "me", "traveller"),
+    ("tr-friends-weekend-share-request", "C4", "friend", "friend_name"),
 ])
 def test_generator_draws_people_in_their_roles(sim, sid, level, mine, theirs):
     gen = ScenarioGenerator(sim)

@@ -17,6 +17,7 @@ from toolmaze_gym.tasks.stated_scope import (
     parse_scope,
     scope,
     scope_problems,
+    summarised_problems,
 )
 
 DATA = Path(__file__).parents[1] / "data" / "scope"
@@ -55,6 +56,14 @@ def test_medium_fails_on_the_draft_c4_0072(corpus):
     assert "phrasings[2]" in found[0] and "'post'" in found[0]
 
 
+def test_summarised_ask_fails_on_the_draft_c4_0097(corpus):
+    """"post a short announcement with room, time and the file link": the post went
+    through a summariser that kept the lead sentence, without the link."""
+    found = summarised_problems(_scenario("c4-0097-retro.toml"), corpus)
+    assert len(found) == 1
+    assert "steps.announce.args.text" in found[0] and "'link.url'" in found[0]
+
+
 @pytest.mark.parametrize(("phrasing", "narrowed"), [
     ("Send the forecast high in {city}.", True),
     ("Send the forecast's high in {city}.", True),
@@ -72,9 +81,11 @@ def test_a_value_name_next_to_a_broad_cue_narrows_it(phrasing, narrowed):
 
 
 def test_scope_data_problems_are_reported():
-    _, problems = parse_scope('[names]\nhigh = []\n[narrow]\ncues = []\n[other]\n')
+    _, problems = parse_scope('[names]\nhigh = []\n[narrow]\ncues = []\n[other]\n'
+                              '[summarise]\n"text.summarize" = "most"\n')
     assert any("unknown table 'other'" in p for p in problems)
     assert any("names.high" in p for p in problems)
     assert any("narrow.cues" in p for p in problems)
+    assert any("summarise.text.summarize" in p for p in problems)
     assert parse_scope((Path(__file__).parents[2] / "toolmaze_gym" / "data" / "cues"
                         / "scope.toml").read_text())[1] == []

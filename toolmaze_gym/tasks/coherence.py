@@ -501,6 +501,31 @@ def beach_trips(task: Task, corpus: Corpus, world: World) -> list[str]:
     return [f"trip: a beach holiday in {city}" for city in sorted(stays - beach)]
 
 
+def _trip_months(task: Task, corpus: Corpus, world: World) -> set[tuple[str, int]]:
+    """(city, month) of every stay a task books or searches: a flight's destination in
+    the month it lands, a hotel's or hire car's city in the month of its first day."""
+    out = {(f.destination.city.name, f.arrival.month) for f in _flights(task, corpus, world)}
+    for c in calls(task, corpus):
+        if not (c.values_of("hotel_id") or "hotel" in c.tool or "car" in c.tool):
+            continue
+        cities = [world.geo.city(str(v)).name for v in c.args_of("city_name")
+                  if world.geo.city(str(v))]
+        days = [str(v)[:10] for v in c.args_of("iso_date")]
+        out |= {(city, date.fromisoformat(days[0]).month) for city in cities[:1] if days}
+    return out
+
+
+def ski_trips(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A ski trip goes where slopes are near and open that month (no ski trip to
+    Vancouver in August: the draft v4 review's c4-0085)."""
+    data = _rules_data()
+    if not any(re.search(rf"\b{w}\b", task.query.lower()) for w in data["ski_words"]):
+        return []
+    seasons = {k: set(v) for k, v in data["ski_seasons"].items() if not k.startswith("_")}
+    return [f"trip: a ski trip to {city} in month {month}"
+            for city, month in sorted(_trip_months(task, corpus, world))
+            if month not in seasons.get(city, set())]
+
 def landlocked_headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A headline that takes a city to "the coast" names a city of a country that has
     one (no rail line linking Vienna to the coast: Austria is landlocked)."""
@@ -571,6 +596,7 @@ RULES: dict[str, Rule] = {
     "flight_carriers": flight_carriers,
     "local_pickup": local_pickup,
     "beach_trips": beach_trips,
+    "ski_trips": ski_trips,
     "channel_messages": channel_messages,
     "office_hours": office_hours,
     "channel_wording": channel_wording,

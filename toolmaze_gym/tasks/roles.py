@@ -9,6 +9,11 @@ in almost every task. So a scenario draws one of them and derives the other
 (``from = "..."``, ``derived.py``): a colleague at the same domain, the name of the
 account's owner. Which params are colleagues and which name the user are data
 (``data/world/coherence.json``, ``people_roles``); this library check reads them.
+
+And a person a request names and writes to is one person: "Nora Costa and I are going
+... send aisha.varga@acme-corp.com a payment request for their share" (the draft v4
+review's c4-0028) drew the friend's name and the friend's address apart. A name param
+``<x>_name`` beside that person's address ``<x>`` is derived from the address.
 """
 
 from __future__ import annotations
@@ -49,6 +54,24 @@ def own_name_problems(sc: Any) -> list[str]:
             and p.derived_from not in accounts]
 
 
+def same_person_problems(sc: Any) -> list[str]:
+    """A person's name param (``friend_name``) beside that person's address param
+    (``friend``, an e-mail or a phone) is derived from it, so both are one person."""
+    by_name = {p.name: p for p in sc.params}
+    out = []
+    for p in sc.params:
+        base = next((p.name[:-len(s)] for s in _roles()["name_suffixes"]
+                     if p.type == "person_name" and p.name.endswith(s)), None)
+        addr = by_name.get(base) if base else None
+        if addr is None or addr.type not in ("email", "phone"):
+            continue
+        if p.derived_from != addr.name and addr.derived_from != p.name:
+            out.append(f"{sc.file}: {sc.id}.params.{p.name}: the name of the person at "
+                       f"{addr.name!r} is drawn apart from that address, so they are two "
+                       f"people; derive it (from = \"{addr.name}\")")
+    return out
+
+
 def role_problems(sc: Any) -> list[str]:
-    """Both role checks, for ``scenarios.check_scenario``."""
-    return colleague_problems(sc) + own_name_problems(sc)
+    """The role checks, for ``scenarios.check_scenario``."""
+    return colleague_problems(sc) + own_name_problems(sc) + same_person_problems(sc)

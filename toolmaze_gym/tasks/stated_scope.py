@@ -16,6 +16,12 @@ So two checks, their words data (``data/cues/scope.toml``):
 * **conversions**: a conversion step's cues ("°F", "Fahrenheit"), where its output
   is asked, must follow (nearest value name before them, in the same sentence) a
   name of the value the step converts, when they follow a value name at all.
+
+And one of wiring, **summarised asks**: a text a summariser gets before it is posted
+keeps only its lead sentences, so an ask written further on never reaches the post
+("post a short announcement with room, time and the file link" lost the link to a
+summary of its first sentence: the draft v4 review's c4-0097). Every ask of such a
+text is written in the sentences the summariser keeps (``[summarise]`` in the data).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from toolmaze_gym.tasks.action_cues import action_steps, action_tools
 from toolmaze_gym.tasks.asks import cue_in, texts
+from toolmaze_gym.tasks.capabilities import capabilities
 
 if TYPE_CHECKING:
     from toolmaze_gym.corpus import Corpus
@@ -39,6 +46,8 @@ DATA = ("data", "cues", "scope.toml")
 _HOLE = re.compile(r"\{[^{}]*\}")
 _PLAIN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _SENTENCE = re.compile(r"[.!?;:]\s")
+_SUMMARY_SPLIT = re.compile(r"(?<=[.!?])\s+")  # how the summarisers split sentences
+_KEEPS = {"first", "third"}  # the lead sentence; the lead third (rounded up)
 
 
 @dataclass(frozen=True)
@@ -48,13 +57,14 @@ class Scope:
     convert: Mapping[str, str]  # conversion behaviour -> the argument it converts
     broad: tuple[str, ...] = ()  # words that name no one value
     medium: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # behaviour -> words
+    summarise: Mapping[str, str] = field(default_factory=dict)  # behaviour -> what it keeps
 
 
 def parse_scope(text: str, where: str = "scope.toml") -> tuple[Scope, list[str]]:
     """The scope data from its text, and its problems (wrong shapes)."""
     raw = tomllib.loads(text)
     problems = [f"{where}: unknown table {k!r}" for k in raw if k not in
-                {"names", "narrow", "convert", "broad", "medium"}]
+                {"names", "narrow", "convert", "broad", "medium", "summarise"}]
     names = {k.lower(): tuple(v) for k, v in raw.get("names", {}).items()
              if isinstance(v, list) and v and all(isinstance(f, str) and f for f in v)}
     problems += [f"{where}: names.{k}: a non-empty list of key fragments"
@@ -68,7 +78,11 @@ def parse_scope(text: str, where: str = "scope.toml") -> tuple[Scope, list[str]]
               if isinstance(v, list) and v and all(isinstance(w, str) and w for w in v)}
     problems += [f"{where}: medium.{k}: a non-empty list of words"
                  for k in raw.get("medium", {}) if k not in medium]
-    return Scope(names, tuple(c.lower() for c in narrow), convert, broad, medium), problems
+    summarise = {k: v for k, v in raw.get("summarise", {}).items() if v in _KEEPS}
+    problems += [f"{where}: summarise.{k}: one of {sorted(_KEEPS)}"
+                 for k in raw.get("summarise", {}) if k not in summarise]
+    return Scope(names, tuple(c.lower() for c in narrow), convert, broad, medium,
+                 summarise), problems
 
 
 @cache
@@ -200,7 +214,40 @@ def medium_problems(sc: Scenario, corpus: Corpus, data: Scope | None = None) -> 
     return out
 
 
+def _kept(template: str, keep: str) -> str:
+    """The lead sentences of a text a summariser keeps (placeholders as words, for a
+    placeholder's dot is no sentence end)."""
+    flat = _HOLE.sub(lambda m: m.group(0).replace(".", "\x00"), template)
+    sents = [s for s in _SUMMARY_SPLIT.split(flat.strip()) if s]
+    n = 1 if keep == "first" else -(-len(sents) // 3)
+    return " ".join(sents[:n]).replace("\x00", ".")
+
+
+def summarised_problems(sc: Scenario, corpus: Corpus, data: Scope | None = None) -> list[str]:
+    """Every ask of a text a summariser gets that lies beyond the sentences it keeps."""
+    data = data or scope()
+    caps = capabilities(corpus)
+    out = []
+    for step in sc.steps:
+        cap = caps.get(step.use)
+        tools = [t for side in cap.sides for t in side] if cap else []
+        keeps = {data.summarise[b] for b in {corpus[t].behaviour for t in tools} | {step.use}
+                 if b in data.summarise}
+        if not keeps:
+            continue
+        keep = "first" if "first" in keeps else "third"
+        for a in step.args:
+            lead = _kept(a.text, keep) if a.kind == "text" else ""
+            out += [f"{sc.file}: {sc.id}.steps.{step.id}.args.{a.role}: asks {ref!r}, but a "
+                    f"summariser keeps only the {keep} sentence(s), which do not write it "
+                    "(put it first, or post without a summariser)"
+                    for ref in a.mention if a.kind == "text" and "{" + ref + "}" not in lead]
+    return out
+
+
 def scope_problems(sc: Scenario, corpus: Corpus | None = None) -> list[str]:
     """The checks: what each phrasing's words reach, against what is graded."""
     out = narrowed_problems(sc) + conversion_problems(sc)
-    return out + (medium_problems(sc, corpus) if corpus is not None else [])
+    if corpus is None:
+        return out
+    return out + medium_problems(sc, corpus) + summarised_problems(sc, corpus)
