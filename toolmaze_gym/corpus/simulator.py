@@ -166,7 +166,8 @@ def error_response(status: int, code: str, message: str, field: str = "",
     return Response(status, {"error": err})
 
 
-def _crashed(name: str, exc: Exception) -> Response:
+def crashed_response(name: str, exc: Exception,
+                     logger: logging.Logger = log) -> Response:
     """The 500 a real API sends when its handler fails, for a behaviour that raised.
 
     Every value a schema accepts should get an answer or a 4xx naming the parameter;
@@ -176,7 +177,7 @@ def _crashed(name: str, exc: Exception) -> Response:
     sees it) and the agent gets the body a crashed handler returns. Never memoised:
     each occurrence is logged, and a fixed behaviour is not hidden by a stale entry.
     """
-    log.error("tool %s raised %s: %s", name, type(exc).__name__, exc, exc_info=exc)
+    logger.error("tool %s raised %s: %s", name, type(exc).__name__, exc, exc_info=exc)
     return error_response(500, "internal_error",
                           f"{name}: the server hit an internal error handling this request")
 
@@ -241,8 +242,8 @@ class Simulator:
         tracked = _Tracked(state)
         try:
             resp = self._call(name, arguments, tracked)
-        except Exception as exc:  # the last line of defence, see _crashed
-            return _crashed(name, exc)
+        except Exception as exc:  # the last line of defence, see crashed_response
+            return crashed_response(name, exc)
         if memo is not None and resp.ok and not tracked.touched:
             self._remember(memo[0], memo[1], resp)
         return resp
