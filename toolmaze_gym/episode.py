@@ -7,16 +7,18 @@ Gymnasium env and the direct runner share it, so both grade identically.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from toolmaze_gym.actions import MAX_ACTION_CHARS, action_text, parse_action
-from toolmaze_gym.corpus import EpisodeState, Simulator, error_response
+from toolmaze_gym.corpus import EpisodeState, Simulator, crashed_response, error_response
 from toolmaze_gym.faults import FaultEngine, FaultProfile, get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.utf8 import valid_record
 
+log = logging.getLogger(__name__)
 MAX_STEPS = 25
 ENDINGS = ("finish", "abort", "answer")
 # A record keeps at most this much of an action's raw text, as the env's echo of it:
@@ -128,10 +130,9 @@ class Episode:
             if action.name not in self.shown:
                 resp = error_response(404, "unknown_tool",
                                       f"no tool named {action.name!r} is available", "name")
+                status, obs = resp.status, resp.to_json()
             else:
-                resp, event = self.engine.call(action.name, action.arguments, self.state)
-                fault = event.to_dict() if event else None
-            status, obs = resp.status, resp.to_json()
+                status, obs, fault = self._call(action.name, action.arguments)
         elif action.kind == "invalid":
             resp = error_response(400, "invalid_tool_call", action.text)
             status, obs = resp.status, resp.to_json()
@@ -140,6 +141,24 @@ class Episode:
         step = Step(text, action.to_dict(), status, obs, fault)
         self.steps.append(step)
         return step
+
+    def _call(self, name: str, arguments: Any) -> tuple[int, str, dict[str, Any] | None]:
+        """A shown tool's status, response text and fault event; a 500 when it raises.
+
+        The simulator answers every value its schemas accept, and answers a behaviour
+        that raises with a 500 itself; this is the layer above it. Anything that still
+        raises between the fault engine and the response text (a fault recipe, a body
+        that is not JSON) would otherwise leave ``step`` with an exception: a batch of
+        pooled envs half stepped, a vector env's worker lost, a run or a server
+        session ended without its record. So it becomes the 500 a crashed handler
+        sends, logged here and recorded as the step like any other response.
+        """
+        try:
+            resp, event = self.engine.call(name, arguments, self.state)
+            return resp.status, resp.to_json(), event.to_dict() if event else None
+        except Exception as exc:
+            resp = crashed_response(name, exc, log)
+            return resp.status, resp.to_json(), None
 
     def record(self, agent: str = "", prompt: str = "") -> dict[str, Any]:
         """The trajectory record (graded by ``toolmaze_gym.grading``)."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import fastjsonschema
 
@@ -90,20 +90,43 @@ def _distinct(values: list[Any]) -> list[Any]:
     return out
 
 
-def boundary_calls(sim: Simulator, spec: ToolSpec, key: str = "b0",
-                   state: EpisodeState | None = None) -> Iterator[dict[str, Any]]:
-    """Schema-valid argument sets for ``spec``: one parameter at a boundary, the rest
-    sampled, then every parameter at its first and its last valid boundary at once."""
+class Edges(NamedTuple):
+    """A tool's sampled valid arguments, and per parameter the boundary values that
+    keep them schema-valid when put in alone."""
+
+    base: dict[str, Any]
+    per_param: dict[str, list[Any]]
+    validate: Callable[[Any], Any]
+
+    def valid(self, args: dict[str, Any]) -> bool:
+        return _valid(self.validate, args)
+
+
+def edges(sim: Simulator, spec: ToolSpec, key: str = "b0",
+          state: EpisodeState | None = None) -> Edges | None:
+    """The boundary values of ``spec``'s parameters around a sampled call (None when
+    no valid call could be sampled)."""
     schema = spec.parameters_schema()
     validate = fastjsonschema.compile(schema)
     base = valid_arguments(sim, spec, state or EpisodeState(), key)
     if base is None:
+        return None
+    per_param = {pname: [v for v in _distinct(candidates(pschema, base.get(pname)))
+                         if _valid(validate, {**base, pname: v})]
+                 for pname, pschema in sorted(schema["properties"].items())}
+    return Edges(base, per_param, validate)
+
+
+def boundary_calls(sim: Simulator, spec: ToolSpec, key: str = "b0",
+                   state: EpisodeState | None = None) -> Iterator[dict[str, Any]]:
+    """Schema-valid argument sets for ``spec``: one parameter at a boundary, the rest
+    sampled, then every parameter at its first and its last valid boundary at once."""
+    e = edges(sim, spec, key, state)
+    if e is None:
         return
-    per_param: dict[str, list[Any]] = {}
-    for pname, pschema in sorted(schema["properties"].items()):
-        per_param[pname] = [v for v in _distinct(candidates(pschema, base.get(pname)))
-                            if _valid(validate, {**base, pname: v})]
-        for v in per_param[pname]:
+    base, per_param, validate = e
+    for pname, values in per_param.items():
+        for v in values:
             yield {**base, pname: v}
     for pick in (0, -1):
         together = {**base, **{p: vs[pick] for p, vs in per_param.items() if vs}}

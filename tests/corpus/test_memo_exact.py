@@ -84,6 +84,33 @@ def test_nested_or_oddly_keyed_arguments_are_answered_but_not_memoised(sim):
     assert "'True'" in shared.call("round_amount", {True: 1}, EpisodeState()).to_json()
 
 
+def test_an_error_is_never_memoised(sim, monkeypatch):
+    """A refusal does not outlive the call that earned it: a pure call refused once
+    (here by a behaviour made to refuse exactly once) is answered on its next try,
+    and the careless ``true`` leaves nothing behind for anyone."""
+    from toolmaze_gym.corpus.behaviours import ToolError
+
+    shared = Simulator(sim.corpus, sim.world)
+    tool, base, param = FLIGHT
+    assert shared.call(tool, {**base, param: True}, EpisodeState()).status == 422
+    assert not shared._memo
+    compiled = shared._prepared(shared.corpus[tool])
+    real, refused = compiled.behaviour, []
+
+    def refuse_once(ctx, **kw):
+        if not refused:
+            refused.append(kw)
+            raise ToolError(503, "unavailable", "try again", "distance")
+        return real(ctx, **kw)
+
+    monkeypatch.setattr(compiled, "behaviour", refuse_once)
+    args = {**base, param: 1}
+    assert shared.call(tool, args, EpisodeState()).status == 503
+    answer = shared.call(tool, args, EpisodeState())
+    assert answer.status == 200 and answer.to_json() == _alone(tool, args)
+    assert shared.call(tool, args, EpisodeState()) is answer  # answers still memoised
+
+
 # ---------------------------------------------------------------- whole episodes
 
 

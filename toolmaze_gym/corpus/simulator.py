@@ -13,8 +13,10 @@ holds one, and an agent's text is never silently changed.
 
 Responses of pure calls are memoised for speed, keyed on a type-exact form of the
 arguments (``true``, ``1`` and ``1.0`` are three keys), so what one episode sent
-never changes what another gets. A 4xx of a pure call is memoised too: with an
-exact key it is as much a function of the arguments as a 200 is. A 500 never is.
+never changes what another gets. Only answers (status below 400) are kept: an
+error is recomputed every time, so no refusal, whatever decided it, can outlive the
+call that earned it (a memoised 422 for ``qty: true`` once answered another
+episode's correct ``qty: 1``), and a 500 is logged on every occurrence.
 The memo is bounded by what the project controls: a call whose string arguments
 exceed ``MEMO_ARG_CHARS`` (agent free text) is never kept, and the memo is emptied
 when its estimated size passes ``MEMO_CHARS`` characters or it holds ``MEMO_LIMIT``
@@ -164,7 +166,8 @@ def error_response(status: int, code: str, message: str, field: str = "",
     return Response(status, {"error": err})
 
 
-def _crashed(name: str, exc: Exception) -> Response:
+def crashed_response(name: str, exc: Exception,
+                     logger: logging.Logger = log) -> Response:
     """The 500 a real API sends when its handler fails, for a behaviour that raised.
 
     Every value a schema accepts should get an answer or a 4xx naming the parameter;
@@ -174,7 +177,7 @@ def _crashed(name: str, exc: Exception) -> Response:
     sees it) and the agent gets the body a crashed handler returns. Never memoised:
     each occurrence is logged, and a fixed behaviour is not hidden by a stale entry.
     """
-    log.error("tool %s raised %s: %s", name, type(exc).__name__, exc, exc_info=exc)
+    logger.error("tool %s raised %s: %s", name, type(exc).__name__, exc, exc_info=exc)
     return error_response(500, "internal_error",
                           f"{name}: the server hit an internal error handling this request")
 
@@ -239,9 +242,9 @@ class Simulator:
         tracked = _Tracked(state)
         try:
             resp = self._call(name, arguments, tracked)
-        except Exception as exc:  # the last line of defence, see _crashed
-            return _crashed(name, exc)
-        if memo is not None and not tracked.touched:
+        except Exception as exc:  # the last line of defence, see crashed_response
+            return crashed_response(name, exc)
+        if memo is not None and resp.ok and not tracked.touched:
             self._remember(memo[0], memo[1], resp)
         return resp
 

@@ -16,9 +16,12 @@ from toolmaze_gym.world.markets import ceil_cents, pct_change
 MAX_AMOUNT = 1e9
 
 
-def _bounded(ctx: CallContext, value: float, what: str) -> float:
+def _bounded(ctx: CallContext, value: float, what: str, scale: str) -> float:
+    """``value`` when at most ``MAX_AMOUNT``, else a 422 naming ``scale``: the canonical
+    argument the result grows with, so the error names one of the calling tool's own
+    parameters (a result field such as "amount" is none of them)."""
     if value > MAX_AMOUNT:
-        raise invalid(ctx, "amount", f"{what} {value:.2f} exceeds the supported maximum of 1e9")
+        raise invalid(ctx, scale, f"{what} {value:.2f} exceeds the supported maximum of 1e9")
     return value
 
 
@@ -28,14 +31,14 @@ def _bounded(ctx: CallContext, value: float, what: str) -> float:
 @behaviour("finance.convert")
 def convert(ctx: CallContext, amount: float, base: str, quote: str) -> dict:
     rate = fx(ctx, base, quote)
-    converted = _bounded(ctx, money(amount * rate), "converted amount")
+    converted = _bounded(ctx, money(amount * rate), "converted amount", "amount")
     return {"converted_amount": converted, "currency": quote.upper(), "rate": rate,
             "amount": amount, "base": base.upper(), "as_of": ctx.world.now_iso}
 
 
 @behaviour("finance.apply_rate")
 def apply_rate(ctx: CallContext, amount: float, rate: float) -> dict:
-    converted = _bounded(ctx, money(amount * rate), "converted amount")
+    converted = _bounded(ctx, money(amount * rate), "converted amount", "amount")
     return {"converted_amount": converted, "rate": rate, "amount": amount}
 
 
@@ -60,7 +63,8 @@ def percent_change(ctx: CallContext, old: float, new: float) -> dict:
 
 @behaviour("finance.position_value")
 def position_value(ctx: CallContext, quantity: int, price: float) -> dict:
-    value = _bounded(ctx, money(quantity * price), "market value")
+    value = _bounded(ctx, money(quantity * price), "market value",
+                     "quantity")
     return {"market_value": value, "quantity": quantity, "price": price}
 
 
@@ -71,7 +75,7 @@ def position_value(ctx: CallContext, quantity: int, price: float) -> dict:
 def compound(ctx: CallContext, principal: float, rate: float, years: int) -> dict:
     """Monthly compounding, the convention of savings accounts and most calculators."""
     fv = money(principal * (1 + rate / 1200) ** (12 * years))
-    _bounded(ctx, fv, "future value")
+    _bounded(ctx, fv, "future value", "principal")
     return {"future_value": fv, "interest_earned": money(fv - principal),
             "principal": principal, "effective_annual_rate_pct":
             round(((1 + rate / 1200) ** 12 - 1) * 100, 4), "years": years}
@@ -83,7 +87,7 @@ def loan(ctx: CallContext, principal: float, rate: float, months: int) -> dict:
     if principal <= 0:
         raise invalid(ctx, "principal", f"{pname(ctx, 'principal')} must be greater than zero")
     payment = ceil_cents(_instalment(principal, rate / 1200, months))
-    total = _bounded(ctx, money(payment * months), "total repaid")
+    total = _bounded(ctx, money(payment * months), "total repaid", "principal")
     return {"monthly_payment": payment, "total_paid": total,
             "total_interest": money(total - principal), "term_months": months,
             "principal": principal}

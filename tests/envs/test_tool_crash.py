@@ -1,0 +1,114 @@
+"""A tool that raises anyway never takes ``step`` down (issue 29 item 1, defence in
+depth): the agent sees the 500 a crashed handler sends, the step is recorded with
+that status, the episode goes on to its grade, and a pool steps every other env of
+the batch as usual."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+import toolmaze_gym  # noqa: F401  (registers the ids)
+from toolmaze_gym.agents.scripted import OracleAgent
+from toolmaze_gym.corpus import Response, Simulator
+from toolmaze_gym.rollout import rollout
+from toolmaze_gym.tasks.suite import get_task
+
+TASK = "tmz-v3-c1-0035"
+TOOL = "climatiq_flight_estimate"  # on the task's oracle path
+
+
+def _behaviour_raises(monkeypatch, sim: Simulator) -> None:
+    """The tool's own code raises (the simulator answers it with its 500)."""
+
+    def broken(ctx, **kw):
+        raise ZeroDivisionError("float division by zero")
+
+    monkeypatch.setattr(sim._prepared(sim.corpus[TOOL]), "behaviour", broken)
+    monkeypatch.setattr(sim, "_memo", {})  # an earlier test's answer is not served
+
+
+def _call_raises(monkeypatch, sim: Simulator) -> None:
+    """Something past the simulator's own guard raises for the tool."""
+    real = Simulator.call
+
+    def call(self, name: str, arguments: Any, state: Any) -> Response:
+        if name == TOOL:
+            raise OverflowError("date value out of range")
+        return real(self, name, arguments, state)
+
+    monkeypatch.setattr(Simulator, "call", call)
+
+
+def _body_not_json(monkeypatch, sim: Simulator) -> None:
+    """The tool answers with a body that has no JSON form."""
+    real = Simulator.call
+
+    def call(self, name: str, arguments: Any, state: Any) -> Response:
+        if name == TOOL:
+            return Response(200, {"co2e": {1.5}})
+        return real(self, name, arguments, state)
+
+    monkeypatch.setattr(Simulator, "call", call)
+
+
+BREAKS = [_behaviour_raises, _call_raises, _body_not_json]
+
+
+@pytest.fixture(scope="module")
+def oracle() -> list[str]:
+    sim = Simulator()
+    record = rollout(get_task(TASK), "P0", OracleAgent(sim), sim)
+    actions = [s["raw"] for s in record["steps"]]
+    assert any(json.loads(a).get("name") == TOOL for a in actions)
+    return actions
+
+
+def _is_tool(action: str) -> bool:
+    return json.loads(action).get("name") == TOOL
+
+
+@pytest.mark.parametrize("brk", BREAKS, ids=lambda f: f.__name__.strip("_"))
+def test_a_tool_that_raises_is_a_recorded_500_observation(oracle, brk, monkeypatch, caplog):
+    env = gym.make("ToolMaze-v0")
+    env.reset(seed=0, options={"task_id": TASK, "mode": "P0"})
+    brk(monkeypatch, env.unwrapped.sim)
+    infos = []
+    with caplog.at_level(logging.ERROR):
+        for action in oracle:
+            obs, _, te, tr, info = env.step(action)
+            infos.append(info)
+            if _is_tool(action):
+                message = json.loads(obs)[-1]
+                assert message["role"] == "tool"
+                err = json.loads(message["content"])["error"]
+                assert (info["status"], err["type"]) == (500, "internal_error")
+                assert TOOL in err["message"]
+    assert te or tr
+    assert "grade" in infos[-1] and not infos[-1]["grade"]["success"]
+    record = env.unwrapped.record()
+    crashed = [s for s in record["steps"] if s["action"].get("name") == TOOL]
+    assert crashed and all(s["status"] == 500 for s in crashed)
+    assert any(TOOL in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+@pytest.mark.parametrize("brk", BREAKS[1:], ids=lambda f: f.__name__.strip("_"))
+def test_a_pool_steps_every_env_when_one_tool_raises(oracle, brk, monkeypatch):
+    """The env whose tool raises is in the middle of the batch: the envs after it are
+    stepped too and every observation comes back."""
+    k = next(i for i, a in enumerate(oracle) if _is_tool(a))
+    pool = gym.make_vec("ToolMaze-v0", 3, curriculum=None)
+    pool.reset(seed=0, options={"task_ids": [TASK] * 3, "mode": "P0"})
+    for action in oracle[:k]:
+        pool.step([action] * 3)
+    brk(monkeypatch, pool.envs[0].unwrapped.sim)
+    miss = '{"name": "no_such_tool", "arguments": {}}'
+    obs, _, _, _, infos = pool.step([miss, oracle[k], miss])
+    assert list(infos["status"]) == [404, 500, 404]
+    assert all(json.loads(o) for o in obs)
+    assert [len(pool.envs[i].unwrapped.episode.steps) for i in range(3)] == [k + 1] * 3
+    pool.close()
