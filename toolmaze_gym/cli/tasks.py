@@ -114,8 +114,9 @@ def cmd_generate(ns: argparse.Namespace) -> int:
 
 
 def cmd_build_suite(ns: argparse.Namespace) -> int:
-    """Build ``--suite`` (default v3) with its fault profiles; v3 keeps only tasks
-    whose profiles can be built with an alternative left (``profiles_buildable``)."""
+    """Build ``--suite`` (default: the default suite) with its fault profiles; it keeps
+    only tasks whose profiles can be built with an alternative left
+    (``profiles_buildable``)."""
     from tqdm import tqdm
 
     from toolmaze_gym.faults.profiles import ProfileError
