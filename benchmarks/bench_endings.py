@@ -9,7 +9,7 @@ reports after silent faults) was written and committed before the rules changed.
 Prints, per part, the agreement and both kinds of error (a failure report read as a
 claim of success; a claim read as a failure report); ``--errors`` lists them and
 ``--notes PART`` splits a part by the kind of ending. ``--exploits`` plays the two
-lazy endings of issue 27 on every toolmaze-v3 C1 task (its first call, then the
+lazy endings of issue 27 on every C1 task of the default suite (its first call, then the
 ending) and counts how many the grader takes for a graceful stop: "abort cannot
 continue" under P4 (a silent fault) and "All requested steps are done. Log: HTTP
 410." under P2; both must be 0.

@@ -1,6 +1,6 @@
 """How the victim rule (``faults.skippable``, profile version 5) meets a shipped suite.
 
-    PYTHONPATH=. python benchmarks/victims_survey.py [SUITE]   # default toolmaze-v3
+    PYTHONPATH=. python benchmarks/victims_survey.py [SUITE]   # default: the default suite
 
 Per fault mode: the shipped profiles whose victim a careful agent may skip (the static
 check, ``suite_misplaced``), the profiles that today's victim choice builds otherwise,
@@ -18,9 +18,10 @@ from toolmaze_gym.faults.modes import FAULT_MODES
 from toolmaze_gym.faults.profiles import ProfileError, build_profile
 from toolmaze_gym.faults.skippable import misplaced_victims
 from toolmaze_gym.faults.store import playable_profile, suite_with_profiles
+from toolmaze_gym.tasks.suite import SUITE_NAME
 
 
-def main(name: str = "toolmaze-v3") -> None:
+def main(name: str = SUITE_NAME) -> None:
     sim = Simulator()
     misplaced, changed, tasks_hit, rejected = Counter(), Counter(), Counter(), Counter()
     n = 0

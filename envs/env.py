@@ -55,6 +55,7 @@ from toolmaze_gym.tasks.suite import (
     SuiteError,
     get_task,
     load_suite,
+    suite_of,
     suite_signatures,
 )
 from toolmaze_gym.tasks.suites import kind as suite_kind
@@ -97,9 +98,10 @@ class ToolMazeEnv(gym.Env[str, str]):
         level: ``C1``–``C4``, or None to sample it per episode (with ``curriculum``).
         mode: ``P0``–``P4`` (``NP`` = ``P0``), or None to sample it per episode.
         split: ``"suite"`` (the reference suite) or a procedural split (``"train"``,
-            ``"dev"``) of the same kind (scenarios for toolmaze-v3), disjoint from it.
-        suite: the reference suite (default ``toolmaze-v3``; ``toolmaze-v1`` or
-            ``toolmaze-v2`` for old runs).
+            ``"dev"``) of the same kind (scenarios for toolmaze-v4), disjoint from it.
+        suite: the reference suite (default ``toolmaze-v4``; ``toolmaze-v1`` to
+            ``toolmaze-v3`` for old runs). A ``task_id`` that names a shipped suite
+            (``tmz-v3-...``) is played from that suite, with its fault profiles.
         prompt: ``"standard"`` or ``"failure_aware"`` system prompt.
         calling: ``"text"`` (the model writes its calls as text; default) or ``"native"``
             (the tools travel in the request): how the system prompt says to call tools.
@@ -182,7 +184,8 @@ class ToolMazeEnv(gym.Env[str, str]):
             task = options.task
         elif options.task_id is not None:
             try:
-                task = get_task(options.task_id, self.suite)
+                # an old id (tmz-v3-...) is looked up in the suite it names
+                task = get_task(options.task_id, suite_of(options.task_id) or self.suite)
             except SuiteError as exc:
                 raise ValueError(f"reset option 'task_id': {exc}") from None
         elif self.split == "suite":
@@ -193,7 +196,7 @@ class ToolMazeEnv(gym.Env[str, str]):
 
     def _procedural_task(self, level: str, mode: str) -> tuple[Task, FaultProfile]:
         """A procedural task of the suite's kind, fully determined by reset(seed), never
-        equal to a task of the suite, on which ``mode``'s fault can be played (a v3
+        equal to a task of the suite, on which ``mode``'s fault can be played (a v4
         task may have no node an implicit fault can fall on: the next index is tried)."""
         index = int(self.np_random.integers(1 << 30))
         for k in range(PROCEDURAL_TRIES):

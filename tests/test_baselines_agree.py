@@ -9,8 +9,9 @@ import json
 
 from toolmaze_gym.cli.app import main
 from toolmaze_gym.runner import RunConfig, Selection, read_records, run
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
-TASKS = ["tmz-v3-c1-0000", "tmz-v3-c2-0001", "tmz-v3-c4-0002"]
+TASKS = [f"{ID_PREFIX}-c1-0000", f"{ID_PREFIX}-c2-0001", f"{ID_PREFIX}-c4-0002"]  # default suite
 
 
 def _actions(records) -> dict[tuple[str, str], list]:

@@ -12,18 +12,23 @@ from toolmaze_gym.envs.env import ToolMazeEnv
 from toolmaze_gym.cli import main
 from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.tasks.queries import say_as
-from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, V3_NAME, get_task, load_suite
 
+# Tests that need a task of a given shape take it from toolmaze-v3 (load only, so its
+# tasks never change); ``play --task`` finds an old id's suite by itself.
+PINNED = V3_NAME
 GUEST_ROOM = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoint",
               "set_light_state", "notify_household"}
 
 
 def _guest_room():
-    """The default suite's first guest-room task: list the room's devices, read the
+    """The pinned suite's first guest-room task: list the room's devices, read the
     thermostat, set the heat (a value stated in the request), switch the light, lock a
     door, tell the household; a fault of every mode strikes one of its steps."""
-    return next(t for t in load_suite() if {c.tool for c in t.default_path.calls} >= GUEST_ROOM
-                and all(shipped_profiles()[(t.id, m)].victims for m in ("P1", "P2", "P4")))
+    profiles = shipped_profiles(PINNED)
+    return next(t for t in load_suite(PINNED)
+                if {c.tool for c in t.default_path.calls} >= GUEST_ROOM
+                and all(profiles[(t.id, m)].victims for m in ("P1", "P2", "P4")))
 
 
 TASK = _guest_room().id
@@ -72,7 +77,7 @@ def test_replaying_the_reference_path_succeeds(tmp_path, capsys, level):
 
 
 def test_a_transient_fault_retried_is_explained_as_recovered(tmp_path, capsys):
-    victim = shipped_profiles()[(TASK, "P1")].victims[0]
+    victim = shipped_profiles(PINNED)[(TASK, "P1")].victims[0]
     code, out, _ = _play(tmp_path, capsys, _reference(TASK, frozenset(victim.tools)),
                          "--task", TASK, "--mode", "P1")
     assert code == 0
@@ -104,14 +109,14 @@ def test_a_wrong_call_fails_and_the_explanation_names_argument_and_values(tmp_pa
 
 
 def _asked_text():
-    """The default suite's first task with an Action whose free text must mention two
+    """The pinned suite's first task with an Action whose free text must mention two
     values or more: (task, index of the call, parameter, the values asked for)."""
     from toolmaze_gym.corpus import load_corpus
     from toolmaze_gym.grading import task_index
     from toolmaze_gym.mentions import FREE_TEXT
 
     corpus = load_corpus()
-    for task in load_suite():
+    for task in load_suite(PINNED):
         idx = task_index(task, corpus)
         for k, call in enumerate(task.default_path.calls):
             if corpus[call.tool].category != "Action":
@@ -233,7 +238,7 @@ def test_the_agent_sees_prompt_clock_request_and_docs_and_nothing_hidden(tmp_pat
     ids = [v for v in CALLS[0].response.values()  # the devices' ids, found by the lookup
            if isinstance(v, str) and v not in task.query]
     hidden = [task.meta["goal"], THERMOSTAT, CALLS[LIGHT].args["light_id"], *ids,
-              shipped_profiles()[(TASK, "P2")].victims[0].error["error"]["message"],
+              shipped_profiles(PINNED)[(TASK, "P2")].victims[0].error["error"]["message"],
               "reference path", "victim"]
     for secret in hidden:
         assert secret not in opening, secret
@@ -271,8 +276,8 @@ def test_raw_model_text_goes_to_the_env_verbatim(tmp_path, capsys):
 
 
 def test_a_graceful_stop_at_c1_under_a_permanent_fault_succeeds(tmp_path, capsys):
-    task = next(t for t in load_suite() if t.level == "C1")
-    victim = shipped_profiles()[(task.id, "P2")].victims[0]
+    task = next(t for t in load_suite(PINNED) if t.level == "C1")
+    victim = shipped_profiles(PINNED)[(task.id, "P2")].victims[0]
     calls = task.default_path.calls
     upto = next(k for k, c in enumerate(calls) if c.slot == victim.slot)
     lines = [_line(c) for c in calls[: upto + 1]]
@@ -293,8 +298,8 @@ def test_the_record_is_the_runners_format_and_toolmaze_grade_reads_it(tmp_path, 
     recs = [json.loads(x) for x in record.read_text().splitlines()]
     assert [r["mode"] for r in recs] == ["P0", "P1"]  # appended, one record per episode
     run = tmp_path / "oracle"
-    assert main(["eval", "--agent", "oracle", "--task-id", TASK, "--mode", "NP", "--out",
-                 str(run), "--no-report", "--quiet"]) == 0
+    assert main(["eval", "--agent", "oracle", "--suite", PINNED, "--task-id", TASK, "--mode",
+                 "NP", "--out", str(run), "--no-report", "--quiet"]) == 0
     runner = json.loads((run / "records.jsonl").read_text())
     assert set(recs[0]) == set(runner)
     assert recs[0]["agent"] == "human" and recs[0]["key"] == f"{TASK}/P0/standard/0"

@@ -27,9 +27,10 @@ def toolmaze(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_build_suite_refuses_a_suite_kept_for_loading_only(tmp_path):
-    """toolmaze-v1 and v2 were built under an older world and older fault rules: they
-    load, but no longer rebuild bit for bit, and build-suite says so in one line."""
-    for name in ("toolmaze-v1", "toolmaze-v2"):
+    """toolmaze-v1 to v3 were built under an older world, older fault rules or an older
+    scenario library: they load, but no longer rebuild bit for bit, and build-suite says
+    so in one line."""
+    for name in ("toolmaze-v1", "toolmaze-v2", "toolmaze-v3"):
         proc = toolmaze("build-suite", "--suite", name, "--out", str(tmp_path / name))
         assert proc.returncode == 2 and f"invalid choice: '{name}'" in proc.stderr
         assert f"(choose from '{SUITE_NAME}')" in proc.stderr
@@ -37,9 +38,11 @@ def test_build_suite_refuses_a_suite_kept_for_loading_only(tmp_path):
         assert not (tmp_path / name).exists()
 
 
-def test_generate_refuses_v2_and_offers_the_suites_with_a_generator(tmp_path):
-    proc = toolmaze("generate", "--suite", "toolmaze-v2", "--out", str(tmp_path / "t.jsonl"))
-    assert proc.returncode == 2 and "invalid choice: 'toolmaze-v2'" in proc.stderr
+@pytest.mark.parametrize("name", ["toolmaze-v2", "toolmaze-v3"])
+def test_generate_refuses_an_old_library_suite_and_offers_the_suites_with_a_generator(
+        tmp_path, name):
+    proc = toolmaze("generate", "--suite", name, "--out", str(tmp_path / "t.jsonl"))
+    assert proc.returncode == 2 and f"invalid choice: '{name}'" in proc.stderr
     assert f"(choose from '{SUITE_NAME}', 'toolmaze-v1')" in proc.stderr
     assert not (tmp_path / "t.jsonl").exists()
 
@@ -70,10 +73,10 @@ def test_stats_show_baselines_and_grade_accept_the_directory(small, tmp_path):
     assert grade.returncode == 0 and "0 grades changed" in grade.stderr, grade.stderr
 
 
-def test_build_suite_builds_v3_by_default_and_names_it_in_the_manifest(small):
+def test_build_suite_builds_v4_by_default_and_names_it_in_the_manifest(small):
     manifest = json.loads((small / "manifest.json").read_text())
     assert manifest["name"] == f"{SUITE_NAME}-seed{SUITE_SEED}-n2" == \
-        "toolmaze-v3-seed20261201-n2" and manifest["scenarios"]
+        "toolmaze-v4-seed20261201-n2" and manifest["scenarios"]
     assert "profiles.jsonl" in manifest["files"]
 
 

@@ -12,14 +12,17 @@ from toolmaze_gym.episode import Episode
 from toolmaze_gym.explain import LABEL_MEANINGS, downstream_tools, explain, reveal
 from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.grading import LABELS, grade, no_alternative
-from toolmaze_gym.tasks.suite import get_task, load_suite
+from toolmaze_gym.tasks.suite import V3_NAME, get_task, load_suite
 
+# Tasks of a given shape come from toolmaze-v3 (load only: its tasks never change); an
+# episode of one takes v3's shipped faults (its id names the suite).
+PINNED = V3_NAME
 HEATING = {"list_room_devices", "get_thermostat_state", "nest_set_heat_setpoint"}
-# The default suite's first C2 heating task (list the room's devices, read the
+# The pinned suite's first C2 heating task (list the room's devices, read the
 # thermostat, ..., set the heat) whose faults all strike the thermostat read.
-TASK = next(t.id for t in load_suite() if t.level == "C2"
+TASK = next(t.id for t in load_suite(PINNED) if t.level == "C2"
             and {c.tool for c in t.default_path.calls} >= HEATING
-            and all("get_thermostat_state" in shipped_profiles()[(t.id, m)].victims[0].tools
+            and all("get_thermostat_state" in shipped_profiles(PINNED)[(t.id, m)].victims[0].tools
                     for m in ("P1", "P2", "P3", "P4")))
 CALLS = get_task(TASK).default_path.calls
 READ = next(k for k, c in enumerate(CALLS) if c.tool == "get_thermostat_state")
@@ -108,8 +111,8 @@ def test_over_trust_is_named_as_the_reason_recovery_failed(sim):
 
 
 def test_a_call_the_env_refused_is_named_with_its_error(sim):
-    # The default suite's first task that switches a light.
-    task = next(t for t in load_suite()
+    # The pinned suite's first task that switches a light.
+    task = next(t for t in load_suite(PINNED)
                 if any(c.tool == "set_light_state" for c in t.default_path.calls))
     calls = task.default_path.calls
     ref = _reference(task.id)
@@ -127,7 +130,7 @@ def test_a_wrong_value_says_where_the_expected_one_comes_from(sim):
     k = next(k for k, c in enumerate(CALLS) if c.tool == "nest_set_heat_setpoint")
     own = CALLS[k].args["device"]
     # Another room's thermostat, as another task's device listing shows it.
-    other = next(c.response["thermostat_id"] for t in load_suite()
+    other = next(c.response["thermostat_id"] for t in load_suite(PINNED)
                  for c in t.default_path.calls if c.tool == "list_room_devices"
                  and c.response.get("thermostat_id") not in (None, own))
     wrong = _call("nest_set_heat_setpoint", **{**CALLS[k].args, "device": other})
@@ -142,8 +145,8 @@ def test_a_wrong_value_says_where_the_expected_one_comes_from(sim):
 def test_an_argument_the_request_did_not_ask_for_is_named(sim):
     """Grading v4: an optional text the request left open (a push title) may be sent
     with any words, so it is no reason; an argument the tool does not have is named."""
-    # The default suite's first push notification sent without a title.
-    task_id, push = next((t.id, c) for t in load_suite() for c in t.default_path.calls
+    # The pinned suite's first push notification sent without a title.
+    task_id, push = next((t.id, c) for t in load_suite(PINNED) for c in t.default_path.calls
                          if c.tool == "send_push_notification" and "title" not in c.args)
     calls = get_task(task_id).default_path.calls
 
@@ -225,13 +228,13 @@ def _own_wording(sim, task_id: str, mode: str = "P0"):
 
 
 def _own_ids(sim, in_text: bool):
-    """The default suite's first C1 task where an id an Action created is passed on to a
+    """The pinned suite's first C1 task where an id an Action created is passed on to a
     later Action (inside its free text with ``in_text``, else as an argument), played
     by a competent agent whose own run created other ids: (grade, explanation, the
     reference id, the episode's own one)."""
     from toolmaze_gym.mentions import FREE_TEXT
 
-    for task in load_suite():
+    for task in load_suite(PINNED):
         if task.level != "C1":
             continue
         calls = task.default_path.calls
@@ -289,11 +292,11 @@ def test_the_explanation_needs_neither_the_env_nor_the_agents():
 
 
 def _blocked_with_a_probe():
-    """The default suite's first C1 task whose permanent P2 fault leaves no valid path
+    """The pinned suite's first C1 task whose permanent P2 fault leaves no valid path
     and whose reference calls a tool downstream of the victim right after it: (task,
     the victim's call index)."""
-    profiles = shipped_profiles()
-    for task in load_suite():
+    profiles = shipped_profiles(PINNED)
+    for task in load_suite(PINNED):
         profile = profiles.get((task.id, "P2"))
         if task.level != "C1" or profile is None or not no_alternative(task, profile):
             continue

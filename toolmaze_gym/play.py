@@ -27,7 +27,7 @@ from toolmaze_gym.play_input import HELP, Bad, Command, Send, parse_line
 from toolmaze_gym.prompts import TEXT
 from toolmaze_gym.runner import EpisodeSpec, prompt_for
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.tasks.suite import SUITE_NAME
+from toolmaze_gym.tasks.suite import SUITE_NAME, suite_of
 
 RULE = "─" * 72
 LONE_SURROGATE = ("the action holds a lone surrogate (such as \\ud800), which is not text: "
@@ -47,8 +47,11 @@ class PlaySession:
     """One episode of ``task`` under ``mode``, played one line at a time."""
 
     def __init__(self, task: Task, mode: str = "P0", prompt: str = "standard",
-                 suite: str = SUITE_NAME, max_steps: int = 25, full_docs: bool = False,
+                 suite: str | None = None, max_steps: int = 25, full_docs: bool = False,
                  tasks_file: str | None = None) -> None:
+        # without a suite, the one the task's id names (a stored tmz-v3 episode keeps
+        # its suite's fault profiles), else the default suite
+        suite = suite or suite_of(task.id) or SUITE_NAME
         self.task, self.mode = task, get_mode(mode).name
         self.prompt = prompt_for(self.mode, prompt)
         self.suite, self.full_docs, self.tasks_file = suite, full_docs, tasks_file

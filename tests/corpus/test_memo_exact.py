@@ -18,7 +18,7 @@ from toolmaze_gym.corpus import EpisodeState, Simulator
 from toolmaze_gym.corpus.simulator import _memo_key
 from toolmaze_gym.rollout import rollout
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.tasks.suite import load_suite
+from toolmaze_gym.tasks.suite import get_task
 
 FLIGHT = ("climatiq_flight_estimate", {"distance": 4156.1}, "passengers")
 ROUND = ("round_amount", {"amount": 1230.8}, "decimal_places")
@@ -141,7 +141,7 @@ def _as_bools(raw: str) -> str:
 @pytest.fixture(scope="module")
 def episodes() -> dict[str, tuple[Task, list[str], list[str]]]:
     """Per task: the oracle's actions, and the same with its 0/1 integers as bools."""
-    tasks = {t.id: t for t in load_suite()}
+    tasks = {tid: get_task(tid) for tid in TASKS}  # each from the suite its id names
     out = {}
     for tid in TASKS:
         sim = Simulator()

@@ -13,8 +13,9 @@ from toolmaze_gym.envs.env import MAX_ECHO_CHARS
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from tests.envs._helpers import play
+from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.prompts import FAILURE_AWARE, STANDARD, clock_line
-from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
 from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 FINISH = json.dumps({"name": "finish", "arguments": {"answer": "done"}})
@@ -214,18 +215,31 @@ def test_procedural_reset_with_a_seed_plays_the_same_task_again():
     assert first == again and first[1]["task_id"] != other[1]["task_id"]
 
 
-def test_the_default_suite_is_v3_and_v1_and_v2_still_play_by_name():
+def test_the_default_suite_is_v4_and_v1_to_v3_still_play_by_name():
     env = ToolMazeEnv(level="C1", mode="P0")
-    assert env.suite == SUITE_NAME == "toolmaze-v3"
+    assert env.suite == SUITE_NAME == "toolmaze-v4"
     assert env.reset(seed=0)[1]["task_id"] == load_suite(levels=["C1"])[0].id
     assert load_suite(levels=["C1"])[0].id.startswith(f"{ID_PREFIX}-c1-")
     kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v2")
     assert kept.reset(seed=0)[1]["task_id"] == "tmz-v2-c1-0000"
+    kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v3")
+    assert kept.reset(seed=0)[1]["task_id"] == "tmz-v3-c1-0000"
     old = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1")
     assert old.reset(seed=0)[1]["task_id"] == "tmz-v1-c1-0000"
     dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
     task = (dev.reset(seed=2), dev.episode.task)[1]
     assert task.id.startswith("tmz-dev-") and "scenario" not in task.meta
+
+
+@pytest.mark.parametrize("by", ["task_id", "task"])
+def test_an_old_suites_task_plays_with_its_own_suites_faults(by):
+    """A stored id (tmz-v3-...) plays its v3 task under the fault v3 shipped for it,
+    not one laid afresh, on an env of the default suite: old episodes replay as played."""
+    task = get_task("tmz-v3-c1-0000")
+    env = ToolMazeEnv(level="C1", mode="P2")
+    env.reset(options={by: task.id if by == "task_id" else task})
+    assert env.episode.task == task
+    assert env.episode.profile == shipped_profiles("toolmaze-v3")[(task.id, "P2")]
 
 
 def test_procedural_tasks_can_always_carry_the_episodes_fault():

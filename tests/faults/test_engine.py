@@ -165,8 +165,11 @@ def test_every_suite_fault_serves_the_profile_response(sim):
     synthetic response: the error body (P1/P2), or the recipe's corrupted body
     and the recorded witness (P3/P4)."""
     n = drifted = 0
-    for task, ps in suite_with_profiles():
+    instances = set()  # (task, mode) whose every victim tool was served
+    suite = suite_with_profiles()
+    for task, ps in suite:
         for m in ("P1", "P2", "P3", "P4"):
+            instances.add((task.id, m))
             for v in ps[m].victims:
                 for tool in v.tools:
                     path, c = _call_of(task, tool)
@@ -188,4 +191,6 @@ def test_every_suite_fault_serves_the_profile_response(sim):
                         else:
                             drifted += 1
                     n += 1
-    assert n > 4000 and drifted < n // 100, (n, drifted)
+    # every faulted instance of the suite, each with a victim tool or more
+    assert len(instances) == 4 * len(suite) == 1600 and n >= len(instances), n
+    assert drifted < n // 100, (n, drifted)

@@ -51,9 +51,6 @@ def test_every_instance_has_a_profile(suite):
 
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "profile version 5 (faults.skippable) moves the victims a careful agent may skip; "
-    "toolmaze-v3 keeps its shipped profiles, loaded as shipped"))
 def test_profiles_regenerate_identically_and_match_the_manifest(sim):
     shipped = (ROOT / PROFILES_FILE).read_bytes()
     manifest = json.loads((ROOT / "manifest.json").read_text())

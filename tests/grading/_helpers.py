@@ -3,7 +3,9 @@
 A trajectory is made by sending raw actions through an ``Episode`` (the engine
 fires the shipped faults exactly as for any agent), so every step carries the
 observation and fault record a real run would; some tests then edit a Step by
-hand. Tasks are picked by level and by the structure a rule needs, not by id.
+hand. Tasks are picked by level and by the structure a rule needs, not by id, from
+``PINNED`` (toolmaze-v3, load only: its tasks never change, so a rebuild of the
+default suite cannot take away the structure a test was written against).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.grading import Grade, grade
 from toolmaze_gym.play import PlaySession
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
-from toolmaze_gym.tasks.suite import SUITE_NAME, V1_NAME, load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, V3_NAME, get_task, load_suite, suite_of
 
 FINISH = json.dumps({"name": "finish", "arguments": {"answer": "Done: every step succeeded."}})
 ABORT = json.dumps({"name": "abort", "arguments": {"reason": "The tool is gone for good."}})
@@ -32,18 +34,21 @@ def simulator() -> Simulator:
     return Simulator()
 
 
+PINNED = V3_NAME  # the suite the hand-written trajectories pick their tasks from
+
+
 @cache
 def suite() -> tuple[Task, ...]:
-    return tuple(load_suite())
+    return tuple(load_suite(PINNED))
 
 
 def profile(task: Task, mode: str):
-    """The shipped profile of a task of the default suite or of toolmaze-v1."""
-    for name in (SUITE_NAME, V1_NAME):
-        found = shipped_profiles(name).get((task.id, mode))
-        if found is not None:
-            return found
-    raise KeyError(f"no shipped profile for {task.id} {mode}")
+    """The shipped profile of a task, from the suite its id names (v1 to v3), else
+    from the default suite."""
+    found = shipped_profiles(suite_of(task.id) or SUITE_NAME).get((task.id, mode))
+    if found is None:
+        raise KeyError(f"no shipped profile for {task.id} {mode}")
+    return found
 
 
 def call(c: Call, **override: Any) -> str:
@@ -51,7 +56,7 @@ def call(c: Call, **override: Any) -> str:
 
 
 def tasks(level: str, where: Callable[[Task], bool] = lambda t: True,
-          name: str = SUITE_NAME) -> Iterable[Task]:
+          name: str = PINNED) -> Iterable[Task]:
     return (t for t in load_suite(name, [level]) if where(t))
 
 
@@ -86,7 +91,7 @@ def statuses(ep: Episode) -> list[int | None]:
 def played(task_id: str, mode: str, lines: Sequence[str]) -> dict[str, Any]:
     """The grade of ``lines`` played through ``toolmaze play`` as a user types them;
     ``{last.FIELD}`` in a line is the previous response's field (a draft's id)."""
-    s = PlaySession(next(t for t in suite() if t.id == task_id), mode, prompt="failure_aware")
+    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
     for line in lines:
         if "{last." in line:
             last = json.loads(s.steps[-1].observation)

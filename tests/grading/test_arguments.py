@@ -18,6 +18,7 @@ import pytest
 from tests.grading._helpers import (
     ABORT,
     FINISH,
+    PINNED,
     call,
     graded,
     play,
@@ -31,7 +32,7 @@ from toolmaze_gym.agents.scripted import call_text
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import grade, matches
 from toolmaze_gym.tasks.model import Call, Task
-from toolmaze_gym.tasks.suite import SUITE_NAME, V1_NAME
+from toolmaze_gym.tasks.suite import V1_NAME
 
 
 def _corpus():
@@ -204,7 +205,7 @@ def test_a_tools_exact_wording_the_episode_never_showed_fails():
 # ---------------------------------------------------------------- free text on content
 
 
-def _text_action_task(suite: str = SUITE_NAME) -> tuple[Task, int, str]:
+def _text_action_task(suite: str = PINNED) -> tuple[Task, int, str]:
     """A C1 task whose s* has an Action with a free-text argument quoted by the query."""
     for task in tasks("C1", name=suite):
         for k, c in enumerate(task.default_path.calls):

@@ -12,14 +12,12 @@ Probes (``probes/``) are one-change variants a fair grader passes.
 from __future__ import annotations
 
 import csv
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from toolmaze_gym.cli.common import load_tasks
 from toolmaze_gym.play import PlaySession
-from toolmaze_gym.tasks.suite import SUITE_NAME
+from toolmaze_gym.tasks.suite import get_task
 
 PLAYED = Path(__file__).parent.parent / "data" / "played"
 
@@ -42,14 +40,11 @@ def _verdicts() -> list[tuple[str, str, str]]:
     return out
 
 
-@cache
-def _tasks() -> dict:
-    return {t.id: t for t in load_tasks(SUITE_NAME)}
-
-
 def _replay(path: Path, episode: str) -> tuple[dict, str]:
+    """The episode replayed on the task its id names, under the faults that task's
+    own suite shipped (a tmz-v3 episode keeps v3's profiles after the default moves on)."""
     task_id, mode = episode.rsplit("-", 1)
-    s = PlaySession(_tasks()[task_id], mode, prompt="failure_aware")
+    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
     for line in path.read_text(encoding="utf-8").splitlines():
         if s.done:
             break

@@ -16,7 +16,8 @@ from toolmaze_gym.openenv.server.app import build_app
 
 from tests.serving._episodes import comparable, in_process, oracle_calls
 from tests.serving._server import free_port, kill_after_first_call, serving
-from toolmaze_gym.serving import ServeRecorder, SessionStore
+from toolmaze_gym.serving import EpisodeChoice, ServeRecorder, Session, SessionStore
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 IDLE_S = {"test_a_killed_client_leaves_no_episode_after_the_timeout": 1.0}
 
@@ -59,7 +60,8 @@ def test_the_client_plays_a_c2p2_task_to_the_record_gym_make_gives(server):
     assert opening.task_id == ref["task_id"] == state.task_id
     assert opening.clock == "2026-08-18T09:00:00Z" and opening.request
     assert tools == [t["function"]["name"] for t in opening.tool_schemas]
-    assert tools[-2:] == ["finish", "abort"] and len(tools) == 14
+    own = Session(EpisodeChoice(level="C2", mode="P2", seed=3)).tools  # gym.make's episode
+    assert tools == [t["function"]["name"] for t in own] and tools[-2:] == ["finish", "abort"]
     texts = [s.observation.result["data"] for s in steps[:-1]]
     assert texts == [s["observation"] for s in ref["steps"][:-1]]
     assert any(s.observation.result["is_error"] for s in steps)  # the P2 fault
@@ -76,7 +78,7 @@ def test_call_tool_over_mcp_gives_the_envs_text_and_errors(server):
 
     async def play():
         async with ToolMazeEnv(base_url=url) as env:
-            await env.reset(task_id="tmz-v3-c1-0002", mode="P1")
+            await env.reset(task_id=f"{ID_PREFIX}-c1-0002", mode="P1")
             texts = [await env.call(n, a) for n, a in calls]
             with pytest.raises(RuntimeError, match="episode has ended"):
                 await env.call_tool("finish", answer="again")  # OpenEnv's own call too

@@ -326,7 +326,8 @@ def shared_tool_viewer(tmp_path_factory) -> Path:
     from toolmaze_gym.report.viewer import write_viewer
 
     root = tmp_path_factory.mktemp("shared")
-    sel = Selection(levels=["C4"], modes=["P0", "P1"], task_ids=[SHARED_TASK])
+    sel = Selection(suite="toolmaze-v3", levels=["C4"], modes=["P0", "P1"],
+                    task_ids=[SHARED_TASK])
     for agent in ("oracle", "naive"):
         run(RunConfig(agent, selection=sel), root / agent, progress=False)
     return write_viewer(load_rows([root / "oracle", root / "naive"]), root / "viewer")

@@ -23,6 +23,7 @@ from toolmaze_gym.grading import GRADING_VERSION
 from toolmaze_gym.report import build_report
 from toolmaze_gym.report.basis import MixedRuns
 from toolmaze_gym.runner import RUN_FILE, RunConfig, Selection, run
+from toolmaze_gym.tasks.suite import SUITE_NAME
 
 QUICK = {"resamples": 20, "plots": False, "viewer": False}
 
@@ -88,7 +89,7 @@ def test_runs_over_the_same_episodes_share_a_report(scripted, tmp_path):
 
 
 def test_other_suites_are_refused_by_name(scripted, tmp_path):
-    with pytest.raises(MixedRuns, match=r"their suite: toolmaze-v3 \(validator \[validator\]"
+    with pytest.raises(MixedRuns, match=rf"their suite: {SUITE_NAME} \(validator \[validator\]"
                        r" \(standard\)\) vs toolmaze-v2"):
         build_report([scripted["full"], scripted["v2"]], tmp_path / "r", **QUICK)
 
@@ -156,7 +157,7 @@ def test_a_c1_only_run_is_not_said_to_average_c1_to_c4(scripted, tmp_path):
     assert "each Avg is over C1 only, not C1–C4" in _section(md, "Table 20")
     assert "|  | Avg (C1 only) | 5 |" in _section(md, "Table 21")
     cover = _section(md, "Coverage")
-    assert "| validator (standard) | — | — | — | — | — | toolmaze-v3 | " \
+    assert f"| validator (standard) | — | — | — | — | — | {SUITE_NAME} | " \
            f"{GRADING_VERSION} | C1 | NP, P1–P4 | 1 | 5 |" in cover
 
 
@@ -218,7 +219,7 @@ def test_a_submission_a_leaderboard_can_take(scripted, tmp_path):
     assert text == (b.out / "submission.json").read_text(encoding="utf-8")  # deterministic
     sub = json.loads(text)
     assert sub["format"] == "toolmaze-submission/1" and sub["comparable"] is True
-    assert sub["grading_version"] == GRADING_VERSION and sub["suites"][0]["name"] == "toolmaze-v3"
+    assert sub["grading_version"] == GRADING_VERSION and sub["suites"][0]["name"] == SUITE_NAME
     (entry,) = sub["entries"]
     started = json.loads((scripted["full"] / RUN_FILE).read_text())["started"]
     assert entry["date"] == started[:10]  # the run's date, not the report's

@@ -183,7 +183,8 @@ def test_calls_of_a_tool_serving_two_steps_land_on_the_step_each_served(tmp_path
     from toolmaze_gym.report.viewer import call_steps
     from toolmaze_gym.runner import RunConfig, Selection, read_records, run
 
-    sel = Selection(levels=["C4"], modes=["P0"], task_ids=["tmz-v3-c4-0003"])
+    sel = Selection(suite="toolmaze-v3", levels=["C4"], modes=["P0"],
+                    task_ids=["tmz-v3-c4-0003"])
     run(RunConfig("oracle", selection=sel), tmp_path, progress=False)
     rec = read_records(tmp_path)[0]
     task = get_task("tmz-v3-c4-0003")

@@ -20,6 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.serving._episodes import oracle_calls
 from tests.serving._server import free_port
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 CLI = [sys.executable, "-m", "toolmaze_gym.cli"]
 
@@ -110,4 +111,4 @@ def test_serve_over_stdio_plays_one_episode(tmp_path):
     assert tools[-2:] == ["finish", "abort"] and results[0].isError  # P1: first call fails
     assert json.loads(results[-1].content[-1].text)["success"]
     (line,) = (run / "records.jsonl").read_text().splitlines()
-    assert json.loads(line)["task_id"] == "tmz-v3-c1-0002"
+    assert json.loads(line)["task_id"] == f"{ID_PREFIX}-c1-0002"

@@ -25,6 +25,7 @@ from mcp.client.stdio import stdio_client
 from tests.serving._episodes import oracle_calls
 from toolmaze_gym.prompts import NATIVE, system_prompt
 from toolmaze_gym.serving import EpisodeChoice, Session
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 TOOLMAZE = Path(sys.executable).with_name("toolmaze")
@@ -146,7 +147,7 @@ def test_claude_desktops_configuration_plays_episodes_that_walk_the_level(tmp_pa
     again = asyncio.run(_model_side(params, [_giving_up(level, mode, 2)]))
     out = Path(_here(_flag(args, "--out"), runs))
     records = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
-    assert [r["task_id"] for r in records] == [f"tmz-v3-{level.lower()}-000{k}"
+    assert [r["task_id"] for r in records] == [f"{ID_PREFIX}-{level.lower()}-000{k}"
                                                for k in range(3)]
     assert [r["grade"]["success"] for r in records] == [True, False, False]
     run_json = json.loads((out / "run.json").read_text())

@@ -22,6 +22,7 @@ from tests.serving._server import free_port, serving
 from toolmaze_gym.prompts import clock_line
 from toolmaze_gym.serving import EpisodeChoice, ServeRecorder, Session, SessionStore
 from toolmaze_gym.serving.mcp_server import TASK_TOOL, http_app
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 OUTCOME_KEYS = {"episode", "success", "reason", "next"}
 
@@ -78,7 +79,7 @@ def test_the_task_prompt_messages_carry_the_clock_and_the_request(server):
     want = _opening("C1", "P3", 2)
 
     async def talk():
-        async with streamable_http_client(f"{url}?task_id=tmz-v3-c1-0002&mode=P3") \
+        async with streamable_http_client(f"{url}?task_id={ID_PREFIX}-c1-0002&mode=P3") \
                 as (r, w, _), ClientSession(r, w) as s:
             await s.initialize()
             return await s.get_prompt("task")
@@ -156,13 +157,13 @@ def test_a_session_walks_on_to_the_next_task_after_its_episode(server):
     new = Session(EpisodeChoice(level="C3", mode="P1", seed=1))
     assert tools == [TASK_TOOL, *(t["function"]["name"] for t in new.tools)]
     assert heard == ["notifications/tools/list_changed"]  # told once: the next task's tools
-    assert [r["task_id"] for r in _records(run, store)] == ["tmz-v3-c3-0000",
-                                                            "tmz-v3-c3-0001"]
+    assert [r["task_id"] for r in _records(run, store)] == [f"{ID_PREFIX}-c3-0000",
+                                                            f"{ID_PREFIX}-c3-0001"]
 
 
 def test_a_new_server_on_a_run_directory_walks_on_from_what_it_holds(tmp_path):
     run = tmp_path / "run"
-    for expected in (["tmz-v3-c2-0000", "tmz-v3-c2-0001"], ["tmz-v3-c2-0002"]):
+    for expected in ([f"{ID_PREFIX}-c2-0000", f"{ID_PREFIX}-c2-0001"], [f"{ID_PREFIX}-c2-0002"]):
         store = SessionStore(ServeRecorder(run), base=EpisodeChoice(level="C2", mode="P2"))
         got = []
         for _ in expected:
@@ -172,7 +173,7 @@ def test_a_new_server_on_a_run_directory_walks_on_from_what_it_holds(tmp_path):
         assert got == expected
         store.recorder.close()
     other = SessionStore(ServeRecorder(run), base=EpisodeChoice(level="C2", mode="P3"))
-    assert other.open({})[1].opening["task_id"] == "tmz-v3-c2-0000"  # P3: none played yet
+    assert other.open({})[1].opening["task_id"] == f"{ID_PREFIX}-c2-0000"  # P3: none played yet
     other.recorder.close()
 
 

@@ -15,8 +15,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.serving._episodes import comparable, in_process, oracle_calls
 from tests.serving._server import free_port, kill_after_first_call, serving
-from toolmaze_gym.serving import ServeRecorder, SessionStore
+from toolmaze_gym.serving import EpisodeChoice, ServeRecorder, Session, SessionStore
 from toolmaze_gym.serving.mcp_server import http_app
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 IDLE_S = {"test_a_killed_client_leaves_no_episode_after_the_timeout": 1.0}
 
@@ -53,7 +54,9 @@ def test_an_mcp_client_lists_the_tasks_tools_meets_a_fault_and_finishes(server):
     ref = in_process("C2", "P2", 3, [(n, json.loads(a)) for n, a in calls])
     task_tools = sorted({s["action"].get("name") for s in ref["steps"]} - {"finish", None})
     assert tools[-2:] == ["finish", "abort"] and set(task_tools) <= set(tools)
-    assert len(tools) == 15 and tools[0] == "get_task"  # the task's 12, none of the 270
+    own = Session(EpisodeChoice(level="C2", mode="P2", seed=3)).tools  # gym.make's episode
+    # get_task, then the task's own tools and finish/abort: none of the 270 others
+    assert tools == ["get_task", *(t["function"]["name"] for t in own)]
     faulted = [r for r in results if r.isError]
     assert faulted and json.loads(faulted[0].content[0].text)["error"]["code"] >= 400
     assert [r.content[0].text for r in results[:-1]] == [s["observation"]
@@ -68,7 +71,7 @@ def test_the_request_and_clock_come_as_a_prompt_and_a_resource(server):
     url, _, _ = server
 
     async def read():
-        async with streamable_http_client(f"{url}/mcp?task_id=tmz-v3-c1-0002&mode=P3") \
+        async with streamable_http_client(f"{url}/mcp?task_id={ID_PREFIX}-c1-0002&mode=P3") \
                 as (r, w, _), ClientSession(r, w) as session:
             await session.initialize()
             prompt = await session.get_prompt("task")
@@ -76,7 +79,7 @@ def test_the_request_and_clock_come_as_a_prompt_and_a_resource(server):
             return prompt, json.loads(res.contents[0].text)
 
     prompt, episode = asyncio.run(read())
-    assert episode["task_id"] == "tmz-v3-c1-0002" and episode["mode"] == "P3"
+    assert episode["task_id"] == f"{ID_PREFIX}-c1-0002" and episode["mode"] == "P3"
     assert prompt.messages[-1].content.text == episode["request"]
     assert episode["clock"] in prompt.messages[0].content.text
 

@@ -9,6 +9,7 @@ import pytest
 
 from tests.serving._episodes import comparable, in_process, oracle_calls
 from toolmaze_gym.serving import EpisodeChoice, ServeError, ServeRecorder, Session, SessionStore
+from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 
 def _play(store: SessionStore, sid: str, calls) -> list[dict]:
@@ -170,7 +171,7 @@ def test_a_plain_reply_ends_like_prose_and_a_cut_like_a_truncation():
 def test_sessions_that_choose_no_task_walk_the_level_in_order():
     store = SessionStore(base=EpisodeChoice(level="C3"))
     ids = [store.open({})[1].opening["task_id"] for _ in range(3)]
-    assert ids == ["tmz-v3-c3-0000", "tmz-v3-c3-0001", "tmz-v3-c3-0002"]
+    assert ids == [f"{ID_PREFIX}-c3-000{k}" for k in range(3)]
     assert store.open({"seed": 0})[1].opening["task_id"] == ids[0]  # a choice is kept
 
 

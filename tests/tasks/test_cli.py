@@ -6,7 +6,7 @@ import json
 
 from toolmaze_gym.cli import main
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.tasks.suite import load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
 from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
 
 
@@ -101,7 +101,7 @@ def test_stats_faults_refuses_an_edited_suite_copy(capsys, tmp_path):
 
 
 def test_show_prints_goal_and_query_first_then_dag_and_paths(capsys):
-    task = load_suite(levels=["C3"])[0]  # the default suite: toolmaze-v3
+    task = load_suite(levels=["C3"])[0]  # the default suite
     assert task.id.startswith(f"{ID_PREFIX}-c3-")
     assert main(["show", task.id]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -115,7 +115,7 @@ def test_show_prints_each_tools_own_parameter_names_and_units(capsys):
     ``temperature_c``. show prints the tool's name, unit and doc with the 68 °F the
     agent sends, and the role's value after the tool's conversion (20 °C), never the
     role alone bound to 68 (which read as a unit bug to a blind reviewer)."""
-    assert main(["show", f"{ID_PREFIX}-c1-0047"]) == 0
+    assert main(["show", "tmz-v3-c1-0047"]) == 0  # a v3 task, found by its id alone
     out = capsys.readouterr().out
     hold = next(line.strip() for line in out.splitlines() if "hold_temp_f" in line)
     assert hold.startswith("hold_temp_f (temperature_f) <- 68.0")
@@ -126,11 +126,19 @@ def test_show_prints_each_tools_own_parameter_names_and_units(capsys):
 
 def test_show_prints_every_alternative_with_its_own_argument_names(capsys):
     """gnews_search calls the news topic ``category``; search_news calls it ``topic``."""
-    assert main(["show", f"{ID_PREFIX}-c4-0079"]) == 0
+    assert main(["show", "tmz-v3-c4-0079"]) == 0
     out = capsys.readouterr().out
     assert "alternative 2: gnews_search" in out
     assert 'category (news_topic) <- "travel"' in out and 'topic (news_topic) <- "travel"' in out
     assert "lat (latitude) <- geocode_city.lat = " in out
+
+
+def test_show_finds_an_old_suites_task_by_its_id_and_a_named_suite_alone(capsys):
+    old = load_suite("toolmaze-v3", ["C3"])[0]
+    assert main(["show", old.id]) == 0  # no --suite: the suite the id names
+    assert capsys.readouterr().out.startswith(f"goal: {old.meta['goal']}\nquery: {old.query}\n")
+    assert main(["show", old.id, "--suite", SUITE_NAME]) == 2
+    assert f"no task {old.id!r} in {SUITE_NAME}" in capsys.readouterr().err
 
 
 def test_show_still_finds_v1_tasks_by_suite_name(capsys):

@@ -1,4 +1,4 @@
-"""The default suite (toolmaze-v3, built by ``suite_v2``): from the scenario library,
+"""The default suite (toolmaze-v4, built by ``suite_v2``): from the scenario library,
 solvable, reproducible, disjoint splits, Table 1 within tolerance."""
 
 from __future__ import annotations
@@ -124,12 +124,6 @@ def test_table1_holds_for_c4():
     assert abs(row["valid_paths"] - PATHS["C4"]) <= 0.15 * PATHS["C4"]
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "toolmaze-v2's generator keeps or drops candidate phrasings by reading them with "
-    "toolmaze_gym.mentions (scenario_gen.mentions_all); grading version 7 reads text as "
-    "people write it (cells, signs, dates in figures, service numbers), so today's code "
-    "draws other v2 tasks from the same seed. The shipped v2 files are unchanged and load "
-    "as before; pinning the reading per suite or retiring v2's rebuild is open (issue 28)."))
 def test_suite_regenerates_bit_identically(tmp_path):
     built = build_reference(tmp_path / NAME, NAME, jobs=2)
     shipped = manifest(NAME)

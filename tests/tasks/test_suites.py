@@ -1,5 +1,6 @@
-"""The suite registry: v3 is the default everywhere; v1 and v2 stay loadable by name, only
-v1 still generates tasks of its kind, and v2 is refused for building or generating."""
+"""The suite registry: v4 is the default everywhere; v1 to v3 stay loadable by name (and by
+their ids), only v1 still generates tasks of its kind, and v2 and v3 are refused for
+building or generating."""
 
 from __future__ import annotations
 
@@ -11,25 +12,35 @@ from toolmaze_gym.cli import build_parser
 from toolmaze_gym.faults.store import profile_for, shipped_profiles
 from toolmaze_gym.runner import Selection
 from toolmaze_gym.tasks import suite_v2, suites
-from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, get_task, load_suite, manifest
+from toolmaze_gym.tasks.suite import (
+    SUITE_NAME,
+    SuiteError,
+    get_task,
+    load_suite,
+    manifest,
+    suite_of,
+)
 
 
-def test_the_default_suite_is_v3():
-    assert SUITE_NAME == "toolmaze-v3" == suite_v2.SUITE_NAME == suites.names()[0]
-    assert suite_v2.ID_PREFIX == "tmz-v3"
+def test_the_default_suite_is_v4():
+    assert SUITE_NAME == "toolmaze-v4" == suite_v2.SUITE_NAME == suites.names()[0]
+    assert suite_v2.ID_PREFIX == "tmz-v4"
     assert {t.id[:7] for t in load_suite()} == {f"{suite_v2.ID_PREFIX}-"}
     assert manifest()["seed"] == suite_v2.SUITE_SEED
     assert manifest()["name"] == SUITE_NAME
 
 
-def test_every_command_and_the_runner_default_to_v3():
+def test_every_command_and_the_runner_default_to_v4():
     parser = build_parser()
     args = {"generate": ["--out", "x"], "build-suite": ["--out", "x"], "stats": [],
-            "show": [f"{suite_v2.ID_PREFIX}-c1-0000"], "baselines": []}
+            "baselines": []}
     for command, rest in args.items():
         ns = parser.parse_args([command, *rest])
         assert (getattr(ns, "suite", None) or ns.tasks) == SUITE_NAME, command
     assert Selection().suite == SUITE_NAME
+    # show and play: the suite the task id names, else the default suite (at run time:
+    # tests/tasks/test_cli.py, tests/test_cli_play.py)
+    assert parser.parse_args(["show", f"{suite_v2.ID_PREFIX}-c1-0000"]).suite is None
     # grade: a run's own tasks.jsonl where it kept one, else the default suite (at run
     # time: tests/test_cli_grade_run_tasks.py)
     assert parser.parse_args(["grade", "run.jsonl"]).tasks is None
@@ -39,25 +50,37 @@ def test_v1_still_loads_by_name_with_its_profiles(sim):
     tasks = load_suite("toolmaze-v1")
     assert len(tasks) == 400 and tasks[0].id == "tmz-v1-c1-0000"
     assert get_task("tmz-v1-c2-0004", "toolmaze-v1").level == "C2"
+    # an id finds its own suite by itself; a suite named explicitly is searched alone
+    assert suite_of("tmz-v1-c2-0004") == "toolmaze-v1"
+    assert get_task("tmz-v1-c2-0004") == get_task("tmz-v1-c2-0004", "toolmaze-v1")
     with pytest.raises(SuiteError, match=f"no task 'tmz-v1-c2-0004' in {SUITE_NAME}"):
-        get_task("tmz-v1-c2-0004")
-    for name in ("toolmaze-v1", "toolmaze-v2", SUITE_NAME):
+        get_task("tmz-v1-c2-0004", SUITE_NAME)
+    for name in ("toolmaze-v1", "toolmaze-v2", "toolmaze-v3", SUITE_NAME):
         task = load_suite(name, ["C3"])[0]
         assert profile_for(task, "P4", sim, name) == shipped_profiles(name)[(task.id, "P4")]
 
 
-def test_v2_still_loads_by_name_but_is_kept_for_old_runs_only():
-    tasks = load_suite("toolmaze-v2")
-    assert len(tasks) == 400 and tasks[0].id == "tmz-v2-c1-0000"
-    assert get_task("tmz-v2-c2-0004", "toolmaze-v2").level == "C2"
-    assert manifest("toolmaze-v2")["name"] == "toolmaze-v2"
-    assert "toolmaze-v2" not in suites.names() and "toolmaze-v2" in suites.LOAD_ONLY
-    refused = (f"toolmaze-v2 is kept for loading old runs only .*; build or generate with "
-               f"{SUITE_NAME}$")
+@pytest.mark.parametrize("name", ["toolmaze-v2", "toolmaze-v3"])
+def test_an_old_library_suite_still_loads_by_name_and_id_but_is_kept_for_old_runs_only(name):
+    tasks = load_suite(name)
+    old = name.replace("toolmaze-", "tmz-")
+    assert len(tasks) == 400 and tasks[0].id == f"{old}-c1-0000"
+    assert suite_of(f"{old}-c2-0004") == name
+    assert get_task(f"{old}-c2-0004", name).level == "C2"
+    assert get_task(f"{old}-c2-0004") == get_task(f"{old}-c2-0004", name)  # by its id alone
+    assert manifest(name)["name"] == name
+    assert name not in suites.names() and name in suites.LOAD_ONLY
+    refused = f"{name} is kept for loading old runs only .*; build or generate with {SUITE_NAME}$"
     with pytest.raises(SuiteError, match=refused):
-        suites.kind("toolmaze-v2")
+        suites.kind(name)
     with pytest.raises(SuiteError, match=refused):
-        next(iter(suites.generate_split("train", 1, suite="toolmaze-v2")))
+        next(iter(suites.generate_split("train", 1, suite=name)))
+
+
+def test_an_id_of_no_shipped_suite_is_looked_up_in_the_default_suite():
+    assert suite_of("tmz-v9-c2-0004") is None and suite_of("tmz-v2-train0-c1-0000") is None
+    with pytest.raises(SuiteError, match=f"no task 'tmz-v9-c2-0004' in {SUITE_NAME}$"):
+        get_task("tmz-v9-c2-0004")
 
 
 def test_only_the_default_suite_is_rebuildable():
@@ -81,8 +104,8 @@ def test_procedural_task_depends_on_the_index_alone():
 
 
 def test_unknown_suite_names_are_refused_with_the_choices():
-    with pytest.raises(SuiteError, match="no generator for suite 'v4'; choose from "
+    with pytest.raises(SuiteError, match="no generator for suite 'v9'; choose from "
                                          f"{SUITE_NAME}, toolmaze-v1$"):
-        suites.kind("v4")
+        suites.kind("v9")
     with pytest.raises(SuiteError):
-        next(itertools.islice(suites.generate_split("train", 1, suite="v4"), 1))
+        next(itertools.islice(suites.generate_split("train", 1, suite="v9"), 1))

@@ -4,7 +4,8 @@ RUN is a JSONL file whose lines are trajectory records as ``rollout()`` / the ru
 write them (task id, mode, steps, ...), or a run directory (read as ``report`` reads
 it). The steps are graded again against the task and its fault profile (``--tasks``; by
 default the ``tasks.jsonl`` a run directory over a task file kept, as ``report``
-reads it, else the shipped suite) by the code ``report`` uses
+reads it, else the shipped suite each record names, as ``report`` reads it too: a run
+of an older default suite still grades) by the code ``report`` uses
 (``toolmaze_gym.report.regrade``), the C×P table of every (agent, prompt) is printed,
 the last line says how many stored grades disagreed, and ``--out`` writes the records
 with the new grade and grading version.
@@ -46,20 +47,31 @@ def _task_source(source: str):
     return {t.id: t for t in load_tasks(source)}
 
 
-def regrade(records: list[tuple[str, dict[str, Any]]], tasks: dict[str, Task], source: str,
-            sim: Any = None) -> Regraded:
-    """The records graded again from their steps against ``tasks`` (from ``source``)."""
+def _own_suite(rec: dict[str, Any]) -> str:
+    """The shipped suite a record ran on: the one it names, else the one its task id
+    names (``tmz-v3-...``), else the default suite."""
+    from toolmaze_gym.tasks.suite import SUITE_NAME, shipped_suites, suite_of
+
+    named = rec.get("suite")
+    if isinstance(named, str) and named in shipped_suites():
+        return named
+    return suite_of(str(rec["task_id"])) or SUITE_NAME
+
+
+def regrade(records: list[tuple[str, dict[str, Any]]], tasks: dict[str, Task] | None,
+            source: str | None, sim: Any = None) -> Regraded:
+    """The records graded again from their steps against ``tasks`` (from ``source``),
+    or, with neither, each against the shipped suite it ran on."""
     from toolmaze_gym.report.regrade import regrade as regrade_records
     from toolmaze_gym.runner import RunError
-    from toolmaze_gym.tasks.suite import shipped_suites
-
-    suite = source if source in shipped_suites() else None
+    from toolmaze_gym.tasks.suite import shipped_suites, task_index
 
     def find(rec: dict[str, Any]):
-        task = tasks.get(rec["task_id"])
+        where = source or _own_suite(rec)
+        task = (task_index(where) if tasks is None else tasks).get(rec["task_id"])
         if task is None:
-            raise LookupError(f"task {rec['task_id']!r} is not in {source} (pass --tasks)")
-        return task, suite
+            raise LookupError(f"task {rec['task_id']!r} is not in {where} (pass --tasks)")
+        return task, where if where in shipped_suites() else None
 
     try:
         return regrade_records(records, find, sim)
@@ -79,16 +91,13 @@ def _kept_tasks(run: Path) -> str | None:
 def cmd_grade(ns: argparse.Namespace) -> int:
     from toolmaze_gym import metrics
     from toolmaze_gym.grading import GRADING_VERSION
-    from toolmaze_gym.tasks.suite import SUITE_NAME
-
     if ns.resamples <= 0:
         raise UsageError("--resamples must be a positive number")
     out_path = output_file(ns.out)
     run = Path(ns.run)
     records = _read_records(run)
-    source = ns.tasks or _kept_tasks(run) or SUITE_NAME
-    tasks = _task_source(source)
-    result = regrade(records, tasks, source)
+    source = ns.tasks or _kept_tasks(run)  # None: each record's own shipped suite
+    result = regrade(records, _task_source(source) if source else None, source)
     graded, changed = result.records, result.disagreed + result.missing
 
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
@@ -140,7 +149,8 @@ def add_commands(sub) -> None:
                    "run directory (toolmaze eval --out)")
     p.add_argument("--tasks", default=None,
                    help="suite name, suite directory or JSONL file of the tasks the records "
-                   f"ran on (default: the tasks.jsonl a run directory kept, else {SUITE_NAME})")
+                   "ran on (default: the tasks.jsonl a run directory kept, else the shipped suite "
+                   f"each record names, else {SUITE_NAME})")
     p.add_argument("--out", help="write the re-graded records to this JSONL file")
     p.add_argument("--json", action="store_true", help="print the tables as JSON")
     p.add_argument("--ci", action="store_true", help="add bootstrap 95%% confidence intervals")

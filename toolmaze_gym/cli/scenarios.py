@@ -93,6 +93,7 @@ def cmd_build_suite(ns: argparse.Namespace) -> int:
 
 def add_commands(sub) -> None:
     from toolmaze_gym.corpus.spec import DOMAINS
+    from toolmaze_gym.tasks.suite_v2 import SUITE_NAME as LIBRARY_SUITE
 
     p = sub.add_parser("scenarios", help="check scenario files; list capabilities")
     ssub = p.add_subparsers(dest="scenarios_command", required=True)
@@ -108,9 +109,10 @@ def add_commands(sub) -> None:
     c.add_argument("--groups", action="store_true",
                    help="also list group ids (composites such as gen_current_report)")
     c.set_defaults(func=cmd_capabilities)
-    c = ssub.add_parser("build-suite", help="(maintainers) build toolmaze-v3 from the library")
+    c = ssub.add_parser("build-suite", help=f"(maintainers) build {LIBRARY_SUITE} from the "
+                          "library")
     c.add_argument("--out", required=True, help="output directory")
-    c.add_argument("--seed", type=int, default=None, help="default: the toolmaze-v3 seed")
+    c.add_argument("--seed", type=int, default=None, help=f"default: the {LIBRARY_SUITE} seed")
     c.add_argument("--per-level", type=int, default=100)
     c.add_argument("--jobs", type=int, default=1, help="levels built in parallel processes")
     c.set_defaults(func=cmd_build_suite)

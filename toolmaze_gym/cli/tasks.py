@@ -1,11 +1,12 @@
 """Task commands: ``generate``, ``build-suite``, ``stats`` and ``show``.
 
-``generate`` writes procedural tasks of a suite's kind (default toolmaze-v3,
+``generate`` writes procedural tasks of a suite's kind (default toolmaze-v4,
 never overlapping that suite), in parallel with ``--jobs`` and with the same
 bytes as a serial run; ``build-suite`` regenerates a reference suite (default
-toolmaze-v3) into a directory that every command taking ``--suite``/``SUITE``
+toolmaze-v4) into a directory that every command taking ``--suite``/``SUITE``
 accepts; both find a suite's generator in ``tasks.suites``; ``stats`` prints the paper's
-Table 1 for a suite, a suite directory or a task file; ``show`` one task.
+Table 1 for a suite, a suite directory or a task file; ``show`` one task (from the
+suite its id names, else the default suite).
 """
 
 from __future__ import annotations
@@ -113,8 +114,9 @@ def cmd_generate(ns: argparse.Namespace) -> int:
 
 
 def cmd_build_suite(ns: argparse.Namespace) -> int:
-    """Build ``--suite`` (default v3) with its fault profiles; v3 keeps only tasks
-    whose profiles can be built with an alternative left (``profiles_buildable``)."""
+    """Build ``--suite`` (default: the default suite) with its fault profiles; it keeps
+    only tasks whose profiles can be built with an alternative left
+    (``profiles_buildable``)."""
     from tqdm import tqdm
 
     from toolmaze_gym.faults.profiles import ProfileError
@@ -222,10 +224,12 @@ def print_fault_kinds(source: str) -> int:
 
 def cmd_show(ns: argparse.Namespace) -> int:
     from toolmaze_gym.tasks.render import describe
+    from toolmaze_gym.tasks.suite import SUITE_NAME, suite_of
 
-    tasks = {t.id: t for t in load_tasks(ns.suite)}
+    source = ns.suite or suite_of(ns.task_id) or SUITE_NAME  # tmz-v3-... is v3's
+    tasks = {t.id: t for t in load_tasks(source)}
     if ns.task_id not in tasks:
-        raise UsageError(f"no task {ns.task_id!r} in {ns.suite}")
+        raise UsageError(f"no task {ns.task_id!r} in {source}")
     print(describe(tasks[ns.task_id]))
     return 0
 
@@ -291,5 +295,6 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("show", help="a task's query, DAG and solution paths")
     p.add_argument("task_id", help=f"task id, e.g. {ID_PREFIX}-c3-0000")
-    p.add_argument("--suite", default=SUITE_NAME, help=source)
+    p.add_argument("--suite", help=f"{source} (default: the shipped suite the id names, "
+                   f"else {SUITE_NAME})")
     p.set_defaults(func=cmd_show)

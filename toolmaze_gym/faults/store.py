@@ -26,6 +26,7 @@ from toolmaze_gym.tasks.suite import (
     SuiteError,
     load_suite,
     sha256,
+    suite_of,
     task_index,
 )
 from toolmaze_gym.tasks.suites import kind
@@ -131,7 +132,12 @@ def read_profiles(root, name: str) -> dict[tuple[str, str], FaultProfile]:
 
 
 def profile_for(task: Task, mode: str, sim: Simulator, suite: str = SUITE_NAME) -> FaultProfile:
-    """The shipped profile of a suite task, or one built on the spot for other tasks."""
+    """The shipped profile of a suite task, or one built on the spot for other tasks.
+
+    A task whose id names a shipped suite (``tmz-v3-...``) takes that suite's profile
+    whichever ``suite`` is asked: an old episode replays under the faults it was
+    played with after the default suite moves on."""
+    suite = suite_of(task.id) or suite
     try:
         shipped = shipped_profiles(suite)
     except (SuiteError, FileNotFoundError):

@@ -22,7 +22,7 @@ from toolmaze_gym.prompts import PROMPTS, TEXT
 from toolmaze_gym.runner import prompt_for
 from toolmaze_gym.serving.limits import too_deep, too_deep_message
 from toolmaze_gym.tasks.model import LEVELS, Task
-from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, SuiteError, get_task
+from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, SuiteError, get_task, suite_of
 
 CHOICE_KEYS = ("task_id", "split", "seed", "level", "mode", "prompt", "task")
 
@@ -142,7 +142,7 @@ class Session:
             options["task"] = self.choice.task
         elif self.choice.task_id is not None:
             try:
-                get_task(self.choice.task_id, self.suite)
+                get_task(self.choice.task_id, suite_of(self.choice.task_id) or self.suite)
             except (SuiteError, FileNotFoundError) as exc:
                 raise ServeError("bad_request", str(exc)) from None
             options["task_id"] = self.choice.task_id

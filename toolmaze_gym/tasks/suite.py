@@ -2,7 +2,7 @@
 
 Every suite is shipped as JSONL with a manifest (SHA-256 per file, generator
 version, seed); ``load_suite`` checks the bytes against it. ``SUITE_NAME`` is the
-default suite everywhere (``toolmaze-v3``, built by ``tasks.suite_v2``); the
+default suite everywhere (``toolmaze-v4``, built by ``tasks.suite_v2``); the
 builders of each suite are looked up by name in ``tasks.suites``.
 
 The rest of this module is the v1 generator, kept so old runs stay loadable and
@@ -24,9 +24,10 @@ from pathlib import Path
 from toolmaze_gym.tasks.generator import GENERATOR_VERSION, GenerationError, TaskGenerator
 from toolmaze_gym.tasks.model import LEVELS, Task
 
-SUITE_NAME = "toolmaze-v3"  # the default suite of every command, runner and env
+SUITE_NAME = "toolmaze-v4"  # the default suite of every command, runner and env
 V1_NAME = "toolmaze-v1"
 V2_NAME = "toolmaze-v2"  # kept loadable for old runs; its builder became v3's
+V3_NAME = "toolmaze-v3"  # kept loadable for old runs; built before the library's rework
 SUITE_SEED = 20260501  # v1's seed (v2's is suite_v2.SUITE_SEED)
 PER_LEVEL = 100
 SPLITS = ("train", "dev")
@@ -169,7 +170,11 @@ def task_index(name: str = SUITE_NAME) -> dict[str, Task]:
     return {t.id: t for t in load_suite(name)}
 
 
-def get_task(task_id: str, name: str = SUITE_NAME) -> Task:
+def get_task(task_id: str, name: str | None = None) -> Task:
+    """The task ``task_id`` of suite ``name``; without a name, of the suite the id
+    names (``tmz-v3-...`` is toolmaze-v3's), else of the default suite: a stored id
+    keeps finding its task after the default suite moves on."""
+    name = name or suite_of(task_id) or SUITE_NAME
     try:
         return task_index(name)[task_id]
     except KeyError:
