@@ -49,9 +49,12 @@ LIB = {s.id: s for s in load_library()}
 
 # rule -> [(draft v4 task, what the blind review found, the task's quoted calls)]: the
 # review's counter-examples have no shipped task, so they are fixtures (issue 28, round 3)
-V4_DRAFT = {rule: [(tid, why, Task.from_dict(t)) for tid, why, t in rows] for rule, rows in
-            json.loads((Path(__file__).parents[1] / "data" / "coherence"
-                        / "v4_draft_travel.json").read_text()).items() if not rule.startswith("_")}
+# and of its second draft (tests/data/reviews/v4-draft2): the world's FX, quotes, channels
+V4_DRAFT = {rule: [(tid, why, Task.from_dict(t)) for tid, why, t in rows]
+            for name in ("v4_draft_travel.json", "v4_draft2_world.json")
+            for rule, rows in json.loads((Path(__file__).parents[1] / "data" / "coherence"
+                                          / name).read_text()).items()
+            if not rule.startswith("_")}
 
 
 def test_every_rule_has_a_counter_example():

@@ -41,3 +41,18 @@ def test_weather_stays_in_each_citys_climate_band():
             wx = w.geo.weather(c, day)
             assert c.temp_min <= wx.low_c <= wx.high_c <= c.temp_max
             assert 0 <= wx.humidity_pct <= 100
+
+
+def test_pegged_currencies_keep_their_band():
+    """A careful person knows the krone's ERM II band (7.46038 +-2.25 % per euro) and
+    the Hong Kong dollar's 7.75-7.85 per USD: no seed's world leaves them (v4-draft2
+    review, c3-0063: 7.76 DKK per EUR)."""
+    from toolmaze_gym.world.geo import pegs
+
+    assert {"DKK", "HKD"} <= set(pegs())
+    for seed in range(60):
+        geo = World(seed).geo
+        for code, peg in pegs().items():
+            low, high = peg["band"]
+            assert low <= 1 / geo.fx_rate(code, peg["anchor"]) <= high, (seed, code)
+            assert low <= geo.fx_rate(peg["anchor"], code) <= high, (seed, code)

@@ -15,6 +15,7 @@ The thresholds and tables are data (``data/world/coherence.json``,
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.world import World, zones
 from toolmaze_gym.world.base import load_data
-from toolmaze_gym.world.geo import minor_units
+from toolmaze_gym.world.geo import minor_units, pegs
 from toolmaze_gym.world.phones import is_mobile
 
 _OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})$")
@@ -304,6 +305,34 @@ def currency_crossing(task: Task, corpus: Corpus, world: World) -> list[str]:
     return []
 
 
+def _peg_breach(codes: set[str], rate: float) -> str | None:
+    """Why ``rate`` between two currencies, one pegged to the other, is outside the peg's
+    band (None: inside, or no peg between them). Read either way round: the rate or its
+    inverse, whichever is nearer the peg, is units of the pegged currency per anchor."""
+    for code, peg in pegs().items():
+        if codes != {code, peg["anchor"]} or rate <= 0:
+            continue
+        per = min((rate, 1 / rate), key=lambda r: abs(math.log(r / peg["per_anchor"])))
+        low, high = peg["band"]
+        if not low <= per <= high:
+            return (f"fx: {per:.4f} {code} per {peg['anchor']} is outside the peg's band "
+                    f"{low}-{high}")
+    return None
+
+
+def fx_pegs(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A rate between a pegged currency and its anchor keeps the peg's band: no 7.76
+    DKK per EUR, where ERM II holds the krone to 7.46038 +-2.25 % (the v4-draft2
+    review's c3-0063)."""
+    out = []
+    for c in calls(task, corpus):
+        codes = {str(v).upper() for v in c.values_of("currency_code")}
+        for rate in c.returns_of("fx_rate"):
+            if isinstance(rate, int | float) and (why := _peg_breach(codes, float(rate))):
+                out.append(why)
+    return out
+
+
 def iban_currency(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A payment to an IBAN is in the currency of the IBAN's country (no CHF rent to
     a French IBAN)."""
@@ -565,6 +594,7 @@ RULES: dict[str, Rule] = {
     "headlines": headlines,
     "currency_crossing": currency_crossing,
     "iban_currency": iban_currency,
+    "fx_pegs": fx_pegs,
     "amount_precision": amount_precision,
     "tax_name": tax_name,
     "comparable_choice": comparable_choice,
