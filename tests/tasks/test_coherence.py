@@ -270,3 +270,21 @@ def test_workday_is_for_dates_only():
     assert text != src.read_text()
     _, problems = parse_file(src.name, text)
     assert any("workday: true, for a date" in p for p in problems)
+
+
+def test_dividend_arithmetic_is_on_a_dividend_payer(sim):
+    """A scenario that computes with a dividend per share states that the stock pays one
+    (premise), so no task works out withholding on a dividend of 0 (v4-draft2 c2-0052),
+    and what the generator builds has a positive dividend."""
+    computing = [sc for sc in LIB.values() for st in sc.steps for a in st.args
+                 if a.kind == "field" and a.ref.endswith(".dividend_per_share")]
+    assert computing
+    gen = ScenarioGenerator(sim)
+    for sc in computing:
+        ref = next(a.ref for st in sc.steps for a in st.args
+                   if a.ref.endswith(".dividend_per_share"))
+        assert f"{ref} > 0" in {p.text for p in sc.premises}, sc.id
+        task = gen.generate(sc, sc.levels[0] if sc.levels else "C3", "dividends", "coh-div")
+        dps = [c.response[k] for p in task.solutions for c in p.calls
+               for k in ("dividend_per_share", "DividendPerShare") if k in (c.response or {})]
+        assert dps and min(dps) > 0, (sc.id, dps)

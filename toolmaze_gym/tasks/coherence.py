@@ -333,6 +333,22 @@ def fx_pegs(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def dividend_earnings(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A company that pays a dividend earns: no loss per share (actual or expected) for a
+    stock that pays 3.8 a share (the v4-draft2 review's c4-0056, XOM)."""
+    dividends: dict[str, float] = {}
+    eps: dict[str, list[float]] = {}
+    for c in calls(task, corpus):
+        res = corpus[c.tool].to_canonical(c.response)
+        symbol = str((c.values_of("stock_symbol") or [""])[0]).upper()
+        if isinstance(res.get("dividend_per_share"), int | float):
+            dividends[symbol] = float(res["dividend_per_share"])
+        eps.setdefault(symbol, []).extend(
+            float(v) for v in c.returns_of("eps") if isinstance(v, int | float))
+    return [f"equity: {s} pays a dividend of {d} a share with an EPS of {min(eps[s])}"
+            for s, d in sorted(dividends.items()) if d > 0 and min(eps.get(s) or [0]) < 0]
+
+
 def iban_currency(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A payment to an IBAN is in the currency of the IBAN's country (no CHF rent to
     a French IBAN)."""
@@ -595,6 +611,7 @@ RULES: dict[str, Rule] = {
     "currency_crossing": currency_crossing,
     "iban_currency": iban_currency,
     "fx_pegs": fx_pegs,
+    "dividend_earnings": dividend_earnings,
     "amount_precision": amount_precision,
     "tax_name": tax_name,
     "comparable_choice": comparable_choice,
