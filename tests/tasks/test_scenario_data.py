@@ -288,3 +288,44 @@ def test_a_record_state_the_world_does_not_draw_is_refused(tmp_path):
     f.write_text(bad, encoding="utf-8")
     _, problems = parse_file(f)
     assert any("'lost' is not a state a shop_order_id is drawn in" in p for p in problems)
+
+
+def test_a_tool_that_adds_tax_says_which(gen):
+    """No tool adds a tax its doc does not state (v4-draft2 review, c2-0061: draft_invoice
+    added the customer's country's VAT to an amount already taxed, its doc silent)."""
+    adders = [t for t in gen.corpus.tools.values() if t.category == "Action"
+              and "tax" in {f.canonical for f in t.returns}]
+    assert {"create_invoice", "draft_invoice"} <= {t.name for t in adders}
+    for t in adders:
+        assert "VAT" in t.description, (t.name, t.description)
+
+
+def _invoicing_with_vat():
+    """Scenarios whose request bills a net amount "plus VAT" of a named country."""
+    return sorted(sid for sid, sc in LIB.items()
+                  if any(st.use == "finance.invoice.create" for st in sc.steps)
+                  and "country" in sc.param_by_name and any("VAT" in p for p in sc.phrasings))
+
+
+def test_invoices_plus_vat_feed_the_net_and_tax_it_once(gen):
+    """"Invoice X for 18849 SEK plus DK VAT": the reference puts the net into the
+    ex-tax line and names DK through the invoice's own tax field, so the invoice's total
+    is net x (1 + DK VAT), exactly (not net x 1.25 x 1.10, c2-0061)."""
+    sids = _invoicing_with_vat()
+    assert "fin-invoice-then-walkthrough-call" in sids
+    for sid in sids:
+        sc = LIB[sid]
+        task = gen.generate(sc, (sc.levels or ("C3",))[0], f"vat-{sid}", "t")
+        for path in task.solutions:
+            made = [c for c in path.calls
+                    if gen.corpus[c.tool].behaviour == "finance.invoice.create"]
+            assert made, sid
+            spec = gen.corpus[made[0].tool]
+            args = {p.canonical: made[0].args.get(p.name) for p in spec.params}
+            net, country = args["amount"], args["tax_country"]
+            assert re.search(rf"\b{net:g}\b", task.query) and country in task.query, (
+                sid, task.query, args)
+            rate = gen.sim.world.markets.vat_rate(country)
+            body = spec.to_canonical(made[0].response)
+            assert body["total"] == round(net * (1 + rate / 100), 2), (sid, net, rate, body)
+
