@@ -329,3 +329,36 @@ def test_invoices_plus_vat_feed_the_net_and_tax_it_once(gen):
             body = spec.to_canonical(made[0].response)
             assert body["total"] == round(net * (1 + rate / 100), 2), (sid, net, rate, body)
 
+
+_DISCOUNT_WORDS = re.compile(r"discount|coupon|% off", re.IGNORECASE)
+
+
+def _ordering_at_a_discount():
+    """Scenarios that place an order and whose request names a discount on it (a
+    cashback comes after the purchase and is not one)."""
+    return sorted(sid for sid, sc in LIB.items()
+                  if any(st.use == "shop.place_order" for st in sc.steps)
+                  and any(_DISCOUNT_WORDS.search(p) for p in sc.phrasings)
+                  and not any("cashback" in p for p in sc.phrasings))
+
+
+def test_an_order_at_a_discount_charges_the_discounted_price(gen):
+    """v4-draft2 play-test c4-0011, c4-0026, c4-0036: the request names a member
+    discount, the reference works it out, then buy_now/submit_order charged list price.
+    The order now takes the discount, and what it charges is what the reference taxes."""
+    sids = _ordering_at_a_discount()
+    assert {"sh-member-price-foreign-shop-log",
+            "sh-err-replace-then-return-in-sellers-language"} <= set(sids)
+    corpus = gen.corpus
+    for sid in sids:
+        task = gen.generate(LIB[sid], "C4", f"discount-{sid}", "t")
+        for path in task.solutions:
+            by = {corpus[c.tool].behaviour: c for c in path.calls}
+            order, tax = by["shop.place_order"], by.get("shop.tax")
+            args = {p.canonical: order.args.get(p.name) for p in corpus[order.tool].params}
+            assert args.get("discount_pct"), (sid, order.tool, order.args)
+            charged = corpus[order.tool].to_canonical(order.response)["subtotal"]
+            if tax is not None:
+                taxed = next(tax.args[p.name] for p in corpus[tax.tool].params
+                             if p.canonical == "amount")
+                assert charged == taxed, (sid, charged, taxed)
