@@ -208,6 +208,10 @@ V4_SCENARIOS = {
     "tr-two-guests-one-driver": ("C4", ("flight_carriers", "local_pickup")),
     "tr-err-beach-week-flight-hotel-sunglasses": ("C4", ("flight_carriers", "beach_trips")),
     "off-channel-brief-for-manager": ("C1", ("channel_messages",)),
+    # v4-draft2: action items pulled out of a post that holds none (c4-0029, c4-0097), a
+    # ticket on an office chore in #security (c2-0030)
+    "off-retro-room-notes-and-invite": ("C4", ("channel_action_items", "channel_messages")),
+    "off-alert-log-to-assigned-ticket": ("C2", ("channel_action_items", "channel_messages")),
 }
 
 
@@ -288,3 +292,13 @@ def test_dividend_arithmetic_is_on_a_dividend_payer(sim):
         dps = [c.response[k] for p in task.solutions for c in p.calls
                for k in ("dividend_per_share", "DividendPerShare") if k in (c.response or {})]
         assert dps and min(dps) > 0, (sc.id, dps)
+
+
+def test_an_action_item_asks_someone_to_do_something_by_a_time():
+    assert coherence.is_action_item("Please restart the payments worker before 18:00 UTC today.")
+    assert coherence.is_action_item("Reminder to submit expense reports by Friday.")
+    assert not coherence.is_action_item("Who owns the Q3 forecast sheet?")
+    assert not coherence.is_action_item("Heads-up: VPN maintenance tonight.")
+    assert not coherence.is_action_item("Can someone review my PR?")  # no time
+    posts = load_data("office.json")["chat_messages"]
+    assert sum(map(coherence.is_action_item, posts)) >= 4, "too few posts to draw one from"

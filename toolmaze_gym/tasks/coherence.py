@@ -573,6 +573,37 @@ def channel_messages(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def _words(words: list[str]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+
+
+def is_action_item(text: str) -> bool:
+    """Whether a post holds an action item: one sentence that asks someone to do
+    something by a time ("Please restart the payments worker before 18:00 UTC today."),
+    not a question of who owns what, nor a heads-up (``coherence.json`` action_items)."""
+    data = _rules_data()["action_items"]
+    asks, deadlines = _words(data["asks"]), _words(data["deadlines"])
+    return any(asks.search(s) and deadlines.search(s)
+               for s in re.split(r"(?<=[.!?])\s+", str(text)))
+
+
+def channel_action_items(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A task that makes work out of a channel's post (its action items, a to-do, a
+    ticket) reads a post that holds an action item: no "Heads-up: VPN maintenance
+    tonight." saved as the retro's action items (the v4-draft2 play-test's c4-0029;
+    c2-0030, c4-0062, and the review's c4-0097)."""
+    data = _rules_data()["action_items"]
+    every = list(calls(task, corpus))
+    posts = [(str((c.values_of("channel_name") or ["?"])[0]).lstrip("#"), str(t))
+             for c in every if c.behaviour == "office.chat.history" for t in c.returns_of("text")]
+    work = (any(c.behaviour in data["from_post_behaviours"] for c in every)
+            or any(_says(task.query, w) for w in data["request_words"]))
+    if not posts or not work or any(is_action_item(t) for _, t in posts):
+        return []
+    return [f"chat: #{name}'s post {text!r} holds no action item, yet work is made of it"
+            for name, text in posts]
+
+
 def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A channel the request writes as "#name" (Slack's way) is posted to by a tool
     that names channels so: no "#travel-desk" posted only through Teams."""
@@ -619,6 +650,7 @@ RULES: dict[str, Rule] = {
     "local_pickup": local_pickup,
     "beach_trips": beach_trips,
     "channel_messages": channel_messages,
+    "channel_action_items": channel_action_items,
     "office_hours": office_hours,
     "channel_wording": channel_wording,
     "translated_texts": translated_texts,
