@@ -31,6 +31,18 @@ TASK_SIDE = {
 }
 
 
+# Played on a world a careful person did not believe, which issue 28 (the v4-draft2 review)
+# fixed since: the replay gets today's facts, and the player's typed values are the old
+# ones. The v3 task itself shows the old facts and goes when the suite is rebuilt.
+_PEG = "played when the world's DKK/HKD rate was outside its peg band (v4-draft2 c3-0063)"
+_POST = ("played when the alert channel's latest post was an office chore, no action item "
+         "(v4-draft2 c2-0030)")
+WORLD_FIXED = {
+    "tmz-v3-c1-0038-P0": _PEG, "tmz-v3-c1-0083-P3": _PEG, "tmz-v3-c3-0030-P3": _PEG,
+    "tmz-v3-c3-0097-P3": _PEG, "tmz-v3-c1-0084-P0": _POST, "tmz-v3-c2-0034-P1": _POST,
+}
+
+
 def _verdicts() -> list[tuple[str, str, str]]:
     out = []
     for folder in sorted(p for p in PLAYED.iterdir() if (p / "verdicts.tsv").exists()):
@@ -58,8 +70,8 @@ def _cases():
     for folder, episode, fair in _verdicts():
         if fair != "success":
             continue
-        marks = [pytest.mark.xfail(strict=True, reason=TASK_SIDE[episode])] \
-            if episode in TASK_SIDE else []
+        why = TASK_SIDE.get(episode) or WORLD_FIXED.get(episode)
+        marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
         yield pytest.param(folder, episode, id=f"{folder}/{episode}", marks=marks)
 
 

@@ -49,9 +49,12 @@ LIB = {s.id: s for s in load_library()}
 
 # rule -> [(draft v4 task, what the blind review found, the task's quoted calls)]: the
 # review's counter-examples have no shipped task, so they are fixtures (issue 28, round 3)
-V4_DRAFT = {rule: [(tid, why, Task.from_dict(t)) for tid, why, t in rows] for rule, rows in
-            json.loads((Path(__file__).parents[1] / "data" / "coherence"
-                        / "v4_draft_travel.json").read_text()).items() if not rule.startswith("_")}
+# and of its second draft (tests/data/reviews/v4-draft2): the world's FX, quotes, channels
+V4_DRAFT = {rule: [(tid, why, Task.from_dict(t)) for tid, why, t in rows]
+            for name in ("v4_draft_travel.json", "v4_draft2_world.json")
+            for rule, rows in json.loads((Path(__file__).parents[1] / "data" / "coherence"
+                                          / name).read_text()).items()
+            if not rule.startswith("_")}
 
 
 def test_every_rule_has_a_counter_example():
@@ -205,6 +208,10 @@ V4_SCENARIOS = {
     "tr-err-beach-week-flight-hotel-sunglasses": ("C4", ("flight_carriers", "beach_trips")),
     "tr-err-ski-trip-flight-car-and-sweater": ("C4", ("flight_carriers", "ski_trips")),
     "off-channel-brief-for-manager": ("C1", ("channel_messages",)),
+    # v4-draft2: action items pulled out of a post that holds none (c4-0029, c4-0097), a
+    # ticket on an office chore in #security (c2-0030)
+    "off-retro-room-notes-and-invite": ("C4", ("channel_action_items", "channel_messages")),
+    "off-alert-log-to-assigned-ticket": ("C2", ("channel_action_items", "channel_messages")),
 }
 
 
@@ -267,3 +274,31 @@ def test_workday_is_for_dates_only():
     assert text != src.read_text()
     _, problems = parse_file(src.name, text)
     assert any("workday: true, for a date" in p for p in problems)
+
+
+def test_dividend_arithmetic_is_on_a_dividend_payer(sim):
+    """A scenario that computes with a dividend per share states that the stock pays one
+    (premise), so no task works out withholding on a dividend of 0 (v4-draft2 c2-0052),
+    and what the generator builds has a positive dividend."""
+    computing = [sc for sc in LIB.values() for st in sc.steps for a in st.args
+                 if a.kind == "field" and a.ref.endswith(".dividend_per_share")]
+    assert computing
+    gen = ScenarioGenerator(sim)
+    for sc in computing:
+        ref = next(a.ref for st in sc.steps for a in st.args
+                   if a.ref.endswith(".dividend_per_share"))
+        assert f"{ref} > 0" in {p.text for p in sc.premises}, sc.id
+        task = gen.generate(sc, sc.levels[0] if sc.levels else "C3", "dividends", "coh-div")
+        dps = [c.response[k] for p in task.solutions for c in p.calls
+               for k in ("dividend_per_share", "DividendPerShare") if k in (c.response or {})]
+        assert dps and min(dps) > 0, (sc.id, dps)
+
+
+def test_an_action_item_asks_someone_to_do_something_by_a_time():
+    assert coherence.is_action_item("Please restart the payments worker before 18:00 UTC today.")
+    assert coherence.is_action_item("Reminder to submit expense reports by Friday.")
+    assert not coherence.is_action_item("Who owns the Q3 forecast sheet?")
+    assert not coherence.is_action_item("Heads-up: VPN maintenance tonight.")
+    assert not coherence.is_action_item("Can someone review my PR?")  # no time
+    posts = load_data("office.json")["chat_messages"]
+    assert sum(map(coherence.is_action_item, posts)) >= 4, "too few posts to draw one from"

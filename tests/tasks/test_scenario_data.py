@@ -288,3 +288,77 @@ def test_a_record_state_the_world_does_not_draw_is_refused(tmp_path):
     f.write_text(bad, encoding="utf-8")
     _, problems = parse_file(f)
     assert any("'lost' is not a state a shop_order_id is drawn in" in p for p in problems)
+
+
+def test_a_tool_that_adds_tax_says_which(gen):
+    """No tool adds a tax its doc does not state (v4-draft2 review, c2-0061: draft_invoice
+    added the customer's country's VAT to an amount already taxed, its doc silent)."""
+    adders = [t for t in gen.corpus.tools.values() if t.category == "Action"
+              and "tax" in {f.canonical for f in t.returns}]
+    assert {"create_invoice", "draft_invoice"} <= {t.name for t in adders}
+    for t in adders:
+        assert "VAT" in t.description, (t.name, t.description)
+
+
+def _invoicing_with_vat():
+    """Scenarios whose request bills a net amount "plus VAT" of a named country."""
+    return sorted(sid for sid, sc in LIB.items()
+                  if any(st.use == "finance.invoice.create" for st in sc.steps)
+                  and "country" in sc.param_by_name and any("VAT" in p for p in sc.phrasings))
+
+
+def test_invoices_plus_vat_feed_the_net_and_tax_it_once(gen):
+    """"Invoice X for 18849 SEK plus DK VAT": the reference puts the net into the
+    ex-tax line and names DK through the invoice's own tax field, so the invoice's total
+    is net x (1 + DK VAT), exactly (not net x 1.25 x 1.10, c2-0061)."""
+    sids = _invoicing_with_vat()
+    assert "fin-invoice-then-walkthrough-call" in sids
+    for sid in sids:
+        sc = LIB[sid]
+        task = gen.generate(sc, (sc.levels or ("C3",))[0], f"vat-{sid}", "t")
+        for path in task.solutions:
+            made = [c for c in path.calls
+                    if gen.corpus[c.tool].behaviour == "finance.invoice.create"]
+            assert made, sid
+            spec = gen.corpus[made[0].tool]
+            args = {p.canonical: made[0].args.get(p.name) for p in spec.params}
+            net, country = args["amount"], args["tax_country"]
+            assert re.search(rf"\b{net:g}\b", task.query) and country in task.query, (
+                sid, task.query, args)
+            rate = gen.sim.world.markets.vat_rate(country)
+            body = spec.to_canonical(made[0].response)
+            assert body["total"] == round(net * (1 + rate / 100), 2), (sid, net, rate, body)
+
+
+_DISCOUNT_WORDS = re.compile(r"discount|coupon|% off", re.IGNORECASE)
+
+
+def _ordering_at_a_discount():
+    """Scenarios that place an order and whose request names a discount on it (a
+    cashback comes after the purchase and is not one)."""
+    return sorted(sid for sid, sc in LIB.items()
+                  if any(st.use == "shop.place_order" for st in sc.steps)
+                  and any(_DISCOUNT_WORDS.search(p) for p in sc.phrasings)
+                  and not any("cashback" in p for p in sc.phrasings))
+
+
+def test_an_order_at_a_discount_charges_the_discounted_price(gen):
+    """v4-draft2 play-test c4-0011, c4-0026, c4-0036: the request names a member
+    discount, the reference works it out, then buy_now/submit_order charged list price.
+    The order now takes the discount, and what it charges is what the reference taxes."""
+    sids = _ordering_at_a_discount()
+    assert {"sh-member-price-foreign-shop-log",
+            "sh-err-replace-then-return-in-sellers-language"} <= set(sids)
+    corpus = gen.corpus
+    for sid in sids:
+        task = gen.generate(LIB[sid], "C4", f"discount-{sid}", "t")
+        for path in task.solutions:
+            by = {corpus[c.tool].behaviour: c for c in path.calls}
+            order, tax = by["shop.place_order"], by.get("shop.tax")
+            args = {p.canonical: order.args.get(p.name) for p in corpus[order.tool].params}
+            assert args.get("discount_pct"), (sid, order.tool, order.args)
+            charged = corpus[order.tool].to_canonical(order.response)["subtotal"]
+            if tax is not None:
+                taxed = next(tax.args[p.name] for p in corpus[tax.tool].params
+                             if p.canonical == "amount")
+                assert charged == taxed, (sid, charged, taxed)

@@ -15,6 +15,7 @@ The thresholds and tables are data (``data/world/coherence.json``,
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.world import World, zones
 from toolmaze_gym.world.base import load_data
-from toolmaze_gym.world.geo import minor_units
+from toolmaze_gym.world.geo import minor_units, pegs
 from toolmaze_gym.world.phones import is_mobile
 
 _OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})$")
@@ -304,6 +305,50 @@ def currency_crossing(task: Task, corpus: Corpus, world: World) -> list[str]:
     return []
 
 
+def _peg_breach(codes: set[str], rate: float) -> str | None:
+    """Why ``rate`` between two currencies, one pegged to the other, is outside the peg's
+    band (None: inside, or no peg between them). Read either way round: the rate or its
+    inverse, whichever is nearer the peg, is units of the pegged currency per anchor."""
+    for code, peg in pegs().items():
+        if codes != {code, peg["anchor"]} or rate <= 0:
+            continue
+        per = min((rate, 1 / rate), key=lambda r: abs(math.log(r / peg["per_anchor"])))
+        low, high = peg["band"]
+        if not low <= per <= high:
+            return (f"fx: {per:.4f} {code} per {peg['anchor']} is outside the peg's band "
+                    f"{low}-{high}")
+    return None
+
+
+def fx_pegs(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A rate between a pegged currency and its anchor keeps the peg's band: no 7.76
+    DKK per EUR, where ERM II holds the krone to 7.46038 +-2.25 % (the v4-draft2
+    review's c3-0063)."""
+    out = []
+    for c in calls(task, corpus):
+        codes = {str(v).upper() for v in c.values_of("currency_code")}
+        for rate in c.returns_of("fx_rate"):
+            if isinstance(rate, int | float) and (why := _peg_breach(codes, float(rate))):
+                out.append(why)
+    return out
+
+
+def dividend_earnings(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A company that pays a dividend earns: no loss per share (actual or expected) for a
+    stock that pays 3.8 a share (the v4-draft2 review's c4-0056, XOM)."""
+    dividends: dict[str, float] = {}
+    eps: dict[str, list[float]] = {}
+    for c in calls(task, corpus):
+        res = corpus[c.tool].to_canonical(c.response)
+        symbol = str((c.values_of("stock_symbol") or [""])[0]).upper()
+        if isinstance(res.get("dividend_per_share"), int | float):
+            dividends[symbol] = float(res["dividend_per_share"])
+        eps.setdefault(symbol, []).extend(
+            float(v) for v in c.returns_of("eps") if isinstance(v, int | float))
+    return [f"equity: {s} pays a dividend of {d} a share with an EPS of {min(eps[s])}"
+            for s, d in sorted(dividends.items()) if d > 0 and min(eps.get(s) or [0]) < 0]
+
+
 def iban_currency(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A payment to an IBAN is in the currency of the IBAN's country (no CHF rent to
     a French IBAN)."""
@@ -553,6 +598,37 @@ def channel_messages(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def _words(words: list[str]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+
+
+def is_action_item(text: str) -> bool:
+    """Whether a post holds an action item: one sentence that asks someone to do
+    something by a time ("Please restart the payments worker before 18:00 UTC today."),
+    not a question of who owns what, nor a heads-up (``coherence.json`` action_items)."""
+    data = _rules_data()["action_items"]
+    asks, deadlines = _words(data["asks"]), _words(data["deadlines"])
+    return any(asks.search(s) and deadlines.search(s)
+               for s in re.split(r"(?<=[.!?])\s+", str(text)))
+
+
+def channel_action_items(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A task that makes work out of a channel's post (its action items, a to-do, a
+    ticket) reads a post that holds an action item: no "Heads-up: VPN maintenance
+    tonight." saved as the retro's action items (the v4-draft2 play-test's c4-0029;
+    c2-0030, c4-0062, and the review's c4-0097)."""
+    data = _rules_data()["action_items"]
+    every = list(calls(task, corpus))
+    posts = [(str((c.values_of("channel_name") or ["?"])[0]).lstrip("#"), str(t))
+             for c in every if c.behaviour == "office.chat.history" for t in c.returns_of("text")]
+    work = (any(c.behaviour in data["from_post_behaviours"] for c in every)
+            or any(_says(task.query, w) for w in data["request_words"]))
+    if not posts or not work or any(is_action_item(t) for _, t in posts):
+        return []
+    return [f"chat: #{name}'s post {text!r} holds no action item, yet work is made of it"
+            for name, text in posts]
+
+
 def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A channel the request writes as "#name" (Slack's way) is posted to by a tool
     that names channels so: no "#travel-desk" posted only through Teams."""
@@ -590,6 +666,8 @@ RULES: dict[str, Rule] = {
     "headlines": headlines,
     "currency_crossing": currency_crossing,
     "iban_currency": iban_currency,
+    "fx_pegs": fx_pegs,
+    "dividend_earnings": dividend_earnings,
     "amount_precision": amount_precision,
     "tax_name": tax_name,
     "comparable_choice": comparable_choice,
@@ -598,6 +676,7 @@ RULES: dict[str, Rule] = {
     "beach_trips": beach_trips,
     "ski_trips": ski_trips,
     "channel_messages": channel_messages,
+    "channel_action_items": channel_action_items,
     "office_hours": office_hours,
     "channel_wording": channel_wording,
     "translated_texts": translated_texts,

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
+from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.world import zones
@@ -112,11 +113,21 @@ class Geo(Facts):
             base = self.currencies[code][1]
             if code == "USD":
                 v = 1.0
+            elif code in pegs():
+                v = self._pegged_usd(code)
             else:
                 v = base * (1 + hashing.uniform(-0.03, 0.03, *self.key("fx", code)))
             if len(self._usd_memo) < _MEMO_CAP:
                 self._usd_memo[currency] = v
         return v
+
+    def _pegged_usd(self, code: str) -> float:
+        """USD per unit of a pegged currency: its anchor's value over the peg, strayed by
+        at most ``drift_pct`` (the krone stays near 7.46 per euro, inside ERM II's band)."""
+        peg = pegs()[code]
+        drift = peg["drift_pct"] / 100
+        per_anchor = peg["per_anchor"] * (1 + hashing.uniform(-drift, drift, *self.key("fx", code)))
+        return self.usd_value(peg["anchor"]) / per_anchor
 
     def fx_rate(self, base: str, quote: str) -> float:
         """Units of ``quote`` per unit of ``base``; consistent across every FX tool."""
@@ -170,6 +181,12 @@ class Geo(Facts):
 
     def date_offset(self, days: int) -> str:
         return (self.world.now.date() + timedelta(days=days)).isoformat()
+
+
+@cache
+def pegs() -> dict[str, dict[str, Any]]:
+    """Pegged currency -> its anchor, the peg and the band it keeps (``pegs.json``)."""
+    return {k: v for k, v in load_data("pegs.json").items() if not k.startswith("_")}
 
 
 @cache

@@ -404,7 +404,9 @@ class Markets(Facts):
         sales_ratio = hashing.uniform(0.06, 0.5, "earn-sales", c.symbol)
         revenue = c.shares_mn * price * sales_ratio / 4 * growth * (
             1 + hashing.uniform(-0.08, 0.08, *k, "rev"))
-        if hashing.unit("earn-loss", c.symbol) < 0.15:
+        if not c.dividend_share and hashing.unit("earn-loss", c.symbol) < 0.15:
+            # only a company that pays no dividend makes a loss: a careful reader does not
+            # believe a loss-making Exxon paying 3.8 a share (v4-draft2 review, c4-0056)
             annual = -price * hashing.uniform(0.01, 0.08, "earn-eps", c.symbol)
         else:
             annual = price / hashing.uniform(8, 45, "earn-pe", c.symbol)

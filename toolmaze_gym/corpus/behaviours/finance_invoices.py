@@ -72,13 +72,19 @@ def _require(ctx: CallContext, inv: dict[str, Any], allowed: tuple[str, ...], ve
 
 @behaviour("finance.invoice.create")
 def create_invoice(ctx: CallContext, email: str, description: str, amount: float,
-                   currency: str) -> dict:
+                   currency: str, tax_country: str = "") -> dict:
+    """The line is net; the VAT the tool adds is the one its doc states: ``tax_country``'s
+    standard rate when given, else the customer's country's (v4-draft2 c2-0061: a
+    "18849 SEK plus DK VAT" invoice taxed by the customer's country on top of DK VAT)."""
     positive(ctx, "amount", amount)
     to = email.strip().lower()
     purpose, amt, ccy = text(description), money(amount), currency.upper()
-    iid = make_id("INV", 10, to, purpose, amt, ccy, counter(ctx, "invoice"))
+    taxed = tax_country.strip().upper()
+    iid = make_id("INV", 10, to, purpose, amt, ccy, *([taxed] if taxed else []),
+                  counter(ctx, "invoice"))
+    rate = ctx.world.markets.vat_rate(taxed) if taxed else _tax_rate(ctx, to)
     inv = {"id": iid, "email": to, "currency": ccy, "status": "draft",
-           "purpose": purpose, "tax_rate": _tax_rate(ctx, to),
+           "purpose": purpose, "tax_rate": rate,
            "due_date": _due_date(ctx.world.now),
            "lines": [{"description": purpose, "quantity": 1,
                       "unit_price": amt, "total": amt}]}
