@@ -95,12 +95,15 @@ class TextRule:
         # A sentence with no figure, date or code keeps nothing as written (its names
         # and heads get translated): it is checked in the language asked, on the words
         # the phrasebook says its translation carries ("Mittag" for "Lunch", c1-0034).
+        # The user's own sentence asked in that language ("my words ... in German",
+        # c1-0078) is such a text too: a FREE_TEXT entry there is read as its facts.
         return all(says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
-                   for t, v in self.own if not (gist and _gist(t, v))) \
+                   for t, v in self.own if not (gist and _gist(_sentence(t), v))) \
             and all(_heads_said(text, v, self.language) for t, v in self.own
-                    if gist and t == TEXT_FACTS and not survives_translation(str(v)))
+                    if gist and _sentence(t) == TEXT_FACTS
+                    and not survives_translation(str(v)))
 
 
 def _heads_said(text: str, value: Any, language: str) -> bool:
@@ -177,6 +180,12 @@ def _fold(text: str) -> str:
     """Accents dropped: a translation writes "Dubái" for Dubai."""
     return "".join(c for c in unicodedata.normalize("NFKD", text)
                    if not unicodedata.combining(c))
+
+
+def _sentence(type_name: str) -> str:
+    """An own entry's type as a translation reads it: a sentence to say (FREE_TEXT)
+    is, like a text a tool returned, its facts (``TEXT_FACTS``)."""
+    return TEXT_FACTS if type_name == FREE_TEXT else type_name
 
 
 def _gist(type_name: str, value: Any) -> bool:
