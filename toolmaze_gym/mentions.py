@@ -151,6 +151,10 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
     t = values.get(type_name) if type_name else None
     integer = t is not None and t.schema.get("type") == "integer"
     found = _changes_in(text) if type_name in SIGNED_CHANGES else _numbers_in(text)
+    if value == 0 and type_name in _figure_words()["zero_types"] and _zero_told(text):
+        return True
+    if value < 0 and type_name not in SIGNED_CHANGES:
+        found = found | _losses_in(text)
     for x in found:
         if integer:
             same = x == value
@@ -160,6 +164,40 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
         if same:
             return True
     return False
+
+# ---------------------------------------------------------------- figures in words
+
+# A zero amount told in words ("pays no dividend", "nothing to withhold") and a negative
+# figure told by a word ("a loss of 1.11 per share"): ``data/world/figure_words.json``.
+
+
+@lru_cache(maxsize=1)
+def _figure_words() -> dict[str, Any]:
+    data = load_data("figure_words.json")
+    return {"zero_types": frozenset(data["zero_types"]),
+            "zero": re.compile("|".join(f"(?:{p})" for p in data["zero"]), re.I),
+            "before": re.compile(data["negative_before"], re.I),
+            "after": re.compile(data["negative_after"], re.I)}
+
+
+def _zero_told(text: str) -> bool:
+    """Whether ``text`` says in words that an amount is nil ("no dividend")."""
+    return bool(_figure_words()["zero"].search(text))
+
+
+@lru_cache(maxsize=1024)  # as _numbers_in
+def _losses_in(text: str) -> frozenset[float]:
+    """The numbers ``text`` makes negative by a word beside them ("a loss of 1.11",
+    "1.11 a share loss"), negated; a bare "1.11" is no -1.11."""
+    words = _figure_words()
+    found: set[float] = set()
+    cells = _writes_cells(text)
+    for m in _NUMBER.finditer(text):
+        before = text[max(0, m.start() - _REACH):m.start()]
+        if words["before"].search(before) or words["after"].match(text, m.end()):
+            found |= {-abs(x) for x in _token_values(m.group(0), cells)}
+    return frozenset(found)
+
 
 # ---------------------------------------------------------------- signed changes
 

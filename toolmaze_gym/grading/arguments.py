@@ -46,6 +46,7 @@ IN_LANGUAGE = "in_language"
 EITHER_DIRECTION = "either_direction"
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION})
 MONEY = "money_amount"
+CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
 # converts the third) may round at another point: a cent apart, or a cent of the
 # source currency carried through a rate (at most this share of the sum).
@@ -79,7 +80,8 @@ class TextRule:
         # words in that language too ("pluie légère" for "light rain").
         asked = next((v for alt in alts.values() for t, v in alt if t == IN_LANGUAGE), "")
         foreign = bool(asked) and says(whole, IN_LANGUAGE, asked)
-        if all(says(whole, t, v) or (foreign and _word(v))
+        nil = _all_nil(self.need)
+        if all(says(whole, t, v) or (foreign and _word(v)) or (nil and t == CURRENCY)
                or (k in alts and _own_part(whole, alts[k], foreign))
                for k, (t, v) in enumerate(self.need)):
             return True
@@ -104,6 +106,13 @@ class TextRule:
             and all(_heads_said(text, v, self.language) for t, v in self.own
                     if gist and _sentence(t) == TEXT_FACTS
                     and not survives_translation(str(v)))
+
+
+def _all_nil(need: Mentions) -> bool:
+    """Whether every amount a text must mention is zero: then the currency they are in
+    tells nothing ("RYNI pays no dividend" says 0 JPY as well as 0 USD)."""
+    amounts = [v for t, v in need if t == MONEY]
+    return bool(amounts) and all(isinstance(v, int | float) and v == 0 for v in amounts)
 
 
 def _heads_said(text: str, value: Any, language: str) -> bool:
