@@ -48,6 +48,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from functools import lru_cache
@@ -592,9 +593,27 @@ def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
     if type_name in SERVICE_IDS and isinstance(value, str):
         m = _SERVICE_ID.match(value.strip())
         return (m[1],) if m else ()
+    if type_name == "city_name" and isinstance(value, str):
+        return _exonyms(value.strip())
     if type_name == "timezone" and isinstance(value, str) and "/" in value:
         return (value.rsplit("/", 1)[1].replace("_", " ") + " time",)  # "Toronto time"
     return ()
+
+
+@lru_cache(maxsize=256)
+def _exonyms(city: str) -> tuple[str, ...]:
+    """A city's names in the languages texts are asked in ("Estambul" for Istanbul,
+    ``data/world/exonyms.json``), also without their accents ("Munich" aside)."""
+    names = load_data("exonyms.json").get(city) or {}
+    if not isinstance(names, dict):
+        return ()
+    forms = [*names.values(), *(_unaccented(n) for n in names.values())]
+    return tuple(dict.fromkeys(f for f in forms if f.casefold() != city.casefold()))
+
+
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(c))
 
 
 # A flight or train is named by its service number ("EC4298", "LH6014"); the ids here
