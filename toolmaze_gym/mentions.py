@@ -50,11 +50,12 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym import values
+from toolmaze_gym.world import zones
 from toolmaze_gym.world.base import load_data
 
 FREE_TEXT = "text"  # the semantic type of free-text parameters
@@ -378,11 +379,48 @@ def datetimes_in(text: str, bare: str = "+00:00") -> set[str]:
     found: set[str] = set()
     for m in _ISO_DATETIME.finditer(text):
         day, clocks, zone = _read_iso(m)
-        offset = _offset(zone) if zone else bare
-        for hm in clocks if offset is not None else ():
-            with contextlib.suppress(ValueError):
-                found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
+        offsets = [_offset(zone)] if zone else _zone_after(text, m.end(), day) or [bare]
+        for offset in offsets:
+            for hm in clocks if offset is not None else ():
+                with contextlib.suppress(ValueError):
+                    found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
     return found
+
+
+@lru_cache(maxsize=1)
+def _zone_words() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
+    """(readings per written zone, the pattern that finds one after a clock time):
+    abbreviations from ``data/world/zone_names.json``, "<City> time" from the
+    gazetteer."""
+    abbr = {k: tuple(v) for k, v in load_data("zone_names.json")["abbreviations"].items()}
+    cities = {c[0].casefold(): (c[3],) for c in load_data("cities.json")}
+    readings = {**abbr, **cities}
+    names = "|".join(re.escape(c) for c in sorted(cities, key=len, reverse=True))
+    codes = "|".join(sorted(abbr, key=len, reverse=True))
+    pattern = re.compile(rf"\s*(?:Uhr\s+|h\s+)?\(?\s*(?:(?-i:({codes}))(?![\w+-])"
+                         rf"|(?:in\s+)?({names})(?:'s)?\s+(?:local\s+)?time\b)", re.I)
+    return readings, pattern
+
+
+def _zone_after(text: str, pos: int, day: str) -> list[str]:
+    """The offsets a zone written right after a clock time at ``pos`` is read as on
+    ``day`` ("MESZ": +02:00; "London time": +01:00 in August; "CET": +01:00, or the
+    local time it loosely names); empty where none is written."""
+    readings, pattern = _zone_words()
+    m = pattern.match(text, pos)
+    if m is None:
+        return []
+    out = []
+    for r in readings[m[1] or m[2].casefold()]:
+        if r[0] in "+-":
+            out.append(r)
+            continue
+        with contextlib.suppress(ValueError, KeyError):
+            minutes = int(zones.offset(r, datetime.fromisoformat(f"{day}T12:00"))
+                          .total_seconds() // 60)
+            out.append(f"{'-' if minutes < 0 else '+'}{abs(minutes) // 60:02d}:"
+                       f"{abs(minutes) % 60:02d}")
+    return out
 
 
 def _read_iso(m: re.Match[str]) -> tuple[str, tuple[str, ...], str]:
@@ -409,16 +447,21 @@ def _written_instants(text: str, year: str, bare: str) -> set[str]:
         return set()
     norm = values.get("iso_datetime").normalise
     out: set[str] = set()
-    for h, m, ampm, zone in _CLOCK.findall(text):
+    for clock in _CLOCK.finditer(text):
+        h, m, ampm, zone = clock.groups()
         hour = int(h)
         if ampm:
             hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)
-        offset = _offset(zone) if zone else bare
-        if hour >= 24 or int(m) >= 60 or offset is None:
+        if hour >= 24 or int(m) >= 60:
             continue
         for day in days:
-            with contextlib.suppress(ValueError):
-                out.add(norm(f"{day}T{hour:02d}:{m}:00{offset}"))
+            offsets = [_offset(zone)] if zone else _zone_after(text, clock.end(), day) \
+                or [bare]
+            for offset in offsets:
+                if offset is None:
+                    continue
+                with contextlib.suppress(ValueError):
+                    out.add(norm(f"{day}T{hour:02d}:{m}:00{offset}"))
     return out
 
 
