@@ -68,6 +68,9 @@ class TextRule:
     language: str = ""
     own: Mentions = ()
     alts: tuple[tuple[int, Mentions], ...] = ()  # need entry -> its own-words stand-in
+    # need entry -> other ways to name the same record (a flight by its number as well
+    # as its booking reference), each a group of values to mention together
+    names: tuple[tuple[int, tuple[Mentions, ...]], ...] = ()
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
@@ -80,9 +83,12 @@ class TextRule:
         # words in that language too ("pluie légère" for "light rain").
         asked = next((v for alt in alts.values() for t, v in alt if t == IN_LANGUAGE), "")
         foreign = bool(asked) and says(whole, IN_LANGUAGE, asked)
-        nil = _all_nil(self.need)
+        nil = all_nil(self.need)
+        named = dict(self.names)
         if all(says(whole, t, v) or (foreign and _word(v)) or (nil and t == CURRENCY)
                or (k in alts and _own_part(whole, alts[k], foreign))
+               or any(all(says(whole, *m, foreign=foreign) for m in group)
+                      for group in named.get(k, ()))
                for k, (t, v) in enumerate(self.need)):
             return True
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
@@ -108,7 +114,7 @@ class TextRule:
                     and not survives_translation(str(v)))
 
 
-def _all_nil(need: Mentions) -> bool:
+def all_nil(need: Mentions) -> bool:
     """Whether every amount a text must mention is zero: then the currency they are in
     tells nothing ("RYNI pays no dividend" says 0 JPY as well as 0 USD)."""
     amounts = [v for t, v in need if t == MONEY]
