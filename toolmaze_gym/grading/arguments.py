@@ -44,7 +44,10 @@ IN_LANGUAGE = "in_language"
 # Nor this: an entry (EITHER_DIRECTION, pct) is a percent change told from either side
 # (``tasks.readings``), where the request names no base.
 EITHER_DIRECTION = "either_direction"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION})
+# Nor this: an entry (SOME_SENTENCE, text) asks for the facts of any one sentence of
+# ``text``: a summary the agent wrote itself keeps the part of an article it chose.
+SOME_SENTENCE = "some_sentence"
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, SOME_SENTENCE})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
@@ -68,8 +71,9 @@ class TextRule:
     language: str = ""
     own: Mentions = ()
     alts: tuple[tuple[int, Mentions], ...] = ()  # need entry -> its own-words stand-in
-    # need entry -> other ways to name the same record (a flight by its number as well
-    # as its booking reference), each a group of values to mention together
+    # need entry -> other ways to say it, each a group of values to mention together:
+    # the same record by another identifier (a flight by its number as well as its
+    # booking reference), an article's summary by another of its sentences
     names: tuple[tuple[int, tuple[Mentions, ...]], ...] = ()
 
     def accepts(self, text: Any, pool: str = "") -> bool:
@@ -183,6 +187,7 @@ def _heads_all(text: str, mentioned: Mentions, code: str) -> bool:
                            if t == TEXT_FACTS and not survives_translation(str(v)))
 
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _PART = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z\u00C0-\u024F])")
 
 
@@ -233,6 +238,10 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
+    if type_name == SOME_SENTENCE:
+        return isinstance(value, str) and any(
+            facts(part) and carries(text, part, names=not foreign)
+            for part in _SENTENCE.split(_untagged(value)))
     if mentions(text, type_name, value):
         return True
     if type_name == MONEY:

@@ -22,6 +22,7 @@ from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
     EITHER_DIRECTION,
     IN_LANGUAGE,
+    SOME_SENTENCE,
     TEXT_FACTS,
     Matcher,
     TextRule,
@@ -293,16 +294,32 @@ class TaskIndex:
                       ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
         """For each asked value that names a record (a booking reference), the record's
         other namings (its flight number), from the same slot's outputs or a slot joined
-        to it by a data edge (``data/world/record_names.json``)."""
+        to it by a data edge (``data/world/record_names.json``); for an asked summary of
+        an article, any sentence of the article (``_summarised``)."""
         out = []
-        for k, (_, r) in enumerate(need):
+        for k, (t, r) in enumerate(need):
             if r.kind != "slot":
                 continue
             groups = tuple(g for naming in _namings_besides(r.key)
                            if (g := self._naming(r.slot, naming)))
+            if article := self._summarised(r.slot, t):
+                groups = (*groups, ((SOME_SENTENCE, article),))
             if groups:
                 out.append((k, groups))
         return tuple(out)
+
+    def _summarised(self, slot_id: str, type_name: str) -> Ref | None:
+        """The text a summary slot ``slot_id`` is made from (an article's description),
+        where ``type_name`` asks for its summary: the agent's own summary may keep
+        another of its sentences than the summariser does (c3-0061)."""
+        slot = self.task.slot_by_id[slot_id]
+        if type_name != FREE_TEXT or not keeps_part(self.corpus[t] for t in slot.tools):
+            return None
+        src = next((i.source for i in slot.inputs
+                    if i.type == FREE_TEXT and not i.source.is_literal), None)
+        if src is None:
+            return None
+        return Ref("slot", self._reference_output(src.slot, src.ref), src.slot, src.ref)
 
     def _naming(self, slot_id: str, naming: tuple[str, ...]) -> tuple[tuple[str, Ref], ...]:
         """``naming``'s values as bindings to the first of ``slot_id`` and its joined
