@@ -636,8 +636,6 @@ def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
     if type_name in SERVICE_IDS and isinstance(value, str):
         m = _SERVICE_ID.match(value.strip())
         return (m[1],) if m else ()
-    if type_name == "city_name" and isinstance(value, str):
-        return _exonyms(value.strip())
     if type_name == "timezone" and isinstance(value, str) and "/" in value:
         return (value.rsplit("/", 1)[1].replace("_", " ") + " time",)  # "Toronto time"
     return ()
@@ -695,8 +693,12 @@ def _mention_rule(text: str, type_name: str, value: Any) -> bool:
     if kind in ("number", "integer") or (t is None and isinstance(value, int | float)
                                          and not isinstance(value, bool)):
         return _number_mentioned(text, type_name, value)
-    return _named(text, type_name, value) or any(_named(text, "", v)
-                                                 for v in spoken_forms(type_name, value)) \
+    # A city may be written as the text's language names it ("Estambul"); the request
+    # itself still names it in English, so exonyms are no ``spoken_forms``.
+    others = (*spoken_forms(type_name, value),
+              *(_exonyms(value.strip()) if type_name == "city_name" and isinstance(value, str)
+                else ()))
+    return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \
         or (type_name == "currency_code" and _signed(text, value))
 
 
