@@ -91,7 +91,7 @@ def test_joined_names_mention_each_name(text):
     assert mentions_all(text, [("city_name", "Seoul"), ("city_name", "Milan")])
 
 
-@pytest.mark.parametrize("text", ["Flight X Seoul-Milano", "Flight X Seoul/Milanese",
+@pytest.mark.parametrize("text", ["Flight X Seoul-Milanese", "Flight X Seoul/Milanese",
                                   "Flight X Seoul-Mi/lan", "Flight X SeoulMilan"])
 def test_joined_names_still_need_the_whole_name(text):
     assert not mentions(text, "city_name", "Milan")

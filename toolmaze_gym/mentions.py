@@ -48,12 +48,14 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym import values
+from toolmaze_gym.world import zones
 from toolmaze_gym.world.base import load_data
 
 FREE_TEXT = "text"  # the semantic type of free-text parameters
@@ -151,6 +153,10 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
     t = values.get(type_name) if type_name else None
     integer = t is not None and t.schema.get("type") == "integer"
     found = _changes_in(text) if type_name in SIGNED_CHANGES else _numbers_in(text)
+    if value == 0 and type_name in _figure_words()["zero_types"] and _zero_told(text):
+        return True
+    if value < 0 and type_name not in SIGNED_CHANGES:
+        found = found | _losses_in(text)
     for x in found:
         if integer:
             same = x == value
@@ -160,6 +166,40 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
         if same:
             return True
     return False
+
+# ---------------------------------------------------------------- figures in words
+
+# A zero amount told in words ("pays no dividend", "nothing to withhold") and a negative
+# figure told by a word ("a loss of 1.11 per share"): ``data/world/figure_words.json``.
+
+
+@lru_cache(maxsize=1)
+def _figure_words() -> dict[str, Any]:
+    data = load_data("figure_words.json")
+    return {"zero_types": frozenset(data["zero_types"]),
+            "zero": re.compile("|".join(f"(?:{p})" for p in data["zero"]), re.I),
+            "before": re.compile(data["negative_before"], re.I),
+            "after": re.compile(data["negative_after"], re.I)}
+
+
+def _zero_told(text: str) -> bool:
+    """Whether ``text`` says in words that an amount is nil ("no dividend")."""
+    return bool(_figure_words()["zero"].search(text))
+
+
+@lru_cache(maxsize=1024)  # as _numbers_in
+def _losses_in(text: str) -> frozenset[float]:
+    """The numbers ``text`` makes negative by a word beside them ("a loss of 1.11",
+    "1.11 a share loss"), negated; a bare "1.11" is no -1.11."""
+    words = _figure_words()
+    found: set[float] = set()
+    cells = _writes_cells(text)
+    for m in _NUMBER.finditer(text):
+        before = text[max(0, m.start() - _REACH):m.start()]
+        if words["before"].search(before) or words["after"].match(text, m.end()):
+            found |= {-abs(x) for x in _token_values(m.group(0), cells)}
+    return frozenset(found)
+
 
 # ---------------------------------------------------------------- signed changes
 
@@ -339,11 +379,48 @@ def datetimes_in(text: str, bare: str = "+00:00") -> set[str]:
     found: set[str] = set()
     for m in _ISO_DATETIME.finditer(text):
         day, clocks, zone = _read_iso(m)
-        offset = _offset(zone) if zone else bare
-        for hm in clocks if offset is not None else ():
-            with contextlib.suppress(ValueError):
-                found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
+        offsets = [_offset(zone)] if zone else _zone_after(text, m.end(), day) or [bare]
+        for offset in offsets:
+            for hm in clocks if offset is not None else ():
+                with contextlib.suppress(ValueError):
+                    found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
     return found
+
+
+@lru_cache(maxsize=1)
+def _zone_words() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
+    """(readings per written zone, the pattern that finds one after a clock time):
+    abbreviations from ``data/world/zone_names.json``, "<City> time" from the
+    gazetteer."""
+    abbr = {k: tuple(v) for k, v in load_data("zone_names.json")["abbreviations"].items()}
+    cities = {c[0].casefold(): (c[3],) for c in load_data("cities.json")}
+    readings = {**abbr, **cities}
+    names = "|".join(re.escape(c) for c in sorted(cities, key=len, reverse=True))
+    codes = "|".join(sorted(abbr, key=len, reverse=True))
+    pattern = re.compile(rf"\s*(?:Uhr\s+|h\s+)?\(?\s*(?:(?-i:({codes}))(?![\w+-])"
+                         rf"|(?:in\s+)?({names})(?:'s)?\s+(?:local\s+)?time\b)", re.I)
+    return readings, pattern
+
+
+def _zone_after(text: str, pos: int, day: str) -> list[str]:
+    """The offsets a zone written right after a clock time at ``pos`` is read as on
+    ``day`` ("MESZ": +02:00; "London time": +01:00 in August; "CET": +01:00, or the
+    local time it loosely names); empty where none is written."""
+    readings, pattern = _zone_words()
+    m = pattern.match(text, pos)
+    if m is None:
+        return []
+    out = []
+    for r in readings[m[1] or m[2].casefold()]:
+        if r[0] in "+-":
+            out.append(r)
+            continue
+        with contextlib.suppress(ValueError, KeyError):
+            minutes = int(zones.offset(r, datetime.fromisoformat(f"{day}T12:00"))
+                          .total_seconds() // 60)
+            out.append(f"{'-' if minutes < 0 else '+'}{abs(minutes) // 60:02d}:"
+                       f"{abs(minutes) % 60:02d}")
+    return out
 
 
 def _read_iso(m: re.Match[str]) -> tuple[str, tuple[str, ...], str]:
@@ -370,16 +447,21 @@ def _written_instants(text: str, year: str, bare: str) -> set[str]:
         return set()
     norm = values.get("iso_datetime").normalise
     out: set[str] = set()
-    for h, m, ampm, zone in _CLOCK.findall(text):
+    for clock in _CLOCK.finditer(text):
+        h, m, ampm, zone = clock.groups()
         hour = int(h)
         if ampm:
             hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)
-        offset = _offset(zone) if zone else bare
-        if hour >= 24 or int(m) >= 60 or offset is None:
+        if hour >= 24 or int(m) >= 60:
             continue
         for day in days:
-            with contextlib.suppress(ValueError):
-                out.add(norm(f"{day}T{hour:02d}:{m}:00{offset}"))
+            offsets = [_offset(zone)] if zone else _zone_after(text, clock.end(), day) \
+                or [bare]
+            for offset in offsets:
+                if offset is None:
+                    continue
+                with contextlib.suppress(ValueError):
+                    out.add(norm(f"{day}T{hour:02d}:{m}:00{offset}"))
     return out
 
 
@@ -559,6 +641,22 @@ def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
     return ()
 
 
+@lru_cache(maxsize=256)
+def _exonyms(city: str) -> tuple[str, ...]:
+    """A city's names in the languages texts are asked in ("Estambul" for Istanbul,
+    ``data/world/exonyms.json``), also without their accents ("Munich" aside)."""
+    names = load_data("exonyms.json").get(city) or {}
+    if not isinstance(names, dict):
+        return ()
+    forms = [*names.values(), *(_unaccented(n) for n in names.values())]
+    return tuple(dict.fromkeys(f for f in forms if f.casefold() != city.casefold()))
+
+
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(c))
+
+
 # A flight or train is named by its service number ("EC4298", "LH6014"); the ids here
 # add the route and the day ("EC4298-ZRHMUC-20260831"), which no traveller writes.
 SERVICE_IDS = frozenset({"train_id", "flight_id"})
@@ -595,8 +693,12 @@ def _mention_rule(text: str, type_name: str, value: Any) -> bool:
     if kind in ("number", "integer") or (t is None and isinstance(value, int | float)
                                          and not isinstance(value, bool)):
         return _number_mentioned(text, type_name, value)
-    return _named(text, type_name, value) or any(_named(text, "", v)
-                                                 for v in spoken_forms(type_name, value)) \
+    # A city may be written as the text's language names it ("Estambul"); the request
+    # itself still names it in English, so exonyms are no ``spoken_forms``.
+    others = (*spoken_forms(type_name, value),
+              *(_exonyms(value.strip()) if type_name == "city_name" and isinstance(value, str)
+                else ()))
+    return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \
         or (type_name == "currency_code" and _signed(text, value))
 
 

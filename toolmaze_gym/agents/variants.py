@@ -78,7 +78,7 @@ from toolmaze_gym.corpus import EpisodeState, Simulator
 from toolmaze_gym.corpus.additive import ADDITIVE_BEHAVIOURS
 from toolmaze_gym.corpus.derivations import DERIVABLE_BEHAVIOURS
 from toolmaze_gym.corpus.sampling import valid_arguments
-from toolmaze_gym.grading.arguments import MONEY, ROUNDING_ORDER, ROUNDING_SHARE
+from toolmaze_gym.grading.arguments import CURRENCY, MONEY, ROUNDING_ORDER, ROUNDING_SHARE, all_nil
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
@@ -987,7 +987,12 @@ class MissingAsk(OwnWording):
         for pname, inp in self.bindings():
             if pname not in args or len(inp.mentions) == 0:
                 continue
+            # The currency of amounts that are all nil tells nothing (``all_nil``):
+            # leaving it out is no omission.
+            nil = all_nil(tuple((m[0], self.resolve(m[1])) for m in inp.mentions))
             for k, (type_name, value, *_) in enumerate(inp.mentions):
+                if nil and type_name == CURRENCY:
+                    continue
                 text = self.own_text(inp, drop=k)
                 want = self.resolve(value)
                 # Left out of the whole call: the grader reads a message's texts together

@@ -44,8 +44,12 @@ IN_LANGUAGE = "in_language"
 # Nor this: an entry (EITHER_DIRECTION, pct) is a percent change told from either side
 # (``tasks.readings``), where the request names no base.
 EITHER_DIRECTION = "either_direction"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION})
+# Nor this: an entry (SOME_SENTENCE, text) asks for the facts of any one sentence of
+# ``text``: a summary the agent wrote itself keeps the part of an article it chose.
+SOME_SENTENCE = "some_sentence"
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, SOME_SENTENCE})
 MONEY = "money_amount"
+CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
 # converts the third) may round at another point: a cent apart, or a cent of the
 # source currency carried through a rate (at most this share of the sum).
@@ -67,6 +71,10 @@ class TextRule:
     language: str = ""
     own: Mentions = ()
     alts: tuple[tuple[int, Mentions], ...] = ()  # need entry -> its own-words stand-in
+    # need entry -> other ways to say it, each a group of values to mention together:
+    # the same record by another identifier (a flight by its number as well as its
+    # booking reference), an article's summary by another of its sentences
+    names: tuple[tuple[int, tuple[Mentions, ...]], ...] = ()
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
@@ -79,8 +87,12 @@ class TextRule:
         # words in that language too ("pluie légère" for "light rain").
         asked = next((v for alt in alts.values() for t, v in alt if t == IN_LANGUAGE), "")
         foreign = bool(asked) and says(whole, IN_LANGUAGE, asked)
-        if all(says(whole, t, v) or (foreign and _word(v))
+        nil = all_nil(self.need)
+        named = dict(self.names)
+        if all(says(whole, t, v) or (foreign and _word(v)) or (nil and t == CURRENCY)
                or (k in alts and _own_part(whole, alts[k], foreign))
+               or any(all(says(whole, *m, foreign=foreign) for m in group)
+                      for group in named.get(k, ()))
                for k, (t, v) in enumerate(self.need)):
             return True
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
@@ -95,12 +107,22 @@ class TextRule:
         # A sentence with no figure, date or code keeps nothing as written (its names
         # and heads get translated): it is checked in the language asked, on the words
         # the phrasebook says its translation carries ("Mittag" for "Lunch", c1-0034).
+        # The user's own sentence asked in that language ("my words ... in German",
+        # c1-0078) is such a text too: a FREE_TEXT entry there is read as its facts.
         return all(says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
-                   for t, v in self.own if not (gist and _gist(t, v))) \
+                   for t, v in self.own if not (gist and _gist(_sentence(t), v))) \
             and all(_heads_said(text, v, self.language) for t, v in self.own
-                    if gist and t == TEXT_FACTS and not survives_translation(str(v)))
+                    if gist and _sentence(t) == TEXT_FACTS
+                    and not survives_translation(str(v)))
+
+
+def all_nil(need: Mentions) -> bool:
+    """Whether every amount a text must mention is zero: then the currency they are in
+    tells nothing ("RYNI pays no dividend" says 0 JPY as well as 0 USD)."""
+    amounts = [v for t, v in need if t == MONEY]
+    return bool(amounts) and all(isinstance(v, int | float) and v == 0 for v in amounts)
 
 
 def _heads_said(text: str, value: Any, language: str) -> bool:
@@ -165,6 +187,7 @@ def _heads_all(text: str, mentioned: Mentions, code: str) -> bool:
                            if t == TEXT_FACTS and not survives_translation(str(v)))
 
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _PART = re.compile(r"\n+|(?<=[.!?])\s+(?=[A-Z\u00C0-\u024F])")
 
 
@@ -177,6 +200,12 @@ def _fold(text: str) -> str:
     """Accents dropped: a translation writes "Dubái" for Dubai."""
     return "".join(c for c in unicodedata.normalize("NFKD", text)
                    if not unicodedata.combining(c))
+
+
+def _sentence(type_name: str) -> str:
+    """An own entry's type as a translation reads it: a sentence to say (FREE_TEXT)
+    is, like a text a tool returned, its facts (``TEXT_FACTS``)."""
+    return TEXT_FACTS if type_name == FREE_TEXT else type_name
 
 
 def _gist(type_name: str, value: Any) -> bool:
@@ -209,6 +238,10 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
+    if type_name == SOME_SENTENCE:
+        return isinstance(value, str) and any(
+            facts(part) and carries(text, part, names=not foreign)
+            for part in _SENTENCE.split(_untagged(value)))
     if mentions(text, type_name, value):
         return True
     if type_name == MONEY:

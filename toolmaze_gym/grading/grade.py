@@ -81,7 +81,11 @@ from toolmaze_gym.tasks.readings import names_base
 #     dates, codes) and, for a world sentence the phrasebook translates, on its words
 #     in that language; such a sentence under a translator's tag is not that language
 #     (issue 28).
-GRADING_VERSION = "10"
+# 11: a record may be named by any of its identifiers; nil and negative figures in
+#     words; cities by their exonyms; clock times in written zones fold to UTC; the
+#     user's sentence asked in another language and an own summary of an article are
+#     read by their facts (issues 27/28, v4 draft-2 review).
+GRADING_VERSION = "11"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

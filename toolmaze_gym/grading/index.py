@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
@@ -21,6 +22,7 @@ from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
     EITHER_DIRECTION,
     IN_LANGUAGE,
+    SOME_SENTENCE,
     TEXT_FACTS,
     Matcher,
     TextRule,
@@ -29,6 +31,7 @@ from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
+from toolmaze_gym.world.base import load_data
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ class TextSpec:
     # Per entry of ``need`` that is a text a derivable Processor renders (a weather
     # report, a formatted price): what the agent's own rendering must say instead.
     alts: tuple[tuple[int, tuple[tuple[str, Ref], ...]], ...] = ()
+    # Per entry of ``need`` that names a record: its other namings (``record_names``).
+    names: tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,19 @@ def _mention_refs(inp: Input) -> tuple[tuple[str, Ref], ...]:
         out.append((t, Ref("slot", v, m[2], m[3]) if len(m) >= 4 and m[2] else
                     Ref("literal", v)))
     return tuple(out)
+
+
+_FACTS = "facts:"  # a naming's key whose facts, in any words, are its mention
+
+
+@lru_cache(maxsize=256)
+def _namings_besides(key: str) -> tuple[tuple[str, ...], ...]:
+    """The other namings of the record the output ``key`` names alone (none: ``key``
+    names no record by itself)."""
+    for namings in load_data("record_names.json")["records"].values():
+        if [key] in namings:
+            return tuple(tuple(n) for n in namings if n != [key])
+    return ()
 
 
 class TaskIndex:
@@ -238,7 +256,8 @@ class TaskIndex:
             quoted = mentions(self.task.query, FREE_TEXT, ref.value)
             if inp.mentions or not quoted:  # asks (empty: the user left it free)
                 need = _mention_refs(inp)
-                return TextSpec(need, alts=self._alternatives(need))
+                return TextSpec(need, alts=self._alternatives(need),
+                                names=self._record_names(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -270,6 +289,56 @@ class TaskIndex:
                     out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
                                 if language else own))
         return tuple(out)
+
+    def _record_names(self, need: tuple[tuple[str, Ref], ...]
+                      ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked value that names a record (a booking reference), the record's
+        other namings (its flight number), from the same slot's outputs or a slot joined
+        to it by a data edge (``data/world/record_names.json``); for an asked summary of
+        an article, any sentence of the article (``_summarised``)."""
+        out = []
+        for k, (t, r) in enumerate(need):
+            if r.kind != "slot":
+                continue
+            groups = tuple(g for naming in _namings_besides(r.key)
+                           if (g := self._naming(r.slot, naming)))
+            if article := self._summarised(r.slot, t):
+                groups = (*groups, ((SOME_SENTENCE, article),))
+            if groups:
+                out.append((k, groups))
+        return tuple(out)
+
+    def _summarised(self, slot_id: str, type_name: str) -> Ref | None:
+        """The text a summary slot ``slot_id`` is made from (an article's description),
+        where ``type_name`` asks for its summary: the agent's own summary may keep
+        another of its sentences than the summariser does (c3-0061)."""
+        slot = self.task.slot_by_id[slot_id]
+        if type_name != FREE_TEXT or not keeps_part(self.corpus[t] for t in slot.tools):
+            return None
+        src = next((i.source for i in slot.inputs
+                    if i.type == FREE_TEXT and not i.source.is_literal), None)
+        if src is None:
+            return None
+        return Ref("slot", self._reference_output(src.slot, src.ref), src.slot, src.ref)
+
+    def _naming(self, slot_id: str, naming: tuple[str, ...]) -> tuple[tuple[str, Ref], ...]:
+        """``naming``'s values as bindings to the first of ``slot_id`` and its joined
+        slots that outputs them all (empty: none does)."""
+        for s in (slot_id, *sorted(self._joined(slot_id))):
+            got = [(key, self._reference_output(s, key.removeprefix(_FACTS)))
+                   for key in naming]
+            if all(v is not None for _, v in got):
+                return tuple((TEXT_FACTS if key.startswith(_FACTS)
+                              else key.partition("@")[0],
+                              Ref("slot", v, s, key.removeprefix(_FACTS)))
+                             for key, v in got)
+        return ()
+
+    def _joined(self, slot_id: str) -> set[str]:
+        """The slots a data edge joins to ``slot_id``, either way."""
+        slots = self.task.slots
+        return {u for s in slots if s.id == slot_id for u in s.upstream()} | \
+            {s.id for s in slots if slot_id in s.upstream()}
 
     def _own_content(self, slot_id: str, key: str = "", depth: int = 0
                      ) -> tuple[str, tuple]:
@@ -355,7 +424,10 @@ class TaskIndex:
         return {name: TextRule(tuple((t, val(r)) for t, r in spec.need), spec.language,
                                tuple((t, val(r)) for t, r in spec.own),
                                tuple((k, tuple((t, val(r)) for t, r in alt))
-                                     for k, alt in spec.alts))
+                                     for k, alt in spec.alts),
+                               tuple((k, tuple(tuple((t, val(r)) for t, r in g)
+                                               for g in groups))
+                                     for k, groups in spec.names))
                 for name, spec in exp.texts}
 
     def matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]],
@@ -367,7 +439,7 @@ class TaskIndex:
         if args == exp.call.args and rules == self.ref_rules[exp.cid]:
             return self.matchers[exp.cid]
         ref_key = (exp.cid, repr((sorted(args.items(), key=str),
-                                  sorted((k, r.need, r.own, r.alts)
+                                  sorted((k, r.need, r.own, r.alts, r.names)
                                          for k, r in rules.items()))))
         hit = self._matcher_cache.get(ref_key)
         if hit is None:

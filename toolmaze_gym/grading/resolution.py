@@ -348,7 +348,8 @@ class _Provenance:
         "derived"; each value it mentions passes ``slot_value_ok`` (derivations allowed)."""
         if spec is None or not isinstance(got, str):
             return True
-        entries = [*spec.need, *spec.own, *(m for _, alt in spec.alts for m in alt)]
+        entries = [*spec.need, *spec.own, *(m for _, alt in spec.alts for m in alt),
+                   *(m for _, groups in spec.names for group in groups for m in group)]
         for t, r in entries:
             if r.kind != "slot" or t in PSEUDO_TYPES:
                 continue  # facts in the agent's words, a change told from either side
