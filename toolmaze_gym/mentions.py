@@ -66,9 +66,12 @@ DATETIME_TYPES = frozenset({"iso_datetime", "timestamp"})
 
 # A number: digits with thousands groups or a decimal mark, after anything but a
 # letter, a digit, "." or "-" (so "BK-1234" and "v1.2" hold no number 1234 or 2),
-# and so also right after a cell separator ("14 coins,100.66 EUR").
+# and so also right after a cell separator ("14 coins,100.66 EUR"). The hours and
+# minutes of a clock time or a UTC offset are no numbers of their own: "19:26 UTC+02:00"
+# tells no count of 2 (a silent fault's quote_count of 2 is not passed on by it).
 _NUMBER = re.compile(
-    r"(?<![\w.\-])[-+\u2212]?\d+(?:(?:[,.]|[ '\u2019\u00a0\u202f](?=\d{3}(?!\d)))\d+)*")
+    r"(?<![\w.\-])(?<!\d:)[-+\u2212]?\d+(?:(?:[,.]|[ '\u2019\u00a0\u202f](?=\d{3}(?!\d)))\d+)*"
+    r"(?!\d|:\d)")
 # Where a number's parts may also stand alone: a space between digit groups ("1 234"
 # may be two numbers) and, in a text that writes cells, a comma ("14,100.66" may be the
 # cells 14 and 100.66).

@@ -3,6 +3,8 @@ without recursing on agent data."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.overtrust import propagated
 
@@ -45,3 +47,24 @@ def test_a_corrupted_value_told_to_the_user_is_over_trust():
         "finish", "One search returned bad data the first time (912.50); I retried.")]) is False
     assert propagated([_step({}, fault), _ending(
         "finish", "It costs 91.25 USD. Note: the first quote kept returning 912.50.")]) is False
+
+
+def test_a_clock_time_does_not_pass_on_a_corrupted_count():
+    """The oracle's own itinerary title "landing 19:26 UTC+02:00" was read as telling a
+    silent fault's quote_count of 2 (toolmaze-v4 c4-0055 P4, the one oracle failure of
+    the first v4 build): the hours and minutes of a time are no numbers of their own. The
+    count written as a count is still passed on."""
+    from toolmaze_gym.play import PlaySession
+    from toolmaze_gym.tasks.suite import get_task
+
+    s = PlaySession(get_task("tmz-v4-c4-0055"), "P4", prompt="failure_aware")
+    lines = (Path(__file__).parent.parent / "data" / "overtrust" /
+             "tmz-v4-c4-0055-P4.actions").read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        s.handle(line)
+    assert s.env.record()["grade"]["success"], s.closing()
+    fault = {"tool": "skyscanner_browse_quotes", "corrupted": {"quote_count": 2},
+             "clean": {"quote_count": 4}}
+    title = "Zurich trip: landing 19:26 UTC+02:00 on Monday 31 August"
+    assert propagated([_step({}, fault), _ending("finish", title)]) is False
+    assert propagated([_step({}, fault), _ending("finish", "Skyscanner found 2 quotes.")])
