@@ -137,3 +137,22 @@ def test_baselines_table_is_what_baselines_prints():
     printed = _toolmaze("baselines", "--quiet").strip()
     shown = _table(_readme(), "| agent | TSR NP")
     assert shown == printed, f"regenerate the README's baselines table with:\n{printed}"
+
+
+def test_scripted_eval_lines_run_verbatim(tmp_path, monkeypatch, capsys):
+    """The README's ``toolmaze eval`` lines that need no model or endpoint (a scripted
+    agent) run as pasted, in a folder holding the ``runs/`` that ``make eval`` (the
+    README's first step) leaves, and write the run they name."""
+    from toolmaze_gym.agents import SCRIPTED
+    from toolmaze_gym.cli.app import main
+
+    lines = [w for w in _commands() if w[1] == "eval" and "--agent" in w
+             and w[w.index("--agent") + 1] in SCRIPTED]
+    assert lines, "README has no eval line of a scripted agent"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    for words in lines:
+        assert main(words[1:]) == 0, " ".join(words)
+        out = tmp_path / words[words.index("--out") + 1]
+        assert (out / "records.jsonl").stat().st_size > 0, " ".join(words)
+    capsys.readouterr()

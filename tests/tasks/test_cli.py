@@ -159,3 +159,15 @@ def test_corpus_table4_and_show(capsys):
     assert main(["corpus", "--show", "send_email"]) == 0
     assert json.loads(capsys.readouterr().out)["schema"]["function"]["name"] == "send_email"
     assert main(["corpus", "--domain", "Nowhere"]) == 2
+
+
+def test_generate_shows_progress_on_stderr_unless_quiet(tmp_path, capsys):
+    """A long ``generate`` (100 tasks take minutes) counts its tasks on stderr, as
+    ``sft-data`` does; ``--quiet`` leaves only the closing line (issue 30 item 7)."""
+    args = ["generate", "--split", "dev", "--n", "1", "--level", "C1", "--out"]
+    assert main([*args, str(tmp_path / "a.jsonl")]) == 0
+    err = capsys.readouterr().err
+    assert "generating dev" in err and "1/1" in err
+    assert main([*args, str(tmp_path / "b.jsonl"), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "1/1" not in err and err.startswith("wrote 1 tasks")
