@@ -28,6 +28,14 @@ TASK_SIDE = {
                          "amount is a German net-pay figure in EUR the request fixes",
     "tmz-v3-c4-0050-P2": "'the total in AUD' of a list that names shipping leaves shipping out "
                          "(a hidden convention the phrasing must state)",
+    "tmz-v4-c4-0031-P2": "'the status of order X' is graded on track_shipment's parcel status "
+                         "('in transit'), not on get_order_status's order status ('confirmed'), "
+                         "though both are alternatives of the step and disagree",
+    "tmz-v4-c4-0043-P0": "GRADER: the office's setpoint set with adjust_temperature (the tool "
+                         "that set the bedroom) is called a duplicate; the office step takes "
+                         "only nest_set_heat_setpoint",
+    "tmz-v4-c4-0095-P1": "GRADER: an own Turkish SMS with the asked facts is refused; the "
+                         "reference is the translator's tagged English of a template text",
 }
 
 
