@@ -29,10 +29,6 @@ TASK_SIDE = {
                          "amount is a German net-pay figure in EUR the request fixes",
     "tmz-v3-c4-0050-P2": "'the total in AUD' of a list that names shipping leaves shipping out "
                          "(a hidden convention the phrasing must state)",
-    "tmz-v4-c4-0043-P0": "the office step lists only nest_set_heat_setpoint (a thermostat by "
-                         "id); adjust_temperature sets the same thermostat by site and room, "
-                         "a side the step does not list (the grader has no effect-equivalence "
-                         "rule yet)",
     "tmz-v4-c4-0031-P2": "'the status of order SO-D6GZ7XTC' is wired to track_shipment's parcel "
                          "status (in transit), though get_order_status answers the order's own "
                          "status (confirmed); the world keeps an order confirmed whose parcel "
