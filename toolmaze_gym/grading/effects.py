@@ -5,7 +5,8 @@ id, ``nest_set_heat_setpoint``); the agent is shown more, and a careful one may 
 same thermostat by site and room (``adjust_temperature``, toolmaze-v4 c4-0043 P0). The
 world does the same thing either way, so the grader must count it: a clean call of a
 shown Action whose response reports, value for value, every argument the step's
-expected call sends (the same target, the same setting) is read as that call. Only
+expected call sends (the same target, the same setting), and every kind of thing that
+call reports of its effect, is read as that call. Only
 where the call is not already one of its own tool's expected calls (a second room set
 with the tool that set the first is no duplicate of it, and no other step either).
 """
@@ -50,13 +51,23 @@ def _reads_as(idx: Any, s: Step) -> Step | None:
         if call.tool == tool or call.tool not in idx.actions or not call.args:
             continue
         spec = idx.corpus[call.tool]
-        if not spec.stateful or not idx.corpus[tool].stateful:
+        if not spec.stateful or not idx.corpus[tool].stateful \
+                or not _reports_as_much(idx.corpus[tool], spec):
             continue
         types = {p.name: p.type for p in spec.params}
         if all(k in types and any(_same(v, w) for w in said.get(types[k], ()))
                for k, v in call.args.items()):
             return _as_call(s, call, spec, said)
     return None
+
+
+def _reports_as_much(tool: Any, expected: Any) -> bool:
+    """Whether ``tool`` reports every kind of thing ``expected`` reports of its effect:
+    a set point and a command status both; not an invoice line added to the invoice
+    that ``send_invoice`` would send (the same target, another effect: its status,
+    link and recipient are nowhere in a line's response)."""
+    have = {f.type for f in tool.returns}
+    return all(f.type in have for f in expected.returns)
 
 
 def _own_call(idx: Any, tool: str, args: dict[str, Any]) -> bool:
