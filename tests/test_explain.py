@@ -334,3 +334,41 @@ def test_a_text_lists_as_missing_only_what_the_grader_misses():
     grade, text = _replay(path, "tmz-v3-c2-0050-P0")
     assert not grade["success"] and "114507224.66" in text
     assert "62936918.88" not in text.split("the required Actions")[0]
+
+
+def test_a_chain_s_value_is_said_to_come_from_the_tool_that_returns_it():
+    """toolmaze-v4 c4-0031 P2: the payload must carry track_shipment's parcel status;
+    the grade said it came "from the response of get_order_status or track_shipment
+    (this episode last called it cleanly at step 9)", get_order_status's step, whose
+    ``status`` is the order's own. It names the one tool whose response carries it."""
+    from pathlib import Path
+
+    from toolmaze_gym.play import PlaySession
+
+    played = Path(__file__).parent / "data" / "played" / "v4-grader2" / "tmz-v4-c4-0031-P2.actions"
+    s = PlaySession(get_task("tmz-v4-c4-0031"), "P2", prompt="failure_aware")
+    for line in played.read_text(encoding="utf-8").splitlines():
+        if not s.done:
+            s.handle(line)
+    text = s.closing()
+    assert '"in transit" (shipment_status, from the response of track_shipment, which this ' \
+           "episode had not answered cleanly" in text
+    assert "get_order_status or track_shipment" not in text
+
+
+def test_an_action_done_through_another_shown_tool_names_that_tool():
+    """toolmaze-v4 c4-0043 P0: the office thermostat set by room with adjust_temperature
+    does the office step's nest_set_heat_setpoint; the grade says which tool did it."""
+    from pathlib import Path
+
+    from toolmaze_gym.play import PlaySession
+
+    played = Path(__file__).parent / "data" / "played" / "v4-grader2" / "tmz-v4-c4-0043-P0.actions"
+    s = PlaySession(get_task("tmz-v4-c4-0043"), "P0", prompt="failure_aware")
+    for line in played.read_text(encoding="utf-8").splitlines():
+        if not s.done:
+            s.handle(line)
+    text = s.closing()
+    assert "grade: SUCCESS" in text
+    assert "[done at step 7 through adjust_temperature] Action nest_set_heat_setpoint" in text
+    assert "duplicate" not in text

@@ -171,9 +171,22 @@ def test_a_date_written_without_its_year_is_read_in_the_values_year(text, ok):
     ("entrega el 24 de agosto de 2026", True), ("am 24. August 2026", True),
     ("consegna il 24 agosto", True), ("levering op 24 augustus", True),
     ("I may 24 times", False),  # a lower-case "may" is no month
+    # the other Latin-script languages of languages.json (toolmaze-v4 c4-0095)
+    ("24 Ağustos 2026 Pazartesi", True), ("24 Ağustos'ta", True), ("24 sierpnia 2026", True),
+    ("24. srpna 2026", True), ("den 24 augusti", True), ("tarehe 24 Agosti 2026", True),
+    ("24 Eylül 2026", False), ("24 września 2026", False),  # September
 ])
 def test_dates_in_the_languages_texts_are_asked_in(text, ok):
     assert mentions(text, "iso_date", "2026-08-24") is ok
+
+
+def test_an_own_turkish_text_tells_its_local_time_by_the_turkish_month():
+    """Played (toolmaze-v4 c4-0095): "1 Eylül Salı 04:00'te" is 04:00 on 1 September;
+    another day or month is not."""
+    want = "2026-09-01T04:00:00+01:00"
+    assert mentions("yerel saatle 1 Eylül Salı 04:00'te varıyorum", "iso_datetime", want)
+    assert not mentions("yerel saatle 2 Eylül Çarşamba 04:00'te", "iso_datetime", want)
+    assert not mentions("yerel saatle 1 Ekim Salı 04:00'te", "iso_datetime", want)
 
 
 # ---------------------------------------------------------------- issue 27: as people write

@@ -145,7 +145,7 @@ def _text_origins(idx: Any, cid: int) -> dict[str, list[Origin]]:
     task = idx.task
     out: dict[str, list[Origin]] = {}
     for name, spec in getattr(idx.expected[cid], "texts", ()):
-        out[name] = [Origin(tuple(task.slot_by_id[r.slot].tools), r.key, t)
+        out[name] = [Origin(giving(idx.corpus, task.slot_by_id[r.slot].tools, r.key), r.key, t)
                      if r.kind == "slot" and r.slot in task.slot_by_id else Origin()
                      for t, r in spec.need]
     return out
@@ -339,11 +339,25 @@ def origins(corpus: Corpus, task: Task, call: Call) -> dict[str, Origin]:
     for pname, (kind, ref) in plan[side.index(call.tool)]:
         if kind == "input":
             src = slot.inputs[ref].source
-            out[pname] = Origin() if src.is_literal else Origin(
-                tuple(task.slot_by_id[src.slot].tools), src.field, src.type)
+            out[pname] = Origin() if src.is_literal else Origin(giving(
+                corpus, task.slot_by_id[src.slot].tools, f"{src.type}@{src.field}"),
+                src.field, src.type)
         elif kind == "local":  # produced by an earlier tool of the same side
             out[pname] = Origin(side[: side.index(call.tool)], "", str(ref))
     return out
+
+
+def giving(corpus: Corpus, tools: Sequence[str], key: str) -> tuple[str, ...]:
+    """The tools of a slot whose response carries the value ``key`` (``type`` or
+    ``type@canonical``): in a chain only the one that returns it (track_shipment's
+    parcel status, not get_order_status before it, which returns the order's own
+    status: toolmaze-v4 c4-0031 told a player the value came from either); all of
+    them where none is found."""
+    type_, _, canonical = key.partition("@")
+    found = tuple(t for t in tools if t in corpus and any(
+        f.type == type_ and (f.canonical == canonical if canonical else not f.echo)
+        for f in corpus[t].returns))
+    return found or tuple(tools)
 
 
 def error_message(observation: str) -> str:

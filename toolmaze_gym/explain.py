@@ -57,7 +57,7 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     compared is listed call by call only with ``show_reference``."""
     k, checks = closest_path(grade, task, steps, corpus)
     lines = [_verdict(grade, task, profile, checks, steps, truncated, cut)]
-    lines += _path_section(task, k, checks, show_reference)
+    lines += _path_section(task, k, checks, show_reference, steps)
     lines += _fault_section(grade, task, profile, steps, corpus)
     lines += _cost_section(grade)
     lines += _label_section(grade)
@@ -213,9 +213,10 @@ def _path_reasons(task: Task, checks: list[CallCheck]) -> list[str]:
 
 
 def _path_section(task: Task, k: int, checks: list[CallCheck],
-                  show_reference: bool = False) -> list[str]:
+                  show_reference: bool = False, steps: Sequence[Step] = ()) -> list[str]:
     """Done or not, as the grader decided it. The reference path's lookups are named
-    only with ``show_reference``; without it just the required Actions are listed."""
+    only with ``show_reference``; without it just the required Actions are listed. An
+    Action done through another shown tool with its effect names that tool."""
     if show_reference:
         lines = [f"the valid path compared (path {k + 1} of {len(task.solutions)}):"]
         shown = checks
@@ -225,6 +226,8 @@ def _path_section(task: Task, k: int, checks: list[CallCheck],
     for c in shown:
         if c.done and c.step is not None:
             mark = f"done at step {c.step + 1}"
+            used = steps[c.step].action.get("name") if c.step < len(steps) else None
+            mark += f" through {used}" if used and used != c.call.tool else ""
         else:
             mark = "optional" if c.optional else "NOT DONE"
         lines.append(f"  [{mark}] {c.category} {c.call.tool}{_step_name(task, c.call)}")

@@ -296,6 +296,23 @@ _MONTHS.update({m: k for k, names in enumerate((
     ("noviembre", "novembro", "novembre", "november"),
     ("diciembre", "dezembro", "dicembre", "décembre", "decembre", "dezember", "december"),
 ), 1) for m in names if m not in _MONTHS})
+# The rest of the Latin-script languages of data/world/languages.json (sv, no, da, pl
+# and cs in the genitive a date takes, tr, sw): "1 Eylül Salı 04:00" is 1 September
+# (toolmaze-v4 c4-0095, an own Turkish text refused for its date).
+_MONTHS.update({m: k for k, names in enumerate((
+    ("stycznia", "ledna", "ocak", "januar", "januari"),
+    ("lutego", "února", "unora", "şubat", "subat", "februari"),
+    ("marts", "marca", "března", "brezna", "mart", "machi"),
+    ("kwietnia", "dubna", "nisan", "aprili"),
+    ("maj", "maja", "května", "kvetna", "mayıs", "mayis", "mei"),
+    ("czerwca", "června", "cervna", "haziran", "juni"),
+    ("lipca", "července", "cervence", "temmuz", "julai"),
+    ("augusti", "sierpnia", "srpna", "ağustos", "agustos", "agosti"),
+    ("września", "wrzesnia", "září", "zari", "eylül", "eylul", "septemba"),
+    ("października", "pazdziernika", "října", "rijna", "ekim", "oktoba"),
+    ("listopada", "listopadu", "kasım", "kasim", "novemba"),
+    ("desember", "grudnia", "prosince", "aralık", "aralik", "desemba"),
+), 1) for m in names if m not in _MONTHS})
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")

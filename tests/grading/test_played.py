@@ -6,7 +6,8 @@ Each folder under tests/data/played/ holds the action files as played and
 difference was. Every episode fairly graded a success must be graded one; where the
 verdict is the task's (the next suite changes the task), the episode is listed in
 ``TASK_SIDE`` with the reason. An episode the player got wrong itself must fail.
-Probes (``probes/``) are one-change variants a fair grader passes.
+Probes (``probes/``) are one-change variants a fair grader passes; slips (``slips/``)
+one-change variants it fails.
 """
 
 from __future__ import annotations
@@ -28,14 +29,10 @@ TASK_SIDE = {
                          "amount is a German net-pay figure in EUR the request fixes",
     "tmz-v3-c4-0050-P2": "'the total in AUD' of a list that names shipping leaves shipping out "
                          "(a hidden convention the phrasing must state)",
-    "tmz-v4-c4-0031-P2": "'the status of order X' is graded on track_shipment's parcel status "
-                         "('in transit'), not on get_order_status's order status ('confirmed'), "
-                         "though both are alternatives of the step and disagree",
-    "tmz-v4-c4-0043-P0": "GRADER: the office's setpoint set with adjust_temperature (the tool "
-                         "that set the bedroom) is called a duplicate; the office step takes "
-                         "only nest_set_heat_setpoint",
-    "tmz-v4-c4-0095-P1": "GRADER: an own Turkish SMS with the asked facts is refused; the "
-                         "reference is the translator's tagged English of a template text",
+    "tmz-v4-c4-0031-P2": "'the status of order SO-D6GZ7XTC' is wired to track_shipment's parcel "
+                         "status (in transit), though get_order_status answers the order's own "
+                         "status (confirmed); the world keeps an order confirmed whose parcel "
+                         "is in transit",
 }
 
 
@@ -112,6 +109,21 @@ def _probes():
 def test_a_probe_a_fair_grader_passes_is_graded_a_success(path, episode):
     g, text = _replay(path, episode)
     assert g["success"], text
+
+
+def _slips():
+    for path in sorted(PLAYED.glob("*/slips/*.actions")):
+        episode = path.name.split(".")[0]
+        yield pytest.param(path, episode, id=path.name)
+
+
+@pytest.mark.parametrize(("path", "episode"), list(_slips()))
+def test_a_slip_a_fair_grader_fails_is_graded_a_failure(path, episode):
+    """Slips (``slips/``) are one-change variants of a played episode that get an
+    asked fact wrong or leave it out: the rule that passes the episode must not pass
+    them."""
+    g, text = _replay(path, episode)
+    assert not g["success"], text
 
 
 def test_every_verdict_has_its_actions_and_every_actions_file_a_verdict():

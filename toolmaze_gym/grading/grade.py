@@ -84,7 +84,9 @@ from toolmaze_gym.tasks.readings import names_base
 # 11: a record may be named by any of its identifiers; nil and negative figures in
 #     words; cities by their exonyms; clock times in written zones fold to UTC; the
 #     user's sentence asked in another language and an own summary of an article are
-#     read by their facts (issues 27/28, v4 draft-2 review).
+#     read by their facts (issues 27/28, v4 draft-2 review); a date's month in any
+#     Latin-script language asked; an Action done through another shown tool with
+#     the same effect on the same target (v4 play-test, issue 28e).
 GRADING_VERSION = "11"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",

@@ -11,6 +11,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.effects import as_expected
 from toolmaze_gym.grading.index import PathIndex, TaskIndex
 from toolmaze_gym.grading.resolution import EpisodeView, PathMatch, SlotMemo, resolve_path
 
@@ -18,6 +19,8 @@ from toolmaze_gym.grading.resolution import EpisodeView, PathMatch, SlotMemo, re
 class Trace:
     def __init__(self, idx: TaskIndex, steps: Sequence[Step]) -> None:
         self.idx = idx
+        # A shown Action with the step's effect on its target is that step's call.
+        steps = as_expected(idx, steps)
         self.steps = steps
         self.view = EpisodeView(steps, idx.task.query)
         self._matches: list[PathMatch | None] = [None] * len(idx.paths)

@@ -1,0 +1,106 @@
+"""An Action done through another shown tool with the same effect on the same target.
+
+A task's step lists the tools a scenario wired for it (the office thermostat set by its
+id, ``nest_set_heat_setpoint``); the agent is shown more, and a careful one may set the
+same thermostat by site and room (``adjust_temperature``, toolmaze-v4 c4-0043 P0). The
+world does the same thing either way, so the grader must count it: a clean call of a
+shown Action whose response reports, value for value, every argument the step's
+expected call sends (the same target, the same setting), and every kind of thing that
+call reports of its effect, is read as that call. Only
+where the call is not already one of its own tool's expected calls (a second room set
+with the tool that set the first is no duplicate of it, and no other step either).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from toolmaze_gym.episode import Step
+
+
+def as_expected(idx: Any, steps: Sequence[Step]) -> list[Step]:
+    """``steps`` with each such call read as the expected call it does (its tool and
+    arguments; its response in that tool's field names), the rest as they are."""
+    out = list(steps)
+    for i, s in enumerate(steps):
+        got = _reads_as(idx, s)
+        if got is not None:
+            out[i] = got
+    return out
+
+
+def _reads_as(idx: Any, s: Step) -> Step | None:
+    tool = s.action.get("name")
+    if not s.clean_ok or tool not in idx.actions or tool not in idx.corpus:
+        return None
+    args = s.action.get("arguments")
+    if not isinstance(args, dict) or _own_call(idx, tool, args):
+        return None
+    try:
+        response = json.loads(s.observation)
+    except ValueError:
+        return None
+    if not isinstance(response, dict):
+        return None
+    said = _typed(idx.corpus[tool].returns, response)
+    for call in idx.calls:
+        if call.tool == tool or call.tool not in idx.actions or not call.args:
+            continue
+        spec = idx.corpus[call.tool]
+        if not spec.stateful or not idx.corpus[tool].stateful \
+                or not _reports_as_much(idx.corpus[tool], spec):
+            continue
+        types = {p.name: p.type for p in spec.params}
+        if all(k in types and any(_same(v, w) for w in said.get(types[k], ()))
+               for k, v in call.args.items()):
+            return _as_call(s, call, spec, said)
+    return None
+
+
+def _reports_as_much(tool: Any, expected: Any) -> bool:
+    """Whether ``tool`` reports every kind of thing ``expected`` reports of its effect:
+    a set point and a command status both; not an invoice line added to the invoice
+    that ``send_invoice`` would send (the same target, another effect: its status,
+    link and recipient are nowhere in a line's response)."""
+    have = {f.type for f in tool.returns}
+    return all(f.type in have for f in expected.returns)
+
+
+def _own_call(idx: Any, tool: str, args: dict[str, Any]) -> bool:
+    """Whether ``args`` are those of an expected call of ``tool`` itself."""
+    return any(c.tool == tool and all(_same(args.get(k), v) for k, v in c.args.items())
+               for c in idx.calls)
+
+
+def _typed(fields: Sequence[Any], response: dict[str, Any]) -> dict[str, list[Any]]:
+    """A response's values by their semantic type."""
+    out: dict[str, list[Any]] = {}
+    for f in fields:
+        if f.name in response:
+            out.setdefault(f.type, []).append(response[f.name])
+    return out
+
+
+def _as_call(s: Step, call: Any, spec: Any, said: dict[str, list[Any]]) -> Step:
+    """Step ``s`` as a call of ``call.tool``: the arguments it did send in effect (the
+    values its response reports), the response in that tool's own field names."""
+    types = {p.name: p.type for p in spec.params}
+    args = {k: next(w for w in said[types[k]] if _same(v, w)) for k, v in call.args.items()}
+    response = {f.name: said[f.type][0] if said.get(f.type) else call.response.get(f.name)
+                for f in spec.returns if f.type in said or f.name in call.response}
+    action = {**s.action, "name": call.tool, "arguments": args}
+    return replace(s, action=action, observation=json.dumps(response))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, abs_tol=1e-9)
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip().casefold() == b.strip().casefold()
+    return a == b
