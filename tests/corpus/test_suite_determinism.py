@@ -1,5 +1,6 @@
-"""Every suite task plays to the same record whatever ran before it: forwards and in
-reverse order on one shared simulator, and in a fresh process, byte for byte.
+"""Every suite task plays to the same record whatever ran before it: forwards, in
+reverse order on a fresh simulator and again on the warm one, and in a fresh
+process, byte for byte.
 
 Issue 29 item 2: a process-wide cache keyed loosely (``True == 1``) and caching errors
 made a grade depend on which episodes ran earlier, so on episode order, batching,
