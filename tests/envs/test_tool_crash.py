@@ -1,7 +1,7 @@
 """A tool that raises anyway never takes ``step`` down (issue 29 item 1, defence in
 depth): the agent sees the 500 a crashed handler sends, the step is recorded with
 that status, the episode goes on to its grade, and a pool steps every other env of
-the batch as usual."""
+the batch as usual; the runner, ``play`` and a served session do the same."""
 
 from __future__ import annotations
 
