@@ -159,3 +159,21 @@ def test_a_served_session_answers_and_records_a_tool_that_raises(monkeypatch, tm
     (line,) = (tmp_path / "run" / "records.jsonl").read_text().splitlines()
     assert [s["status"] for s in json.loads(line)["steps"]] == [500, None]
     store.recorder.close()
+
+
+def test_an_async_vector_env_keeps_its_workers_when_a_tool_raises(oracle, monkeypatch):
+    """Gymnasium's async vector env once lost the worker for good: its envs run in
+    forked processes, which inherit the class-wide patch."""
+    _call_raises(monkeypatch, None)
+    k = next(i for i, a in enumerate(oracle) if _is_tool(a))
+    vec = gym.vector.AsyncVectorEnv([lambda: gym.make("ToolMaze-v0")] * 2, context="fork",
+                                    shared_memory=False)
+    try:
+        vec.reset(seed=0, options={"task_id": TASK, "mode": "P0"})
+        for action in oracle[: k + 1]:
+            _, _, _, _, infos = vec.step((action, action))
+        assert list(infos["status"]) == [500, 500]
+        _, _, _, _, infos = vec.step((oracle[k + 1],) * 2)  # the workers still answer
+        assert len(infos["status"]) == 2
+    finally:
+        vec.close()
