@@ -141,6 +141,19 @@ def test_a_full_disk_names_the_run_and_has_a_documented_status(tmp_path, capsys,
     assert "1 a file could not be written" in help_text("eval")
 
 
+@pytest.mark.parametrize("command", [["grade"], ["report"], ["play"], ["serve"], ["corpus"],
+                                     ["eval"], ["scenarios", "check"], ["stats"], []])
+def test_every_command_of_the_issue_documents_its_exit_status(capsys, command):
+    """Each command item 7 names says in its --help what its non-zero exits mean (the
+    one-line errors above are 2, a file the OS refused 1); so does ``toolmaze --help``
+    for every command."""
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split()).lower()
+    assert "exit status: 0 " in text and "2 " in text.split("exit status: 0 ", 1)[1]
+
+
 def test_eval_help_lists_every_exit_status():
     text = help_text("eval")
     for status in ("0 the run is done", "1 a file could not be written", "2 bad input",

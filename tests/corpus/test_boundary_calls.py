@@ -95,6 +95,8 @@ def _sweep(caplog, keys: tuple[str, ...], at_least: int) -> None:
                     if r.status >= 500:
                         failures.append((name, args, r.body))
                     _names_a_parameter(sim, name, r)
+    print(f"{calls} schema-valid boundary calls over {len(tools)} tools, "
+          f"{len(failures)} answered 5xx, {len(caplog.records)} logged errors")
     assert not failures, failures[:5]
     assert not caplog.records, [rec.getMessage() for rec in caplog.records[:5]]
     assert tools == set(sim.corpus.tools) and len(tools) == 270
@@ -209,4 +211,5 @@ def test_any_mix_of_edge_values_is_answered_many_times(tool_edges, caplog):
     """Up to 125 mixes per tool (fewer where a tool has fewer): the issue's figure of
     over 20,000 schema-valid boundary calls over all 270 tools, none raising."""
     calls = sum(_mixed(tool_edges, name, 125, caplog) for name in TOOLS)
+    print(f"{calls} schema-valid mixes of edge values over {len(TOOLS)} tools, none raising")
     assert calls >= 20_000

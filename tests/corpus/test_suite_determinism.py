@@ -1,5 +1,6 @@
-"""Every suite task plays to the same record whatever ran before it: forwards and in
-reverse order on one shared simulator, and in a fresh process, byte for byte.
+"""Every suite task plays to the same record whatever ran before it: forwards, in
+reverse order on a fresh simulator and again on the warm one, and in a fresh
+process, byte for byte.
 
 Issue 29 item 2: a process-wide cache keyed loosely (``True == 1``) and caching errors
 made a grade depend on which episodes ran earlier, so on episode order, batching,
@@ -64,8 +65,13 @@ def _check(episodes: list[Episode], tmp: Path) -> None:
     proc = _in_a_fresh_process(episodes, tmp)  # runs while this process plays
     sim = Simulator()
     forwards = play(episodes, sim)
-    backwards = play(episodes[::-1], sim)  # the same simulator, its memo warm
+    # Reverse order on a cold memo: each careless episode now runs before the
+    # oracle's. On the warm one every order sees the same memo entries, which hid a
+    # type-loose key (the careless `true` got the oracle's cached 200 both ways).
+    backwards = play(episodes[::-1], Simulator(sim.corpus, sim.world))
     assert _differing(forwards, backwards) == [], "records depend on episode order"
+    warm = play(episodes[::-1], sim)  # and from a warm memo: served as computed
+    assert _differing(forwards, warm) == [], "a memoised answer differs from a computed one"
     assert _differing(forwards, _collect(proc, tmp)) == [], \
         "records differ in a fresh process"
     _replays_as_recorded(forwards, sim)

@@ -1,7 +1,7 @@
 """A tool that raises anyway never takes ``step`` down (issue 29 item 1, defence in
 depth): the agent sees the 500 a crashed handler sends, the step is recorded with
 that status, the episode goes on to its grade, and a pool steps every other env of
-the batch as usual."""
+the batch as usual; the runner, ``play`` and a served session do the same."""
 
 from __future__ import annotations
 
@@ -112,3 +112,68 @@ def test_a_pool_steps_every_env_when_one_tool_raises(oracle, brk, monkeypatch):
     assert all(json.loads(o) for o in obs)
     assert [len(pool.envs[i].unwrapped.episode.steps) for i in range(3)] == [k + 1] * 3
     pool.close()
+
+
+# ---------------------------------------------- the runner, play and a served session
+
+CALL = {"name": TOOL, "arguments": {"distance": 4156.1, "passengers": 1}}
+
+
+def test_the_runner_records_a_tool_that_raises_and_goes_on(monkeypatch, tmp_path):
+    """A run through the pool: every episode is recorded, the crashed calls as 500s."""
+    from tests.runner._policies import Replying
+    from toolmaze_gym.runner import RunConfig, Selection, read_records, run
+
+    _call_raises(monkeypatch, None)  # class-wide: every simulator the layer builds
+    sel = Selection(suite="toolmaze-v3", task_ids=[TASK], modes=["P0", "P1"])
+    run(RunConfig("oracle", selection=sel, max_steps=3), tmp_path, progress=False,
+        policy=Replying(json.dumps(CALL)))
+    recs = read_records(tmp_path)
+    assert sorted(r["mode"] for r in recs) == ["P0", "P1"]
+    for rec in recs:
+        assert [s["status"] for s in rec["steps"]] == [500] * 3
+        assert rec["grade"]["success"] is False
+
+
+def test_play_shows_a_tool_that_raises_as_its_500(monkeypatch):
+    from toolmaze_gym.play import PlaySession
+
+    _call_raises(monkeypatch, None)  # class-wide: every simulator the layer builds
+    session = PlaySession(get_task(TASK))
+    reply = session.handle(json.dumps(CALL))
+    assert not reply.error and "500" in reply.text and "internal_error" in reply.text
+    session.handle("finish done")
+    assert [s["status"] for s in session.record()["steps"]] == [500, None]
+
+
+def test_a_served_session_answers_and_records_a_tool_that_raises(monkeypatch, tmp_path):
+    from toolmaze_gym.serving import ServeRecorder, SessionStore
+
+    _call_raises(monkeypatch, None)  # class-wide: every simulator the layer builds
+    store = SessionStore(ServeRecorder(tmp_path / "run"))
+    session = store.get_or_open("s", {"task_id": TASK, "mode": "P0"})
+    answer = session.call(TOOL, CALL["arguments"])
+    assert "internal_error" in json.dumps(answer)
+    store.call("s", "abort", {"reason": "the tool is down"})
+    store.recorder.flush()
+    (line,) = (tmp_path / "run" / "records.jsonl").read_text().splitlines()
+    assert [s["status"] for s in json.loads(line)["steps"]] == [500, None]
+    store.recorder.close()
+
+
+def test_an_async_vector_env_keeps_its_workers_when_a_tool_raises(oracle, monkeypatch):
+    """Gymnasium's async vector env once lost the worker for good: its envs run in
+    forked processes, which inherit the class-wide patch."""
+    _call_raises(monkeypatch, None)
+    k = next(i for i, a in enumerate(oracle) if _is_tool(a))
+    vec = gym.vector.AsyncVectorEnv([lambda: gym.make("ToolMaze-v0")] * 2, context="fork",
+                                    shared_memory=False)
+    try:
+        vec.reset(seed=0, options={"task_id": TASK, "mode": "P0"})
+        for action in oracle[: k + 1]:
+            _, _, _, _, infos = vec.step((action, action))
+        assert list(infos["status"]) == [500, 500]
+        _, _, _, _, infos = vec.step((oracle[k + 1],) * 2)  # the workers still answer
+        assert len(infos["status"]) == 2
+    finally:
+        vec.close()

@@ -42,6 +42,23 @@ def test_a_huge_reply_is_stored_once_capped_with_its_length(tmp_path):
     assert "raw" not in rec  # the texts live in the steps only
 
 
+def test_a_played_record_stores_raw_text_once_capped_with_its_length():
+    """``toolmaze play`` writes the runner's record format: a long line sent raw is kept
+    once, in its step, cut like the env's echo, with its length."""
+    from toolmaze_gym.play import PlaySession
+    from toolmaze_gym.tasks.suite import load_suite
+
+    session = PlaySession(load_suite(levels=["C1"])[0])
+    session.handle("raw " + "x" * HUGE)
+    session.handle("finish done")
+    rec = session.record()
+    assert "raw" not in rec  # the texts live in the steps only
+    long, ending = rec["steps"]
+    assert long["raw_chars"] == HUGE and len(long["raw"]) < MAX_ACTION_CHARS + 100
+    assert "raw_chars" not in ending
+    assert len(json.dumps(rec)) < MAX_ACTION_CHARS + 20_000
+
+
 def test_short_replies_are_stored_whole_without_a_length(tmp_path):
     run(RunConfig("oracle", selection=TWO), tmp_path, progress=False)
     for rec in read_records(tmp_path):

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from toolmaze_gym.cli.common import Parser, UsageError
+from toolmaze_gym.cli.common import Parser, UsageError, exit_statuses
 from toolmaze_gym.optional import MissingDependency
 
 # Sub-command modules, in the order ``--help`` lists them.
@@ -40,7 +40,9 @@ COMMAND_MODULES = (
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="toolmaze", description="ToolMaze-Gym: a benchmark and Gymnasium "
                     "environment for how LLM agents recover when tools fail. Run "
-                    "`toolmaze COMMAND --help` for a command's flags and defaults.")
+                    "`toolmaze COMMAND --help` for a command's flags and defaults.",
+                    epilog=exit_statuses("the command did its work (a command's --help "
+                                         "may say more)"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=Parser)
     for name in COMMAND_MODULES:

@@ -6,6 +6,7 @@ printed by ``cli.app.main`` as one line with a non-zero exit.
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,19 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
                 or default is argparse.SUPPRESS or default == []:
             return text
         return f"{text} (default: %(default)s)"
+
+
+def exit_statuses(done: str, failed: str = "") -> str:
+    """The ``exit status:`` paragraph of a command's ``--help``.
+
+    ``cli.app.main`` maps every mistake a user can make to one line and a status (1 for
+    a file the OS refused, 2 for bad input, 130 for Ctrl-C); listing them in each
+    command's help lets a script tell a failure from a finding without reading the
+    text. ``failed`` is what else a status 1 means for the command (a finding)."""
+    one = f"{failed}, or a file" if failed else "a file"
+    return textwrap.fill(f"exit status: 0 {done}; 1 {one} could not be written or read "
+                         "(the error line names the path); 2 bad input (one line naming "
+                         "it); 130 interrupted.", 88)
 
 
 class Parser(argparse.ArgumentParser):

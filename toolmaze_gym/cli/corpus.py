@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from toolmaze_gym.cli.common import UsageError
+from toolmaze_gym.cli.common import UsageError, exit_statuses
 
 
 def table4(stats: dict) -> str:
@@ -52,7 +52,8 @@ def cmd_corpus(ns: argparse.Namespace) -> int:
 def add_commands(sub) -> None:
     from toolmaze_gym.corpus.spec import DOMAINS
 
-    p = sub.add_parser("corpus", help="corpus statistics (Table 4), list or show tools")
+    p = sub.add_parser("corpus", help="corpus statistics (Table 4), list or show tools",
+                       epilog=exit_statuses("the statistics, list or tool are printed"))
     p.add_argument("--domain", help=f"list the tools of one domain ({', '.join(DOMAINS)})")
     p.add_argument("--list", action="store_true", help="list every tool")
     p.add_argument("--show", metavar="NAME", help="print one tool's schema and groups")

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolmaze_gym.cli.common import UsageError, output_file
+from toolmaze_gym.cli.common import UsageError, exit_statuses, output_file
 
 if TYPE_CHECKING:
     from toolmaze_gym.report.regrade import Regraded
@@ -144,7 +144,9 @@ def add_commands(sub) -> None:
     from toolmaze_gym.tasks.suite import SUITE_NAME
 
     p = sub.add_parser("grade", help="re-grade trajectory records (JSONL) and print the "
-                       "C×P table")
+                       "C×P table", epilog=exit_statuses(
+                           "the records are graded, also when some disagree with a replay "
+                           "of their actions (stderr counts them; they score as failures)"))
     p.add_argument("run", help="JSONL file of trajectory records (rollout/runner output) or a "
                    "run directory (toolmaze eval --out)")
     p.add_argument("--tasks", default=None,

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolmaze_gym.cli.common import UsageError, positive
+from toolmaze_gym.cli.common import UsageError, exit_statuses, positive
 
 
 def cmd_check(ns: argparse.Namespace) -> int:
@@ -97,7 +97,10 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("scenarios", help="check scenario files; list capabilities")
     ssub = p.add_subparsers(dest="scenarios_command", required=True)
-    c = ssub.add_parser("check", help="validate scenario TOML files (default: the library)")
+    c = ssub.add_parser("check", help="validate scenario TOML files (default: the library)",
+                        epilog=exit_statuses("every scenario is valid and can be built",
+                                             "a problem in a file or a scenario that "
+                                             "cannot be built (each printed)"))
     c.add_argument("files", nargs="*", help="TOML files (default: every shipped file)")
     c.add_argument("--no-trial", action="store_true",
                    help="only the static checks, no trial generation")

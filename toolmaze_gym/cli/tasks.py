@@ -17,7 +17,14 @@ import json
 import sys
 from typing import Any
 
-from toolmaze_gym.cli.common import UsageError, load_tasks, output_dir, output_file, positive
+from toolmaze_gym.cli.common import (
+    UsageError,
+    exit_statuses,
+    load_tasks,
+    output_dir,
+    output_file,
+    positive,
+)
 
 # ---------------------------------------------------------------- generate
 
@@ -281,7 +288,8 @@ def add_commands(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_build_suite)
 
-    p = sub.add_parser("stats", help="Table 1 statistics of a suite or task file")
+    p = sub.add_parser("stats", help="Table 1 statistics of a suite or task file",
+                       epilog=exit_statuses("the table is printed"))
     p.add_argument("suite", nargs="?", default=SUITE_NAME, help=source)
     p.add_argument("--paper", action="store_true", help="show the paper's values beside")
     fmt = p.add_mutually_exclusive_group()
