@@ -33,6 +33,13 @@ TASK_SIDE = {
                          "status (in transit), though get_order_status answers the order's own "
                          "status (confirmed); the world keeps an order confirmed whose parcel "
                          "is in transit",
+    "tmz-v4-c1-0091-P0": "the forecast 'for the arrival city' of an overnight train is graded on "
+                         "the travel day's forecast; the request names no day",
+    "tmz-v4-c2-0060-P3": "GRADER: an own one-line summary of the headline in other words "
+                         "('processor lead times are shortening for Australian manufacturers') "
+                         "is held to the article's first sentence",
+    "tmz-v4-c3-0061-P1": "GRADER: an own one-line summary that leaves out the article's absurd "
+                         "'858 countries' is held to the article's first sentence",
 }
 
 
