@@ -45,6 +45,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 eval: $(STAMP)
+	@mkdir -p $(EVAL_DIR)
 	@for a in $(BASELINES); do \
 		echo "== $$a on the reference suite"; \
 		$(TOOLMAZE) eval --agent $$a --out $(EVAL_DIR)/$$a --resume --no-report --quiet \
@@ -80,7 +81,7 @@ DEMO_EVAL  ?= --tasks $(TRAIN_DIR)/dev.jsonl --limit 1 --prompt standard \
 	--prompt failure_aware --max-tokens 128 --compact-tools
 
 train-demo: $(STAMP)
-	mkdir -p $(TRAIN_DIR)
+	mkdir -p $(TRAIN_DIR)/eval
 	$(TOOLMAZE) sft-data --split train --n $(SFT_TASKS) --out $(TRAIN_DIR)/sft-data --force
 	$(PY) training_scripts/sft_recovery.py --data $(TRAIN_DIR)/sft-data --max-steps $(SFT_STEPS) \
 		--grad-accum 1 --max-length 6144 --compact-tools --out $(TRAIN_DIR)/sft
@@ -120,7 +121,7 @@ LIFT_EVAL   ?= --tasks $(LIFT_DIR)/dev.jsonl --limit $(LIFT_LIMIT) --prompt stan
 	--prompt failure_aware --max-tokens 128 --brief-tools --loop-guard 4
 
 train-lift: $(STAMP)
-	mkdir -p $(LIFT_DIR)
+	mkdir -p $(LIFT_DIR)/eval
 	$(TOOLMAZE) sft-data --split train --n $(LIFT_TASKS) --levels C1,C2 \
 		--out $(LIFT_DIR)/sft-data --force
 	$(PY) training_scripts/sft_recovery.py --data $(LIFT_DIR)/sft-data $(LIFT_SFT) \
