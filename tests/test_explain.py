@@ -345,7 +345,7 @@ def test_a_chain_s_value_is_said_to_come_from_the_tool_that_returns_it():
 
     from toolmaze_gym.play import PlaySession
 
-    played = Path(__file__).parent / "data" / "played" / "v4-grader2" / "tmz-v4-c4-0031-P2.actions"
+    played = Path(__file__).parent / "data" / "played" / "v4" / "tmz-v4-c4-0031-P2.actions"
     s = PlaySession(get_task("tmz-v4-c4-0031"), "P2", prompt="failure_aware")
     for line in played.read_text(encoding="utf-8").splitlines():
         if not s.done:
@@ -363,7 +363,7 @@ def test_an_action_done_through_another_shown_tool_names_that_tool():
 
     from toolmaze_gym.play import PlaySession
 
-    played = Path(__file__).parent / "data" / "played" / "v4-grader2" / "tmz-v4-c4-0043-P0.actions"
+    played = Path(__file__).parent / "data" / "played" / "v4" / "tmz-v4-c4-0043-P0.actions"
     s = PlaySession(get_task("tmz-v4-c4-0043"), "P0", prompt="failure_aware")
     for line in played.read_text(encoding="utf-8").splitlines():
         if not s.done:

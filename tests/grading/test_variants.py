@@ -45,10 +45,6 @@ V3 = {
                      "(start, length, a subject the request left open), so it is a correct "
                      "invitation, which a fair grader passes; and a P2 retry through the other "
                      "mail tool carried the variant's own text (c4-0064/P2)",
-    "own_summary": "0/95 on the sample; over the whole suite 10/105, all the task's: in "
-                   "c4-0031 and c4-0071 the summarised announcement drops the link the "
-                   "request asks for, so an own summary that keeps to the summariser's "
-                   "gist is refused (issue 28)",
     "trust_fault": "2/200: the corrupted value flows only into a free text the request "
                    "left open (asks = []), where the variant writes the reference template, "
                    "so nothing corrupted is passed on; the variant counts itself applied",
