@@ -341,34 +341,31 @@ def test_a_chain_s_value_is_said_to_come_from_the_tool_that_returns_it():
     the grade said it came "from the response of get_order_status or track_shipment
     (this episode last called it cleanly at step 9)", get_order_status's step, whose
     ``status`` is the order's own. It names the one tool whose response carries it."""
-    from pathlib import Path
-
-    from toolmaze_gym.play import PlaySession
-
-    played = Path(__file__).parent / "data" / "played" / "v4" / "tmz-v4-c4-0031-P2.actions"
-    s = PlaySession(get_task("tmz-v4-c4-0031"), "P2", prompt="failure_aware")
-    for line in played.read_text(encoding="utf-8").splitlines():
-        if not s.done:
-            s.handle(line)
-    text = s.closing()
+    text = _v4_played_closing("tmz-v4-c4-0031-P2")
     assert '"in transit" (shipment_status, from the response of track_shipment, which this ' \
            "episode had not answered cleanly" in text
     assert "get_order_status or track_shipment" not in text
 
 
-def test_an_action_done_through_another_shown_tool_names_that_tool():
-    """toolmaze-v4 c4-0043 P0: the office thermostat set by room with adjust_temperature
-    does the office step's nest_set_heat_setpoint; the grade says which tool did it."""
+def _v4_played_closing(episode: str) -> str:
+    """The grade explained for a v4 play-test episode replayed as played."""
     from pathlib import Path
 
     from toolmaze_gym.play import PlaySession
 
-    played = Path(__file__).parent / "data" / "played" / "v4" / "tmz-v4-c4-0043-P0.actions"
-    s = PlaySession(get_task("tmz-v4-c4-0043"), "P0", prompt="failure_aware")
+    task_id, mode = episode.rsplit("-", 1)
+    played = Path(__file__).parent / "data" / "played" / "v4" / f"{episode}.actions"
+    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
     for line in played.read_text(encoding="utf-8").splitlines():
         if not s.done:
             s.handle(line)
-    text = s.closing()
+    return s.closing()
+
+
+def test_an_action_done_through_another_shown_tool_names_that_tool():
+    """toolmaze-v4 c4-0043 P0: the office thermostat set by room with adjust_temperature
+    does the office step's nest_set_heat_setpoint; the grade says which tool did it."""
+    text = _v4_played_closing("tmz-v4-c4-0043-P0")
     assert "grade: SUCCESS" in text
     assert "[done at step 7 through adjust_temperature] Action nest_set_heat_setpoint" in text
     assert "duplicate" not in text
