@@ -2,10 +2,10 @@
 
 Every command, the env and the training data ask this registry for a suite's
 builder, procedural split generator and per-task generator instead of testing
-suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v4``, built from
-the reworked scenario library (issue 28). ``toolmaze-v2`` and ``toolmaze-v3`` (the
-same builder before the world, the asks, the fault rules and then the library
-changed) are kept for loading old runs only, as shipped; ``toolmaze-v1`` still
+suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v5``, built from
+the reworked scenario library (issue 28). ``toolmaze-v2``, ``toolmaze-v3`` and
+``toolmaze-v4`` (the same builder before the world, the asks, the fault rules and
+then the library changed) are kept for loading old runs only, as shipped; ``toolmaze-v1`` still
 generates procedural tasks of its kind, but none of them rebuilds bit for bit any
 more (``build-suite`` says so).
 """
@@ -47,7 +47,10 @@ class SuiteKind:
 LOAD_ONLY = {"toolmaze-v2": "kept for loading old runs only (its builder became "
                             "toolmaze-v3's when the world, asks and fault rules changed)",
              "toolmaze-v3": "kept for loading old runs only (its builder became "
-                            "toolmaze-v4's when the scenario library was reworked, issue 28)"}
+                            "toolmaze-v4's when the scenario library was reworked, issue 28)",
+             "toolmaze-v4": "kept for loading old runs only (its builder became "
+                            "toolmaze-v5's when its review's and play-test's findings "
+                            "were fixed in the library, issue 28)"}
 
 KINDS: dict[str, SuiteKind] = {k.name: k for k in (
     SuiteKind(v2.SUITE_NAME, v2.SUITE_SEED, v2.PER_LEVEL, v2.build_suite, v2.generate_split,
@@ -79,10 +82,10 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
                    exclude_tools: Iterable[str] = (), exclude_domains: Iterable[str] = (),
                    suite: str = SUITE_NAME,
                    check: Callable[[Task], list[str]] | None = None) -> Iterator[Task]:
-    """``n`` procedural tasks of ``suite``'s kind (default v4), disjoint from it.
+    """``n`` procedural tasks of ``suite``'s kind (default v5), disjoint from it.
 
     Pass ``check=faults.store.profiles_buildable`` for tasks that will be played
-    in fault modes: without it a v4 task may have no node an implicit fault can
+    in fault modes: without it a v5 task may have no node an implicit fault can
     fall on, or a victim with no alternative.
     """
     return kind(suite).generate_split(split, n, seed, levels, exclude_tools, exclude_domains,
