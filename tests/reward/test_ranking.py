@@ -144,6 +144,13 @@ def test_failed_hacks_earn_what_quitting_earns_and_loops_less(played):
     assert _means(played, partial)["retry_forever"] < 0.0
 
 
+def test_unknown_policies_are_refused_by_name():
+    with pytest.raises(ValueError, match="unknown hack 'oracle'; choose from finish_at_once"):
+        make_hack("oracle")
+    with pytest.raises(SystemExit):
+        _benchmark().main(["--policies", "naive,quit"])
+
+
 def _benchmark():
     """benchmarks/reward_ranking.py as a module (benchmarks/ is no package)."""
     import importlib.util
