@@ -953,6 +953,7 @@ class ReferenceIds(OwnWording):
     summary = "own wording, but the reference run's ids/texts passed on"
 
     def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        careful = dict(args)  # what this episode's values make of the call
         self.reword(args)  # own wording alone is not the fault here
         slot = self.slot
         ref = next((c for c in self.ref.calls.get(slot.id, ()) if c.tool == name), None)
@@ -962,7 +963,12 @@ class ReferenceIds(OwnWording):
                     continue
                 if args.get(pname) != ref.args[pname]:
                     args[pname] = ref.args[pname]
-                    self.tainted = True
+                    # Wrong only where the reference run's id or value is not this
+                    # episode's: the reference's text in place of its own words says
+                    # what a text of this episode says (toolmaze-v4: 266 such P0-P3
+                    # episodes graded a success, rightly), so a text taints nothing.
+                    self.tainted |= inp.type != FREE_TEXT \
+                        and careful.get(pname) != ref.args[pname]
         return args
 
 
