@@ -361,8 +361,10 @@ class TaskIndex:
         slot = self.task.slot_by_id[slot_id]
         if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
             return "", ()
-        article = self._summarised(slot_id, FREE_TEXT)
-        if article is not None and not self._language(slot):  # an own summary: its gist
+        # An own summary told as it is: its gist. One a later step translates keeps its
+        # facts (a paraphrase is read in English; a translation by what it keeps).
+        article = self._summarised(slot_id, FREE_TEXT) if depth == 0 else None
+        if article is not None and not self._language(slot):
             return "", ((GIST, article),)
         if keeps_part(self.corpus[t] for t in slot.tools):  # a summary: what it kept
             return self._language(slot), ((TEXT_FACTS, Ref(
