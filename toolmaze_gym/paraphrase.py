@@ -74,14 +74,25 @@ def _words() -> dict:
         places[city[0].casefold()] |= {city[0]}
         places.setdefault(city[2].casefold(), frozenset())
         places[city[2].casefold()] |= {city[2]}
+    acronyms: dict[str, str] = {}  # "US", "UK": matched as written ("tell us" is no place)
     for country, names in data["demonyms"].items():
         for name in names:
-            places[name.casefold()] = places.get(name.casefold(), frozenset()) | {country}
+            if name.replace(".", "").isupper():
+                acronyms[name] = country
+            else:
+                places[name.casefold()] = places.get(name.casefold(), frozenset()) | {country}
     country_of = {c[0]: c[2] for c in cities}
     companies = {c.casefold(): c for c in load_data("news.json")["companies"]}
+    names = sorted({*places, *companies}, key=len, reverse=True)  # "New Zealand" first
     return {"stop": stop, "synonyms": synonyms, "places": places, "country_of": country_of,
-            "companies": companies,
-            "names": sorted({*places, *companies}, key=len, reverse=True)}
+            "companies": companies, "acronyms": acronyms,
+            "names": _alternation(names),
+            "acronym_names": _alternation(sorted(acronyms, key=len, reverse=True))}
+
+
+def _alternation(names: list[str]) -> re.Pattern[str]:
+    """One pattern for whole names, the first listed winning at a position."""
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w])")
 
 
 def _stem(word: str) -> str:
@@ -111,17 +122,15 @@ def _read(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str],
     """(content concepts, places, companies, figures with what they count) of ``text``."""
     w = _words()
     text = _DATES.sub(" ", _URL.sub(" ", text))
-    low = f" {text.casefold()} "
-    places: set[str] = set()
+    places: set[str] = {w["acronyms"][a] for a in w["acronym_names"].findall(text)}
+    text = w["acronym_names"].sub(" ", text)
     companies: set[str] = set()
-    for name in w["names"]:  # longest first: "New Zealand" before "Zealand"
-        pattern = rf"(?<![\w-]){re.escape(name)}(?![\w])"
-        if re.search(pattern, low):
-            if name in w["companies"]:
-                companies.add(w["companies"][name])
-            else:
-                places |= w["places"][name]
-            low = re.sub(pattern, " ", low)
+    for name in w["names"].findall(text.casefold()):
+        if name in w["companies"]:
+            companies.add(w["companies"][name])
+        else:
+            places |= w["places"][name]
+    low = w["names"].sub(" ", text.casefold())  # a name is no content word
     concepts = set()
     for token in _WORD.findall(low.replace("-", " ")):
         if token in w["stop"]:
@@ -178,6 +187,7 @@ def _place_fits(place: str, article: frozenset[str]) -> bool:
 
 
 def _figures_carried(text_figures, want) -> bool:
+    """Every figure of ``want`` is one of ``text_figures``, as people round it."""
     return all(any(_rounds_to(v, t) for v, _ in text_figures) for t, _ in want)
 
 

@@ -43,6 +43,7 @@ PARAPHRASES = [
     (ARENA, "Helix Foods has opened a 238-seat concert arena in Toronto"),
     (ARENA, "Toronto gets a new concert venue from Helix Foods"),  # a secondary figure left out
     (MARATHON, "Over 500 runners finished Berlin's marathon in record heat"),  # rounded
+    (CHIPS, "Australian factories tell us processor lead times are shorter"),  # "us": no US
 ]
 
 NEAR_MISSES = [
@@ -54,6 +55,7 @@ NEAR_MISSES = [
     (ARENA, "Helix Foods has opened a 2,380-seat concert arena in Toronto"),
     # the right story in the wrong place
     (CHIPS, "processor lead times are shortening for New Zealand manufacturers"),
+    (DRAMA, "a US-made streaming drama filmed in London is a global hit"),
     # another story in the same feed: the markets story, the same company's other news
     (CHIPS, "Quantix Labs shares jumped after a profit beat on the Sydney exchange"),
     (CHIPS, "Helix Foods opens a data centre near Sydney that runs on renewable power"),
