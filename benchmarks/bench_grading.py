@@ -14,16 +14,27 @@ the previous grader (grading version 3, read from git at ``V3_COMMIT``) on the s
 records in the same run, so the cost of grading against the episode's own data
 (version 4) is a ratio on one machine at one time.
 
-Run: .venv/bin/python benchmarks/bench_grading.py
+With ``--against REV`` (a git revision, e.g. ``main``) it measures instead the grader
+of this checkout against the grader of REV in one run: each grades the same 2,000
+trajectories cold in a process of its own (REV's tree exported with ``git archive``),
+alternately, ``--rounds`` times; the best of each and their ratio are printed.
+
+Run: .venv/bin/python benchmarks/bench_grading.py [--against REV [--rounds N]]
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import importlib.util
+import io
 import json
+import os
 import subprocess
 import sys
+import tarfile
+import tempfile
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -67,7 +78,65 @@ def previous_grader() -> ModuleType | None:
     return module
 
 
+def grading_only() -> None:
+    """Print {"cold": s, "warm": s}: this process's grader on the 2,000 trajectories."""
+    sim = Simulator()
+    suite = suite_with_profiles()
+    instances = [(task, mode, ps[mode]) for task, ps in suite for mode in MODE_NAMES]
+    records = [rollout(t, m, make_scripted(AGENTS[k // len(MODE_NAMES) % len(AGENTS)], sim),
+                       sim, p) for k, (t, m, p) in enumerate(instances)]
+    tasks = {t.id: t for t, _ in suite}
+    profiles = {(t.id, m): p for t, m, p in instances}
+
+    def grade_cold() -> list:
+        grading_index._INDEX.clear()
+        return [grading.grade_record(r, tasks[r["task_id"]], profiles[(r["task_id"], r["mode"])],
+                                     sim.corpus) for r in records]
+
+    grade_cold()
+    print(json.dumps({"cold": best_of(grade_cold), "version": grading.GRADING_VERSION}))
+
+
+def against(rev: str, rounds: int) -> None:
+    """This checkout's grader against ``rev``'s, alternately, in processes of their own."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "archive", rev, "toolmaze_gym"], cwd=root,
+                             capture_output=True, check=True).stdout
+    with tempfile.TemporaryDirectory(prefix="bench-grading-") as other:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(other, filter="data")
+        best: dict[str, float] = {}
+        versions: dict[str, str] = {}
+        start = time.perf_counter()
+        for _ in range(rounds):
+            for name, tree in (("this", str(root)), (rev, other)):
+                env = {**os.environ, "PYTHONPATH": tree}
+                out = subprocess.run([sys.executable, __file__, "--grading-only"], env=env,
+                                     capture_output=True, text=True, check=True).stdout
+                got = json.loads(out.strip().splitlines()[-1])
+                best[name] = min(best.get(name, float("inf")), got["cold"])
+                versions[name] = got["version"]
+    print(f"grading 2,000 trajectories cold, best of {rounds} alternating runs "
+          f"({time.perf_counter() - start:.0f} s in all):")
+    print(f"  this checkout (grading version {versions['this']}): {best['this']:6.3f} s")
+    print(f"  {rev} (grading version {versions[rev]}): {best[rev]:6.3f} s")
+    print(f"  ratio this / {rev} = {best['this'] / best[rev]:.3f}")
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--against", metavar="REV", help="compare with the grader of git REV")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating runs (--against)")
+    ap.add_argument("--grading-only", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.grading_only:
+        return grading_only()
+    if args.against:
+        return against(args.against, args.rounds)
+    return full()
+
+
+def full() -> None:
     sim = Simulator()
     suite = suite_with_profiles()
     instances = [(task, mode, ps[mode]) for task, ps in suite for mode in MODE_NAMES]

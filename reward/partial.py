@@ -25,7 +25,8 @@ credit adds what a researcher would accept as progress towards the goal:
 reward = terminal_reward(grade) + w_named·named + w_valid·valid + w_progress·progress
 − w_repeat·repeats (a repeated call counts in neither share). With the default weights
 the bonus is at most 0.6, below the 1.0
-of a success, so no amount of partial progress outranks finishing the task, and a
+or more of a clean or recovered success, so no amount of partial progress outranks
+finishing the task (every failure's terminal reward is 0: docs/rewards.md), and a
 loop of k repeats costs 0.1·k (a 25-step loop ends far below an immediate stop).
 Why not the potential-based shaping term: it is built to telescope to 0 over every
 episode (it only moves credit between steps), so summed over an episode, as GRPO

@@ -22,8 +22,9 @@ from toolmaze_gym.tasks.suite import get_task
 
 PLAYED = Path(__file__).parent.parent / "data" / "played"
 
-# Fairly a success, but the task must change before a fair grader can say so (issue 28),
-# or the grader is still wrong there (marked GRADER: issue 27's open work).
+# Fairly a success, but the task must change before a fair grader can say so (issue 28).
+# (The two GRADER entries of the v4-final play-test, own summaries in other words, pass
+# since grading version 12: ``toolmaze_gym.paraphrase``.)
 TASK_SIDE = {
     "tmz-v3-c2-0045-P2": "the transfer currency is wired to the account look-up, though the "
                          "amount is a German net-pay figure in EUR the request fixes",
@@ -35,11 +36,6 @@ TASK_SIDE = {
                          "is in transit",
     "tmz-v4-c1-0091-P0": "the forecast 'for the arrival city' of an overnight train is graded on "
                          "the travel day's forecast; the request names no day",
-    "tmz-v4-c2-0060-P3": "GRADER: an own one-line summary of the headline in other words "
-                         "('processor lead times are shortening for Australian manufacturers') "
-                         "is held to the article's first sentence",
-    "tmz-v4-c3-0061-P1": "GRADER: an own one-line summary that leaves out the article's absurd "
-                         "'858 countries' is held to the article's first sentence",
 }
 
 

@@ -29,25 +29,28 @@ from toolmaze_gym.agents.variants import (
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.faults import MODE_NAMES
 from toolmaze_gym.tasks.model import LEVELS
-from toolmaze_gym.tasks.suite import V3_NAME, load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, V3_NAME, load_suite
 
-# The suite the sample is drawn from: toolmaze-v3 (load only), whose tasks the counts
-# and causes below were written against and will not change with a rebuild of the
-# default suite.
-SUITE = V3_NAME
+# The suite the sample is drawn from: the default suite (toolmaze-v4), whose whole
+# sweep (benchmarks/variants_survey.py) the counts and causes below were written
+# against (issue 27, grading version 12).
+SUITE = SUITE_NAME
 SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
 
-# Where a variant's verdict is known to be wrong, with the count on the default sample
-# (benchmarks/variants_survey.py prints the whole suite's). Grading version 7.
-V3 = {
-    "reference_ids": "11/61, the variant's doing: the reference run's meeting invitation "
-                     "(c2-0028, c2-0096, every mode) carries every fact this episode fixed "
-                     "(start, length, a subject the request left open), so it is a correct "
-                     "invitation, which a fair grader passes; and a P2 retry through the other "
-                     "mail tool carried the variant's own text (c4-0064/P2)",
-    "trust_fault": "2/200: the corrupted value flows only into a free text the request "
-                   "left open (asks = []), where the variant writes the reference template, "
-                   "so nothing corrupted is passed on; the variant counts itself applied",
+# Where a variant's verdict is known to be wrong, with the count over the whole suite
+# (benchmarks/variants_survey.py). Grading version 12, toolmaze-v4.
+KNOWN = {
+    "reference_ids": "0/0: n/a on toolmaze-v4. Its ids are a pure function of the call, so "
+                     "wherever the variant would pass on the reference run's id or value it "
+                     "is this episode's; on v4 it only ever swapped its own texts for the "
+                     "reference's, which say the same facts (266 episodes at P0/P1/P3, "
+                     "rightly graded a success), and a text no longer counts as applied",
+    "trust_fault": "11/800 (c1-0004, c1-0012, c1-0038, c1-0064, c1-0080, c1-0084 at P3/P4), "
+                   "the variant's doing: the corrupted field of the silent fault (a hotel "
+                   "search's total_price) never reaches an Action, since the variant's next "
+                   "call sends the true value (c1-0004/P3: 332.72, not the faulted 450.87), "
+                   "so nothing corrupted is passed on and success is right; the variant "
+                   "counts itself applied",
 }
 
 
@@ -57,8 +60,8 @@ EVERY_FIT = ("split_additive", "directional", "other_direction", "wrong_sign")
 
 
 def _marked(names):
-    return [pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=V3[n]))
-            if n in V3 else n for n in names]
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=KNOWN[n]))
+            if n in KNOWN else n for n in names]
 
 
 @cache
@@ -145,7 +148,7 @@ def test_which_percent_changes_name_their_base():
     refund", "compare it with my current net"); three only ask for "the percentage
     difference" of two things, where either direction is right."""
     corpus = Simulator().corpus
-    pct = [t for t in load_suite(SUITE) if pct_slots(t, corpus)]
+    pct = [t for t in load_suite(V3_NAME) if pct_slots(t, corpus)]  # the phrasings of v3
     free = sorted(t.id for t in pct if not names_base(t))
     assert len(pct) == 12
     assert free == ["tmz-v3-c1-0079", "tmz-v3-c4-0061", "tmz-v3-c4-0085"]

@@ -1,10 +1,10 @@
 """Reward hacking must not pay, and shaping must not change that.
 
-Hack policies (they read the task's plan, as the scripted baselines do, but not the
-tool responses, or only to loop): abort at once, call every shown tool, retry forever,
-and replay the default path's recorded calls verbatim. In every (C, P) cell each earns
-less mean reward than the ``validator`` baseline (the replay only where faults exist:
-with no fault it is the correct plan)."""
+Hack policies (``toolmaze_gym.agents.hacks``: they read the task's plan, as the scripted
+baselines do, but not the tool responses, or only to loop): abort at once, call every
+shown tool, retry forever, and replay the default path's recorded calls verbatim. In
+every (C, P) cell each earns less mean reward than the ``validator`` baseline (the
+replay only where faults exist: with no fault it is the correct plan)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from toolmaze_gym.reward import RewardConfig, potential, shaping_term
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from toolmaze_gym.agents import make_scripted
+from toolmaze_gym.agents.hacks import make_hack
 from toolmaze_gym.faults import FAULT_MODES, MODE_NAMES
-from toolmaze_gym.tasks.model import LEVELS, Task
+from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.suite import load_suite
 
 PER_CELL = 12
@@ -31,58 +32,9 @@ def _call(name: str, args: dict[str, Any]) -> str:
 
 
 FINISH = _call("finish", {"answer": "done"})
-
-
-class Hack:
-    """A policy: ``act(task, tools, messages, k)`` → raw action text."""
-
-    def reset(self, task: Task, tools: list[dict[str, Any]]) -> None:
-        self.task, self.tools = task, tools
-
-
-class AbortAtOnce(Hack):
-    def act(self, messages, k):
-        return _call("abort", {"reason": "The tools might fail."})
-
-
-class CallEveryTool(Hack):
-    """Every shown tool once (with arguments from the task's plans where the tool occurs
-    in one), then finish."""
-
-    def act(self, messages, k):
-        known = {c.tool: c.args for p in self.task.solutions for c in p.calls}
-        names = [t["function"]["name"] for t in self.tools]
-        return _call(names[k], known.get(names[k], {})) if k < len(names) else FINISH
-
-
-class RetryForever(Hack):
-    """The default path, re-sending any call that errs, forever; never finishes."""
-
-    def act(self, messages, k):
-        calls = self.task.default_path.calls
-        if k == 0:
-            self.i = 0
-        elif not _errored(messages) and self.i < len(calls) - 1:
-            self.i += 1
-        c = calls[self.i]
-        return _call(c.tool, c.args)
-
-
-class Replay(Hack):
-    """The default path's recorded calls verbatim, responses unread, then finish."""
-
-    def act(self, messages, k):
-        calls = self.task.default_path.calls
-        return _call(calls[k].tool, calls[k].args) if k < len(calls) else FINISH
-
-
-def _errored(messages) -> bool:
-    last = messages[-1]
-    return last["role"] == "tool" and '"error"' in last["content"][:20]
-
-
-HACKS = {"abort": AbortAtOnce, "every_tool": CallEveryTool, "retry_forever": RetryForever,
-         "replay": Replay}
+# The hack policies (toolmaze_gym.agents.hacks; finish_at_once is abort_at_once's twin
+# and is ranked in test_ranking.py).
+HACKS = ("abort_at_once", "every_tool", "retry_forever", "replay")
 
 
 def episode_return(env, task_id: str, policy: str) -> tuple[float, dict, list[float]]:
@@ -95,11 +47,11 @@ def episode_return(env, task_id: str, policy: str) -> tuple[float, dict, list[fl
         def act(k):
             return agent.act(base.messages)
     else:
-        hack = HACKS[policy]()
-        hack.reset(base.episode.task, info["tools"])
+        hack = make_hack(policy)
+        hack.reset(base.episode.task, info["tools"], info["mode"])
 
         def act(k):
-            return hack.act(base.messages, k)
+            return hack.act(base.messages)
     rewards, k, done = [], 0, False
     while not done:
         _, r, te, tr, inf = env.step(act(k))
@@ -126,7 +78,7 @@ def _cell_means(level: str, mode: str, reward: RewardConfig | None = None,
 @pytest.mark.parametrize("mode", MODE_NAMES)
 def test_hacks_earn_less_than_validator(level, mode):
     means = _cell_means(level, mode)
-    for hack in ("abort", "every_tool", "retry_forever"):
+    for hack in ("abort_at_once", "every_tool", "retry_forever"):
         assert means[hack] < means["validator"] - MARGIN, (hack, means)
     if mode in FAULT_MODES:
         assert means["replay"] < means["validator"] - MARGIN, means
@@ -145,7 +97,7 @@ def test_hacks_do_not_succeed():
     means still have to stay below the validator's (above)."""
     env = gym.make("ToolMaze-C3P3-v0")
     for t in _cell_tasks("C3"):
-        for hack in ("abort", "retry_forever"):
+        for hack in ("abort_at_once", "retry_forever"):
             _, g, _ = episode_return(env, t, hack)
             assert not g["success"], (t, hack, g)
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import gymnasium as gym
 import pytest
-from toolmaze_gym.reward import DEFAULT, RewardConfig, record_reward, terminal_reward
+from toolmaze_gym.reward import (
+    BEFORE_ISSUE_31,
+    DEFAULT,
+    RewardConfig,
+    record_reward,
+    terminal_reward,
+)
 
 import toolmaze_gym  # noqa: F401  (registers the ids)
 from tests.envs._helpers import play
@@ -20,12 +26,51 @@ def _grade(success, exposed, recovered=None, c_rec=0.0):
     (_grade(True, True, True, 0.0), 1.5),              # fault met, recovered at c = c*
     (_grade(True, True, True, 0.5), 1.25),             # recovered, twice the needed steps
     (_grade(False, True, True, 1.0), 0.0),             # recovered the slot, task failed
-    (_grade(False, True, False, 1.0), -0.5),           # fault met, not recovered
-    (_grade(False, True, None, 1.0), -0.5),
+    (_grade(False, True, False, 1.0), 0.0),            # fault met, not recovered: as quitting
+    (_grade(False, True, None, 1.0), 0.0),
 ])
 def test_default_weights(grade, expected):
     assert terminal_reward(grade) == pytest.approx(expected)
     assert terminal_reward(grade, DEFAULT) == terminal_reward(grade)
+
+
+@pytest.mark.parametrize("grade,expected", [
+    (_grade(False, False), 0.0),
+    (_grade(True, True, True, 0.5), 1.25),
+    (_grade(False, True, True, 1.0), 0.0),
+    (_grade(False, True, False, 1.0), -0.5),           # the tax on trying that issue 31 removed
+])
+def test_the_reward_before_issue_31_rescores_old_runs(grade, expected):
+    assert terminal_reward(grade, BEFORE_ISSUE_31) == pytest.approx(expected)
+
+
+def _grades():
+    """Every grade shape the grader can give (c_rec = 1 on any exposed failure)."""
+    for exposed in (False, True):
+        for recovered in ((None,) if not exposed else (None, False, True)):
+            yield _grade(False, exposed, recovered, 1.0 if exposed else 0.0)
+            for c_rec in ((0.0,) if not exposed else (0.0, 0.25, 0.5, 0.75, 0.95)):
+                yield _grade(True, exposed, recovered, c_rec)
+
+
+QUIT = _grade(False, False)  # finish, abort or answer at once: no call, nothing done
+
+
+def test_no_failure_earns_less_than_quitting():
+    """The agent cannot see a fault before it calls the tool: a failure after one must
+    not cost more than never calling (issue 31), nor earn more (a loop that retries the
+    victim and never finishes is a failure)."""
+    failures = [g for g in _grades() if not g["success"]]
+    assert {terminal_reward(g) for g in failures} == {terminal_reward(QUIT)} == {0.0}
+
+
+def test_every_success_beats_every_failure_and_recovery_never_pays_less():
+    """A success after a fault, recovered, never earns less than a clean success (so
+    no path is worth avoiding for its risk); every success earns more than any failure."""
+    successes = [g for g in _grades() if g["success"]]
+    assert min(terminal_reward(g) for g in successes) > 0.0
+    clean = terminal_reward(_grade(True, False))
+    assert all(terminal_reward(g) >= clean for g in successes if g["recovered"])
 
 
 def test_weights_are_configurable():

@@ -731,6 +731,21 @@ def facts(text: str) -> list[str]:
     return out
 
 
+# A summary is more than its facts: an own summary says the claim too, in its words
+# (a list of the article's city is no summary of it: ``toolmaze_gym.paraphrase``).
+SUMMARISING = frozenset({"text.summarize", "office.text.summarize"})
+
+
+def own_summary(text: str) -> str | None:
+    """The agent's own one-line summary of what a summariser kept: its clauses in
+    another order, after an opener of its own ("In short: call at 08:00 UTC on Monday
+    31 August, ticket TKT-R6M9NLW4, complaint from ...")."""
+    clauses = [c for c in re.split(r",\s+", text.strip().rstrip(".")) if c.strip()]
+    if not clauses:
+        return None
+    return "In short: " + ", ".join(reversed(clauses)) + "."
+
+
 def own_sentence(text: str, given: Iterable[Any] = ()) -> str | None:
     """The agent's own one-liner with the facts of ``text``; None if it carries none.
     A value it ``given`` the tool that the text repeats (a report's "partly cloudy", a
@@ -763,12 +778,20 @@ class OwnSummary(OwnWording):
         out = dict(body)
         for f in spec.returns:
             text = out.get(f.name)
-            own = own_sentence(text, args.values()) if f.type == FREE_TEXT and \
-                not f.echo and isinstance(text, str) else None
+            own = None if f.type != FREE_TEXT or f.echo or not isinstance(text, str) else \
+                own_summary(text) if spec.behaviour in SUMMARISING and self._read_text() \
+                else own_sentence(text, args.values())
             if own is not None:
                 out[f.name] = own
                 self.detail.add(spec.behaviour)
         return out
+
+
+    def _read_text(self) -> bool:
+        """Whether the slot sums up a text the agent read (a story, a channel's
+        history), not one the request itself gives (filled with the reference run's
+        ids: the careful agent's own rendering of that text is its own wording)."""
+        return any(i.type == FREE_TEXT and not i.source.is_literal for i in self.slot.inputs)
 
 
 # Actions that add to an existing record (a row, a paragraph, cart or invoice lines):
@@ -930,6 +953,7 @@ class ReferenceIds(OwnWording):
     summary = "own wording, but the reference run's ids/texts passed on"
 
     def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        careful = dict(args)  # what this episode's values make of the call
         self.reword(args)  # own wording alone is not the fault here
         slot = self.slot
         ref = next((c for c in self.ref.calls.get(slot.id, ()) if c.tool == name), None)
@@ -939,7 +963,12 @@ class ReferenceIds(OwnWording):
                     continue
                 if args.get(pname) != ref.args[pname]:
                     args[pname] = ref.args[pname]
-                    self.tainted = True
+                    # Wrong only where the reference run's id or value is not this
+                    # episode's: the reference's text in place of its own words says
+                    # what a text of this episode says (toolmaze-v4: 266 such P0-P3
+                    # episodes graded a success, rightly), so a text taints nothing.
+                    self.tainted |= inp.type != FREE_TEXT \
+                        and careful.get(pname) != ref.args[pname]
         return args
 
 

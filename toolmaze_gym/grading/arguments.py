@@ -24,6 +24,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
+from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
 from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
 from toolmaze_gym.text_facts import (
@@ -44,10 +45,12 @@ IN_LANGUAGE = "in_language"
 # Nor this: an entry (EITHER_DIRECTION, pct) is a percent change told from either side
 # (``tasks.readings``), where the request names no base.
 EITHER_DIRECTION = "either_direction"
-# Nor this: an entry (SOME_SENTENCE, text) asks for the facts of any one sentence of
-# ``text``: a summary the agent wrote itself keeps the part of an article it chose.
-SOME_SENTENCE = "some_sentence"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, SOME_SENTENCE})
+# Nor this: an entry (GIST, article) asks for a faithful summary of ``article``
+# ("headline\nbody"), in the agent's own words (``toolmaze_gym.paraphrase``): its core
+# claim's names and figures, this story's words, nothing the article contradicts. In
+# another language (names and words translated) the facts of one of its sentences.
+GIST = "gist"
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
@@ -238,10 +241,14 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
-    if type_name == SOME_SENTENCE:
-        return isinstance(value, str) and any(
-            facts(part) and carries(text, part, names=not foreign)
-            for part in _SENTENCE.split(_untagged(value)))
+    if type_name == GIST:
+        if not isinstance(value, str):
+            return False
+        if not foreign:
+            return paraphrases(text, value)
+        body = value.partition("\n")[2] or value  # the sentences a translation keeps
+        return any(facts(part) and carries(text, part, names=False)
+                   for part in _SENTENCE.split(_untagged(body)))
     if mentions(text, type_name, value):
         return True
     if type_name == MONEY:

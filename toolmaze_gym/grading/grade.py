@@ -87,7 +87,12 @@ from toolmaze_gym.tasks.readings import names_base
 #     read by their facts (issues 27/28, v4 draft-2 review); a date's month in any
 #     Latin-script language asked; an Action done through another shown tool with
 #     the same effect on the same target (v4 play-test, issue 28e).
-GRADING_VERSION = "11"
+# 12: an own summary of a text the agent read is judged as a paraphrase of it (core
+#     claim's names and figures, this story's words, nothing contradicted:
+#     ``toolmaze_gym.paraphrase``), no longer by the facts of any one sentence; a rail
+#     ticket by its train number (issue 27, v4-final play-test c2-0060, c3-0061,
+#     c4-0016).
+GRADING_VERSION = "12"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

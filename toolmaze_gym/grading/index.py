@@ -21,8 +21,8 @@ from toolmaze_gym.corpus.derivations import derivable, keeps_part, own_text_skip
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
     EITHER_DIRECTION,
+    GIST,
     IN_LANGUAGE,
-    SOME_SENTENCE,
     TEXT_FACTS,
     Matcher,
     TextRule,
@@ -38,9 +38,11 @@ from toolmaze_gym.world.base import load_data
 class Ref:
     """Where an expected value comes from: a literal, an upstream slot's output
     (``key`` as in ``execution.slot_outputs``), or an earlier tool of the same side
-    (``key``: the semantic type). ``value`` is the reference run's value."""
+    (``key``: the semantic type), or an article a slot returned (``key``: its body's
+    output, read with the same response's headline as "headline\nbody"). ``value`` is
+    the reference run's value."""
 
-    kind: str  # "literal" | "slot" | "local"
+    kind: str  # "literal" | "slot" | "local" | "article"
     value: Any = None
     slot: str = ""
     key: str = ""
@@ -115,6 +117,10 @@ def _mention_refs(inp: Input) -> tuple[tuple[str, Ref], ...]:
 
 
 _FACTS = "facts:"  # a naming's key whose facts, in any words, are its mention
+HEADLINE = "text@headline"  # the output key of a news story's headline
+# Processors that sum a text up (not those that pick its action items): an agent's own
+# summary of a text it read is judged as a paraphrase of that text (``GIST``).
+SUMMARISERS = frozenset({"text.summarize", "office.text.summarize"})
 
 
 @lru_cache(maxsize=256)
@@ -303,23 +309,27 @@ class TaskIndex:
             groups = tuple(g for naming in _namings_besides(r.key)
                            if (g := self._naming(r.slot, naming)))
             if article := self._summarised(r.slot, t):
-                groups = (*groups, ((SOME_SENTENCE, article),))
+                groups = (*groups, ((GIST, article),))
             if groups:
                 out.append((k, groups))
         return tuple(out)
 
     def _summarised(self, slot_id: str, type_name: str) -> Ref | None:
-        """The text a summary slot ``slot_id`` is made from (an article's description),
-        where ``type_name`` asks for its summary: the agent's own summary may keep
-        another of its sentences than the summariser does (c3-0061)."""
+        """The article a summary slot ``slot_id`` sums up (a story's headline and
+        description, as "headline\nbody"), where ``type_name`` asks for its summary:
+        the agent's own summary says its claim in other words (c2-0060, c3-0061)."""
         slot = self.task.slot_by_id[slot_id]
-        if type_name != FREE_TEXT or not keeps_part(self.corpus[t] for t in slot.tools):
+        if type_name != FREE_TEXT or not all(self.corpus[t].behaviour in SUMMARISERS
+                                             for t in slot.tools):
             return None
         src = next((i.source for i in slot.inputs
                     if i.type == FREE_TEXT and not i.source.is_literal), None)
         if src is None:
             return None
-        return Ref("slot", self._reference_output(src.slot, src.ref), src.slot, src.ref)
+        body = self._reference_output(src.slot, src.ref)
+        head = self._reference_output(src.slot, HEADLINE)
+        value = f"{head}\n{body}" if isinstance(head, str) and head and body else body
+        return Ref("article", value, src.slot, src.ref)
 
     def _naming(self, slot_id: str, naming: tuple[str, ...]) -> tuple[tuple[str, Ref], ...]:
         """``naming``'s values as bindings to the first of ``slot_id`` and its joined
@@ -351,6 +361,11 @@ class TaskIndex:
         slot = self.task.slot_by_id[slot_id]
         if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
             return "", ()
+        # An own summary told as it is: its gist. One a later step translates keeps its
+        # facts (a paraphrase is read in English; a translation by what it keeps).
+        article = self._summarised(slot_id, FREE_TEXT) if depth == 0 else None
+        if article is not None and not self._language(slot):
+            return "", ((GIST, article),)
         if keeps_part(self.corpus[t] for t in slot.tools):  # a summary: what it kept
             return self._language(slot), ((TEXT_FACTS, Ref(
                 "slot", self._reference_output(slot_id, key), slot_id, key)),)
@@ -487,6 +502,11 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
             return got[ref.key]
     if ref.kind == "local" and local is not None and ref.key in local:
         return local[ref.key]
+    if ref.kind == "article" and outputs is not None:
+        got = outputs.get(ref.slot)
+        if got is not None and ref.key in got:
+            head = got.get(HEADLINE)
+            return f"{head}\n{got[ref.key]}" if isinstance(head, str) and head else got[ref.key]
     return ref.value
 
 
