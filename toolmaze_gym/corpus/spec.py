@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from toolmaze_gym import values
@@ -160,7 +161,18 @@ class ToolSpec:
     stateful: bool = False
 
     def param(self, name: str) -> Param | None:
-        return next((p for p in self.params if p.name == name), None)
+        try:
+            return self._param_by_name.get(name)
+        except TypeError:  # an unhashable name names no parameter
+            return None
+
+    @cached_property
+    def _param_by_name(self) -> dict[str, Param]:
+        """Name -> the first parameter of that name (the grader asks per argument)."""
+        out: dict[str, Param] = {}
+        for p in self.params:
+            out.setdefault(p.name, p)
+        return out
 
     def output(self, name: str) -> OutputField | None:
         return next((f for f in self.returns if f.name == name), None)
