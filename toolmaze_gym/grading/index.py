@@ -196,6 +196,7 @@ class TaskIndex:
         self._matcher_cache: OrderedDict[tuple[int, str], Matcher] = OrderedDict()
         self._plans: dict[tuple[str, tuple[str, ...]], Any] = {}
         self._needs: dict[tuple, set[str]] = {}
+        self._side_tools: dict[tuple[int, ...], tuple] = {}
 
     # -- building -------------------------------------------------------------
 
@@ -447,6 +448,16 @@ class TaskIndex:
             self._matcher_cache[ref_key] = hit
             if len(self._matcher_cache) > 256:
                 self._matcher_cache.popitem(last=False)
+        return hit
+
+    def side_tools(self, cids: tuple[int, ...]
+                   ) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]:
+        """The tools of a side's calls ``cids``: as a set, in call order, and sorted;
+        once per side (every path that takes the side asks, on every trajectory)."""
+        hit = self._side_tools.get(cids)
+        if hit is None:
+            side = tuple(self.calls[c].tool for c in cids)
+            hit = self._side_tools[cids] = (frozenset(side), side, tuple(sorted(set(side))))
         return hit
 
     def needs(self, slot: Slot, sides: Mapping[str, tuple[str, ...]], compute) -> set[str]:
