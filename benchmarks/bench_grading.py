@@ -14,6 +14,8 @@ the previous grader (grading version 3, read from git at ``V3_COMMIT``) on the s
 records in the same run, so the cost of grading against the episode's own data
 (version 4) is a ratio on one machine at one time.
 
+Times are CPU seconds of this process (``_timing.best_of``).
+
 Run: .venv/bin/python benchmarks/bench_grading.py
 """
 
