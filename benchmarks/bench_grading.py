@@ -19,6 +19,8 @@ of this checkout against the grader of REV in one run: each grades the same 2,00
 trajectories cold in a process of its own (REV's tree exported with ``git archive``),
 alternately, ``--rounds`` times; the best of each and their ratio are printed.
 
+Times are CPU seconds of this process (``_timing.best_of``).
+
 Run: .venv/bin/python benchmarks/bench_grading.py [--against REV [--rounds N]]
 """
 

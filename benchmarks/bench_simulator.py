@@ -5,6 +5,8 @@ arguments against the schema, compute from the world, serialise the response.
 The floor does the least any JSON tool server could: parse the same request,
 look the response up in a dict, serialise it. Target: call speed ≥ 0.5× floor.
 
+Times are CPU seconds of this process (``_timing.best_of``).
+
 Run: .venv/bin/python benchmarks/bench_simulator.py
 """
 

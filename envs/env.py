@@ -46,7 +46,7 @@ from toolmaze_gym.episode import ENDINGS, MAX_STEPS, Episode
 from toolmaze_gym.faults import MODE_NAMES, get_mode
 from toolmaze_gym.faults.profiles import FaultProfile
 from toolmaze_gym.faults.store import playable_profile, profile_for
-from toolmaze_gym.grading import grade, remaining_optimal
+from toolmaze_gym.grading import remaining_optimal
 from toolmaze_gym.prompts import PROMPTS, TEXT, check_calling, opening_messages
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import (
@@ -313,7 +313,7 @@ class ToolMazeEnv(gym.Env[str, str]):
         """Grade the ended episode into ``info``; returns the terminal reward."""
         ep = self._episode
         assert ep is not None
-        g = grade(ep.task, ep.profile, ep.steps, ep.truncated, self.sim).to_dict()
+        g = ep.grade().to_dict()  # kept by the episode: a later record() reuses it
         info["grade"] = g
         return terminal_reward(g, self.reward_cfg)
 

@@ -88,6 +88,8 @@ class Episode:
         self.steps: list[Step] = []
         self.shown = frozenset(task.tools)
         self.cut_reason: str | None = None
+        # the last grade and what it was computed from (see ``grade``)
+        self._graded: tuple[tuple, Any] | None = None
 
     @property
     def ended(self) -> bool:
@@ -160,11 +162,27 @@ class Episode:
             resp = crashed_response(name, exc, log)
             return resp.status, resp.to_json(), None
 
-    def record(self, agent: str = "", prompt: str = "") -> dict[str, Any]:
-        """The trajectory record (graded by ``toolmaze_gym.grading``)."""
+    def grade(self) -> Any:
+        """The grade of the episode as it stands (``toolmaze_gym.grading.grade``), computed
+        once per state: the env grades the last step, and a trainer, a server session or
+        a pool then asks for the record, which used to grade the same steps again (a
+        grade is most of an episode's cost). The grade is a pure function of the task,
+        the profile, the steps and the truncation, so it is recomputed when any of them
+        is another object. Treat the returned ``Grade`` as read-only."""
         from toolmaze_gym.grading import grade
 
+        key = (self.task, self.profile, self.sim, self.truncated, *self.steps)
+        hit = self._graded
+        if hit is not None and len(hit[0]) == len(key) \
+                and all(a is b for a, b in zip(hit[0], key, strict=True)):
+            return hit[1]
         g = grade(self.task, self.profile, self.steps, self.truncated, self.sim)
+        self._graded = (key, g)
+        return g
+
+    def record(self, agent: str = "", prompt: str = "") -> dict[str, Any]:
+        """The trajectory record (graded by ``toolmaze_gym.grading``)."""
+        g = self.grade()
         rec = {"task_id": self.task.id, "level": self.task.level, "mode": self.mode,
                "agent": agent, "prompt": prompt, "steps": [s.to_dict() for s in self.steps],
                "truncated": self.truncated, "grade": g.to_dict(),

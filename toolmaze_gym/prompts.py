@@ -18,6 +18,7 @@ use, and it does not change.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.tasks.model import Task
@@ -93,12 +94,20 @@ def system_prompt(variant: str, now: datetime | None = None, calling: str = TEXT
     text = prompt_text(variant, calling)
     if now is None:
         return text
-    return f"{text}\n\n{clock_line(now)}"
+    return f"{text}\n\n{_clock_line(now, now.tzinfo)}"
 
 
 def clock_line(now: datetime) -> str:
     """How the prompt states the time: weekday, ISO 8601 in UTC, as tools report it."""
     return f"The current date and time is {now:%A} {now:%Y-%m-%dT%H:%M:%SZ} (UTC)."
+
+
+@lru_cache(maxsize=64)
+def _clock_line(now: datetime, tz: Any) -> str:
+    """``clock_line``, once per clock: every reset states the world's one ``now``, and
+    ``strftime`` was a fifth of a reset. Keyed with the zone as well, since equal
+    instants in two zones compare equal but print differently."""
+    return clock_line(now)
 
 
 def opening_messages(task: Task, variant: str, now: datetime,

@@ -14,6 +14,9 @@ from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.episode import Episode
 from toolmaze_gym.tasks.model import Task
 
+# ``json.dumps(obj, ensure_ascii=False)`` builds an encoder per call; this one writes
+# the same text, built once (every step of every episode encodes its arguments).
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _SCHEMAS: dict[int, tuple[Any, dict[str, dict[str, Any]]]] = {}
 
 
@@ -77,8 +80,7 @@ def append_step(messages: list[dict[str, Any]], episode: Episode, k: int) -> Non
         messages.append({"role": "assistant", "content": "", "tool_calls": [
             {"id": call_id, "type": "function",
              "function": {"name": step.action["name"],
-                          "arguments": json.dumps(step.action["arguments"],
-                                                  ensure_ascii=False)}}]})
+                          "arguments": _ENCODE(step.action["arguments"])}}]})
         messages.append({"role": "tool", "tool_call_id": call_id, "name": step.action["name"],
                          "content": content})
     else:
@@ -94,7 +96,7 @@ def with_warning(observation: str, warning: str) -> str:
     (the recorded observation, which grading reads, never holds the warning)."""
     if not warning or not observation.startswith("{"):
         return observation
-    note = json.dumps(warning, ensure_ascii=False)
+    note = _ENCODE(warning)
     return f'{{"warning": {note}}}' if observation == "{}" else \
         f'{observation[:-1]}, "warning": {note}}}'
 

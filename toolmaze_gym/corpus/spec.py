@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from toolmaze_gym import values
@@ -160,7 +161,18 @@ class ToolSpec:
     stateful: bool = False
 
     def param(self, name: str) -> Param | None:
-        return next((p for p in self.params if p.name == name), None)
+        try:
+            return self._param_by_name.get(name)
+        except TypeError:  # an unhashable name names no parameter
+            return None
+
+    @cached_property
+    def _param_by_name(self) -> dict[str, Param]:
+        """Name -> the first parameter of that name (the grader asks per argument)."""
+        out: dict[str, Param] = {}
+        for p in self.params:
+            out.setdefault(p.name, p)
+        return out
 
     def output(self, name: str) -> OutputField | None:
         return next((f for f in self.returns if f.name == name), None)
@@ -229,11 +241,17 @@ def wire_form(body: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_NOT_MAPPINGS = frozenset({str, int, float, bool, type(None), list})
+
+
 def flat_form(wire: Mapping[str, Any]) -> dict[str, Any]:
     """The inverse of ``wire_form``: nested objects back to dotted field names."""
     out: dict[str, Any] = {}
     for key, value in wire.items():
-        if isinstance(value, Mapping) and value and key != "error":
+        # the JSON scalars and lists are no Mapping: skip the ABC check for them (the
+        # grader flattens every response it reads)
+        if type(value) not in _NOT_MAPPINGS and isinstance(value, Mapping) and value \
+                and key != "error":
             out.update({f"{key}.{k}": v for k, v in flat_form(value).items()})
         else:
             out[key] = value

@@ -97,6 +97,9 @@ LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
 RETRY_LOOP = 3  # identical failing calls that make a loop
+# A call's identity for the loop count: ``json.dumps(..., sort_keys=True, default=str)``
+# with its encoder built once (the same text).
+_CALL_KEY = json.JSONEncoder(sort_keys=True, default=str).encode
 
 
 @dataclass
@@ -132,8 +135,7 @@ class Grade:
 
 
 def _failing_loop(steps: Sequence[Step]) -> bool:
-    failing = Counter(json.dumps([s.action.get("name"), s.action.get("arguments")],
-                                 sort_keys=True, default=str)
+    failing = Counter(_CALL_KEY([s.action.get("name"), s.action.get("arguments")])
                       for s in steps if s.kind == "call" and (s.fault or (s.status or 0) >= 400))
     return bool(failing) and max(failing.values()) >= RETRY_LOOP
 

@@ -143,6 +143,8 @@ class TaskIndex:
         self.calls: list[Call] = []
         self.expected: list[Expected] = []
         self.matchers: list[Matcher] = []
+        self.literal: list[bool] = []  # per call: every value a literal (see ``matcher``)
+        self._literal_matchers: dict[int, Matcher] = {}
         self.ref_rules: list[dict[str, TextRule]] = []
         self.by_tool: dict[str, list[int]] = {}
         self.paths: list[PathIndex] = []
@@ -202,6 +204,7 @@ class TaskIndex:
         self._matcher_cache: OrderedDict[tuple[int, str], Matcher] = OrderedDict()
         self._plans: dict[tuple[str, tuple[str, ...]], Any] = {}
         self._needs: dict[tuple, set[str]] = {}
+        self._side_tools: dict[tuple[int, ...], tuple] = {}
 
     # -- building -------------------------------------------------------------
 
@@ -213,6 +216,7 @@ class TaskIndex:
         rules = self.text_rules(exp, None, None)
         self.ref_rules.append(rules)
         self.matchers.append(Matcher(self.corpus, call, rules))
+        self.literal.append(_all_literal(exp))
         self.by_tool.setdefault(call.tool, []).append(cid)
 
     def _bindings(self, call: Call, slot: Slot):
@@ -449,6 +453,16 @@ class TaskIndex:
                 local: Mapping[str, Any]) -> Matcher:
         """The matcher for ``exp`` with its values resolved against an episode
         (the prepared one when they are the reference run's)."""
+        if self.literal[exp.cid]:
+            # No value comes from the episode: the matcher is the same on every one.
+            hit = self._literal_matchers.get(exp.cid)
+            if hit is None:
+                hit = self._literal_matchers[exp.cid] = self._matcher(exp, None, None)
+            return hit
+        return self._matcher(exp, outputs, local)
+
+    def _matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]] | None,
+                 local: Mapping[str, Any] | None) -> Matcher:
         args = {name: resolve(r, outputs, local) for name, r in exp.args}
         rules = self.text_rules(exp, outputs, local)
         if args == exp.call.args and rules == self.ref_rules[exp.cid]:
@@ -462,6 +476,16 @@ class TaskIndex:
             self._matcher_cache[ref_key] = hit
             if len(self._matcher_cache) > 256:
                 self._matcher_cache.popitem(last=False)
+        return hit
+
+    def side_tools(self, cids: tuple[int, ...]
+                   ) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]:
+        """The tools of a side's calls ``cids``: as a set, in call order, and sorted;
+        once per side (every path that takes the side asks, on every trajectory)."""
+        hit = self._side_tools.get(cids)
+        if hit is None:
+            side = tuple(self.calls[c].tool for c in cids)
+            hit = self._side_tools[cids] = (frozenset(side), side, tuple(sorted(set(side))))
         return hit
 
     def needs(self, slot: Slot, sides: Mapping[str, tuple[str, ...]], compute) -> set[str]:
@@ -491,6 +515,17 @@ class TaskIndex:
     def unsolvable(self, profile: FaultProfile) -> bool:
         """A permanent fault on a slot without alternatives leaves no valid path."""
         return profile.permanent and any(v.slot in self.fixed for v in profile.victims)
+
+
+def _all_literal(exp: Expected) -> bool:
+    """Whether every binding of ``exp`` (arguments and text rules) is a literal, which
+    ``resolve`` gives as it is whatever the episode returned."""
+    refs = [r for _, r in exp.args]
+    for _, spec in exp.texts:
+        refs += [r for _, r in spec.need] + [r for _, r in spec.own]
+        refs += [r for _, alt in spec.alts for _, r in alt]
+        refs += [r for _, groups in spec.names for g in groups for _, r in g]
+    return all(r.kind == "literal" for r in refs)
 
 
 def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,

@@ -127,7 +127,7 @@ class _State:
         self.outputs: dict[str, dict[str, Any]] = {}
         self.avail: dict[str, int] = {}  # slot -> step after which its episode values exist
         self.done: dict[str, int | None] = {}
-        self.side_tools: dict[str, set[str]] = {}
+        self.side_tools: dict[str, frozenset[str]] = {}
         self.sides: dict[str, tuple[str, ...]] = {}  # slot -> this path's side, in order
         # slot -> each tool of its side with the body it answered (or the reference's)
         self.chains: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {}
@@ -174,12 +174,12 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
     of their slots."""
     st = _State()
     for slot_id, cids in path.slots:
-        tools = {idx.calls[c].tool for c in cids}
+        tools, side, ordered = idx.side_tools(cids)
         st.side_tools[slot_id] = tools
-        st.sides[slot_id] = tuple(idx.calls[c].tool for c in cids)
+        st.sides[slot_id] = side
         key = None
         if memo is not None:
-            taken = tuple(i for t in sorted(tools) for i in view.by_tool.get(t, ())
+            taken = tuple(i for t in ordered for i in view.by_tool.get(t, ())
                           if i in st.used)
             key = (slot_id, cids, tuple(st.results.get(u) for u in idx.reads[slot_id]), taken)
             result = memo.get(key)

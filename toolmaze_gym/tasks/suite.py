@@ -33,6 +33,9 @@ PER_LEVEL = 100
 SPLITS = ("train", "dev")
 
 
+_SUITE_ID = re.compile(r"tmz-(v\d+)-c\d-\d+$")  # a suite task's id names its suite
+
+
 class SuiteError(Exception):
     """A suite is missing, unknown or does not match its manifest."""
 
@@ -136,10 +139,36 @@ def _suite_root(name: str):
     return root
 
 
+@cache
+def _suites_dir():
+    """Where shipped suites live (resolving the package's files costs more than a
+    reset of the env once did)."""
+    return resources.files("toolmaze_gym") / "data" / "suites"
+
+
 def shipped_suites() -> list[str]:
-    base = resources.files("toolmaze_gym") / "data" / "suites"
+    base = _suites_dir()
     return sorted(p.name for p in base.iterdir() if (p / "manifest.json").is_file()) \
         if base.is_dir() else []
+
+
+# Suite names found shipped. Shipped suites are package data, never removed while a
+# process runs (their tasks are cached by ``_load`` anyway), so a name found once is
+# not looked up again; a name not found is looked up each time (a suite may be added).
+_SHIPPED: set[str] = set()
+
+
+def is_shipped(name: str) -> bool:
+    """``name in shipped_suites()``, for one name: one file check, then none.
+
+    ``suite_of`` runs on every env reset and profile lookup; listing the suite
+    folders there was most of a reset (~100 µs of ~120 µs)."""
+    if name in _SHIPPED:
+        return True
+    if (_suites_dir() / name / "manifest.json").is_file():
+        _SHIPPED.add(name)
+        return True
+    return False
 
 
 def manifest(name: str = SUITE_NAME) -> dict:
@@ -184,9 +213,8 @@ def get_task(task_id: str, name: str | None = None) -> Task:
 def suite_of(task_id: str) -> str | None:
     """The shipped suite a task id names (``tmz-v3-c1-0002`` is toolmaze-v3's), or None:
     so an id keeps finding its task after the default suite moves on."""
-    m = re.match(r"tmz-(v\d+)-c\d-\d+$", task_id)
-    name = f"toolmaze-{m[1]}" if m else None
-    return name if name in shipped_suites() else None
+    m = _SUITE_ID.match(task_id)
+    return f"toolmaze-{m[1]}" if m and is_shipped(f"toolmaze-{m[1]}") else None
 
 
 @cache
