@@ -29,6 +29,12 @@ from toolmaze_gym.world.commerce import PastOrder, Product
 
 FINANCIAL = {"confirmed": "paid", "cancelled": "refunded", "return_requested": "pending_refund"}
 
+# Parcel states an open order reports as its own status once the parcel left the
+# warehouse: an order whose parcel is in transit says "in transit", as the carrier does
+# (toolmaze-v4 c4-0031: get_order_status said "confirmed" of an order track_shipment had
+# in transit, and "the status of order X" was graded on the parcel's).
+SHIPPED = ("in transit", "out for delivery", "delivered")
+
 # ---------------------------------------------------------------- carts
 
 
@@ -131,9 +137,15 @@ def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str,
 
 
 def _view(ctx: CallContext, order: dict[str, Any]) -> dict[str, Any]:
+    """What the shop tells of an order: its status is its parcel's once shipped
+    (``SHIPPED``); the state kept (confirmed, cancelled, return_requested) decides what
+    may still be done to it."""
     out = {k: v for k, v in order.items() if k != "lines"}
+    parcel = _parcel(ctx, order["tracking_number"])["status"]
     out["financial_status"] = FINANCIAL.get(order["status"], "paid")
-    out["fulfillment_status"] = _parcel(ctx, order["tracking_number"])["status"]
+    out["fulfillment_status"] = parcel
+    if order["status"] == "confirmed" and parcel in SHIPPED:
+        out["status"] = parcel
     return out
 
 
