@@ -14,12 +14,13 @@ that every careful way of doing the task makes. A careful agent skips a step whe
 * what later calls read of it is elsewhere (``ELSEWHERE``): every value later calls
   read of the step's first call, of the same type, is in the response of a call every
   careful agent makes anyway without it (a call of another step that does not hang on
-  this one). toolmaze-v4's play-test met faults in 19 of 21 episodes: c1-0076 P1's
+  this one, about the same thing: it shares a value with the step's arguments).
+  toolmaze-v4's play-test met faults in 19 of 21 episodes: c1-0076 P1's
   victim get_stock_quote was skipped because place_stock_order returns the fill price
   the position is valued at, and c3-0008 P4's find_contact because
   lookup_contact_by_email, an earlier step, had already given the phone number.
 
-Both questions go to the code the grader itself uses, never to a copy: the fault
+The first two questions go to the code the grader itself uses, never to a copy: the fault
 engine then lays no fault the grader would let an agent walk past (toolmaze-v3's
 c3-0009 put its P1 fault on a USD→USD conversion, and careful players reported
 "faults: none fired"). ``misplaced_victims`` is the same rule as a static check
@@ -124,6 +125,16 @@ def _downstream(task: Task, slot_id: str) -> set[str]:
     return out
 
 
+def _about(call: Any, looked_up: list[Any]) -> bool:
+    """Whether ``call`` is about what the victim looked up: one of its arguments or
+    response values is one of the victim's arguments (the order placed for the symbol
+    quoted, the contact found by e-mail with the name searched for). A date or an amount
+    another call returns for another thing is a coincidence, not the value (v4 c4-0081:
+    a shipping estimate's delivery date equal to the late order's)."""
+    values = [*call.args.values(), *call.response.values()]
+    return any(_same(a, v) for a in looked_up for v in values)
+
+
 def _read_elsewhere(task: Task, sim: Simulator, slot_id: str, implicit: bool) -> bool:
     """Whether every value a later call of s* sends from the response of the slot's
     first call (the call an implicit fault corrupts) is, with its type, in the response
@@ -154,7 +165,8 @@ def _read_elsewhere(task: Task, sim: Simulator, slot_id: str, implicit: bool) ->
     if not read:
         return False
     hanging = _downstream(task, slot_id)
-    elsewhere = [tv for c in calls if c.slot not in hanging
+    about = list(first.args.values())
+    elsewhere = [tv for c in calls if c.slot not in hanging and _about(c, about)
                  for tv in _typed_values(corpus[c.tool], c.response)]
     return all(any(t == t2 and _same(v, v2) for t2, v2 in elsewhere) for t, v in read)
 
