@@ -644,7 +644,7 @@ def _translator_problems(scenarios: list[Scenario], corpus: Corpus) -> list[str]
     from toolmaze_gym.tasks import translators  # it reads scenarios: import late
 
     return [*translators.library_problems(scenarios), *translators.routed_problems(scenarios),
-            *translators.doc_problems(corpus)]
+            *translators.template_problems(scenarios), *translators.doc_problems(corpus)]
 
 
 def library_files() -> list[Path]:
