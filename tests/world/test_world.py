@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from toolmaze_gym.world import FAMILIES, World
+from toolmaze_gym.world.base import load_data
+from toolmaze_gym.world.geo import CONDITIONS
 
 
 def test_same_seed_same_facts():
@@ -41,6 +43,33 @@ def test_weather_stays_in_each_citys_climate_band():
             wx = w.geo.weather(c, day)
             assert c.temp_min <= wx.low_c <= wx.high_c <= c.temp_max
             assert 0 <= wx.humidity_pct <= 100
+
+
+def test_weather_is_what_a_careful_person_believes():
+    """Every city, every month, two seeds: the high within 3 °C of the month's normal
+    (toolmaze-v4: 26.8 °C in Miami in late August, normal 32), no rain, storm or snow in
+    a dry month (Cairo in August), no fog on a day of 20 °C or more (v4: fog at 27.7 °C),
+    and every condition still drawn somewhere."""
+    from datetime import date
+
+    from toolmaze_gym.world.geo import RAINY, normal_high
+
+    dry = {k: v for k, v in load_data("dry_months.json").items() if not k.startswith("_")}
+    seen = set()
+    for seed in (0, 5):
+        w = World(seed)
+        for c in w.geo.cities:
+            for month in range(1, 13):
+                for dom in (3, 11, 19, 27):
+                    day = date(2026, month, dom).isoformat()
+                    wx = w.geo.weather(c, day)
+                    seen.add(wx.condition)
+                    assert abs(wx.high_c - normal_high(c.name, month)) <= 3.05, (c.name, day)
+                    if month in dry.get(c.name, ()):
+                        assert wx.condition not in RAINY, (c.name, day, wx.condition)
+                    if wx.condition == "fog":
+                        assert wx.high_c < 20, (c.name, day)
+    assert seen == set(CONDITIONS)
 
 
 def test_pegged_currencies_keep_their_band():

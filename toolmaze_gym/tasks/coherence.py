@@ -27,7 +27,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.world import World, zones
 from toolmaze_gym.world.base import load_data
-from toolmaze_gym.world.geo import minor_units, pegs
+from toolmaze_gym.world.geo import condition_choices, minor_units, pegs
 from toolmaze_gym.world.phones import is_mobile
 
 _OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})$")
@@ -112,6 +112,18 @@ def climate(task: Task, corpus: Corpus, world: World) -> list[str]:
         if normal is not None and abs(high - normal) > tol:
             out.append(f"weather: a {high} °C high in {city} on {day}, where the month's "
                        f"normal high is {normal:g} °C")
+    return out
+
+
+def weather_condition(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A day's condition fits its place, month and temperature
+    (``world.geo.condition_choices``): no rain in a dry month (Cairo in August), no fog
+    on a warm day (toolmaze-v4 c4-0095: "Fog, 27.7 °C" in Lisbon)."""
+    out = []
+    for city, day in _weather_days(task, corpus, world):
+        w = world.geo.weather(world.geo.city(city), day)
+        if w.condition not in condition_choices(city, date.fromisoformat(day).month, w.high_c):
+            out.append(f"weather: {w.condition!r} with a {w.high_c} °C high in {city} on {day}")
     return out
 
 
@@ -657,6 +669,7 @@ Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
     "climate": climate,
+    "weather_condition": weather_condition,
     "eco_setpoint": eco_setpoint,
     "event_hours": event_hours,
     "trip_from_home": trip_from_home,
