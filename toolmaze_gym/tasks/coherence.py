@@ -656,6 +656,30 @@ def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
             and not tools & set(data["hash_tools"])]
 
 
+def quoted_language(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A text the request quotes for translation, from a place it names, is in a
+    language of that place: offices write in their country's language (toolmaze-v4
+    c1-0056: "Our Milan office sent this problem report" in French). The quoted text's
+    language is the phrasebook's; the places are the world's cities the request names."""
+    from toolmaze_gym.world.phrasebook import translation
+
+    named = [c for c in world.geo.cities
+             if re.search(rf"(?<!\w){re.escape(c.name)}(?!\w)", task.query)]
+    if not named:
+        return []
+    out = []
+    for c in calls(task, corpus):
+        if c.behaviour != "text.translate":
+            continue
+        for text in c.args_of("text"):
+            hit = translation(str(text), "en") if str(text) in task.query else None
+            if hit is not None and hit[0] not in {city.language for city in named}:
+                out.append(f"language: the request quotes {text!r} ({hit[0]}) from "
+                           f"{', '.join(city.name for city in named)}, where people write "
+                           f"{', '.join(sorted({city.language for city in named}))}")
+    return out
+
+
 def translated_texts(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A text a translator is given keeps a fact as written (a figure, a date, a code),
     or the phrasebook translates it and lists the words of its translation
@@ -669,6 +693,7 @@ Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
     "climate": climate,
+    "quoted_language": quoted_language,
     "weather_condition": weather_condition,
     "eco_setpoint": eco_setpoint,
     "event_hours": event_hours,
