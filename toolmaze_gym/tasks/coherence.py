@@ -656,6 +656,20 @@ def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
             and not tools & set(data["hash_tools"])]
 
 
+def rail_links(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A train a task searches or books runs between stations the real network links
+    directly (``world.travel.rail_linked``; toolmaze-v4 c2-0010: a direct train from
+    Lisbon to Copenhagen)."""
+    out = []
+    for c in calls(task, corpus):
+        stations = [world.travel.station(str(v)) for v in c.args_of("rail_station")]
+        stations = [s for s in stations if s is not None]
+        if len(stations) == 2 and not world.travel.rail_linked(*stations):
+            out.append(f"rail: {c.tool} from {stations[0].name} to {stations[1].name}, "
+                       "which no direct train links")
+    return list(dict.fromkeys(out))
+
+
 def quoted_language(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A text the request quotes for translation, from a place it names, is in a
     language of that place: offices write in their country's language (toolmaze-v4
@@ -694,6 +708,7 @@ Rule = Callable[[Task, Corpus, World], list[str]]
 RULES: dict[str, Rule] = {
     "climate": climate,
     "quoted_language": quoted_language,
+    "rail_links": rail_links,
     "weather_condition": weather_condition,
     "eco_setpoint": eco_setpoint,
     "event_hours": event_hours,
