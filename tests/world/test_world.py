@@ -100,3 +100,15 @@ def test_dividend_payers_earn():
     losses = [c for c in m.companies for q in m.reported_quarters()[:1]
               if (e := m.earnings(c, q)) and e.eps_actual < 0]
     assert losses, "loss-makers are still drawn, among the companies without a dividend"
+
+
+def test_every_reit_pays_a_dividend():
+    """A REIT must pay out most of its income (v4 play-test: a REIT paying none): every
+    company of an industry in ``payers`` (markets.json) pays, at a yield in its range."""
+    payers = load_data("markets.json")["payers"]
+    w = World(0)
+    reits = [c for c in w.markets.companies if c.industry in payers]
+    assert len(reits) >= 5
+    for c in reits:
+        lo, hi = payers[c.industry]
+        assert lo <= c.dividend_share <= hi, (c.symbol, c.dividend_share)
