@@ -274,3 +274,37 @@ def test_tax_and_shipping_providers_agree(sim: Simulator, world: World) -> None:
     domestic = call(sim, st, "calculate_shipping_cost", product_id=p.product_id, quantity=3,
                     city=p.warehouse)
     assert domestic["cost"] < a["cost"] and domestic["transit_days"] < a["transit_days"]
+
+
+def test_an_order_ships_where_it_names(sim: Simulator, world: World) -> None:
+    """Requests ship abroad (toolmaze-v4 c4-0021, c4-0031 'delivery to London', c4-0050,
+    c4-0081): every order tool takes the ship-to city, the parcel goes there (the delivery
+    date is the shipping quote's to that city), and every provider agrees; left
+    out, the parcel goes to the buyer's city."""
+    person = world.people.people[4]
+    far = next(c for c in world.geo.cities
+               if c.country_code != world.geo.city(person.city).country_code)
+    p = product(world, 21)
+    out = []
+    for tool, args in (("place_order", {"product_id": p.product_id, "quantity": 1,
+                                        "email": person.email, "ship_to_city": far.name}),
+                       ("buy_now", {"product_id": p.product_id, "qty": 1,
+                                    "buyer_email": person.email, "ship_to_city": far.name}),
+                       ("submit_order", {"item_id": p.product_id, "count": 1,
+                                         "customer_email": person.email,
+                                         "shipping_city": far.name}),
+                       ("order_by_sku", {"sku": p.sku, "quantity": 1, "email": person.email,
+                                         "ship_to_city": far.name})):
+        st = EpisodeState()
+        body = call(sim, st, tool, **args)
+        to = body.get("ship_to", body.get("shipping_city"))
+        assert to == far.name, tool
+        out.append(body.get("estimated_delivery", body.get("delivery_estimate")))
+    days = world.commerce.shipping_quote(p, 1, far)[1]
+    iso = {d if "-" in d else f"{d[6:]}-{d[:2]}-{d[3:5]}" for d in out}  # a US provider
+    assert iso == {world.commerce.eta_date(days)}
+    st = EpisodeState()
+    home = call(sim, st, "place_order", product_id=p.product_id, quantity=1, email=person.email)
+    assert home["ship_to"] == person.city
+    assert status_of(sim, st, "place_order", product_id=p.product_id, quantity=1,
+                     email=person.email, ship_to_city="Atlantis") == 404
