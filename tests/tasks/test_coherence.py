@@ -23,6 +23,7 @@ from toolmaze_gym.world.phones import is_mobile
 # rule -> (v3 task, what the review or the played episodes found in it)
 COUNTER_EXAMPLES = {
     "climate": ("tmz-v3-c2-0008", "a 13.4 °C late-August high in Toronto"),
+    "asked_heating": ("tmz-v4-c4-0039", "eco heating asked, the setpoint's mode 'cool'"),
     "rail_links": ("tmz-v4-c2-0010", "a direct train from Lisbon to Copenhagen"),
     "quoted_language": ("tmz-v4-c1-0056", "a Milan office's problem report in French"),
     "weather_condition": ("tmz-v4-c4-0095", "'Fog, 27.7 °C' in Lisbon in August"),

@@ -115,6 +115,20 @@ def climate(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def asked_heating(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A request that asks for heating ("eco heating in the living room", "frost-proof
+    the cottage": ``heating_words`` of coherence.json) gets a setpoint that heats, not
+    one that cools or idles (v4 play-test: recommend_eco_setpoint answered "auto" and
+    "cool" to an "eco heating" request)."""
+    words = _rules_data()["heating_words"]
+    if not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", task.query, re.IGNORECASE)
+               for w in words):
+        return []
+    return [f"heating: the request asks for heating, {c.tool} answers mode {mode!r}"
+            for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
+            for mode in c.returns_of("hvac_mode") if mode != "heat"]
+
+
 def weather_condition(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A day's condition fits its place, month and temperature
     (``world.geo.condition_choices``): no rain in a dry month (Cairo in August), no fog
@@ -710,6 +724,7 @@ RULES: dict[str, Rule] = {
     "quoted_language": quoted_language,
     "rail_links": rail_links,
     "weather_condition": weather_condition,
+    "asked_heating": asked_heating,
     "eco_setpoint": eco_setpoint,
     "event_hours": event_hours,
     "trip_from_home": trip_from_home,
