@@ -316,7 +316,10 @@ def tax_place(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 
 def _is_conversion(c: Call) -> bool:
-    return len(set(map(str, c.args_of("currency_code")))) >= 2 or bool(c.values_of("fx_rate"))
+    """A call that converts: it takes or tells two currencies (log_expense takes the
+    expense's and tells the budget's, which it converts into), or a rate."""
+    return len({str(v).upper() for v in c.values_of("currency_code")}) >= 2 \
+        or bool(c.values_of("fx_rate"))
 
 
 def currency_crossing(task: Task, corpus: Corpus, world: World) -> list[str]:
