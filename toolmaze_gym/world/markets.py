@@ -166,15 +166,19 @@ def _procedural(data: dict[str, Any], i: int, used: set[str], names: set[str]) -
     big_unit = currency in ("USD", "EUR", "GBP", "CHF", "CAD", "AUD")
     usd_price = hashing.uniform(8, 450, "mk-price", i) if big_unit else hashing.uniform(
         3, 90, "mk-price", i)
-    paid = hashing.unit("mk-div", i) < 0.6
+    industry = hashing.choice(info["industries"], "mk-ind", i)
+    # Some industries always pay (``payers`` of markets.json: a REIT); others 60 % of
+    # the time, a yield of 0.5-5 %.
+    lo, hi = data.get("payers", {}).get(industry, (0.005, 0.05))
+    paid = industry in data.get("payers", {}) or hashing.unit("mk-div", i) < 0.6
     return Company(
         symbol=symbol, name=name, sector=sector,
-        industry=hashing.choice(info["industries"], "mk-ind", i), exchange=ex,
+        industry=industry, exchange=ex,
         country=country, currency=currency,
         base_price=round(usd_price / _static_usd(currency), 2),
         shares_mn=round(hashing.uniform(20, 3000, "mk-shares", i), 1),
         employees=hashing.randint(200, 150000, "mk-emp", i),
-        dividend_share=round(hashing.uniform(0.005, 0.05, "mk-dy", i), 4) if paid else 0.0,
+        dividend_share=round(hashing.uniform(lo, hi, "mk-dy", i), 4) if paid else 0.0,
         website=f"https://www.{_slug(base)}{_slug(word)}.com")
 
 
