@@ -21,7 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
-from toolmaze_gym.tasks.action_content import empty_action_problems
+from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
@@ -572,6 +572,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += scope_problems(sc, corpus)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
+    problems += unasked_optional_problems(sc, corpus)
     problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
