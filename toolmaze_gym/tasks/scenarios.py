@@ -30,6 +30,7 @@ from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.placement import placement_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
@@ -573,6 +574,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
     problems += unasked_optional_problems(sc, corpus)
+    problems += placement_problems(sc, corpus)
     problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
