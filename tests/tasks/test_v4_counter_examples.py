@@ -101,3 +101,18 @@ def test_a_value_said_in_the_carriers_sentence_is_placed():
         "reminder task due {chase_by}? Share both docs as {role} and tell #{channel}, with "
         "the time in {first_city} where they sit."))
     assert placement_problems(moved, CORPUS) == []
+
+
+def test_the_c3_shopping_goals_build_at_c3_with_no_office_tool():
+    """toolmaze-v4's C3 involved Office in 59 tasks of 100 (the paper: 38) and Shopping in
+    17 (31): shopping_c3.toml's goals build at C3, fault profiles and all, without one."""
+    from toolmaze_gym.faults.store import profiles_buildable
+    from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+
+    gen = ScenarioGenerator(extra_check=profiles_buildable)
+    goals = [sc for sc in load_library() if sc.file == "shopping_c3.toml"]
+    assert len(goals) >= 5
+    for sc in goals:
+        task = gen.generate(sc, "C3", "mix", f"mix-{sc.id}")
+        assert "Shopping" in task.domains and "Office" not in task.domains, sc.id
+        assert 6 <= task.default_path.length <= 10 and len(task.solutions) >= 2, sc.id
