@@ -38,8 +38,11 @@ MERGED = {"us-cancel-order-and-buy-alternative": "sh-swap-order-for-another"}
 
 # Scenarios whose steps changed since toolmaze-v3 was built (issue 28: a glued-on news
 # part replaced by one of the errand); v3's tasks of them no longer match the library.
+# toolmaze-v5 (issue 28): fin-log-foreign-expense pushes the amount logged, not a
+# formatted price, so its v4 tasks have a step fewer.
 REWRITTEN = {"toolmaze-v3": {"tr-day-before-checkin-and-allowance", "iot-rail-trip-away-mode",
-                             "tr-offsite-two-cities"}}.get(NAME, set())
+                             "tr-offsite-two-cities"},
+             "toolmaze-v4": {"fin-log-foreign-expense"}}.get(NAME, set())
 
 
 def scenario_of(task) -> str:
