@@ -285,6 +285,41 @@ def arrival_before_stay(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def _arrivals(task: Task, corpus: Corpus, world: World) -> list[tuple[str, date, date]]:
+    """(city, travel day, local arrival day) of every flight and train of a task."""
+    ids = {str(v) for c in calls(task, corpus) for v in c.values_of("train_id")}
+    trains = [t for t in (world.travel.train(i) for i in sorted(ids)) if t is not None]
+    out = []
+    for trip, place in [(f, f.destination) for f in _flights(task, corpus, world)] + \
+            [(t, t.destination.place) for t in trains]:
+        city = place.city
+        at = trip.departure + timedelta(minutes=trip.duration_min)
+        landed = at + timedelta(hours=zones.offset_hours(city.timezone, at))
+        out.append((city.name, date.fromisoformat(trip.day), landed.date()))
+    return out
+
+
+def forecast_on_arrival(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """The forecast for the city a train or flight goes to is for a day the traveller
+    is there: "the forecast high for the arrival city" of an overnight train read on the
+    day it leaves is a day before anyone is there to feel it, and a careful reader
+    takes the arrival day (toolmaze-v4 c1-0091: Oslo -> Rome, graded on 31 August for
+    a train that reaches Rome on 1 September)."""
+    trips = _arrivals(task, corpus, world)
+    out = []
+    for c in calls(task, corpus):
+        if not c.behaviour.startswith("weather.forecast"):
+            continue
+        cities = {world.geo.city(str(v)).name for v in c.args_of("city_name")
+                  if world.geo.city(str(v))}
+        for day in c.args_of("iso_date")[:1]:
+            asked = date.fromisoformat(str(day)[:10])
+            out += [f"forecast: {city} on {asked.isoformat()}, but the journey there arrives "
+                    f"on {landed.isoformat()} local time" for city, left, landed in trips
+                    if city in cities and left <= asked < landed]
+    return out
+
+
 # ---------------------------------------------------------------- people and places
 
 
@@ -732,6 +767,7 @@ RULES: dict[str, Rule] = {
     "event_hours": event_hours,
     "trip_from_home": trip_from_home,
     "arrival_before_stay": arrival_before_stay,
+    "forecast_on_arrival": forecast_on_arrival,
     "sms_mobile": sms_mobile,
     "tax_place": tax_place,
     "headlines": headlines,

@@ -21,7 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
-from toolmaze_gym.tasks.action_content import empty_action_problems
+from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
@@ -30,6 +30,7 @@ from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.placement import placement_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
@@ -597,6 +598,8 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += scope_problems(sc, corpus)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
+    problems += unasked_optional_problems(sc, corpus)
+    problems += placement_problems(sc, corpus)
     problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
