@@ -40,7 +40,7 @@ def _require_text(ctx: CallContext, text: str) -> str:
 def translate(ctx: CallContext, text: str, target_language: str) -> dict:
     source, body = _body(_require_text(ctx, text))
     target = target_language.strip().lower()
-    known = translation(body, target)
+    known = translation(body, target, ctx.world.has("template_translations"))
     if known is not None:
         source, translated = known
     else:
