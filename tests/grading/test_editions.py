@@ -45,3 +45,22 @@ def test_the_same_actions_on_a_task_of_no_shipped_suite_meet_the_latest_world(ca
     code, out = _play(capsys, "--tasks", str(tasks), "--task", custom.id)
     assert '"high_c": 32.5' in out and '"high_c": 33.0' not in out
     assert code == 1 and "grade: FAILURE" in out.split("[grade]", 1)[1]
+
+
+def test_a_scripted_agent_checks_what_it_reads_against_its_tasks_world():
+    """The validator reads each response against the world (a forecast within the
+    city's band) and the variant sweep dry-runs calls: both on the task's edition, the
+    one its episode answers from, whichever task it played before."""
+    from toolmaze_gym.envs import ToolMazeEnv
+
+    from toolmaze_gym.agents import make_scripted
+
+    old = get_task(TASK)
+    custom = dataclasses.replace(old, id="my-c4-0043")
+    env = ToolMazeEnv(level="C4", mode="P0")
+    agent = make_scripted("validator", env.sim)
+    for task, edition in ((old, 1), (custom, 2), (old, 1)):
+        _, info = env.reset(options={"task": task})
+        agent.reset(task, info["tools"], "P0")
+        assert agent.sim.world.edition == env.episode.sim.world.edition == edition
+        assert agent.sim is env.episode.sim
