@@ -37,12 +37,11 @@ import fastjsonschema
 from toolmaze_gym import values
 from toolmaze_gym.corpus import adapters, behaviours
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError
-from toolmaze_gym.corpus.catalog import Corpus, load_corpus
+from toolmaze_gym.corpus.catalog import Corpus, edition_corpus, load_corpus
 from toolmaze_gym.corpus.spec import ToolSpec, wire_form
 from toolmaze_gym.corpus.state import EpisodeState, ForkedState
 from toolmaze_gym.values import CheckContext
 from toolmaze_gym.world import World, get_world
-from toolmaze_gym.world.edition import LATEST, field_shown
 
 log = logging.getLogger(__name__)
 MEMO_LIMIT = 200_000  # entries
@@ -187,26 +186,23 @@ def crashed_response(name: str, exc: Exception,
 
 
 class _Compiled:
-    """Per-tool validation and shaping, prepared once per world edition: a parameter
-    or field that arrived in a later edition (``world.edition.FIELDS``) is unknown
-    to an earlier one, as the tool answered then."""
+    """Per-tool validation and shaping, prepared once."""
 
-    def __init__(self, spec: ToolSpec, edition: int = LATEST) -> None:
+    def __init__(self, spec: ToolSpec) -> None:
         self.spec = spec
         self.validate = fastjsonschema.compile(spec.parameters_schema())
         self.behaviour = behaviours.get(spec.behaviour)
-        params = [p for p in spec.params if field_shown(edition, p.canonical)]
-        self.literal_checks = [(p.name, values.get(p.type)) for p in params
+        self.literal_checks = [(p.name, values.get(p.type)) for p in spec.params
                                if values.get(p.type).literal and values.get(p.type).input_check
                                and not p.enum and not p.limits.ranged]
-        self.names = frozenset(p.name for p in params)
+        self.names = frozenset(p.name for p in spec.params)
         # Behaviours name fields canonically; the error body names the caller's parameter.
-        self.param_of = {p.canonical: p.name for p in params}
+        self.param_of = {p.canonical: p.name for p in spec.params}
         self.inbound = [(p.name, p.canonical, adapters.ADAPTERS[p.adapt] if p.adapt else None)
-                        for p in params]
+                        for p in spec.params]
         self.outbound = [(f.name, f.canonical, adapters.ADAPTERS[f.adapt] if f.adapt else None)
-                         for f in spec.returns if field_shown(edition, f.canonical)]
-        self.defaults = {p.name: p.default for p in params
+                         for f in spec.returns]
+        self.defaults = {p.name: p.default for p in spec.params
                          if not p.required and p.default is not None}
 
 
@@ -238,13 +234,14 @@ class Simulator:
         self.memo_chars = 0  # the memo's estimated size (see MEMO_CHARS)
 
     def at_edition(self, edition: int) -> Simulator:
-        """This simulator when its world is of ``edition``, else its sibling over the
-        same corpus and seed whose world is (built once and kept): what a task is
-        played, graded and shown on is its suite's edition
-        (``toolmaze_gym.tasks.suites.edition_of``)."""
+        """This simulator when its world is of ``edition``, else its sibling of the same
+        seed whose world is, over the corpus as that edition documents it
+        (``edition_corpus``), built once and kept: what a task is played, graded and
+        shown on is its suite's edition (``toolmaze_gym.tasks.suites.edition_of``)."""
         sim = self._editions.get(edition)
         if sim is None:
-            sim = Simulator(self.corpus, get_world(self.world.seed, edition))
+            sim = Simulator(edition_corpus(self.corpus, edition),
+                            get_world(self.world.seed, edition))
             sim._editions = self._editions
             self._editions[edition] = sim
         return sim
@@ -252,7 +249,7 @@ class Simulator:
     def _prepared(self, spec: ToolSpec) -> _Compiled:
         c = self._compiled.get(spec.name)
         if c is None:
-            c = self._compiled[spec.name] = _Compiled(spec, self.world.edition)
+            c = self._compiled[spec.name] = _Compiled(spec)
         return c
 
     def call(self, name: str, arguments: Any, state: EpisodeState | ForkedState) -> Response:
