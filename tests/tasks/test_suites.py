@@ -4,6 +4,7 @@ building or generating."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -109,3 +110,20 @@ def test_unknown_suite_names_are_refused_with_the_choices():
         suites.kind("v9")
     with pytest.raises(SuiteError):
         next(itertools.islice(suites.generate_split("train", 1, suite="v9"), 1))
+
+
+def test_every_shipped_suite_names_its_world_edition():
+    """An old suite plays on the world it was built and played on (edition 1: v1-v4);
+    the default suite on the latest; a task of no shipped suite on the latest too."""
+    from toolmaze_gym.tasks.suite import shipped_suites
+    from toolmaze_gym.world.edition import LATEST
+
+    assert set(shipped_suites()) <= set(suites.EDITIONS)
+    assert suites.EDITIONS[SUITE_NAME] == LATEST
+    assert {suites.EDITIONS[f"toolmaze-v{n}"] for n in range(1, 5)} == {1}
+    old = get_task("tmz-v4-c4-0043")
+    assert suites.edition_of(old) == 1
+    assert suites.edition_of(dataclasses.replace(old, id="my-c4-0043")) == LATEST
+    # an id of a shipped suite on another task (a custom file reusing it): not that suite's
+    other = dataclasses.replace(old, meta={**old.meta, "signature": "changed"})
+    assert suites.edition_of(other) == LATEST

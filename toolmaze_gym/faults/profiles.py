@@ -257,6 +257,11 @@ def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]
 
 
 def build_profile(task: Task, mode: str, sim: Simulator) -> FaultProfile:
+    """The fault profile of ``task`` under ``mode``, its witnesses run on the task's
+    world edition (``task_simulator``)."""
+    from toolmaze_gym.tasks.suites import task_simulator
+
+    sim = task_simulator(task, sim)
     m = get_mode(mode)
     if not m.faulty:
         return FaultProfile(task.id, m.name, ())

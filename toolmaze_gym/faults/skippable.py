@@ -62,6 +62,9 @@ def skip_reasons(task: Task, sim: Simulator, implicit: bool = False) -> dict[str
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is task:
         return hit[1]
+    from toolmaze_gym.tasks.suites import task_simulator
+
+    sim = task_simulator(task, sim)  # the task's world edition
     reasons: dict[str, str] = {}
     for slot in task.slots:
         why = _reason(task, sim, slot.id, implicit)

@@ -14,11 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from toolmaze_gym.tasks import suite as v1
 from toolmaze_gym.tasks import suite_v2 as v2
 from toolmaze_gym.tasks.model import LEVELS, Task
-from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError
+from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, suite_of, task_index
+from toolmaze_gym.world.edition import LATEST
+
+if TYPE_CHECKING:
+    from toolmaze_gym.corpus.simulator import Simulator
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,36 @@ KINDS: dict[str, SuiteKind] = {k.name: k for k in (
               v1.procedural_task, rebuildable=False),
 )}
 assert SUITE_NAME in KINDS, "the default suite must have a builder"
+
+
+# The world edition each shipped suite was built and played on
+# (``toolmaze_gym.world.edition``): its tasks' tools answer as they did then, so its
+# played episodes replay on the values their players typed.
+EDITIONS: dict[str, int] = {"toolmaze-v1": 1, "toolmaze-v2": 1, "toolmaze-v3": 1,
+                            "toolmaze-v4": 1, "toolmaze-v5": 2}
+
+
+def edition_of(task: Task) -> int:
+    """The world edition ``task`` plays on: its shipped suite's (``EDITIONS``) when its
+    id names one and it is that suite's task (same signature), else the latest (a
+    procedural, dev or custom task is built on today's world)."""
+    suite = suite_of(task.id)
+    if suite is None:
+        return LATEST
+    try:
+        shipped = task_index(suite).get(task.id)
+    except (SuiteError, FileNotFoundError):
+        return LATEST
+    if shipped is None or shipped.meta.get("signature") != task.meta.get("signature"):
+        return LATEST
+    return EDITIONS.get(suite, LATEST)
+
+
+def task_simulator(task: Task, sim: Simulator) -> Simulator:
+    """``sim`` as ``task`` is played, graded and shown on: its sibling over the same
+    corpus whose world is the task's edition (``edition_of``; the same ``sim`` when
+    its world already is)."""
+    return sim.at_edition(edition_of(task))
 
 
 def names() -> list[str]:

@@ -195,6 +195,8 @@ class Geo(Facts):
         condition that fits the day (``condition_choices``)."""
         d = date.fromisoformat(day)
         k = self.key("wx", city.name, day)
+        if not self.world.has("weather_normals"):
+            return self._first_edition_weather(city, day, d, k)
         normal = normal_high(city.name, d.month)
         if normal is None:  # a city without normals: its band's seasonal curve
             season = math.cos(2 * math.pi * (d.timetuple().tm_yday - 196) / 365.25)
@@ -207,6 +209,12 @@ class Geo(Facts):
         high = min(max(high, city.temp_min + 4), city.temp_max)
         low = min(max(low, city.temp_min), high - 1)
         cond = hashing.choice(condition_choices(city.name, d.month, high), *k, "cond")
+        return self._daily(city, day, k, high, low, cond)
+
+    @staticmethod
+    def _daily(city: City, day: str, k: tuple[object, ...], high: float, low: float,
+               cond: str) -> DailyWeather:
+        """The day's weather around its high, low and condition (either edition)."""
         rainy = cond in RAINY
         return DailyWeather(
             city=city.name, date=day, high_c=round(high, 1), low_c=round(low, 1),
@@ -214,6 +222,24 @@ class Geo(Facts):
             humidity_pct=round(hashing.uniform(35, 98 if rainy else 80, *k, "h"), 0),
             precipitation_mm=round(hashing.uniform(0.5, 25, *k, "p"), 1) if rainy else 0.0,
             wind_kph=round(hashing.uniform(2, 45, *k, "w"), 1))
+
+    def _first_edition_weather(self, city: City, day: str, d: date,
+                               k: tuple[object, ...]) -> DailyWeather:
+        """A day's weather as edition 1 told it (toolmaze-v1 to v4 were played on it):
+        the city's band on a seasonal curve with a -3..+6 C spread, any condition
+        (snow only below 3 C)."""
+        season = math.cos(2 * math.pi * (d.timetuple().tm_yday - 196) / 365.25)
+        if city.lat < 0:
+            season = -season
+        mid = (city.temp_min + city.temp_max) / 2
+        amp = (city.temp_max - city.temp_min) / 4
+        high = mid + amp * season + hashing.uniform(-3, 6, *k, "hi")
+        low = high - hashing.uniform(4, 11, *k, "lo")
+        high = min(max(high, city.temp_min + 4), city.temp_max)
+        low = min(max(low, city.temp_min), high - 1)
+        cond = hashing.choice(CONDITIONS if high < 3 else CONDITIONS[:6] + CONDITIONS[7:],
+                              *k, "cond")
+        return self._daily(city, day, k, high, low, cond)
 
     def current_temp(self, city: City) -> float:
         t = self._temp_memo.get(city)

@@ -183,8 +183,11 @@ def _procedural(data: dict[str, Any], i: int, used: set[str], names: set[str]) -
 
 
 @cache
-def _companies() -> tuple[Company, ...]:
+def _companies(payers: bool = True) -> tuple[Company, ...]:
+    """The listed companies; without ``payers`` (edition 1) no industry always pays."""
     data = load_data("markets.json")
+    if not payers:
+        data = {**data, "payers": {}}
     out: list[Company] = []
     for sym, name, sector, industry, ex, price, shares, emp, div in data["known_companies"]:
         _, country, currency = data["exchanges"][ex]
@@ -285,7 +288,7 @@ class Markets(Facts):
     def __init__(self, world) -> None:
         super().__init__(world)
         self.data = load_data("markets.json")
-        self.companies = _companies()
+        self.companies = _companies(world.has("dividend_payers"))
         self._by_symbol = {c.symbol.lower(): c for c in self.companies}
         self._by_name = {c.name.lower(): c for c in self.companies}
         self.symbols = [c.symbol for c in self.companies]

@@ -50,8 +50,9 @@ class News(Facts):
         k = self.key("story", topic, c.name, self.world.today, rank)
         head, body, *bounds = hashing.choice(self.templates[topic], *k, "tpl")
         # A count a story can hold (a squad of 23-30, not of 858): its template's own
-        # range, else any count from 3 to 900.
-        low, high = bounds[0]["n"] if bounds else (3, 900)
+        # range, else (and in edition 1) any count from 3 to 900.
+        low, high = bounds[0]["n"] if bounds and self.world.has("news_count_ranges") \
+            else (3, 900)
         fill = {"city": c.name, "country": c.country,
                 "company": hashing.choice(self.companies, *k, "co"),
                 "n": hashing.randint(low, high, *k, "n"), "pct": hashing.randint(2, 40, *k, "pct")}

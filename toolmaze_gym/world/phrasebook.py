@@ -56,11 +56,15 @@ def _index() -> dict[str, tuple[str, dict]]:
     return out
 
 
-def translation(text: str, target: str) -> tuple[str, str] | None:
+def translation(text: str, target: str, templates: bool = True) -> tuple[str, str] | None:
     """(the text's language, its version in ``target``), or None when the phrasebook
-    does not hold the text in ``target``: a sentence of its own, else a filled
+    does not hold the text in ``target``: a sentence of its own, else (unless
+    ``templates`` is off: world edition 1 translated sentences only) a filled
     template (``template_translation``)."""
-    return _sentence(text, target) or template_translation(text, target)
+    hit = _sentence(text, target)
+    if hit is None and templates:
+        hit = template_translation(text, target)
+    return hit
 
 
 def _sentence(text: str, target: str) -> tuple[str, str] | None:

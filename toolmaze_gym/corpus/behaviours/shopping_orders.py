@@ -149,12 +149,14 @@ def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str,
 def _view(ctx: CallContext, order: dict[str, Any]) -> dict[str, Any]:
     """What the shop tells of an order: its status is its parcel's once shipped
     (``SHIPPED``); the state kept (confirmed, cancelled, return_requested) decides what
-    may still be done to it."""
+    may still be done to it. (World edition 1 kept "confirmed" beside the parcel's
+    state.)"""
     out = {k: v for k, v in order.items() if k != "lines"}
     parcel = _parcel(ctx, order["tracking_number"])["status"]
     out["financial_status"] = FINANCIAL.get(order["status"], "paid")
     out["fulfillment_status"] = parcel
-    if order["status"] == "confirmed" and parcel in SHIPPED:
+    if order["status"] == "confirmed" and parcel in SHIPPED \
+            and ctx.world.has("order_status_follows_parcel"):
         out["status"] = parcel
     return out
 
