@@ -127,7 +127,7 @@ def _serve_http(ns: argparse.Namespace, store: Any) -> int:
 
     import uvicorn
 
-    from toolmaze_gym.serving.limits import MAX_BODY_BYTES
+    from toolmaze_gym.serving.hosting import uvicorn_options
 
     if ns.protocol == "mcp":
         from toolmaze_gym.serving.mcp_server import http_app
@@ -142,8 +142,7 @@ def _serve_http(ns: argparse.Namespace, store: Any) -> int:
     except OSError as exc:
         raise UsageError(f"cannot serve on {ns.host}:{ns.port}: {exc}") from None
     server = uvicorn.Server(uvicorn.Config(
-        app, log_level="warning", ws_max_size=MAX_BODY_BYTES,
-        timeout_graceful_shutdown=GRACE_S))
+        app, log_level="warning", timeout_graceful_shutdown=GRACE_S, **uvicorn_options()))
     with _stop_flag(server), contextlib.closing(listening):
         print(f"toolmaze serve: {ns.protocol} on {where}; records to {ns.out} "
               "(Ctrl-C stops)", file=sys.stderr)
