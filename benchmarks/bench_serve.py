@@ -114,16 +114,21 @@ async def openenv_episodes(url: str, plans: list[tuple[int, list]], plane: str) 
 
 
 async def mcp_episodes(url: str, plans: list[tuple[int, list]], _: str) -> None:
+    """A client session of the MCP SDK per episode, over one HTTP client per simulated
+    trainer process (its TLS context shared: see toolmaze_gym.openenv.client)."""
+    import httpx
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    for seed, calls in plans:
-        query = f"level={CELL[:2]}&mode={CELL[2:]}&seed={seed}"
-        async with streamable_http_client(f"{url}/mcp?{query}") as (r, w, _), \
-                ClientSession(r, w) as session:
-            await session.initialize()
-            for name, args in calls:
-                await session.call_tool(name, args)
+    async with httpx.AsyncClient(verify=TLS, follow_redirects=True,
+                                 timeout=httpx.Timeout(30, read=300)) as http:
+        for seed, calls in plans:
+            query = f"level={CELL[:2]}&mode={CELL[2:]}&seed={seed}"
+            async with streamable_http_client(f"{url}/mcp?{query}", http_client=http) \
+                    as (r, w, _), ClientSession(r, w) as session:
+                await session.initialize()
+                for name, args in calls:
+                    await session.call_tool(name, args)
 
 
 def through(play, urls: list[str], plans: dict[int, list], sessions: int, plane: str
@@ -143,10 +148,14 @@ def through(play, urls: list[str], plans: dict[int, list], sessions: int, plane:
 
 
 CELL = "C2P1"
+TLS = None  # one TLS context for every MCP client (set in main)
 
 
 def main() -> None:
-    global CELL
+    global CELL, TLS
+    import httpx
+
+    TLS = httpx.create_ssl_context()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--episodes", type=int, default=128)
     ap.add_argument("--cell", default="C2P1")
