@@ -120,13 +120,12 @@ class ServeRecorder:
         return {json.loads(line)["id"]: line.strip() for line in
                 path.read_text(encoding="utf-8").splitlines() if line.strip()}
 
-    def _keep_task(self, task: dict[str, Any], rec: dict[str, Any]) -> None:
+    def _keep_task(self, task: dict[str, Any] | None, rec: dict[str, Any]) -> None:
         """Name the run's task file in a record of a task outside the suite (kept there
-        on first sight). Two different tasks under one id cannot both be reported:
-        the second is recorded without the task file (and reports skip it)."""
-        from toolmaze_gym.tasks.suite import task_index
-
-        if task["id"] in task_index(self.suite):
+        on first sight; ``task`` is None for a suite task). Two different tasks under
+        one id cannot both be reported: the second is recorded without the task file
+        (and reports skip it)."""
+        if task is None:
             return
         line = json.dumps(task, ensure_ascii=False, sort_keys=True)
         known = self._tasks.get(task["id"])
@@ -152,13 +151,14 @@ class ServeRecorder:
     def write(self, session: Session) -> dict[str, Any]:
         """Record ``session``'s ended episode; returns the record."""
         return self.store(session.record(self.agent), session.wall_s,
-                          session.env.episode.task.to_dict())
+                          task_to_keep(session, self.suite))
 
-    def store(self, rec: dict[str, Any], wall_s: float, task: dict[str, Any]
+    def store(self, rec: dict[str, Any], wall_s: float, task: dict[str, Any] | None
               ) -> dict[str, Any]:
         """Record an ended episode given as the env's record of it, the session's wall
-        time and its task (``Task.to_dict``): what :meth:`write` takes from a session
-        here, and a worker process sends (:mod:`toolmaze_gym.serving.workers`)."""
+        time and, for a task outside the suite, the task (:func:`task_to_keep`): what
+        :meth:`write` takes from a session here, and what a worker process sends
+        (:mod:`toolmaze_gym.serving.workers`)."""
         with self._lock:
             base = f"{rec['task_id']}/{rec['mode']}/{rec['prompt']}"
             repeat = self._repeats.get(base, 0)
@@ -202,6 +202,16 @@ class ServeRecorder:
             self._thread.join()
         self._writer.close()
         self._stack.close()
+
+
+def task_to_keep(session: Session, suite: str) -> dict[str, Any] | None:
+    """The session's task as a dict when it is outside ``suite`` (the run keeps it in
+    its tasks file), else None: turning a task into a dict costs more than a step, so a
+    suite task, which reports find by id, is not turned."""
+    from toolmaze_gym.tasks.suite import task_index
+
+    task = session.env.episode.task
+    return None if task.id in task_index(suite) else task.to_dict()
 
 
 def record_line(rec: dict[str, Any]) -> str:

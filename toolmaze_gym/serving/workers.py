@@ -32,7 +32,7 @@ import sys
 import time
 from typing import Any
 
-from toolmaze_gym.serving.recorder import ServeRecorder
+from toolmaze_gym.serving.recorder import ServeRecorder, task_to_keep
 from toolmaze_gym.serving.session import Session
 
 # seconds the parent waits for a worker to start (import, corpus, bind) or to stop
@@ -44,8 +44,10 @@ class ForwardingRecorder:
     asks of a :class:`ServeRecorder`, with the records sent to the parent, which
     writes them (see the module docstring)."""
 
-    def __init__(self, out: str, agent: str, played: frozenset[str], outbox: Any) -> None:
-        self.out, self.agent, self._played, self._outbox = out, agent, played, outbox
+    def __init__(self, out: str, agent: str, suite: str, played: frozenset[str],
+                 outbox: Any) -> None:
+        self.out, self.agent, self.suite = out, agent, suite
+        self._played, self._outbox = played, outbox
         self.written = 0
 
     def played(self, task_id: str, mode: str, prompt: str) -> bool:
@@ -54,7 +56,7 @@ class ForwardingRecorder:
 
     def write(self, session: Session) -> None:
         self._outbox.put(("record", session.record(self.agent), session.wall_s,
-                          session.env.episode.task.to_dict()))
+                          task_to_keep(session, self.suite)))
         self.written += 1
 
     def flush(self) -> None:
@@ -71,7 +73,7 @@ def _worker(ns: argparse.Namespace, index: int, played: frozenset[str], outbox: 
     from toolmaze_gym.cli.common import UsageError
     from toolmaze_gym.serving.store import SessionStore
 
-    recorder = ForwardingRecorder(ns.out, ns.agent, played, outbox)
+    recorder = ForwardingRecorder(ns.out, ns.agent, ns.suite, played, outbox)
     store = SessionStore(recorder, ns.suite, ns.base, frozenset(ns.fixed), ns.idle_timeout,
                          ns.max_sessions, ns.max_steps, calling=ns.calling,
                          walk=(index, ns.workers))
