@@ -269,13 +269,14 @@ def _valid_for(tools: list[dict], action: dict) -> bool:
     return True
 
 
-def _play_strict(model: str | None, episodes: int, max_new_tokens: int, **options):
+def _play_strict(model: str | None, episodes: int, max_new_tokens: int, max_steps: int = 3,
+                 **options):
     """Episodes of the ``hf`` agent under strict calls; [(tools, steps)]."""
     policy = make_policy("hf", model=model, strict_calls=True, compact_tools=True,
                          max_new_tokens=max_new_tokens, **options)
     out = []
     for k in range(episodes):
-        env = gym.make(f"ToolMaze-C{k % 4 + 1}P{k % 5}-v0", max_steps=3)
+        env = gym.make(f"ToolMaze-C{k % 4 + 1}P{k % 5}-v0", max_steps=max_steps)
         _, info = env.reset(seed=k)
         policy.start(f"e{k}", env.unwrapped.episode.task, info["tools"], info["mode"])
         done = False
@@ -290,7 +291,8 @@ def _play_strict(model: str | None, episodes: int, max_new_tokens: int, **option
 
 def test_a_random_model_under_strict_calls_only_makes_valid_calls(tiny_model):
     """Random weights would write noise; constrained, every action is a valid call."""
-    played = _play_strict(str(tiny_model), 3, max_new_tokens=400, free_text_chars=40)
+    played = _play_strict(str(tiny_model), 2, max_new_tokens=300, max_steps=2,
+                          free_text_chars=40)
     actions = [(tools, s.action) for tools, steps in played for s in steps]
     assert actions
     bad = [a for tools, a in actions if not _valid_for(tools, a)]
