@@ -299,6 +299,15 @@ def test_a_random_model_under_strict_calls_only_makes_valid_calls(tiny_model):
     assert not bad, bad
 
 
+def test_a_call_closes_within_the_token_cap(tiny_model):
+    """Free text may hold 300 characters, the turn only 64 tokens: random weights fill
+    strings to the cap, so only the closing guard gets every call closed in time."""
+    played = _play_strict(str(tiny_model), 2, max_new_tokens=64, max_steps=2)
+    actions = [(tools, s.action) for tools, steps in played for s in steps]
+    bad = [a for tools, a in actions if not _valid_for(tools, a)]
+    assert actions and not bad, bad
+
+
 def test_without_strict_calls_the_random_model_makes_no_valid_call(tiny_model):
     """The same model free: what the test above shows is the constraint's doing."""
     policy = make_policy("hf", model=str(tiny_model), compact_tools=True, max_new_tokens=24)

@@ -221,7 +221,8 @@ class HFPolicy:
         if any(self.episodes.get(k).tools != tools for k in keys[1:]):
             raise ValueError("policy 'hf': strict_calls batches episodes of one tool set "
                              "only; use batch_size=1 for mixed tasks")
-        return LogitsProcessorList([self.strict.processor(tools, rows=len(keys))])
+        return LogitsProcessorList([self.strict.processor(tools, rows=len(keys),
+                                                          budget=self.max_new_tokens)])
 
     @property
     def sampling(self) -> dict[str, Any]:

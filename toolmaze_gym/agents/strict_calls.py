@@ -38,6 +38,14 @@ milliseconds where llguidance's first mask of a new grammar takes about a second
 and outlines builds a regex index per tool set, and it is the engine vLLM and
 SGLang default to, so the same schemas constrain training rollouts there.
 
+Closing within the token cap. A degenerate model can fill a long string until the
+turn's token cap cuts the call (measured: ``"body": "POWER_POWER_..."`` to the cap in
+10 of 50 actions). So the processor knows the turn's budget, and over its last
+``CLOSING_RESERVE`` tokens it favours, among the tokens the grammar allows, those
+that close: inside a string a token opening with ``"``, outside one a token opening
+with ``}`` or ``]``; the grammar still decides what is allowed, so the call stays
+valid, and a call that needs no closing help is untouched.
+
 Compiling is done once per tool set (:class:`StrictCalls` caches the compiled
 grammar by a digest of the schemas, least recently used first out); each turn gets a
 fresh matcher, which is cheap.
@@ -61,6 +69,8 @@ CALL_CLOSE = "\n</tool_call>"
 SEPARATORS = (", ", ": ")
 FREE_TEXT_CHARS = 300  # cap for a string the schema leaves unbounded (see the docstring)
 CACHED_TOOL_SETS = 64
+CLOSING_RESERVE = 24  # last tokens of a turn in which closing tokens are favoured
+_FAVOUR = 1e4  # added to the logit of a favoured token (any allowed one then wins)
 
 _LENGTHS = ("minLength", "maxLength")
 
@@ -164,6 +174,9 @@ class StrictCalls:
         self.info = xgr.TokenizerInfo.from_huggingface(tokenizer, vocab_size=self.vocab_size,
                                                        stop_token_ids=self.stop_ids)
         self.compiler = xgr.GrammarCompiler(self.info, cache_enabled=False)
+        self.tokenizer = tokenizer
+        self._texts: dict[int, str] = {}
+        self.quote_ids, self.close_ids = _closing_tokens(tokenizer, self.vocab_size)
         self.cached_tool_sets = cached_tool_sets
         self._compiled: OrderedDict[int, Any] = OrderedDict()
         self.compiles = 0  # grammars compiled so far (the cache's misses)
@@ -190,10 +203,19 @@ class StrictCalls:
             self._compiled.popitem(last=False)
         return hit
 
-    def processor(self, tools: Sequence[dict[str, Any]], rows: int = 1) -> Any:
+    def processor(self, tools: Sequence[dict[str, Any]], rows: int = 1,
+                  budget: int | None = None) -> Any:
         """A transformers logits processor for one ``generate`` of ``rows`` sequences:
-        every step masks the tokens that would leave the grammar."""
-        return _processor_class()(self, self.compiled(tools), rows)
+        every step masks the tokens that would leave the grammar, and within the last
+        ``CLOSING_RESERVE`` of ``budget`` new tokens favours closing tokens."""
+        return _processor_class()(self, self.compiled(tools), rows, budget)
+
+    def decode(self, token_id: int) -> str:
+        """One token's text (cached: the closing guard reads each new token)."""
+        text = self._texts.get(token_id)
+        if text is None:
+            text = self._texts[token_id] = self.tokenizer.decode([token_id])
+        return text
 
     def accepts(self, tools: Sequence[dict[str, Any]], token_ids: Sequence[int]) -> bool:
         """Whether the grammar admits ``token_ids`` as a whole reply (a stop token is
@@ -203,6 +225,19 @@ class StrictCalls:
         if not ids or ids[-1] not in self.stop_ids:
             ids.append(self.stop_ids[0])
         return all(matcher.accept_token(int(t)) for t in ids) and matcher.is_terminated()
+
+
+def _closing_tokens(tokenizer: Any, width: int) -> tuple[list[int], list[int]]:
+    """Token ids whose text opens with ``"`` (close a string), and with ``}`` or ``]``
+    (close an object or array)."""
+    quote, close = [], []
+    n = min(width, len(tokenizer))
+    for tid, text in enumerate(tokenizer.batch_decode([[i] for i in range(n)])):
+        if text.startswith('"'):
+            quote.append(tid)
+        elif text.startswith(("}", "]")):
+            close.append(tid)
+    return quote, close
 
 
 def _literal(xgr: Any, text: str) -> Any:
@@ -225,8 +260,11 @@ def _processor_class() -> type:
             row whose call is complete (or that is padding after its stop token) is
             left as it is: ``generate`` ends it on the stop token."""
 
-            def __init__(self, owner: StrictCalls, compiled: Any, rows: int) -> None:
+            def __init__(self, owner: StrictCalls, compiled: Any, rows: int,
+                         budget: int | None) -> None:
                 xgr = owner.xgr
+                self.budget, self.steps = budget, 0
+                self.texts = [""] * rows  # each row's reply so far (for the closing guard)
                 self.xgr, self.owner = xgr, owner
                 self.matchers = [xgr.GrammarMatcher(compiled) for _ in range(rows)]
                 self.bitmask = xgr.allocate_token_bitmask(rows, owner.vocab_size)
@@ -236,9 +274,12 @@ def _processor_class() -> type:
                 if self.start is None:
                     self.start = input_ids.shape[1]
                 else:
+                    self.steps += 1
                     for row, m in enumerate(self.matchers):
                         if not m.is_terminated():
-                            m.accept_token(int(input_ids[row, -1]))
+                            tok = int(input_ids[row, -1])
+                            m.accept_token(tok)
+                            self.texts[row] += self.owner.decode(tok)
                 live = [row for row, m in enumerate(self.matchers) if not m.is_terminated()]
                 for row in live:
                     self.matchers[row].fill_next_token_bitmask(self.bitmask, row)
@@ -246,6 +287,11 @@ def _processor_class() -> type:
                     width = scores.shape[-1]
                     self.xgr.apply_token_bitmask_inplace(scores, self.bitmask,
                                                          vocab_size=width, indices=live)
+                if self.budget is not None and self.budget - self.steps <= CLOSING_RESERVE:
+                    for row in live:
+                        inside = self.texts[row].count('"') % 2 == 1
+                        ids = self.owner.quote_ids if inside else self.owner.close_ids
+                        scores[row, ids] += _FAVOUR
                 return scores
 
         _PROCESSOR = ConstrainedCalls
