@@ -308,6 +308,24 @@ def test_a_call_closes_within_the_token_cap(tiny_model):
     assert actions and not bad, bad
 
 
+def test_a_batch_of_episodes_with_different_tools_is_held_row_by_row(tiny_model):
+    """Batched turns (as on a GPU): each row constrained to its own episode's tools."""
+    policy = make_policy("hf", model=str(tiny_model), strict_calls=True, compact_tools=True,
+                         max_new_tokens=64, batch_size=3)
+    envs, tools = {}, {}
+    for k in range(3):
+        env = gym.make(f"ToolMaze-C{k + 1}P{k + 1}-v0", max_steps=1)
+        _, info = env.reset(seed=k)
+        policy.start(f"e{k}", env.unwrapped.episode.task, info["tools"], info["mode"])
+        envs[f"e{k}"], tools[f"e{k}"] = env, info["tools"]
+    assert len({json.dumps(t) for t in tools.values()}) == 3
+    turns = [(key, env.unwrapped.messages) for key, env in envs.items()]
+    for (key, _), text in zip(turns, policy.act_many(turns), strict=True):
+        envs[key].step(text)
+        action = envs[key].unwrapped.episode.steps[0].action
+        assert _valid_for(tools[key], action), (key, action)
+
+
 def test_without_strict_calls_the_random_model_makes_no_valid_call(tiny_model):
     """The same model free: what the test above shows is the constraint's doing."""
     policy = make_policy("hf", model=str(tiny_model), compact_tools=True, max_new_tokens=24)

@@ -212,17 +212,12 @@ class HFPolicy:
         return kwargs
 
     def _constraint(self, keys: list[str]) -> Any:
-        """The strict-calls processor of one batch; every row must show the same tools
-        (one grammar per ``generate``), else the batch is refused."""
+        """The strict-calls processor of one batch: each row held to its episode's tools."""
         from transformers import LogitsProcessorList
 
         assert self.strict is not None
-        tools = self.episodes.get(keys[0]).tools
-        if any(self.episodes.get(k).tools != tools for k in keys[1:]):
-            raise ValueError("policy 'hf': strict_calls batches episodes of one tool set "
-                             "only; use batch_size=1 for mixed tasks")
-        return LogitsProcessorList([self.strict.processor(tools, rows=len(keys),
-                                                          budget=self.max_new_tokens)])
+        return LogitsProcessorList([self.strict.batch_processor(
+            [self.episodes.get(k).tools for k in keys], budget=self.max_new_tokens)])
 
     @property
     def sampling(self) -> dict[str, Any]:

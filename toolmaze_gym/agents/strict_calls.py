@@ -208,7 +208,13 @@ class StrictCalls:
         """A transformers logits processor for one ``generate`` of ``rows`` sequences:
         every step masks the tokens that would leave the grammar, and within the last
         ``CLOSING_RESERVE`` of ``budget`` new tokens favours closing tokens."""
-        return _processor_class()(self, self.compiled(tools), rows, budget)
+        return self.batch_processor([tools] * rows, budget)
+
+    def batch_processor(self, tool_sets: Sequence[Sequence[dict[str, Any]]],
+                        budget: int | None = None) -> Any:
+        """:meth:`processor` for a batch whose rows show different tools (row ``i``
+        constrained to ``tool_sets[i]``)."""
+        return _processor_class()(self, [self.compiled(t) for t in tool_sets], budget)
 
     def decode(self, token_id: int) -> str:
         """One token's text (cached: the closing guard reads each new token)."""
@@ -260,13 +266,14 @@ def _processor_class() -> type:
             row whose call is complete (or that is padding after its stop token) is
             left as it is: ``generate`` ends it on the stop token."""
 
-            def __init__(self, owner: StrictCalls, compiled: Any, rows: int,
+            def __init__(self, owner: StrictCalls, grammars: list[Any],
                          budget: int | None) -> None:
+                rows = len(grammars)
                 xgr = owner.xgr
                 self.budget, self.steps = budget, 0
                 self.texts = [""] * rows  # each row's reply so far (for the closing guard)
                 self.xgr, self.owner = xgr, owner
-                self.matchers = [xgr.GrammarMatcher(compiled) for _ in range(rows)]
+                self.matchers = [xgr.GrammarMatcher(g) for g in grammars]
                 self.bitmask = xgr.allocate_token_bitmask(rows, owner.vocab_size)
                 self.start: int | None = None
 
