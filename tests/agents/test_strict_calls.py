@@ -25,6 +25,7 @@ from toolmaze_gym.agents.strict_calls import (
     SEPARATORS,
     StrictCalls,
     StrictCallsError,
+    bounded_pattern,
     call_schema,
 )
 from toolmaze_gym.transcript import RESERVED_SCHEMAS
@@ -87,7 +88,8 @@ def _value(schema: dict) -> st.SearchStrategy:
     assert kind == "string", schema
     lo, hi = schema.get("minLength", 0), schema.get("maxLength", 80)
     if "pattern" in schema:
-        return st.from_regex(schema["pattern"], fullmatch=True).filter(
+        # runs of an unbounded repetition held to PATTERN_RUN, as the grammar holds them
+        return st.from_regex(bounded_pattern(schema["pattern"]), fullmatch=True).filter(
             lambda s: lo <= len(s) <= hi)
     # no character JSON must escape: xgrammar admits no escape in a length-bounded
     # string (see toolmaze_gym.agents.strict_calls), nor unassigned code points (planes
@@ -221,6 +223,22 @@ def test_an_unbounded_answer_is_capped_so_a_call_always_closes(strict, tokenizer
     short = _text("finish", {"answer": "a" * strict.free_text_chars})
     assert not strict.accepts(shown, tokenizer(long, add_special_tokens=False)["input_ids"])
     assert strict.accepts(shown, tokenizer(short, add_special_tokens=False)["input_ids"])
+
+
+def test_an_unbounded_pattern_run_is_held_so_a_string_always_closes(strict, tokenizer,
+                                                                   corpus):
+    """An e-mail's local part (``[...]+``) ends within PATTERN_RUN characters."""
+    name = next(n for n in sorted(corpus.tools) if any(
+        "@" in p.get("pattern", "") for p in
+        corpus[n].openai_schema()["function"]["parameters"]["properties"].values()))
+    fn = corpus[name].openai_schema()["function"]
+    pname = next(k for k, p in fn["parameters"]["properties"].items()
+                 if "@" in p.get("pattern", ""))
+    tools = [corpus[name].openai_schema(), *RESERVED_SCHEMAS]
+    for local, ok in (("a" * 32, True), ("a" * 33, False)):
+        text = _text(name, {**_valid_args(fn), pname: f"{local}@example.com"})
+        assert strict.accepts(tools, tokenizer(text, add_special_tokens=False)
+                              ["input_ids"]) is ok, local
 
 
 def test_a_tool_set_is_compiled_once_and_reused(tokenizer, shown):

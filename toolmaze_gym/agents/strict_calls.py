@@ -20,8 +20,9 @@ tool's schema: property names (no unknown ones: ``additionalProperties`` is fals
 every ToolMaze schema, and the grammar is built in strict mode), types, enums,
 required fields, numeric bounds and string patterns. Deliberate gaps, all
 xgrammar's: a string with a ``pattern`` is held to the pattern alone (xgrammar
-cannot combine a pattern with ``minLength``/``maxLength``; every ToolMaze pattern
-already bounds its length or is far below the cap), and a string the schema leaves
+cannot combine a pattern with ``minLength``/``maxLength``), with each unbounded
+repetition in it (``+``, ``*``, ``{n,}``) held to ``PATTERN_RUN`` characters (see
+:func:`bounded_pattern`), and a string the schema leaves
 unbounded (``finish``'s answer, ``abort``'s reason) is capped at ``free_text_chars``
 so that a call always closes within the turn's token cap instead of being cut. A
 third gap follows from the second: xgrammar admits no JSON escape (``\\n``, ``\\"``,
@@ -73,6 +74,7 @@ CLOSING_RESERVE = 24  # last tokens of a turn in which closing tokens are favour
 _FAVOUR = 1e4  # added to the logit of a favoured token (any allowed one then wins)
 
 _LENGTHS = ("minLength", "maxLength")
+PATTERN_RUN = 32  # an unbounded repetition in a pattern (+, *, {n,}) is held to this
 
 
 class StrictCallsError(ValueError):
@@ -118,9 +120,44 @@ def _bounded(schema: Any, free_text_chars: int) -> Any:
         if "pattern" in out:
             for key in _LENGTHS:
                 out.pop(key, None)
+            out["pattern"] = bounded_pattern(str(out["pattern"]))
         elif "enum" not in out and "const" not in out:
             out["maxLength"] = min(int(out.get("maxLength", free_text_chars)), free_text_chars)
     return out
+
+
+def bounded_pattern(pattern: str, run: int = PATTERN_RUN) -> str:
+    """``pattern`` with every unbounded repetition bounded: ``+`` → ``{1,run}``, ``*`` →
+    ``{0,run}``, ``{n,}`` → ``{n,n+run}`` (outside character classes and escapes).
+    Why: a pattern string has no length bound in the grammar (see the docstring), and
+    a degenerate model filled an e-mail's local part with digits until the token cap
+    (20 of 160 actions); no closing help can end a string the pattern keeps open."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c in "+*":
+            out.append(f"{{{1 if c == '+' else 0},{run}}}")
+            i += 1
+            continue
+        elif c == "{":
+            end = pattern.find("}", i)
+            body = pattern[i + 1:end] if end > 0 else ""
+            low, comma, high = body.partition(",")
+            if end > 0 and comma and not high and low.isdigit():
+                out.append(f"{{{low},{int(low) + run}}}")
+                i = end + 1
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def call_schema(tools: Sequence[dict[str, Any]],
