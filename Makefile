@@ -15,11 +15,18 @@ TOOLMAZE := $(VENV)/bin/toolmaze
 # (the `hf` agent's default model) on one task per (C, P) cell with both prompts,
 # compact tool rendering and a token cap per turn, sized for < 15 min on 2 cores. The
 # model's sample is not the baselines' whole suite: --allow-mixed, and the report says so.
+# The model runs twice on the same cells: free, and with --strict-calls (decoding
+# constrained to one valid call of a shown tool; its row is named "smollm2-135m (strict)"),
+# so the report shows what the format costs a small model. A strict call needs room for
+# a whole call (128 tokens) and a strict episode goes on calling tools where a free one
+# ends on its first line of prose, so its episodes are held to 4 steps.
 # Re-running continues the same runs (--resume); change EVAL_DIR to start afresh.
 EVAL_DIR  ?= runs/eval
 BASELINES ?= oracle validator retry naive random
 HF_LABEL  ?= smollm2-135m
 HF_EVAL   ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools --max-tokens 48
+HF_STRICT ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools --max-tokens 128 \
+	--max-steps 4 --strict-calls
 
 .PHONY: setup test test-all lint bench eval train-demo train-lift train-lift-curve browser-test verifiers-test clean
 
@@ -54,8 +61,11 @@ eval: $(STAMP)
 	@echo "== $(HF_LABEL) ($(HF_EVAL))"
 	$(TOOLMAZE) eval --agent hf --label $(HF_LABEL) $(HF_EVAL) --out $(EVAL_DIR)/$(HF_LABEL) \
 		--resume --no-report
-	$(TOOLMAZE) report $(addprefix $(EVAL_DIR)/,$(BASELINES) $(HF_LABEL)) --out $(EVAL_DIR)/report \
-		--allow-mixed
+	@echo "== $(HF_LABEL) (strict) ($(HF_STRICT))"
+	$(TOOLMAZE) eval --agent hf --label $(HF_LABEL) $(HF_STRICT) \
+		--out $(EVAL_DIR)/$(HF_LABEL)-strict --resume --no-report
+	$(TOOLMAZE) report $(addprefix $(EVAL_DIR)/,$(BASELINES) $(HF_LABEL) $(HF_LABEL)-strict) \
+		--out $(EVAL_DIR)/report --allow-mixed
 	@echo "report: $(EVAL_DIR)/report/results.md (figures beside it; trajectories: \
 	$(EVAL_DIR)/report/viewer/index.html)"
 

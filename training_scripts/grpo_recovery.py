@@ -24,10 +24,10 @@ Rollout paths (``--reward`` applies to all three, through one function,
 * default (CPU or GPU): ``environment_factory`` — TRL's own multi-turn tool loop
   over ``toolmaze_gym.training.environment`` (one generated environment class per
   tool set, chosen per row; the tools are the task's tools plus finish/abort);
-* ``--openenv-url URL``: the same tool loop, with every episode played on a ToolMaze
-  OpenEnv server (``toolmaze serve --protocol openenv``; TRL's ``environment_factory``
-  for OpenEnv, ``toolmaze_gym.training.openenv_environment``): same prompts, tools and
-  reward;
+* ``--openenv-url URL[,URL...]``: the same tool loop, with every episode played on a
+  ToolMaze OpenEnv server (``toolmaze serve --protocol openenv``; TRL's
+  ``environment_factory`` for OpenEnv, ``toolmaze_gym.training.openenv_environment``):
+  same prompts, tools and reward; several URLs spread the rollouts over the servers;
 * ``--use-vllm``: a ``rollout_func`` over ``ToolMazePool``
   (``toolmaze_gym.training.vllm_rollout``): every live episode's turn in one vLLM
   call, in ``colocate`` mode (vLLM inside the training processes) or ``server``
@@ -106,9 +106,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--max-episode-steps", type=int, default=12,
                     help="agent actions per episode (tool-calling iterations; the tokens "
                     "are capped by --max-completion-length)")
-    ap.add_argument("--openenv-url", metavar="URL", help="play the episodes on this ToolMaze "
-                    "OpenEnv server (toolmaze serve --protocol openenv) instead of in "
-                    "process (default: in process)")
+    ap.add_argument("--openenv-url", metavar="URL[,URL...]", help="play the episodes on "
+                    "this ToolMaze OpenEnv server (toolmaze serve --protocol openenv) instead "
+                    "of in process; several URLs, comma-separated, spread the rollouts over "
+                    "them (replicas, or the ports of toolmaze serve --workers N) (default: "
+                    "in process)")
     ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
     ap.add_argument("--gradient-checkpointing", action="store_true",
                     help="recompute activations in the backward pass (less memory, slower)")
@@ -216,6 +218,12 @@ def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, An
         require_installed(["vllm"], "--use-vllm")
     if args.openenv_url:
         require_all(["openenv"], "--openenv-url")
+        from toolmaze_gym.training.openenv_environment import server_urls
+
+        try:
+            server_urls(args.openenv_url)
+        except ValueError as exc:  # before a model is loaded
+            sys.exit(f"grpo_recovery: --openenv-url: {exc}")
     if not args.model:
         from toolmaze_gym.agents.models import check_default_model
 

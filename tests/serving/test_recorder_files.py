@@ -37,6 +37,24 @@ def test_a_cut_last_line_is_repaired_when_a_server_starts_again(tmp_path):
     assert len(lines) == 1 and json.loads(lines[0])["task_id"] == "tmz-v3-c1-0001"
 
 
+def test_a_task_outside_the_suite_is_kept_in_the_runs_tasks_file_once(tmp_path):
+    """Reports find a suite task by its id and a procedural one in the run's tasks file:
+    each is recorded so, however many episodes of it end."""
+    out = tmp_path / "run"
+    store = SessionStore(ServeRecorder(out), idle_timeout=60.0)
+    for choice in ({"split": "train", "level": "C1", "seed": 4},
+                   {"split": "train", "level": "C1", "seed": 4}, {"level": "C1", "seed": 0}):
+        sid, session = store.open(choice)
+        session.call("abort", {"reason": "x"})
+        store.close(sid)
+    store.recorder.close()
+    recs = [json.loads(line) for line in (out / RECORDS).read_text().splitlines()]
+    kept = [json.loads(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
+    assert [t["id"] for t in kept] == [recs[0]["task_id"]]  # once, for both episodes
+    assert recs[0]["tasks"] == recs[1]["tasks"] == str((out / "tasks.jsonl").resolve())
+    assert "tasks" not in recs[2] and recs[2]["task_id"].startswith("tmz-")
+
+
 @pytest.mark.parametrize("port", ["-1", "99999", "http"])
 def test_serve_refuses_a_port_out_of_range_in_one_line(tmp_path, port):
     out = subprocess.run([sys.executable, "-m", "toolmaze_gym.cli", "serve", "--out",

@@ -27,7 +27,8 @@ from toolmaze_gym.openenv.server.toolmaze_environment import ToolMazeEnvironment
 
 from toolmaze_gym.prompts import NATIVE, check_calling
 from toolmaze_gym.serving import ServeRecorder, SessionStore
-from toolmaze_gym.serving.limits import MAX_BODY_BYTES, BodyLimits
+from toolmaze_gym.serving.hosting import uvicorn_options
+from toolmaze_gym.serving.limits import BodyLimits
 
 
 def build_app(store: SessionStore) -> Any:
@@ -82,7 +83,7 @@ def main() -> None:
     import uvicorn
 
     uvicorn.run(_from_environment(), host="127.0.0.1", port=int(os.environ.get("PORT", "8000")),
-                ws_max_size=MAX_BODY_BYTES)
+                **uvicorn_options())
 
 
 if __name__ == "__main__":

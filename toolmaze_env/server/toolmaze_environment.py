@@ -13,11 +13,18 @@ as ``toolmaze serve``; a call's result has FastMCP's shape (``content``, ``data`
 (the client hung up, OpenEnv reaped it idle) or resets with its episode unfinished has
 that episode graded like a truncation and recorded with ``"cut": "closed"``, once it
 made at least one call.
+
+A step is a few hundred microseconds of pure Python that never waits, so both planes
+run it on the server's event loop (``reset_async``/``step_async``, and ``tools/call``
+awaited in place): OpenEnv would otherwise hand every message to a thread of its own
+per session, and 32 such threads fight for the GIL with the loop that reads the
+sockets, so throughput fell as sessions were added (issue 32). Creating and closing a
+session (recording its episode) goes to one shared thread
+(``REQUIRES_SINGLE_THREAD_EXECUTOR``) instead of a new thread per session.
 """
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from typing import Any, ClassVar
 
@@ -45,6 +52,7 @@ class ToolMazeEnvironment(Environment):
     what its flags fix, and the recorder."""
 
     SUPPORTS_CONCURRENT_SESSIONS: ClassVar[bool] = True
+    REQUIRES_SINGLE_THREAD_EXECUTOR: ClassVar[bool] = True  # see the module docstring
     store: ClassVar[SessionStore]
 
     def __init__(self) -> None:
@@ -79,6 +87,16 @@ class ToolMazeEnvironment(Environment):
             task_id=o["task_id"], level=o["level"], mode=o["mode"], prompt=o["prompt"],
             request=o["request"], clock=o["clock"], system_prompt=o["system_prompt"],
             tool_schemas=o["tools"], done=False, reward=None)
+
+    async def reset_async(self, seed: int | None = None, episode_id: str | None = None,
+                          **kwargs: Any) -> ToolMazeObservation:
+        """:meth:`reset` on the event loop (see the module docstring)."""
+        return self.reset(seed=seed, episode_id=episode_id, **kwargs)
+
+    async def step_async(self, action: Any, timeout_s: float | None = None,
+                         **kwargs: Any) -> Observation:
+        """:meth:`step` on the event loop (see the module docstring)."""
+        return self.step(action, timeout_s, **kwargs)
 
     def step(self, action: Any, timeout_s: float | None = None, **kwargs: Any) -> Observation:
         if isinstance(action, ListToolsAction):
@@ -191,7 +209,7 @@ class EpisodeTools:
                         ) -> dict[str, Any]:
         if not isinstance(name, str):
             raise RuntimeError("params.name must be a string")
-        obs = await asyncio.to_thread(self.env._call, CallToolAction.model_construct(
+        obs = self.env._call(CallToolAction.model_construct(  # on the loop: see the module
             tool_name=name, arguments=arguments if arguments is not None else {}))
         if obs.error is not None:
             raise RuntimeError(obs.error.message)

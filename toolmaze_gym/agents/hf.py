@@ -16,6 +16,11 @@ may render the model's own reply differently from how it was generated), so
 reuse never changes what the model sees. On CUDA, turns are batched in one
 left-padded ``generate`` (``batch_size``), without cache reuse.
 
+Strict calls (``strict_calls``): each reply is constrained to one call of a tool
+the episode shows, with arguments valid for its schema, in the template's
+``<tool_call>`` markup (``toolmaze_gym.agents.strict_calls``); the grammar is
+compiled once per tool set. Reports name such runs ``<label> (strict)``.
+
 Greedy decoding by default (reproducible); ``temperature > 0`` samples, seeded
 per episode key and turn. A prompt that would not fit the model's window with
 ``max_new_tokens`` to spare raises :class:`ContextOverflow` (see
@@ -34,6 +39,7 @@ from toolmaze_gym import hashing
 from toolmaze_gym.agents.conversation import with_tool_docs
 from toolmaze_gym.agents.models import default_model_dir, tool_chat_template
 from toolmaze_gym.agents.policy import ContextOverflow, EpisodeBook, Turn, new_usage
+from toolmaze_gym.agents.strict_calls import FREE_TEXT_CHARS, StrictCalls
 from toolmaze_gym.agents.threads import configure_cpu_threads
 from toolmaze_gym.optional import HF_STACK, require_all
 from toolmaze_gym.tasks.model import Task
@@ -62,14 +68,19 @@ class HFPolicy:
 
     name = "hf"
     OPTIONS = ("model", "compact_tools", "brief_tools", "max_new_tokens", "temperature",
-               "top_p", "seed", "device", "batch_size", "kv_reuse", "cached_episodes")
+               "top_p", "seed", "device", "batch_size", "kv_reuse", "cached_episodes",
+               "strict_calls", "free_text_chars")
 
     def __init__(self, model: str | Path | None = None, compact_tools: bool = False,
                  max_new_tokens: int = 256, temperature: float = 0.0, seed: int = 0,
                  device: str | None = None, batch_size: int | None = None,
                  kv_reuse: bool = True, cached_episodes: int = 8,
-                 top_p: float | None = None, brief_tools: bool = False) -> None:
+                 top_p: float | None = None, brief_tools: bool = False,
+                 strict_calls: bool = False, free_text_chars: int = FREE_TEXT_CHARS) -> None:
         _check(max_new_tokens, temperature, seed, batch_size, top_p)
+        if not isinstance(strict_calls, bool):
+            raise ValueError(f"policy 'hf': strict_calls must be true or false, "
+                             f"got {strict_calls!r}")
         if not isinstance(cached_episodes, int) or cached_episodes < 1:
             raise ValueError(f"policy 'hf': cached_episodes must be a positive integer, "
                              f"got {cached_episodes!r}")
@@ -95,6 +106,9 @@ class HFPolicy:
         self.episodes = EpisodeBook(f"policy 'hf' ({self.model_id})")
         self.cached_episodes = cached_episodes
         self._cached: OrderedDict[str, None] = OrderedDict()  # keys holding a cache, LRU
+        self.strict_calls = strict_calls
+        self.strict = StrictCalls(self.tokenizer, _logits_width(self.model), self.stop_ids,
+                                  free_text_chars) if strict_calls else None
 
     # -- Policy ----------------------------------------------------------------------
 
@@ -149,7 +163,7 @@ class HFPolicy:
         self._seed(key, ep.usage["turns"])
         with torch.inference_mode():
             out = self.model.generate(input_ids, attention_mask=torch.ones_like(input_ids),
-                                      **{self.cache_kw: cache}, **self._generation())
+                                      **{self.cache_kw: cache}, **self._generation([key]))
         seq = out.sequences[0].tolist()
         if self.kv_reuse:
             ep.cache = getattr(out, self.cache_kw)
@@ -174,7 +188,7 @@ class HFPolicy:
                                    padding_side="left", return_tensors="pt").to(self.device)
         self._seed(prompts[0][0], self.episodes.get(prompts[0][0]).usage["turns"])
         with torch.inference_mode():
-            out = self.model.generate(**batch, **self._generation())
+            out = self.model.generate(**batch, **self._generation([k for k, _ in prompts]))
         width = batch["input_ids"].shape[1]
         texts = []
         for row, (key, ids) in enumerate(prompts):
@@ -184,7 +198,8 @@ class HFPolicy:
             texts.append(self._record(ep, ids, out.sequences[row, width:].tolist(), len(ids)))
         return texts
 
-    def _generation(self) -> dict[str, Any]:
+    def _generation(self, keys: list[str]) -> dict[str, Any]:
+        """``generate``'s settings for a turn of the episodes ``keys`` (one batch)."""
         kwargs: dict[str, Any] = {
             "max_new_tokens": self.max_new_tokens, "do_sample": self.temperature > 0,
             "eos_token_id": self.stop_ids, "pad_token_id": self.tokenizer.pad_token_id,
@@ -192,7 +207,17 @@ class HFPolicy:
         if self.temperature > 0:  # plain temperature sampling, as chat APIs do
             kwargs.update(temperature=self.temperature, top_k=0,
                           top_p=1.0 if self.top_p is None else self.top_p)
+        if self.strict is not None:
+            kwargs["logits_processor"] = self._constraint(keys)
         return kwargs
+
+    def _constraint(self, keys: list[str]) -> Any:
+        """The strict-calls processor of one batch: each row held to its episode's tools."""
+        from transformers import LogitsProcessorList
+
+        assert self.strict is not None
+        return LogitsProcessorList([self.strict.batch_processor(
+            [self.episodes.get(k).tools for k in keys], budget=self.max_new_tokens)])
 
     @property
     def sampling(self) -> dict[str, Any]:
@@ -288,6 +313,13 @@ def _tool_template(tokenizer: Any, path: Path) -> str:
     raise ValueError(f"policy 'hf': the chat template of {path} does not render tool calls "
                      "and the model does not use ChatML tokens; give a checkpoint whose "
                      "tokenizer_config.json has a tool-capable chat_template")
+
+
+def _logits_width(model: Any) -> int:
+    """The width of the model's logits (the vocabulary it scores, which may exceed the
+    tokenizer's)."""
+    head = model.get_output_embeddings()
+    return int(getattr(head, "out_features", 0) or model.config.vocab_size)
 
 
 def _stop_ids(tokenizer: Any, model: Any) -> list[int]:

@@ -36,6 +36,7 @@ _FLAG_OPTIONS = {
     "compact_tools": {"hf": "compact_tools", "openai": "compact_tools"},
     "brief_tools": {"hf": "brief_tools", "openai": "brief_tools"},
     "device": {"hf": "device"},
+    "strict_calls": {"hf": "strict_calls"},
     "seed": {"hf": "seed", "openai": "seed", "random": "seed"},
 }
 
@@ -395,6 +396,10 @@ def add_commands(sub) -> None:
                    "field by field without the fields' glosses (arguments, bounds and "
                    "relations stay; what each value is and its range go, which are "
                    "witnesses of silent faults): about a third fewer first-turn tokens")
+    g.add_argument("--strict-calls", action="store_true",
+                   help="hf: constrain every reply to one call of a shown tool with "
+                   "arguments valid for its schema (or finish/abort), by grammar-constrained "
+                   "decoding (xgrammar); the report names the row '<label> (strict)'")
     g.add_argument("--device", help="hf: cpu, cuda, cuda:1, ... (default: cuda when torch sees "
                    "a GPU, else cpu)")
     g.add_argument("--seed", type=int, help="hf, openai, random: sampling seed, combined with "

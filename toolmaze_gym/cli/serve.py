@@ -23,7 +23,7 @@ import signal
 import socket
 import textwrap
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolmaze_gym.cli.common import UsageError, output_dir, port_number, positive
@@ -36,7 +36,16 @@ CHOICE_FLAGS = {"task": "task_id", "split": "split", "seed": "seed", "level": "l
 
 
 def _store(ns: argparse.Namespace) -> Any:
-    from toolmaze_gym.serving import EpisodeChoice, ServeError, ServeRecorder, SessionStore
+    from toolmaze_gym.serving import SessionStore
+
+    recorder, base, fixed = _run(ns)
+    return SessionStore(recorder, ns.suite, base, fixed, ns.idle_timeout,
+                        ns.max_sessions, ns.max_steps, calling=ns.calling)
+
+
+def _run(ns: argparse.Namespace) -> tuple[Any, Any, frozenset[str]]:
+    """The run's recorder, the flags' episode choice and the keys the flags fix."""
+    from toolmaze_gym.serving import EpisodeChoice, ServeError, ServeRecorder
 
     given = {key: getattr(ns, flag) for flag, key in CHOICE_FLAGS.items()
              if getattr(ns, flag) is not None}
@@ -50,14 +59,14 @@ def _store(ns: argparse.Namespace) -> Any:
         recorder = ServeRecorder(output_dir(ns.out), ns.agent, ns.suite, ns.protocol, calling)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
-    return SessionStore(recorder, ns.suite, base, frozenset(given), ns.idle_timeout,
-                        ns.max_sessions, ns.max_steps, calling=calling)
+    return recorder, base, frozenset(given)
 
 
 def cmd_serve(ns: argparse.Namespace) -> int:
     from toolmaze_gym.optional import require_all
 
     positive(ns.max_sessions, "--max-sessions")
+    positive(ns.workers, "--workers")
     positive(ns.max_steps, "--max-steps")
     if ns.idle_timeout <= 0:
         raise UsageError(f"--idle-timeout must be a positive number (got {ns.idle_timeout})")
@@ -71,8 +80,10 @@ def cmd_serve(ns: argparse.Namespace) -> int:
                          "client gives its model the tools as schemas")
     modules = ("mcp", "uvicorn") if ns.protocol == "mcp" else ("openenv", "uvicorn")
     require_all(modules[:1] if ns.transport == "stdio" else modules, "toolmaze serve")
+    if ns.workers > 1:
+        return _serve_workers(ns)
     store = _store(ns)
-    _stop_on_sigterm()
+    stop_on_sigterm()
     try:
         if ns.transport == "stdio":
             from toolmaze_gym.serving.mcp_server import run_stdio
@@ -80,13 +91,31 @@ def cmd_serve(ns: argparse.Namespace) -> int:
             with contextlib.suppress(KeyboardInterrupt):  # a stop, not a failure
                 asyncio.run(run_stdio(store))
             return 0
-        return _serve_http(ns, store)
+        return serve_http(ns, store)
     finally:
         store.shutdown()  # every open episode that made a call, recorded before exit
         store.recorder.close()
 
 
-def _stop_on_sigterm() -> None:
+def _serve_workers(ns: argparse.Namespace) -> int:
+    """``--workers N``: N server processes, one run directory (serving.workers)."""
+    from toolmaze_gym.serving.workers import serve_workers
+
+    if ns.transport == "stdio":
+        raise UsageError("--workers serves over HTTP; stdio has one client (drop --workers)")
+    if ns.port and ns.port + ns.workers - 1 > 65535:
+        raise UsageError(f"--workers {ns.workers} from --port {ns.port} runs past port 65535")
+    recorder, base, fixed = _run(ns)
+    stop_on_sigterm()
+    try:
+        return serve_workers(ns, recorder, base, fixed)
+    except RuntimeError as exc:
+        raise UsageError(f"cannot serve: {exc}") from None
+    finally:
+        recorder.close()
+
+
+def stop_on_sigterm() -> None:
     """SIGTERM stops the server as Ctrl-C does (uvicorn shuts down gracefully on both,
     then raises the signal again): without this the second SIGTERM would kill the
     process before the open episodes are recorded and the records flushed."""
@@ -122,37 +151,44 @@ def _stop_flag(server: Any) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def _serve_http(ns: argparse.Namespace, store: Any) -> int:
+def serve_http(ns: argparse.Namespace, store: Any,
+               announce: Callable[[str], None] | None = None) -> int:
+    """Serve ``store`` over HTTP until stopped; ``announce(url)`` replaces the banner
+    (a worker tells its parent, :mod:`toolmaze_gym.serving.workers`)."""
     import sys
 
     import uvicorn
 
-    from toolmaze_gym.serving.limits import MAX_BODY_BYTES
+    from toolmaze_gym.serving.hosting import uvicorn_options
 
-    if ns.protocol == "mcp":
-        from toolmaze_gym.serving.mcp_server import http_app
-
-        app, where = http_app(store, ns.port), f"http://{ns.host}:{ns.port}/mcp"
-    else:
-        from toolmaze_gym.openenv.server.app import build_app
-
-        app, where = build_app(store), f"http://{ns.host}:{ns.port} (OpenEnv: /ws, /mcp)"
     try:
         listening = _listen(ns.host, ns.port)
     except OSError as exc:
         raise UsageError(f"cannot serve on {ns.host}:{ns.port}: {exc}") from None
+    port = listening.getsockname()[1]  # --port 0: the port the system chose
+    if ns.protocol == "mcp":
+        from toolmaze_gym.serving.mcp_server import http_app
+
+        app, where = http_app(store, port), f"http://{ns.host}:{port}/mcp"
+    else:
+        from toolmaze_gym.openenv.server.app import build_app
+
+        app, where = build_app(store), f"http://{ns.host}:{port} (OpenEnv: /ws, /mcp)"
     server = uvicorn.Server(uvicorn.Config(
-        app, log_level="warning", ws_max_size=MAX_BODY_BYTES,
-        timeout_graceful_shutdown=GRACE_S))
+        app, log_level="warning", timeout_graceful_shutdown=GRACE_S, **uvicorn_options()))
     with _stop_flag(server), contextlib.closing(listening):
-        print(f"toolmaze serve: {ns.protocol} on {where}; records to {ns.out} "
-              "(Ctrl-C stops)", file=sys.stderr)
+        if announce is not None:
+            announce(f"http://{ns.host}:{port}")
+        else:
+            print(f"toolmaze serve: {ns.protocol} on {where}; records to {ns.out} "
+                  "(Ctrl-C stops)", file=sys.stderr)
         server.run(sockets=[listening])
     if not (server.started or server.should_exit):
         raise UsageError(f"cannot serve on {ns.host}:{ns.port}: the app did not start")
     store.shutdown()  # before the count: whatever the app's own shutdown left open
-    print(f"toolmaze serve: {store.recorder.written} episodes recorded in {ns.out}",
-          file=sys.stderr)
+    if announce is None:
+        print(f"toolmaze serve: {store.recorder.written} episodes recorded in {ns.out}",
+              file=sys.stderr)
     return 0
 
 
@@ -223,5 +259,10 @@ def add_commands(sub) -> None:
     p.add_argument("--idle-timeout", type=float, default=300.0, help="seconds a session "
                    "may stay idle before its episode is ended (graded, recorded as cut "
                    "'idle' if it made a call) and forgotten")
-    p.add_argument("--max-sessions", type=int, default=256, help="sessions held at once")
+    p.add_argument("--max-sessions", type=int, default=256, help="sessions held at once "
+                   "(per worker)")
+    p.add_argument("--workers", type=int, default=1, help="server processes, on ports "
+                   "--port, --port+1, ... (any free ports for --port 0), each holding the "
+                   "sessions it opened, all recording to --out; give a trainer every "
+                   "worker's URL (default 1)")
     p.set_defaults(func=cmd_serve)

@@ -129,9 +129,22 @@ def _stored_version(rec: dict[str, Any]) -> str:
     return str(rec.get("grading_version") or old.get("version") or "?")
 
 
+STRICT_SUFFIX = " (strict)"
+
+
 def _label(rec: dict[str, Any], cfg: dict[str, Any], path: Path) -> str:
-    """The row's name: the run's ``--label``, but a model run left with the default label
-    (the agent kind, ``openai`` or ``hf``) is named by its model."""
+    """The row's name (see ``_named``), with `` (strict)`` when the run's replies were
+    constrained to valid calls (``--strict-calls``): strict and free decoding of one
+    model are different agents and never share a row, whatever label the runs got."""
+    name = _named(rec, cfg, path)
+    options = rec.get("agent_options") or cfg.get("agent_options") or {}
+    strict = isinstance(options, dict) and options.get("strict_calls") is True
+    return f"{name}{STRICT_SUFFIX}" if strict and not name.endswith(STRICT_SUFFIX) else name
+
+
+def _named(rec: dict[str, Any], cfg: dict[str, Any], path: Path) -> str:
+    """The run's ``--label``, but a model run left with the default label (the agent
+    kind, ``openai`` or ``hf``) is named by its model."""
     agent = str(rec.get("agent") or cfg.get("label") or path.stem)
     if agent in ("openai", "hf") and cfg.get("agent") == agent:
         from toolmaze_gym.report.basis import EMBEDDED_MODEL

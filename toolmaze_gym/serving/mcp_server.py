@@ -32,6 +32,12 @@ The client chooses its episodes with query parameters on the server URL
 (``/mcp?level=C2&mode=P2&seed=3``, or ``task_id=...``, ``split``, ``prompt``); what
 the server's flags fix cannot be changed; stdio takes the flags' choice. Streamable
 HTTP serves many sessions at once on 127.0.0.1; stdio serves one.
+
+Every handler runs the session's work (opening an episode, a call, its grading and
+record) on the event loop itself: it is a few hundred microseconds of pure Python that
+never waits, and a hop to a worker thread per request cost more than the step and made
+the threads fight the loop for the GIL (issue 32). Only the periodic reaping and the
+shutdown go to a thread.
 """
 
 from __future__ import annotations
@@ -108,7 +114,7 @@ def build_server(store: SessionStore) -> Any:
     async def current_or_next() -> Session:
         """The running episode, or the next one if it has ended (the client is told
         that the tool list changed: the next task has other tools)."""
-        s, new = await asyncio.to_thread(lambda: store.renew(*identity()))
+        s, new = store.renew(*identity())
         if new:
             with contextlib.suppress(Exception):  # a client that cannot take it
                 await server.request_context.session.send_tool_list_changed()
@@ -116,7 +122,7 @@ def build_server(store: SessionStore) -> Any:
 
     @server.list_tools()
     async def list_tools() -> list[types.Tool]:
-        s = await asyncio.to_thread(session)
+        s = session()
         return [types.Tool(name=TASK_TOOL, description=TASK_TOOL_DESCRIPTION,
                            inputSchema={"type": "object", "properties": {}})] + [
             types.Tool(name=t["function"]["name"], description=t["function"]["description"],
@@ -129,8 +135,7 @@ def build_server(store: SessionStore) -> Any:
                 s = await current_or_next()
                 return types.CallToolResult(content=[types.TextContent(
                     type="text", text=json.dumps(task_view(s), ensure_ascii=False))])
-            s = await asyncio.to_thread(session)
-            out = await asyncio.to_thread(s.call, name, arguments)
+            out = session().call(name, arguments)
         except ServeError as exc:
             if exc.kind == "episode_ended":
                 exc = ServeError(exc.kind, ENDED_HINT)
@@ -170,7 +175,7 @@ def build_server(store: SessionStore) -> Any:
     async def read_resource(uri: Any) -> str:
         if str(uri) != EPISODE_URI:
             raise ValueError(f"unknown resource {uri}; the only resource is {EPISODE_URI}")
-        s = await asyncio.to_thread(session)
+        s = session()
         return json.dumps({k: v for k, v in s.opening.items() if k != "tools"})
 
     return server
@@ -224,7 +229,7 @@ def http_app(store: SessionStore, port: int) -> Any:
             await manager.handle_request(scope, receive, send)
             if scope["method"] == "DELETE":  # the client ended its MCP session
                 sid = dict(scope["headers"]).get(b"mcp-session-id", b"").decode("latin-1")
-                await asyncio.to_thread(store.end, sid, "closed")
+                store.end(sid, "closed")
 
     return Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan,
                      middleware=[Middleware(BodyLimits)])

@@ -120,21 +120,19 @@ class ServeRecorder:
         return {json.loads(line)["id"]: line.strip() for line in
                 path.read_text(encoding="utf-8").splitlines() if line.strip()}
 
-    def _keep_task(self, session: Session, rec: dict[str, Any]) -> None:
+    def _keep_task(self, task: dict[str, Any] | None, rec: dict[str, Any]) -> None:
         """Name the run's task file in a record of a task outside the suite (kept there
-        on first sight). Two different tasks under one id cannot both be reported:
-        the second is recorded without the task file (and reports skip it)."""
-        from toolmaze_gym.tasks.suite import task_index
-
-        task = session.env.episode.task
-        if task.id in task_index(self.suite):
+        on first sight; ``task`` is None for a suite task). Two different tasks under
+        one id cannot both be reported: the second is recorded without the task file
+        (and reports skip it)."""
+        if task is None:
             return
-        line = json.dumps(task.to_dict(), ensure_ascii=False, sort_keys=True)
-        known = self._tasks.get(task.id)
+        line = json.dumps(task, ensure_ascii=False, sort_keys=True)
+        known = self._tasks.get(task["id"])
         if known is None:
             with (self.out / TASKS_FILE).open("a", encoding="utf-8") as fh:
                 fh.write(line + "\n")
-            self._tasks[task.id] = known = line
+            self._tasks[task["id"]] = known = line
         if known == line:
             rec["tasks"] = str((self.out / TASKS_FILE).resolve())
 
@@ -152,7 +150,15 @@ class ServeRecorder:
 
     def write(self, session: Session) -> dict[str, Any]:
         """Record ``session``'s ended episode; returns the record."""
-        rec = session.record(self.agent)
+        return self.store(session.record(self.agent), session.wall_s,
+                          task_to_keep(session, self.suite))
+
+    def store(self, rec: dict[str, Any], wall_s: float, task: dict[str, Any] | None
+              ) -> dict[str, Any]:
+        """Record an ended episode given as the env's record of it, the session's wall
+        time and, for a task outside the suite, the task (:func:`task_to_keep`): what
+        :meth:`write` takes from a session here, and what a worker process sends
+        (:mod:`toolmaze_gym.serving.workers`)."""
         with self._lock:
             base = f"{rec['task_id']}/{rec['mode']}/{rec['prompt']}"
             repeat = self._repeats.get(base, 0)
@@ -163,11 +169,16 @@ class ServeRecorder:
                        convention=self.convention,
                        usage={"prompt_tokens": 0, "completion_tokens": 0,
                               "turns": len(steps), "shared_turns": 0},
-                       wall_s=session.wall_s)
-            self._keep_task(session, rec)
+                       wall_s=wall_s)
+            self._keep_task(task, rec)
             self.written += 1
         self._queue.put(rec)
         return rec
+
+    def played_keys(self) -> frozenset[str]:
+        """Every ``task/mode/prompt`` this directory holds an episode of."""
+        with self._lock:
+            return frozenset(self._repeats)
 
     def _drain(self) -> None:
         while True:
@@ -191,6 +202,16 @@ class ServeRecorder:
             self._thread.join()
         self._writer.close()
         self._stack.close()
+
+
+def task_to_keep(session: Session, suite: str) -> dict[str, Any] | None:
+    """The session's task as a dict when it is outside ``suite`` (the run keeps it in
+    its tasks file), else None: turning a task into a dict costs more than a step, so a
+    suite task, which reports find by id, is not turned."""
+    from toolmaze_gym.tasks.suite import task_index
+
+    task = session.env.episode.task
+    return None if task.id in task_index(suite) else task.to_dict()
 
 
 def record_line(rec: dict[str, Any]) -> str:

@@ -40,9 +40,13 @@ class SessionStore:
     def __init__(self, recorder: ServeRecorder | None = None, suite: str = SUITE_NAME,
                  base: EpisodeChoice | None = None, fixed: frozenset[str] = frozenset(),
                  idle_timeout: float = 300.0, max_sessions: int = 256, max_steps: int = 25,
-                 clock: Callable[[], float] = time.monotonic, calling: str = TEXT) -> None:
+                 clock: Callable[[], float] = time.monotonic, calling: str = TEXT,
+                 walk: tuple[int, int] = (0, 1)) -> None:
         if idle_timeout <= 0 or max_sessions < 1:
             raise ValueError("idle_timeout must be positive and max_sessions at least 1")
+        if not 0 <= walk[0] < walk[1]:
+            raise ValueError(f"walk must be (worker, workers) with 0 <= worker < workers, "
+                             f"got {walk}")
         self.recorder, self.suite, self.base = recorder, suite, base or EpisodeChoice()
         self.fixed, self.idle_timeout, self.max_sessions = fixed, idle_timeout, max_sessions
         self.max_steps, self.clock, self.calling = max_steps, clock, calling
@@ -52,7 +56,8 @@ class SessionStore:
         self._gone: set[str] = set()  # expired ids: a late call is told, not replayed
         self._lock = threading.Lock()
         self._renewing = threading.Lock()
-        self._next_seed = self._walk_start()
+        # worker k of n (serving.workers) walks every n-th task from the k-th on
+        self._next_seed, self._stride = self._walk_start() + walk[0], walk[1]
         self.expired = 0
 
     def _walk_start(self) -> int:
@@ -86,7 +91,7 @@ class SessionStore:
         if given.get("task_id") is None and given.get("seed") is None \
                 and not {"seed", "task_id"} & self.fixed:
             with self._lock:
-                given["seed"], self._next_seed = self._next_seed, self._next_seed + 1
+                given["seed"], self._next_seed = self._next_seed, self._next_seed + self._stride
         choice = self.choice(given)
         with self._lock:
             if len(self._sessions) >= self.max_sessions:

@@ -12,12 +12,20 @@ path progress and the repeated calls: ``training.environment.reward_inputs``). C
 prose goes to the server as the agent's plain reply and a budget-cut episode is cut
 there, as the in-process adapter does in the env. Tools never raise: a server error
 comes back to the model as a JSON error string.
+
+One trainer may play on several servers (replicas on other machines, or
+``toolmaze serve --workers N`` on one): given a list of URLs, the environments are
+spread over them in turn as TRL creates them (one per rollout slot), and each keeps
+its server for good, so a session never leaves the process that holds it.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from toolmaze_gym.training.environment import (
     ENDED,
@@ -28,13 +36,17 @@ from toolmaze_gym.training.environment import (
 
 
 class OpenEnvEpisodes:
-    """The mixin that moves a :class:`ToolMazeEnvironment`'s episode to the server at
-    ``base_url``; put it first: ``type(name, (OpenEnvEpisodes, cls), {...})``."""
+    """The mixin that moves a :class:`ToolMazeEnvironment`'s episode to one of the
+    servers at ``base_urls`` (the next in turn, shared by every class of one
+    :func:`over_openenv` call); put it first: ``type(name, (OpenEnvEpisodes, cls),
+    {...})``."""
 
-    base_url: ClassVar[str] = "http://127.0.0.1:8000"
+    base_urls: ClassVar[tuple[str, ...]] = ("http://127.0.0.1:8000",)
+    _turn: ClassVar[Iterator[int]] = itertools.count()
 
     def __init__(self) -> None:
         super().__init__()
+        self.base_url = self.base_urls[next(self._turn) % len(self.base_urls)]
         self._client: Any = None
         self._running = False
         self._started = False
@@ -114,8 +126,26 @@ class OpenEnvEpisodes:
                 "grade": state.grade}
 
 
-def over_openenv(factories: dict[str, type[ToolMazeEnvironment]], base_url: str
-                 ) -> dict[str, type[ToolMazeEnvironment]]:
-    """The same factories (same names, tools and settings) playing on ``base_url``."""
-    return {key: type(cls.__name__, (OpenEnvEpisodes, cls), {"base_url": base_url})
+def over_openenv(factories: dict[str, type[ToolMazeEnvironment]],
+                 base_url: str | Sequence[str]) -> dict[str, type[ToolMazeEnvironment]]:
+    """The same factories (same names, tools and settings) playing on ``base_url``: a
+    server's URL, or several (a list, or one string with commas), taken in turn."""
+    urls = server_urls(base_url)
+    shared = {"base_urls": urls, "_turn": itertools.count()}
+    return {key: type(cls.__name__, (OpenEnvEpisodes, cls), dict(shared))
             for key, cls in factories.items()}
+
+
+def server_urls(given: str | Sequence[str]) -> tuple[str, ...]:
+    """``given`` as a tuple of http(s) URLs; a bad entry raises ``ValueError`` naming it."""
+    items = given.split(",") if isinstance(given, str) else list(given)
+    urls = tuple(str(u).strip().rstrip("/") for u in items)
+    if not urls or any(not u for u in urls):
+        raise ValueError(f"OpenEnv server URLs: an empty entry in {given!r}")
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"OpenEnv server URL {url!r} is not http(s)://host:port")
+    if len(set(urls)) != len(urls):
+        raise ValueError(f"OpenEnv server URLs: {given!r} names a server twice")
+    return urls

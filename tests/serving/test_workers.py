@@ -1,0 +1,96 @@
+"""``toolmaze serve --workers N``: N server processes, each holding the sessions it
+opened on its own port, all recorded in one run directory that reports read as one run."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("openenv", reason="OpenEnv is in the [openenv] extra")
+
+from tests.serving._episodes import oracle_calls
+
+CLI = [sys.executable, "-m", "toolmaze_gym.cli"]
+
+
+def _start(tmp_path, *flags):
+    proc = subprocess.Popen([*CLI, "serve", "--protocol", "openenv", "--out",
+                             str(tmp_path / "run"), *flags], stderr=subprocess.PIPE, text=True)
+    banner = proc.stderr.readline()
+    return proc, banner
+
+
+def _stop(proc):
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    return err
+
+
+def _records(tmp_path):
+    lines = (tmp_path / "run" / "records.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def _play(url, seed=None):
+    """One C1 P1 episode on ``url`` to its end (the oracle's calls when ``seed`` is
+    given, else the task the server walks to, answered at once); returns its task id."""
+    from openenv.core.env_server.mcp_types import CallToolAction
+    from toolmaze_gym.openenv import ToolMazeEnv
+
+    with ToolMazeEnv(base_url=url).sync() as env:
+        given = {"level": "C1", "mode": "P1"} | ({"seed": seed} if seed is not None else {})
+        obs = env.reset(**given).observation
+        calls = oracle_calls("C1", "P1", seed) if seed is not None else \
+            [("abort", '{"reason": "x"}')]
+        for name, args in calls:
+            result = env.step(CallToolAction(tool_name=name, arguments=json.loads(args)))
+        assert result.done
+        return obs.task_id
+
+
+@pytest.mark.slow  # ~40 s: three interpreters on two cores
+def test_two_workers_serve_on_their_own_ports_and_record_in_one_run(tmp_path):
+    proc, banner = _start(tmp_path, "--workers", "2", "--port", "0")
+    try:
+        assert "2 workers on" in banner, banner
+        urls = [w.rstrip(";,") for w in banner.split() if w.startswith("http://")]
+        assert len(urls) == 2 and len(set(urls)) == 2
+        walked = [_play(url) for url in urls]  # no seed: each worker walks its own share
+        played = [_play(url, seed=3) for url in urls]  # the same task on both
+    finally:
+        err = _stop(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert "4 episodes recorded" in err
+    assert walked[0] != walked[1]  # worker 0 took the level's first task, worker 1 the next
+    records = _records(tmp_path)
+    assert sorted(r["task_id"] for r in records) == sorted(walked + played)
+    same = sorted(r["key"] for r in records if r["task_id"] == played[0])
+    assert same == [f"{played[0]}/P1/standard/0", f"{played[0]}/P1/standard/1"]
+    assert all(r["grade"]["success"] for r in records if r["task_id"] == played[0])
+
+
+@pytest.mark.slow  # ~20 s
+def test_a_worker_whose_port_is_taken_stops_them_all_in_one_line(tmp_path):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1] - 1  # the second worker's port is the taken one
+        out = subprocess.run([*CLI, "serve", "--protocol", "openenv", "--out",
+                              str(tmp_path / "run"), "--workers", "2", "--port", str(port)],
+                             capture_output=True, text=True, timeout=180)
+    assert out.returncode == 2, out.stderr
+    assert "worker 1 could not start" in out.stderr and str(port + 1) in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--workers", "0"], "--workers"),
+    (["--workers", "2", "--transport", "stdio", "--protocol", "mcp"], "stdio"),
+    (["--workers", "3", "--port", "65534"], "past port 65535")])
+def test_worker_mistakes_are_one_line(tmp_path, flags, words):
+    args = [*CLI, "serve", "--out", str(tmp_path / "run"), *flags]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
