@@ -16,6 +16,7 @@ from toolmaze_gym.corpus import EpisodeState, Simulator, crashed_response, error
 from toolmaze_gym.faults import FaultEngine, FaultProfile, get_mode
 from toolmaze_gym.faults.store import profile_for
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.suites import task_simulator
 from toolmaze_gym.utf8 import valid_record
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,9 @@ class Episode:
                  profile: FaultProfile | None = None, max_steps: int = MAX_STEPS) -> None:
         self.task = task
         self.mode = get_mode(mode).name
-        self.sim = sim or Simulator()
+        # The task's tools answer from its suite's world edition (an old suite's
+        # episodes replay on the facts they were played on): the one choice of it.
+        self.sim = task_simulator(task, sim or Simulator())
         self.profile = profile or profile_for(task, self.mode, self.sim)
         self.engine = FaultEngine(self.profile, self.sim)
         self.state = EpisodeState()

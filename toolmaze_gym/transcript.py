@@ -13,6 +13,7 @@ from toolmaze_gym.actions import several_calls
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.episode import Episode
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.suites import task_simulator
 
 # ``json.dumps(obj, ensure_ascii=False)`` builds an encoder per call; this one writes
 # the same text, built once (every step of every episode encodes its arguments).
@@ -24,9 +25,11 @@ def tool_schemas(task: Task, sim: Simulator) -> list[dict[str, Any]]:
     """The OpenAI schemas of the tools shown for ``task``.
 
     Built once per tool and corpus (rendering the documentation was a tenth of a
-    scripted rollout); the dicts are shared, so treat them as read-only.
+    scripted rollout); the dicts are shared, so treat them as read-only. The tools
+    are documented as the task's world edition has them (``task_simulator``: an old
+    suite's order tools take no ship-to city).
     """
-    corpus = sim.corpus
+    corpus = task_simulator(task, sim).corpus
     hit = _SCHEMAS.get(id(corpus))
     if hit is None or hit[0] is not corpus:
         hit = _SCHEMAS[id(corpus)] = (corpus, {})

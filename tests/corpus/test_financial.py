@@ -175,6 +175,12 @@ def test_budget_limit_and_expenses(sim, world):
     assert now["monthly_limit"] == 500.0
     assert now["spent"] == pytest.approx(base["spent"] + 42.0, abs=0.01)
     assert exp["budget_remaining"] == now["remaining"]
+    # What remains is said with its currency (toolmaze-v4 play-test: a bare number
+    # beside an expense logged in another currency).
+    other = "JPY" if home != "JPY" else "EUR"
+    abroad = call(sim, "log_expense", {"category": "dining", "amount": 4200.0,
+                                       "currency": other, "description": "Ramen"}, st)
+    assert abroad["currency"] == other and abroad["budget_currency"] == now["currency"] == home
 
 
 # ---------------------------------------------------------------- groups on distinct inputs

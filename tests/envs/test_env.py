@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -215,20 +216,66 @@ def test_procedural_reset_with_a_seed_plays_the_same_task_again():
     assert first == again and first[1]["task_id"] != other[1]["task_id"]
 
 
-def test_the_default_suite_is_v4_and_v1_to_v3_still_play_by_name():
+def test_the_default_suite_is_v5_and_v1_to_v4_still_play_by_name():
     env = ToolMazeEnv(level="C1", mode="P0")
-    assert env.suite == SUITE_NAME == "toolmaze-v4"
+    assert env.suite == SUITE_NAME == "toolmaze-v5"
     assert env.reset(seed=0)[1]["task_id"] == load_suite(levels=["C1"])[0].id
     assert load_suite(levels=["C1"])[0].id.startswith(f"{ID_PREFIX}-c1-")
     kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v2")
     assert kept.reset(seed=0)[1]["task_id"] == "tmz-v2-c1-0000"
     kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v3")
     assert kept.reset(seed=0)[1]["task_id"] == "tmz-v3-c1-0000"
+    kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v4")
+    assert kept.reset(seed=0)[1]["task_id"] == "tmz-v4-c1-0000"
     old = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1")
     assert old.reset(seed=0)[1]["task_id"] == "tmz-v1-c1-0000"
+    # the tools are documented as the edition has them: no ship-to city before 2
+    def params(info: dict, tool: str) -> set[str]:
+        return next(set(t["function"]["parameters"]["properties"]) for t in info["tools"]
+                    if t["function"]["name"] == tool)
+
+    shop = next(t for t in load_suite("toolmaze-v4") if "place_order" in t.tools)
+    _, info = env.reset(options={"task": shop})
+    assert "ship_to_city" not in params(info, "place_order")
+    _, info = env.reset(options={"task": dataclasses.replace(shop, id="my-shop")})
+    assert "ship_to_city" in params(info, "place_order")
     dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
     task = (dev.reset(seed=2), dev.episode.task)[1]
     assert task.id.startswith("tmz-dev-") and "scenario" not in task.meta
+
+
+FORECAST = json.dumps({"name": "get_forecast_by_city",
+                       "arguments": {"city": "Delhi", "date": "2026-08-20"}})
+
+
+def _forecast_high(env: ToolMazeEnv, task) -> float:
+    env.reset(options={"task": task})
+    obs = json.loads(env.step(FORECAST)[0])
+    return json.loads(obs[-1]["content"])["high_c"]
+
+
+def test_a_task_plays_on_its_suites_world_edition():
+    """A toolmaze-v4 task answers from the world v4 was played on (edition 1: Delhi's
+    20 August high of 33.0 C its player typed); the same task in a file of its own (no
+    shipped suite's) and a procedural dev task play on the latest world."""
+    env = ToolMazeEnv(level="C4", mode="P0")
+    old = get_task("tmz-v4-c4-0043")
+    assert _forecast_high(env, old) == 33.0 and env.episode.sim.world.edition == 1
+    custom = dataclasses.replace(old, id="my-c4-0043")
+    assert _forecast_high(env, custom) == 32.5 and env.episode.sim.world.edition == 2
+    # the tools are documented as the edition has them: no ship-to city before 2
+    def params(info: dict, tool: str) -> set[str]:
+        return next(set(t["function"]["parameters"]["properties"]) for t in info["tools"]
+                    if t["function"]["name"] == tool)
+
+    shop = next(t for t in load_suite("toolmaze-v4") if "place_order" in t.tools)
+    _, info = env.reset(options={"task": shop})
+    assert "ship_to_city" not in params(info, "place_order")
+    _, info = env.reset(options={"task": dataclasses.replace(shop, id="my-shop")})
+    assert "ship_to_city" in params(info, "place_order")
+    dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
+    dev.reset(seed=2)
+    assert dev.episode.task.id.startswith("tmz-dev-") and dev.episode.sim.world.edition == 2
 
 
 @pytest.mark.parametrize("by", ["task_id", "task"])

@@ -6,6 +6,10 @@ fixtures with their shipped profiles: an identity conversion (c3-0009: USD->USD,
 "faults: none fired"), a lookup the request answers (c1-0015: the airport code
 KIX), a step a careful agent derives (c3-0074: a price line formatted and
 translated) and a step it may skip (c1-0063: a dividend of 0 converted).
+toolmaze-v4's play-test met faults in 19 of 21 episodes; its two misses are kept
+too: a lookup whose read values another step returns (c1-0076: place_stock_order
+gives the fill price the quote gave; c3-0008: lookup_contact_by_email gave the
+phone number find_contact looks up).
 """
 
 from __future__ import annotations
@@ -16,7 +20,13 @@ import pytest
 
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.faults import FAULT_MODES, ProfileError, build_profile
-from toolmaze_gym.faults.skippable import AT_HAND, DERIVABLE, misplaced_victims, skip_reasons
+from toolmaze_gym.faults.skippable import (
+    AT_HAND,
+    DERIVABLE,
+    ELSEWHERE,
+    misplaced_victims,
+    skip_reasons,
+)
 from toolmaze_gym.faults.store import playable_profile, profiles_buildable, shipped_profiles
 from toolmaze_gym.tasks.suite import get_task
 from toolmaze_gym.tasks.suites import generate_split
@@ -29,6 +39,14 @@ COUNTER_EXAMPLES = {
     "tmz-v3-c1-0063": ("s3", AT_HAND),  # convert a dividend of 0 into JPY
 }
 
+# v4 task -> (its shipped victim slot, the modes a careful player skips it in)
+V4_MISSES = {
+    "tmz-v4-c1-0076": ("s1", ("P1", "P2", "P3", "P4")),  # get_stock_quote
+    # find_contact: an implicit fault corrupts it alone; an explicit one falls on
+    # whichever tool of the step comes first, so send_sms meets it in P1/P2.
+    "tmz-v4-c3-0008": ("s5", ("P3", "P4")),
+}
+
 
 @cache
 def sim() -> Simulator:
@@ -36,7 +54,7 @@ def sim() -> Simulator:
 
 
 def _shipped(task_id: str) -> list:
-    profiles = shipped_profiles("toolmaze-v3")
+    profiles = shipped_profiles(task_id.split("-c")[0].replace("tmz-", "toolmaze-"))
     return [profiles[(task_id, m)] for m in FAULT_MODES]
 
 
@@ -50,7 +68,32 @@ def test_the_check_finds_the_v3_counter_examples_in_their_shipped_profiles(task_
     assert skip_reasons(task, sim())[slot] == why
 
 
-@pytest.mark.parametrize("task_id", sorted(COUNTER_EXAMPLES))
+@pytest.mark.parametrize("task_id", sorted(V4_MISSES))
+def test_the_check_finds_the_victims_the_v4_play_test_skipped(task_id):
+    slot, modes = V4_MISSES[task_id]
+    task = get_task(task_id)
+    lines = misplaced_victims(task, _shipped(task_id), sim())
+    assert sorted(ln.split(":")[0].split()[-1] for ln in lines) == list(modes), lines
+    assert all(f"victim {slot} " in ln and ln.endswith(ELSEWHERE) for ln in lines), lines
+
+
+def test_a_value_only_the_victim_gives_keeps_it_a_victim():
+    """The rule wants every read value elsewhere, of the same type: c1-0076's quote
+    stays skippable while place_stock_order returns the fill price, and is a victim
+    again once the order's response carries no price (the agent then needs the quote)."""
+    task = get_task("tmz-v4-c1-0076")
+    assert skip_reasons(task, sim()).get("s1") == ELSEWHERE
+    import dataclasses
+
+    calls = tuple(dataclasses.replace(c, response={k: v for k, v in c.response.items()
+                                                   if k != "fill_price"})
+                  if c.tool == "place_stock_order" else c for c in task.default_path.calls)
+    paths = [dataclasses.replace(p, calls=calls) for p in task.solutions]
+    bare = dataclasses.replace(task, solutions=paths)
+    assert "s1" not in skip_reasons(bare, sim())
+
+
+@pytest.mark.parametrize("task_id", sorted(COUNTER_EXAMPLES) + sorted(V4_MISSES))
 def test_victim_choice_leaves_the_counter_examples_no_skippable_victim(task_id):
     """Built anew, each counter-example gets a victim every careful agent calls, or the
     builder rejects it (no such victim, or none with an alternative above C1)."""
@@ -69,7 +112,8 @@ def test_victim_choice_leaves_the_counter_examples_no_skippable_victim(task_id):
 def test_with_the_rule_off_the_old_victims_come_back(monkeypatch):
     """The check can fail: a victim choice that ignores ``faults.skippable`` puts the
     P1 fault of c3-0009 back on the USD->USD conversion, and the check says so."""
-    monkeypatch.setattr("toolmaze_gym.faults.profiles.skip_reasons", lambda task, sim: {})
+    monkeypatch.setattr("toolmaze_gym.faults.profiles.skip_reasons",
+                        lambda task, sim, implicit=False: {})
     task = get_task("tmz-v3-c3-0009")
     profile = build_profile(task, "P1", sim())
     assert [v.slot for v in profile.victims] == ["s3"]

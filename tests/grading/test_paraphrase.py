@@ -91,7 +91,7 @@ def test_a_message_that_names_the_city_elsewhere_is_no_summary():
 def _stories(fill):
     path = resources.files("toolmaze_gym") / "data" / "world" / "news.json"
     topics = json.loads(path.read_text(encoding="utf-8"))["topics"]
-    return [(h.format(**fill), b.format(**fill)) for ts in topics.values() for h, b in ts]
+    return [(h.format(**fill), b.format(**fill)) for ts in topics.values() for h, b, *_ in ts]
 
 
 @pytest.mark.parametrize("figures", [{"n": 412, "pct": 12}, {"n": 77, "pct": 31}])

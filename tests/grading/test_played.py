@@ -36,6 +36,11 @@ TASK_SIDE = {
                          "is in transit",
     "tmz-v4-c1-0091-P0": "the forecast 'for the arrival city' of an overnight train is graded on "
                          "the travel day's forecast; the request names no day",
+    "tmz-v5-c2-0079-P0": "the order must go to Buenos Aires (ship_to_city), though the request "
+                         "only says the tax is due there; and the tax is graded in USD, though "
+                         "the request puts no currency on it (the player gave it in ARS)",
+    "tmz-v5-c4-0092-P0": "'lock the back door after checking its state' is graded on an "
+                         "august_lock call even when the check shows the door already locked",
 }
 
 

@@ -43,10 +43,11 @@ def test_asks_are_explicit_and_a_subset_of_the_template():
     # Hotel and forecast in every phrasing; the price only one phrasing asked is gone.
     ("tr-conference-hotel-expense", "steps.post.args.text",
      ("search.hotel_name", "forecast.condition", "forecast.high_c")),
-    # A title the user never gave, a subject, a bank reference: any sensible text.
+    # A title the user never gave, a subject, a task's title: any sensible text (a text
+    # the tool requires; an optional one the request does not ask for is left out).
     ("tr-plan-new-trip-share", "steps.trip.args.title", ()),
     ("fin-invest-price-dip-alert", "steps.mail.args.subject", ()),
-    ("fin-holiday-let-checkout-deposit", "steps.transfer.args.reference", ()),
+    ("off-two-document-reviews", "steps.chase.args.title", ()),
 ])
 def test_a_text_asks_for_what_the_request_asks(sid, path, asks):
     sc = next(s for s in LIB if s.id == sid)

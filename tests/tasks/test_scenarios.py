@@ -206,3 +206,29 @@ description = { text = "{what}" }
     assert any("params.priority: 'medium' is not accepted for priority" in p for p in problems), \
         problems
     assert not any("'normal' is not accepted" in p for p in problems)
+
+
+def test_an_order_priced_for_a_city_ships_there():
+    """toolmaze-v4 c4-0031: "delivery to London", shipping and tax worked out for London,
+    and an order with no ship-to. The library's orders are sent where they are priced;
+    the v4 form of the scenario (no ship_to_city) is named, and so is one sent elsewhere."""
+    from pathlib import Path
+
+    from toolmaze_gym.corpus.catalog import load_corpus
+    from toolmaze_gym.tasks.scenarios import check_scenario, library_files, parse_file
+
+    path = next(p for p in library_files() if p.name == "c4_long.toml")
+    text = Path(path).read_text(encoding="utf-8")
+    wired = 'discount_pct = "$pct", ship_to_city = "$city" }'
+    assert wired in text
+    corpus = load_corpus()
+
+    def problems(src: str) -> list[str]:
+        got, _ = parse_file(path, src)
+        sc = next(s for s in got if s.id == "sh-member-price-foreign-shop-log")
+        return [p for p in check_scenario(sc, corpus) if "bind ship_to_city" in p]
+
+    assert problems(text) == []
+    assert len(problems(text.replace(wired, 'discount_pct = "$pct" }'))) == 1
+    elsewhere = 'discount_pct = "$pct", ship_to_city = "$prev" }'
+    assert len(problems(text.replace(wired, elsewhere))) == 1

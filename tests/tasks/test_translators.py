@@ -42,7 +42,7 @@ def test_every_quoted_sentence_comes_back_in_the_language_asked():
 def test_c1_0054_without_the_phrasebook_the_german_report_came_back_german(monkeypatch):
     """The v3 behaviour (tag or hand back, never translate) fails the check, on the
     scenario of tmz-v3-c1-0054 among others."""
-    monkeypatch.setattr(general_text, "translation", lambda text, target: None)
+    monkeypatch.setattr(general_text, "translation", lambda text, target, templates=True: None)
     scenario = get_task("tmz-v3-c1-0054").meta["scenario"]
     problems = library_problems([s for s in load_library() if s.id == scenario])
     assert any("'Die VPN-Verbindung bricht jede Stunde ab.' into 'en'" in p for p in problems)
@@ -144,3 +144,64 @@ def test_scenarios_check_reports_an_untranslated_routed_post(monkeypatch):
 ])
 def test_heads_are_read_in_the_language_asked(text, said):
     assert says_heads(text, LUNCH, "de") is said
+
+
+# ---------------------------------------------------------------- templates (v4 play-test)
+
+
+def test_no_template_a_scenario_can_translate_comes_back_tagged():
+    """Every text a scenario's author wrote and sends through a translator, in every
+    language the scenario may ask, comes back translated with each hole's value
+    (``translators.template_problems``; ``scenarios check`` runs it)."""
+    assert translators.template_problems(load_library()) == []
+
+
+def test_without_the_templates_the_v4_texts_come_back_tagged(monkeypatch):
+    """The check can fail: with no template translations (toolmaze-v4 as shipped) every
+    reachable template is named, c3-0008's Dutch SMS among them."""
+    from toolmaze_gym.world import phrasebook
+
+    monkeypatch.setattr(phrasebook, "_templates", lambda: ())
+    problems = translators.template_problems(load_library())
+    assert len(problems) >= 100
+    assert any(p.startswith("off-cancel-meeting-sick-day.") and "into 'nl' comes back tagged"
+               in p for p in problems)
+
+
+def test_a_template_that_loses_a_hole_is_named(monkeypatch):
+    """A translation that drops a hole (the meeting's time) drops a fact the text was
+    sent with: the check names the hole."""
+    from toolmaze_gym.world import phrasebook
+
+    entries = [dict(v) for v, _ in phrasebook._templates()]
+    for e in entries:
+        if e["en"].startswith("Sorry {contact.name}"):
+            e["nl"] = e["nl"].replace(" op {meeting.start}", "")
+    monkeypatch.setattr(phrasebook, "_templates", lambda: tuple(
+        (e, {k: phrasebook._pattern(v) for k, v in e.items()}) for e in entries))
+    problems = translators.template_problems(load_library())
+    assert len(problems) == 1 and "without meeting.start" in problems[0], problems
+
+
+def test_c3_0008_sms_is_dutch_with_its_facts():
+    """toolmaze-v4 c3-0008: the SMS translated into Dutch came back '[nl] Sorry ...'.
+    Now it is Dutch, keeps the meeting's subject and time, and translates back."""
+    task = get_task("tmz-v4-c3-0008")
+    text = next(c.args["contents"] for c in task.default_path.calls if c.tool == "translate_v3")
+    got = general_text.translate(None, text, "nl")
+    assert not got["translated_text"].startswith("[")
+    assert is_language(got["translated_text"], "nl")
+    assert "Quarterly business review" in got["translated_text"]
+    assert "09:00 UTC on Sunday 23 August" in got["translated_text"]
+    back = general_text.translate(None, got["translated_text"], "en")
+    assert back["translated_text"] == " ".join(text.split()) and back["source_language"] == "nl"
+
+
+def test_every_template_version_has_the_english_holes():
+    """A version that renames or drops a hole could not be filled: each carries the
+    English one's holes, each once."""
+    from toolmaze_gym.world.phrasebook import holes
+
+    for e in load_data("phrasebook_templates.json")["templates"]:
+        for lang, v in versions(e).items():
+            assert sorted(holes(v)) == sorted(holes(e["en"])), (e["en"], lang)

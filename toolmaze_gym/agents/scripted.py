@@ -30,6 +30,7 @@ from toolmaze_gym.tasks.execution import (
 )
 from toolmaze_gym.tasks.model import Slot, Task
 from toolmaze_gym.tasks.queries import say_as
+from toolmaze_gym.tasks.suites import task_simulator
 
 
 def call_text(name: str, arguments: dict[str, Any]) -> str:
@@ -76,6 +77,9 @@ class PlanFollower:
 
     def reset(self, task: Task, tools: list[dict[str, Any]] | None = None,
               mode: str = "P0") -> None:
+        # What the agent looks up or dry-runs for itself is the task's world edition,
+        # the one its episode answers from (an old suite's task: edition 1).
+        self.sim = task_simulator(task, self.sim)
         self.task = task
         self.mode = get_mode(mode)
         self.plan = _plan(task, self.sim.corpus)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from functools import cache, cached_property
 from importlib import resources
 
@@ -16,6 +17,7 @@ from toolmaze_gym.corpus.spec import (
     group_from_dict,
     tool_from_dict,
 )
+from toolmaze_gym.world.edition import field_shown
 
 
 class Corpus:
@@ -81,3 +83,32 @@ def load_corpus() -> Corpus:
         tools += [tool_from_dict(t) for t in data.get("tools", ())]
         groups += [group_from_dict(g) for g in data.get("groups", ())]
     return Corpus(tools, groups)
+
+
+_EDITION_CORPORA: dict[tuple[int, int], tuple[Corpus, Corpus]] = {}
+
+
+def edition_corpus(corpus: Corpus, edition: int) -> Corpus:
+    """``corpus`` as world ``edition`` documents it: without the parameters and
+    response fields that arrived in a later edition (``world.edition.FIELDS``: an
+    edition-1 order tool has no ``ship_to_city`` to send nor ``ship_to`` to read), so
+    the tools an old suite's task offers, and what they accept and answer, are as
+    they were when it was played. The same corpus when nothing is left out; built
+    once per (corpus, edition)."""
+    hit = _EDITION_CORPORA.get((id(corpus), edition))
+    if hit is not None and hit[0] is corpus:
+        return hit[1]
+    tools = [_edition_spec(t, edition) for t in corpus.tools.values()]
+    same = all(a is b for a, b in zip(tools, corpus.tools.values(), strict=True))
+    out = corpus if same else Corpus(tools, corpus.groups)
+    _EDITION_CORPORA[(id(corpus), edition)] = (corpus, out)  # holds the corpus: id stays
+    return out
+
+
+def _edition_spec(spec: ToolSpec, edition: int) -> ToolSpec:
+    params = tuple(p for p in spec.params if field_shown(edition, p.canonical))
+    returns = tuple(f for f in spec.returns if field_shown(edition, f.canonical))
+    if len(params) == len(spec.params) and len(returns) == len(spec.returns):
+        return spec
+    return replace(spec, params=params, returns=returns)
+

@@ -37,7 +37,7 @@ import fastjsonschema
 from toolmaze_gym import values
 from toolmaze_gym.corpus import adapters, behaviours
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError
-from toolmaze_gym.corpus.catalog import Corpus, load_corpus
+from toolmaze_gym.corpus.catalog import Corpus, edition_corpus, load_corpus
 from toolmaze_gym.corpus.spec import ToolSpec, wire_form
 from toolmaze_gym.corpus.state import EpisodeState, ForkedState
 from toolmaze_gym.values import CheckContext
@@ -225,10 +225,26 @@ class Simulator:
         self.corpus = corpus or load_corpus()
         self.world = world or get_world(0)
         self._compiled: dict[str, _Compiled] = {}
+        # This simulator's siblings over the same corpus and seed at other world
+        # editions (``at_edition``), each built once, so their memos live on.
+        self._editions: dict[int, Simulator] = {self.world.edition: self}
         # Responses of calls that never read or wrote episode state: a pure function
         # of (tool, arguments) over an immutable world, so they are computed once.
         self._memo: dict[tuple, Response] = {}
         self.memo_chars = 0  # the memo's estimated size (see MEMO_CHARS)
+
+    def at_edition(self, edition: int) -> Simulator:
+        """This simulator when its world is of ``edition``, else its sibling of the same
+        seed whose world is, over the corpus as that edition documents it
+        (``edition_corpus``), built once and kept: what a task is played, graded and
+        shown on is its suite's edition (``toolmaze_gym.tasks.suites.edition_of``)."""
+        sim = self._editions.get(edition)
+        if sim is None:
+            sim = Simulator(edition_corpus(self.corpus, edition),
+                            get_world(self.world.seed, edition))
+            sim._editions = self._editions
+            self._editions[edition] = sim
+        return sim
 
     def _prepared(self, spec: ToolSpec) -> _Compiled:
         c = self._compiled.get(spec.name)

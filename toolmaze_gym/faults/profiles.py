@@ -40,7 +40,7 @@ from toolmaze_gym.faults.responses import error_body
 from toolmaze_gym.faults.skippable import skip_reasons
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
-PROFILE_VERSION = "5"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
+PROFILE_VERSION = "6"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
 #    no corruption of a field beside a clean twin; 4: nor one whose read outputs are
 #    common knowledge (a city's country), e-mail and invitation templates derivable;
 #    5: no victim in any mode that a careful agent may skip (``faults.skippable``: the
@@ -237,7 +237,7 @@ def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]
     branches are groups of Actions), one node on s* that can carry one, read
     downstream and not the final step; C1 uses that same node in every mode.
     """
-    skip = skip_reasons(task, sim)
+    skip = skip_reasons(task, sim, implicit)
     star = {c.slot for c in task.default_path.calls if c.slot not in skip}
     # Every side's first tool must be able to take the fault: whichever side the
     # agent starts, it meets the fault (no side dodges it).
@@ -257,6 +257,11 @@ def victim_slots(task: Task, sim: Simulator, implicit: bool = True) -> list[str]
 
 
 def build_profile(task: Task, mode: str, sim: Simulator) -> FaultProfile:
+    """The fault profile of ``task`` under ``mode``, its witnesses run on the task's
+    world edition (``task_simulator``)."""
+    from toolmaze_gym.tasks.suites import task_simulator
+
+    sim = task_simulator(task, sim)
     m = get_mode(mode)
     if not m.faulty:
         return FaultProfile(task.id, m.name, ())

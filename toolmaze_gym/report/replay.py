@@ -29,6 +29,7 @@ from toolmaze_gym.corpus import EpisodeState, Response, Simulator, error_respons
 from toolmaze_gym.episode import ENDINGS
 from toolmaze_gym.faults import FaultEngine, FaultProfile
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.suites import task_simulator
 from toolmaze_gym.utf8 import valid_text
 
 REDACTED = "[REDACTED]"  # what ``toolmaze_gym.redact`` writes in place of a secret
@@ -39,8 +40,8 @@ def replay_mismatch(task: Task, profile: FaultProfile, steps: Sequence[dict[str,
                     sim: Simulator) -> str | None:
     """The first way the recorded ``steps`` differ from a replay of their actions
     under ``profile`` (``"step 3: status 200 recorded, 503 on replay"``), or None when
-    the replay gives every step back as recorded."""
-    engine = FaultEngine(profile, sim)
+    the replay gives every step back as recorded (on the task's world edition)."""
+    engine = FaultEngine(profile, task_simulator(task, sim))
     state = EpisodeState()
     shown = frozenset(task.tools)
     for k, step in enumerate(steps, 1):

@@ -8,6 +8,13 @@ all: "send the household a notification" is not a task step until the request sa
 what it must tell them. So each Action step must have an asked text, or an argument
 that is content (neither free text nor an address role: ``data/cues/addresses.toml``),
 or an output a later step reads (a document created to be written into).
+
+The other way round, an Action must not carry content the request never asks for: an
+optional free text (a push's title, a payment's note) that the scenario sets with no
+asks becomes part of the expected call, and the grader then wants *some* text there,
+so a careful agent that leaves the optional title out fails (toolmaze-v4 c2-0020). An
+optional text is set only with asks the request states; otherwise it is left to the
+agent (``unasked_optional_problems``).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.action_cues import action_steps
+from toolmaze_gym.tasks.capabilities import capabilities
 
 if TYPE_CHECKING:
     from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
@@ -52,3 +60,24 @@ def empty_action_problems(sc: Scenario, corpus: Corpus,
             "asks the request states, or drop the step"
             for step, _ in action_steps(sc, corpus)
             if not carries_content(step, read, addresses)]
+
+
+def unasked_optional_problems(sc: Scenario, corpus: Corpus) -> list[str]:
+    """Every free-text argument a scenario sets with no asks where the parameter is
+    optional for every tool of the step (an optional text the request never asks for
+    would be graded as required)."""
+    caps = capabilities(corpus)
+    out: list[str] = []
+    for step in sc.steps:
+        cap = caps.get(step.use)
+        if cap is None:
+            continue
+        for a in step.args:
+            params = [p for t in sorted(cap.tools) for p in corpus[t].params
+                      if p.canonical == a.role]
+            if a.kind == "text" and not a.mention and params \
+                    and not any(p.required for p in params):
+                out.append(f"{sc.file}: {sc.id}.steps.{step.id}.args.{a.role}: an optional "
+                           "text the request does not ask for (asks = []) would be graded as "
+                           "required; leave it out, or give it asks the request states")
+    return out

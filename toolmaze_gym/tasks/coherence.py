@@ -27,7 +27,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.world import World, zones
 from toolmaze_gym.world.base import load_data
-from toolmaze_gym.world.geo import minor_units, pegs
+from toolmaze_gym.world.geo import condition_choices, minor_units, pegs
 from toolmaze_gym.world.phones import is_mobile
 
 _OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})$")
@@ -112,6 +112,32 @@ def climate(task: Task, corpus: Corpus, world: World) -> list[str]:
         if normal is not None and abs(high - normal) > tol:
             out.append(f"weather: a {high} °C high in {city} on {day}, where the month's "
                        f"normal high is {normal:g} °C")
+    return out
+
+
+def asked_heating(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A request that asks for heating ("eco heating in the living room", "frost-proof
+    the cottage": ``heating_words`` of coherence.json) gets a setpoint that heats, not
+    one that cools or idles (v4 play-test: recommend_eco_setpoint answered "auto" and
+    "cool" to an "eco heating" request)."""
+    words = _rules_data()["heating_words"]
+    if not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", task.query, re.IGNORECASE)
+               for w in words):
+        return []
+    return [f"heating: the request asks for heating, {c.tool} answers mode {mode!r}"
+            for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
+            for mode in c.returns_of("hvac_mode") if mode != "heat"]
+
+
+def weather_condition(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A day's condition fits its place, month and temperature
+    (``world.geo.condition_choices``): no rain in a dry month (Cairo in August), no fog
+    on a warm day (toolmaze-v4 c4-0095: "Fog, 27.7 °C" in Lisbon)."""
+    out = []
+    for city, day in _weather_days(task, corpus, world):
+        w = world.geo.weather(world.geo.city(city), day)
+        if w.condition not in condition_choices(city, date.fromisoformat(day).month, w.high_c):
+            out.append(f"weather: {w.condition!r} with a {w.high_c} °C high in {city} on {day}")
     return out
 
 
@@ -259,6 +285,41 @@ def arrival_before_stay(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def _arrivals(task: Task, corpus: Corpus, world: World) -> list[tuple[str, date, date]]:
+    """(city, travel day, local arrival day) of every flight and train of a task."""
+    ids = {str(v) for c in calls(task, corpus) for v in c.values_of("train_id")}
+    trains = [t for t in (world.travel.train(i) for i in sorted(ids)) if t is not None]
+    out = []
+    for trip, place in [(f, f.destination) for f in _flights(task, corpus, world)] + \
+            [(t, t.destination.place) for t in trains]:
+        city = place.city
+        at = trip.departure + timedelta(minutes=trip.duration_min)
+        landed = at + timedelta(hours=zones.offset_hours(city.timezone, at))
+        out.append((city.name, date.fromisoformat(trip.day), landed.date()))
+    return out
+
+
+def forecast_on_arrival(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """The forecast for the city a train or flight goes to is for a day the traveller
+    is there: "the forecast high for the arrival city" of an overnight train read on the
+    day it leaves is a day before anyone is there to feel it, and a careful reader
+    takes the arrival day (toolmaze-v4 c1-0091: Oslo -> Rome, graded on 31 August for
+    a train that reaches Rome on 1 September)."""
+    trips = _arrivals(task, corpus, world)
+    out = []
+    for c in calls(task, corpus):
+        if not c.behaviour.startswith("weather.forecast"):
+            continue
+        cities = {world.geo.city(str(v)).name for v in c.args_of("city_name")
+                  if world.geo.city(str(v))}
+        for day in c.args_of("iso_date")[:1]:
+            asked = date.fromisoformat(str(day)[:10])
+            out += [f"forecast: {city} on {asked.isoformat()}, but the journey there arrives "
+                    f"on {landed.isoformat()} local time" for city, left, landed in trips
+                    if city in cities and left <= asked < landed]
+    return out
+
+
 # ---------------------------------------------------------------- people and places
 
 
@@ -290,7 +351,10 @@ def tax_place(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 
 def _is_conversion(c: Call) -> bool:
-    return len(set(map(str, c.args_of("currency_code")))) >= 2 or bool(c.values_of("fx_rate"))
+    """A call that converts: it takes or tells two currencies (log_expense takes the
+    expense's and tells the budget's, which it converts into), or a rate."""
+    return len({str(v).upper() for v in c.values_of("currency_code")}) >= 2 \
+        or bool(c.values_of("fx_rate"))
 
 
 def currency_crossing(task: Task, corpus: Corpus, world: World) -> list[str]:
@@ -644,6 +708,44 @@ def channel_wording(task: Task, corpus: Corpus, world: World) -> list[str]:
             and not tools & set(data["hash_tools"])]
 
 
+def rail_links(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A train a task searches or books runs between stations the real network links
+    directly (``world.travel.rail_linked``; toolmaze-v4 c2-0010: a direct train from
+    Lisbon to Copenhagen)."""
+    out = []
+    for c in calls(task, corpus):
+        stations = [world.travel.station(str(v)) for v in c.args_of("rail_station")]
+        stations = [s for s in stations if s is not None]
+        if len(stations) == 2 and not world.travel.rail_linked(*stations):
+            out.append(f"rail: {c.tool} from {stations[0].name} to {stations[1].name}, "
+                       "which no direct train links")
+    return list(dict.fromkeys(out))
+
+
+def quoted_language(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A text the request quotes for translation, from a place it names, is in a
+    language of that place: offices write in their country's language (toolmaze-v4
+    c1-0056: "Our Milan office sent this problem report" in French). The quoted text's
+    language is the phrasebook's; the places are the world's cities the request names."""
+    from toolmaze_gym.world.phrasebook import translation
+
+    named = [c for c in world.geo.cities
+             if re.search(rf"(?<!\w){re.escape(c.name)}(?!\w)", task.query)]
+    if not named:
+        return []
+    out = []
+    for c in calls(task, corpus):
+        if c.behaviour != "text.translate":
+            continue
+        for text in c.args_of("text"):
+            hit = translation(str(text), "en") if str(text) in task.query else None
+            if hit is not None and hit[0] not in {city.language for city in named}:
+                out.append(f"language: the request quotes {text!r} ({hit[0]}) from "
+                           f"{', '.join(city.name for city in named)}, where people write "
+                           f"{', '.join(sorted({city.language for city in named}))}")
+    return out
+
+
 def translated_texts(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A text a translator is given keeps a fact as written (a figure, a date, a code),
     or the phrasebook translates it and lists the words of its translation
@@ -657,10 +759,15 @@ Rule = Callable[[Task, Corpus, World], list[str]]
 
 RULES: dict[str, Rule] = {
     "climate": climate,
+    "quoted_language": quoted_language,
+    "rail_links": rail_links,
+    "weather_condition": weather_condition,
+    "asked_heating": asked_heating,
     "eco_setpoint": eco_setpoint,
     "event_hours": event_hours,
     "trip_from_home": trip_from_home,
     "arrival_before_stay": arrival_before_stay,
+    "forecast_on_arrival": forecast_on_arrival,
     "sms_mobile": sms_mobile,
     "tax_place": tax_place,
     "headlines": headlines,

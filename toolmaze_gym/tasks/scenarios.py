@@ -21,7 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
-from toolmaze_gym.tasks.action_content import empty_action_problems
+from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
@@ -30,6 +30,7 @@ from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.placement import placement_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
@@ -560,6 +561,30 @@ def _premise_keys(corpus: Corpus, cap: Any) -> set[str]:
                                            for f in corpus[t].returns}
 
 
+# Capabilities that place an order, and those that price a delivery to a city: an
+# order a scenario prices for a city (shipping there, that city's tax) ships there.
+ORDER_USES = ("shop.place_order", "shop.checkout", "shop.order_by_sku")
+PRICED_AT = ("shop.shipping_rate", "shop.tax")
+
+
+def _check_ship_to(sc: Scenario, where: str, problems: list[str]) -> None:
+    """An order whose shipping or tax the scenario works out for a city is sent there
+    (``ship_to_city``): toolmaze-v4's orders had no ship-to, so "delivery to London"
+    (c4-0031), a gift to a friend abroad or a purchase for a trip went to the buyer's
+    own city, beside a shipping quote and tax for another."""
+    cities = {(a.kind, a.ref) for st in sc.steps if st.use in PRICED_AT
+              for a in st.args if a.role == "city"}
+    for st in sc.steps:
+        if st.use not in ORDER_USES or not cities:
+            continue
+        ship = next(((a.kind, a.ref) for a in st.args if a.role == "ship_to_city"), None)
+        if ship not in cities:
+            problems.append(f"{where}.steps.{st.id}: the order goes to no city, or another "
+                            f"than the one its shipping or tax is worked out for "
+                            f"({', '.join(sorted(r for _, r in cities))}): bind "
+                            "ship_to_city to it")
+
+
 def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     """Problems with one parsed scenario against the corpus (empty: fine)."""
     where = f"{sc.file}: {sc.id}"
@@ -568,10 +593,13 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_phrasings(sc, corpus, where, problems)
     _check_bindings(sc, corpus, where, problems)
     _check_answer(sc, corpus, where, problems)
+    _check_ship_to(sc, where, problems)
     problems += asks_problems(sc)
     problems += scope_problems(sc, corpus)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
+    problems += unasked_optional_problems(sc, corpus)
+    problems += placement_problems(sc, corpus)
     problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     caps = capabilities(corpus)
@@ -644,7 +672,7 @@ def _translator_problems(scenarios: list[Scenario], corpus: Corpus) -> list[str]
     from toolmaze_gym.tasks import translators  # it reads scenarios: import late
 
     return [*translators.library_problems(scenarios), *translators.routed_problems(scenarios),
-            *translators.doc_problems(corpus)]
+            *translators.template_problems(scenarios), *translators.doc_problems(corpus)]
 
 
 def library_files() -> list[Path]:

@@ -2,10 +2,10 @@
 
 Every command, the env and the training data ask this registry for a suite's
 builder, procedural split generator and per-task generator instead of testing
-suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v4``, built from
-the reworked scenario library (issue 28). ``toolmaze-v2`` and ``toolmaze-v3`` (the
-same builder before the world, the asks, the fault rules and then the library
-changed) are kept for loading old runs only, as shipped; ``toolmaze-v1`` still
+suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v5``, built from
+the reworked scenario library (issue 28). ``toolmaze-v2``, ``toolmaze-v3`` and
+``toolmaze-v4`` (the same builder before the world, the asks, the fault rules and
+then the library changed) are kept for loading old runs only, as shipped; ``toolmaze-v1`` still
 generates procedural tasks of its kind, but none of them rebuilds bit for bit any
 more (``build-suite`` says so).
 """
@@ -14,11 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from toolmaze_gym.tasks import suite as v1
 from toolmaze_gym.tasks import suite_v2 as v2
 from toolmaze_gym.tasks.model import LEVELS, Task
-from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError
+from toolmaze_gym.tasks.suite import SUITE_NAME, SuiteError, suite_of, task_index
+from toolmaze_gym.world.edition import LATEST
+
+if TYPE_CHECKING:
+    from toolmaze_gym.corpus.simulator import Simulator
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,10 @@ class SuiteKind:
 LOAD_ONLY = {"toolmaze-v2": "kept for loading old runs only (its builder became "
                             "toolmaze-v3's when the world, asks and fault rules changed)",
              "toolmaze-v3": "kept for loading old runs only (its builder became "
-                            "toolmaze-v4's when the scenario library was reworked, issue 28)"}
+                            "toolmaze-v4's when the scenario library was reworked, issue 28)",
+             "toolmaze-v4": "kept for loading old runs only (its builder became "
+                            "toolmaze-v5's when its review's and play-test's findings "
+                            "were fixed in the library, issue 28)"}
 
 KINDS: dict[str, SuiteKind] = {k.name: k for k in (
     SuiteKind(v2.SUITE_NAME, v2.SUITE_SEED, v2.PER_LEVEL, v2.build_suite, v2.generate_split,
@@ -56,6 +64,36 @@ KINDS: dict[str, SuiteKind] = {k.name: k for k in (
               v1.procedural_task, rebuildable=False),
 )}
 assert SUITE_NAME in KINDS, "the default suite must have a builder"
+
+
+# The world edition each shipped suite was built and played on
+# (``toolmaze_gym.world.edition``): its tasks' tools answer as they did then, so its
+# played episodes replay on the values their players typed.
+EDITIONS: dict[str, int] = {"toolmaze-v1": 1, "toolmaze-v2": 1, "toolmaze-v3": 1,
+                            "toolmaze-v4": 1, "toolmaze-v5": 2}
+
+
+def edition_of(task: Task) -> int:
+    """The world edition ``task`` plays on: its shipped suite's (``EDITIONS``) when its
+    id names one and it is that suite's task (same signature), else the latest (a
+    procedural, dev or custom task is built on today's world)."""
+    suite = suite_of(task.id)
+    if suite is None:
+        return LATEST
+    try:
+        shipped = task_index(suite).get(task.id)
+    except (SuiteError, FileNotFoundError):
+        return LATEST
+    if shipped is None or shipped.meta.get("signature") != task.meta.get("signature"):
+        return LATEST
+    return EDITIONS.get(suite, LATEST)
+
+
+def task_simulator(task: Task, sim: Simulator) -> Simulator:
+    """``sim`` as ``task`` is played, graded and shown on: its sibling over the same
+    corpus whose world is the task's edition (``edition_of``; the same ``sim`` when
+    its world already is)."""
+    return sim.at_edition(edition_of(task))
 
 
 def names() -> list[str]:
@@ -79,10 +117,10 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
                    exclude_tools: Iterable[str] = (), exclude_domains: Iterable[str] = (),
                    suite: str = SUITE_NAME,
                    check: Callable[[Task], list[str]] | None = None) -> Iterator[Task]:
-    """``n`` procedural tasks of ``suite``'s kind (default v4), disjoint from it.
+    """``n`` procedural tasks of ``suite``'s kind (default v5), disjoint from it.
 
     Pass ``check=faults.store.profiles_buildable`` for tasks that will be played
-    in fault modes: without it a v4 task may have no node an implicit fault can
+    in fault modes: without it a v5 task may have no node an implicit fault can
     fall on, or a victim with no alternative.
     """
     return kind(suite).generate_split(split, n, seed, levels, exclude_tools, exclude_domains,

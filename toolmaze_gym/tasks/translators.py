@@ -21,7 +21,13 @@ Two promises a careful agent relies on (issue 28, item 2):
   (the coherence rule ``translated_texts``, on which the generator redraws), and
   ``routed_problems`` runs every world sentence a scenario may route through a
   translator (``ROUTED``, or a summary of a text param) in every language it may
-  ask (``scenarios check``).
+  ask (``scenarios check``);
+* a text a scenario's author wrote with holes ("Sorry {contact.name}, I'm ill: ...")
+  and sends through a translator comes back in the language asked, not tagged:
+  ``data/world/phrasebook_templates.json`` holds the template in every language the
+  scenario may ask, and ``template_problems`` fills each template and runs the
+  translation behaviour on it (toolmaze-v4 c3-0008 and c4-0095: about 35 templates
+  came back "[nl] Sorry ...", English passed off as the language asked).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.scenarios import ArgSpec, ParamSpec, Scenario, StepSpec
 from toolmaze_gym.text_facts import names_or_figures
 from toolmaze_gym.world.base import load_data
-from toolmaze_gym.world.phrasebook import heads, translation
+from toolmaze_gym.world.phrasebook import heads, holes, translation
 
 TRANSLATE = "text.translate"
 LANGUAGE = "language_code"
@@ -193,3 +199,36 @@ def _lone_hole(arg: ArgSpec | None) -> str:
     ("{gist.summary}"), or ""."""
     m = re.fullmatch(r"\{(\w+\.\w+)\}", arg.text.strip()) if arg and arg.kind == "text" else None
     return m.group(1) if m else ""
+
+
+def template_problems(scenarios: Iterable[Scenario]) -> list[str]:
+    """Each template a scenario's author wrote (more than a lone hole) that a
+    translator step may send, in each language the step may ask, that the translation
+    behaviour returns tagged (no entry of ``data/world/phrasebook_templates.json`` holds
+    it in that language) or with a hole's value lost."""
+    translate = get(TRANSLATE)
+    out = []
+    for sc, step, text, target in _translate_steps(scenarios):
+        if text is None or text.kind != "text" or _lone_hole(text) or target is None:
+            continue
+        langs = (_values(sc.param_by_name.get(target.ref)) if target.kind == "param"
+                 else (target.text,) if target.kind == "text" else ())
+        values = {h: f"V{k}x{k}" for k, h in enumerate(dict.fromkeys(holes(text.text)))}
+        filled = holes_filled(text.text, values)
+        for lang in langs:
+            got = translate(None, filled, str(lang))["translated_text"]
+            lost = [h for h, v in values.items() if v not in got]
+            if _TAG.match(got) or lost:
+                out.append(f"{sc.id}.steps.{step.id}: the template {text.text!r} into "
+                           f"{lang!r} comes back {'tagged' if _TAG.match(got) else 'without '}"
+                           f"{'' if _TAG.match(got) else ', '.join(lost)} (give it a "
+                           f"{lang!r} version in data/world/phrasebook_templates.json, "
+                           "with the same holes)")
+    return out
+
+
+def holes_filled(template: str, values: dict[str, str]) -> str:
+    """``template`` with each hole replaced by its value."""
+    for h, v in values.items():
+        template = template.replace("{" + h + "}", v)
+    return template

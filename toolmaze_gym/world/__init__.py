@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from toolmaze_gym import hashing
+from toolmaze_gym.world import edition as editions
+from toolmaze_gym.world.edition import LATEST
 
 # attribute -> (module, class); each family is one concept in one module.
 FAMILIES: dict[str, tuple[str, str]] = {
@@ -28,10 +30,13 @@ FAMILIES: dict[str, tuple[str, str]] = {
 
 
 class World:
-    """All facts for one seed. Cheap to build; families materialise on first use."""
+    """All facts for one seed as of one edition (``toolmaze_gym.world.edition``: an
+    old suite's tasks answer as the world did when they were built and played).
+    Cheap to build; families materialise on first use."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, edition: int = LATEST) -> None:
         self.seed = int(seed)
+        self.edition = editions.checked(edition)
         self.now = datetime(2026, 3, 2, 9, 0) + timedelta(
             days=hashing.randint(0, 180, "now", self.seed),
             minutes=15 * hashing.randint(0, 24, "now-min", self.seed))
@@ -47,6 +52,11 @@ class World:
             return obj
         raise AttributeError(name)
 
+    def has(self, change: str) -> bool:
+        """Whether this world's edition has ``change`` (``edition.CHANGES``): the one
+        test world and behaviour code makes of its edition."""
+        return editions.has(self.edition, change)
+
     def build_all(self) -> World:
         for name in FAMILIES:
             getattr(self, name)
@@ -54,11 +64,13 @@ class World:
 
 
 
-_DEFAULT: dict[int, World] = {}
+_DEFAULT: dict[tuple[int, int], World] = {}
 
 
-def get_world(seed: int = 0) -> World:
-    """The shared world for ``seed`` (worlds are immutable, so sharing is safe)."""
-    if seed not in _DEFAULT:
-        _DEFAULT[seed] = World(seed)
-    return _DEFAULT[seed]
+def get_world(seed: int = 0, edition: int = LATEST) -> World:
+    """The shared world for ``seed`` as of ``edition`` (worlds are immutable, so
+    sharing is safe)."""
+    key = (seed, editions.checked(edition))
+    if key not in _DEFAULT:
+        _DEFAULT[key] = World(seed, edition)
+    return _DEFAULT[key]

@@ -17,6 +17,44 @@ _MEMO_CAP = 50_000
 
 CONDITIONS = ("clear", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm",
               "snow", "fog", "windy")
+RAINY = frozenset({"light rain", "rain", "thunderstorm", "snow"})
+# A day's high lies within this of its month's normal high (the coherence rules allow
+# ``climate_tolerance_c`` of data/world/coherence.json, a little more).
+HIGH_SPREAD_C = 3.0
+# Above this high no fog is told (toolmaze-v4: "Fog, 27.7 °C"), below this no
+# thunderstorm, and snow only below SNOW_BELOW_C.
+FOG_BELOW_C = 20.0
+STORM_FROM_C = 15.0
+SNOW_BELOW_C = 3.0
+
+
+@cache
+def _normals() -> dict[str, list[float]]:
+    return {k: v for k, v in load_data("climate.json").items() if not k.startswith("_")}
+
+
+@cache
+def _dry_months() -> dict[str, frozenset[int]]:
+    return {k: frozenset(v) for k, v in load_data("dry_months.json").items()
+            if not k.startswith("_")}
+
+
+def normal_high(city: str, month: int) -> float | None:
+    """The normal daily high of ``city`` in ``month`` (1-12); None: no normals."""
+    row = _normals().get(city)
+    return None if row is None else float(row[month - 1])
+
+
+def condition_choices(city: str, month: int, high_c: float) -> tuple[str, ...]:
+    """The conditions a day with this high may have there: no rain, storm or snow in a
+    dry month (``data/world/dry_months.json``: Cairo in August), no fog on a warm day,
+    no thunderstorm on a cold one, snow only near freezing."""
+    dry = month in _dry_months().get(city, frozenset())
+    return tuple(c for c in CONDITIONS
+                 if not (dry and c in RAINY)
+                 and not (c == "fog" and high_c >= FOG_BELOW_C)
+                 and not (c == "thunderstorm" and high_c < STORM_FROM_C)
+                 and not (c == "snow" and high_c >= SNOW_BELOW_C))
 
 
 @dataclass(frozen=True)
@@ -151,26 +189,57 @@ class Geo(Facts):
         return w
 
     def _weather(self, city: City, day: str) -> DailyWeather:
+        """A day's weather as a careful person would believe it: the high within
+        ``HIGH_SPREAD_C`` of the month's normal high there (``data/world/climate.json``;
+        toolmaze-v4 had a 26.8 °C late-August high in Miami, normal 32 °C), and a
+        condition that fits the day (``condition_choices``)."""
         d = date.fromisoformat(day)
-        season = math.cos(2 * math.pi * (d.timetuple().tm_yday - 196) / 365.25)
-        if city.lat < 0:
-            season = -season
-        mid = (city.temp_min + city.temp_max) / 2
-        amp = (city.temp_max - city.temp_min) / 4
         k = self.key("wx", city.name, day)
-        high = mid + amp * season + hashing.uniform(-3, 6, *k, "hi")
+        if not self.world.has("weather_normals"):
+            return self._first_edition_weather(city, day, d, k)
+        normal = normal_high(city.name, d.month)
+        if normal is None:  # a city without normals: its band's seasonal curve
+            season = math.cos(2 * math.pi * (d.timetuple().tm_yday - 196) / 365.25)
+            if city.lat < 0:
+                season = -season
+            normal = (city.temp_min + city.temp_max) / 2 \
+                + (city.temp_max - city.temp_min) / 4 * season + 1.5
+        high = normal + hashing.uniform(-HIGH_SPREAD_C, HIGH_SPREAD_C, *k, "hi")
         low = high - hashing.uniform(4, 11, *k, "lo")
         high = min(max(high, city.temp_min + 4), city.temp_max)
         low = min(max(low, city.temp_min), high - 1)
-        cond = hashing.choice(CONDITIONS if high < 3 else CONDITIONS[:6] + CONDITIONS[7:],
-                              *k, "cond")
-        rainy = cond in ("light rain", "rain", "thunderstorm", "snow")
+        cond = hashing.choice(condition_choices(city.name, d.month, high), *k, "cond")
+        return self._daily(city, day, k, high, low, cond)
+
+    @staticmethod
+    def _daily(city: City, day: str, k: tuple[object, ...], high: float, low: float,
+               cond: str) -> DailyWeather:
+        """The day's weather around its high, low and condition (either edition)."""
+        rainy = cond in RAINY
         return DailyWeather(
             city=city.name, date=day, high_c=round(high, 1), low_c=round(low, 1),
             condition=cond,
             humidity_pct=round(hashing.uniform(35, 98 if rainy else 80, *k, "h"), 0),
             precipitation_mm=round(hashing.uniform(0.5, 25, *k, "p"), 1) if rainy else 0.0,
             wind_kph=round(hashing.uniform(2, 45, *k, "w"), 1))
+
+    def _first_edition_weather(self, city: City, day: str, d: date,
+                               k: tuple[object, ...]) -> DailyWeather:
+        """A day's weather as edition 1 told it (toolmaze-v1 to v4 were played on it):
+        the city's band on a seasonal curve with a -3..+6 C spread, any condition
+        (snow only below 3 C)."""
+        season = math.cos(2 * math.pi * (d.timetuple().tm_yday - 196) / 365.25)
+        if city.lat < 0:
+            season = -season
+        mid = (city.temp_min + city.temp_max) / 2
+        amp = (city.temp_max - city.temp_min) / 4
+        high = mid + amp * season + hashing.uniform(-3, 6, *k, "hi")
+        low = high - hashing.uniform(4, 11, *k, "lo")
+        high = min(max(high, city.temp_min + 4), city.temp_max)
+        low = min(max(low, city.temp_min), high - 1)
+        cond = hashing.choice(CONDITIONS if high < 3 else CONDITIONS[:6] + CONDITIONS[7:],
+                              *k, "cond")
+        return self._daily(city, day, k, high, low, cond)
 
     def current_temp(self, city: City) -> float:
         t = self._temp_memo.get(city)

@@ -166,21 +166,28 @@ def _procedural(data: dict[str, Any], i: int, used: set[str], names: set[str]) -
     big_unit = currency in ("USD", "EUR", "GBP", "CHF", "CAD", "AUD")
     usd_price = hashing.uniform(8, 450, "mk-price", i) if big_unit else hashing.uniform(
         3, 90, "mk-price", i)
-    paid = hashing.unit("mk-div", i) < 0.6
+    industry = hashing.choice(info["industries"], "mk-ind", i)
+    # Some industries always pay (``payers`` of markets.json: a REIT); others 60 % of
+    # the time, a yield of 0.5-5 %.
+    lo, hi = data.get("payers", {}).get(industry, (0.005, 0.05))
+    paid = industry in data.get("payers", {}) or hashing.unit("mk-div", i) < 0.6
     return Company(
         symbol=symbol, name=name, sector=sector,
-        industry=hashing.choice(info["industries"], "mk-ind", i), exchange=ex,
+        industry=industry, exchange=ex,
         country=country, currency=currency,
         base_price=round(usd_price / _static_usd(currency), 2),
         shares_mn=round(hashing.uniform(20, 3000, "mk-shares", i), 1),
         employees=hashing.randint(200, 150000, "mk-emp", i),
-        dividend_share=round(hashing.uniform(0.005, 0.05, "mk-dy", i), 4) if paid else 0.0,
+        dividend_share=round(hashing.uniform(lo, hi, "mk-dy", i), 4) if paid else 0.0,
         website=f"https://www.{_slug(base)}{_slug(word)}.com")
 
 
 @cache
-def _companies() -> tuple[Company, ...]:
+def _companies(payers: bool = True) -> tuple[Company, ...]:
+    """The listed companies; without ``payers`` (edition 1) no industry always pays."""
     data = load_data("markets.json")
+    if not payers:
+        data = {**data, "payers": {}}
     out: list[Company] = []
     for sym, name, sector, industry, ex, price, shares, emp, div in data["known_companies"]:
         _, country, currency = data["exchanges"][ex]
@@ -281,7 +288,7 @@ class Markets(Facts):
     def __init__(self, world) -> None:
         super().__init__(world)
         self.data = load_data("markets.json")
-        self.companies = _companies()
+        self.companies = _companies(world.has("dividend_payers"))
         self._by_symbol = {c.symbol.lower(): c for c in self.companies}
         self._by_name = {c.name.lower(): c for c in self.companies}
         self.symbols = [c.symbol for c in self.companies]

@@ -48,10 +48,14 @@ class News(Facts):
             city = hashing.choice(geo.city_names, *self.key("city", topic, self.world.today))
         c = geo.city(city)
         k = self.key("story", topic, c.name, self.world.today, rank)
-        head, body = hashing.choice(self.templates[topic], *k, "tpl")
+        head, body, *bounds = hashing.choice(self.templates[topic], *k, "tpl")
+        # A count a story can hold (a squad of 23-30, not of 858): its template's own
+        # range, else (and in edition 1) any count from 3 to 900.
+        low, high = bounds[0]["n"] if bounds and self.world.has("news_count_ranges") \
+            else (3, 900)
         fill = {"city": c.name, "country": c.country,
                 "company": hashing.choice(self.companies, *k, "co"),
-                "n": hashing.randint(3, 900, *k, "n"), "pct": hashing.randint(2, 40, *k, "pct")}
+                "n": hashing.randint(low, high, *k, "n"), "pct": hashing.randint(2, 40, *k, "pct")}
         headline, description = head.format(**fill), body.format(**fill)
         name, domain = hashing.choice(self.sources, *k, "src")
         minutes = hashing.randint(12, 20 * 60, *k, "age")

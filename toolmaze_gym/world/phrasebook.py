@@ -56,13 +56,72 @@ def _index() -> dict[str, tuple[str, dict]]:
     return out
 
 
-def translation(text: str, target: str) -> tuple[str, str] | None:
+def translation(text: str, target: str, templates: bool = True) -> tuple[str, str] | None:
     """(the text's language, its version in ``target``), or None when the phrasebook
-    does not hold the text in ``target``."""
+    does not hold the text in ``target``: a sentence of its own, else (unless
+    ``templates`` is off: world edition 1 translated sentences only) a filled
+    template (``template_translation``)."""
+    hit = _sentence(text, target)
+    if hit is None and templates:
+        hit = template_translation(text, target)
+    return hit
+
+
+def _sentence(text: str, target: str) -> tuple[str, str] | None:
     hit = _index().get(_key(text))
     if hit is None or target.startswith("_") or target not in hit[1]:
         return None
     return hit[0], hit[1][target]
+
+
+_HOLE = re.compile(r"\{([^{}]+)\}")
+
+
+def holes(template: str) -> list[str]:
+    """A template's holes, in order ("contact.name" of "Sorry {contact.name}, ...")."""
+    return _HOLE.findall(template)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """A template as a pattern: its words as they are (spacing and case evened out),
+    each hole any text."""
+    parts = _HOLE.split(" ".join(template.split()))
+    rx = "".join(re.escape(p) if i % 2 == 0 else "(.+?)" for i, p in enumerate(parts))
+    return re.compile(rx, re.IGNORECASE | re.DOTALL)
+
+
+@cache
+def _templates() -> tuple[tuple[dict[str, str], dict[str, re.Pattern[str]]], ...]:
+    return tuple((versions(e), {lang: _pattern(v) for lang, v in versions(e).items()})
+                 for e in load_data("phrasebook_templates.json")["templates"])
+
+
+def template_translation(text: str, target: str) -> tuple[str, str] | None:
+    """(the language of the template version ``text`` fills, the ``target`` version
+    filled with the same values), or None when no template matches or it has no
+    ``target`` version."""
+    body = " ".join(text.split())
+    for vs, patterns in _templates():
+        if target.startswith("_") or target not in vs:
+            continue
+        for lang, rx in patterns.items():
+            m = rx.fullmatch(body)
+            if m is None:
+                continue
+            return lang, _fill(vs[target], dict(zip(holes(vs[lang]), m.groups(),
+                                                    strict=True)), target)
+    return None
+
+
+def _fill(template: str, values: dict[str, str], target: str) -> str:
+    """``template`` with each hole's value, in ``target`` where the phrasebook has it."""
+    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target), template)
+
+
+def _hole_value(value: str, target: str) -> str:
+    """A hole's text in ``target`` where the phrasebook holds it as a sentence."""
+    hit = _sentence(value, target)
+    return value if hit is None else hit[1]
 
 
 def heads(text: str, target: str) -> tuple[str, ...]:

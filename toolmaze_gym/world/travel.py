@@ -169,6 +169,7 @@ class Travel(Facts):
         self.station_names = [s.name for s in self.stations]
         self._flights: dict[tuple[str, str, str], list[Flight]] = {}
         self._trains: dict[tuple[str, str, str], list[Train]] = {}
+        self._rail_links: frozenset[frozenset[str]] | None = None
         self._hotels: dict[str, list[Hotel]] = {}
         self._valid_days: dict[str, bool] = {}
         self._by_flight_id: dict[str, Flight | None] = {}
@@ -395,6 +396,16 @@ class Travel(Facts):
 
     def station(self, name: str) -> Station | None:
         return self._station_by_name.get(" ".join(name.split()).lower())
+
+    def rail_linked(self, a: Station, b: Station) -> bool:
+        """Whether a direct or through train runs between two stations in the real
+        network (``rail_links`` of data/world/travel.json, either way): no train runs
+        from Lisbon to Copenhagen without changes."""
+        links = self._rail_links
+        if links is None:
+            links = self._rail_links = frozenset(
+                frozenset(pair) for pair in self.data.get("rail_links", ()))
+        return frozenset((a.code, b.code)) in links
 
     def _operator(self, a: Station, b: Station) -> tuple[str, str]:
         ops = self.data["rail_operators"]

@@ -40,7 +40,10 @@ def _require_text(ctx: CallContext, text: str) -> str:
 def translate(ctx: CallContext, text: str, target_language: str) -> dict:
     source, body = _body(_require_text(ctx, text))
     target = target_language.strip().lower()
-    known = translation(body, target)
+    # Edition 1 translated sentences only; the scenario checks call this with no
+    # context (tasks.translators), asking of today's world.
+    templates = ctx is None or ctx.world.has("template_translations")
+    known = translation(body, target, templates)
     if known is not None:
         source, translated = known
     else:

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour, not_found
+from toolmaze_gym.corpus.behaviours.general_common import field_name
 from toolmaze_gym.corpus.behaviours.shopping_common import (
     available,
     by_id,
@@ -28,6 +29,12 @@ from toolmaze_gym.corpus.behaviours.shopping_common import (
 from toolmaze_gym.world.commerce import PastOrder, Product
 
 FINANCIAL = {"confirmed": "paid", "cancelled": "refunded", "return_requested": "pending_refund"}
+
+# Parcel states an open order reports as its own status once the parcel left the
+# warehouse: an order whose parcel is in transit says "in transit", as the carrier does
+# (toolmaze-v4 c4-0031: get_order_status said "confirmed" of an order track_shipment had
+# in transit, and "the status of order X" was graded on the parcel's).
+SHIPPED = ("in transit", "out for delivery", "delivered")
 
 # ---------------------------------------------------------------- carts
 
@@ -90,7 +97,15 @@ def cart_add(ctx: CallContext, cart_id: str, product_id: str, quantity: int) -> 
 # ---------------------------------------------------------------- orders
 
 
-def _destination(ctx: CallContext, email: str) -> str:
+def _destination(ctx: CallContext, email: str, ship_to_city: str = "") -> str:
+    """Where the parcel goes: the city the order names (a gift sent abroad, a purchase
+    delivered where the buyer travels: toolmaze-v4 c4-0031 'delivery to London'), else
+    the buyer's own city."""
+    if ship_to_city.strip():
+        city = ctx.world.geo.city(ship_to_city)
+        if city is None:
+            raise not_found("city", ship_to_city, field_name(ctx, "ship_to_city"))
+        return city.name
     buyer = ctx.world.people.by_email(email)
     if buyer:
         return buyer.city
@@ -104,7 +119,8 @@ def charged_price(price: float, discount_pct: float) -> float:
 
 
 def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str,
-           discount_pct: float = 0.0) -> dict[str, Any]:
+           discount_pct: float = 0.0, ship_to_city: str = "") -> dict[str, Any]:
+    dest = _destination(ctx, email.strip().lower(), ship_to_city)
     take_stock(ctx, lines)
     c = ctx.world.commerce
     to = email.strip().lower()
@@ -112,8 +128,8 @@ def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str,
                      2)
     fee = c.order_shipping_fee(subtotal)
     oid = make_id("SO", 8, to, tuple((p.product_id, q) for p, q in lines),
-                  *([discount_pct] if discount_pct else []), counter(ctx, "order"))
-    dest = _destination(ctx, to)
+                  *([discount_pct] if discount_pct else []),
+                  *([dest] if ship_to_city.strip() else []), counter(ctx, "order"))
     _, days, _ = c.shipping_quote(lines[0][0], sum(q for _, q in lines), ctx.world.geo.city(dest))
     tn = c.new_tracking_number("order", oid)
     table(ctx, "parcels")[tn] = {"status": "label created", "origin": lines[0][0].warehouse,
@@ -123,7 +139,7 @@ def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str,
              "item_count": sum(q for _, q in lines), "subtotal": subtotal, "shipping_fee": fee,
              "total": round(subtotal + fee, 2), "currency": c.currency, "status": "confirmed",
              "tracking_number": tn, "estimated_delivery": c.eta_date(days),
-             "placed_at": ctx.world.now_iso}
+             "placed_at": ctx.world.now_iso, "ship_to": dest}
     table(ctx, "orders")[oid] = order
     ctx.state.record(ctx.tool, {"action": "place_order", "order_id": oid, "email": to,
                                 "lines": order["lines"], "total": order["total"]})
@@ -131,44 +147,55 @@ def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str,
 
 
 def _view(ctx: CallContext, order: dict[str, Any]) -> dict[str, Any]:
+    """What the shop tells of an order: its status is its parcel's once shipped
+    (``SHIPPED``); the state kept (confirmed, cancelled, return_requested) decides what
+    may still be done to it. (World edition 1 kept "confirmed" beside the parcel's
+    state.)"""
     out = {k: v for k, v in order.items() if k != "lines"}
+    parcel = _parcel(ctx, order["tracking_number"])["status"]
     out["financial_status"] = FINANCIAL.get(order["status"], "paid")
-    out["fulfillment_status"] = _parcel(ctx, order["tracking_number"])["status"]
+    out["fulfillment_status"] = parcel
+    if order["status"] == "confirmed" and parcel in SHIPPED \
+            and ctx.world.has("order_status_follows_parcel"):
+        out["status"] = parcel
     return out
 
 
 @behaviour("shop.checkout")
-def checkout(ctx: CallContext, cart_id: str, email: str) -> dict:
+def checkout(ctx: CallContext, cart_id: str, email: str, ship_to_city: str = "") -> dict:
     cart = _cart(ctx, cart_id)
     if cart["status"] != "open":
         raise ToolError(409, "cart_closed", f"cart {cart_id} was already checked out", "cart_id")
     if not cart["lines"]:
         raise ToolError(409, "cart_empty", f"cart {cart_id} has no items", "cart_id")
-    order = _place(ctx, [(by_id(ctx, pid), q) for pid, q in cart["lines"].items()], email)
+    order = _place(ctx, [(by_id(ctx, pid), q) for pid, q in cart["lines"].items()], email,
+                   ship_to_city=ship_to_city)
     cart["status"] = "checked_out"
     return {**_view(ctx, order), "cart_id": cart["cart_id"]}
 
 
 @behaviour("shop.place_order")
 def place_order(ctx: CallContext, product_id: str, quantity: int, email: str,
-                discount_pct: float = 0.0) -> dict:
+                discount_pct: float = 0.0, ship_to_city: str = "") -> dict:
     """``discount_pct`` off the unit price is charged, so a member discount the request
     names is what the person pays (v4-draft2 play-test: c4-0011, c4-0026, c4-0036 were
-    charged list price after the discount was worked out)."""
+    charged list price after the discount was worked out); ``ship_to_city`` is where the
+    parcel goes (the buyer's city when left out)."""
     p, qty = by_id(ctx, product_id), positive(quantity)
     if not 0 <= discount_pct < 100:
         raise ToolError(422, "invalid_parameter", "discount must be from 0 to under 100 %",
                         "discount_pct")
-    order = _place(ctx, [(p, qty)], email, discount_pct)
+    order = _place(ctx, [(p, qty)], email, discount_pct, ship_to_city)
     return {**_view(ctx, order), "product_id": p.product_id, "quantity": qty,
             "unit_price": charged_price(p.price, discount_pct)}
 
 
 @behaviour("shop.order_by_sku")
-def order_by_sku(ctx: CallContext, sku: str, quantity: int, email: str) -> dict:
+def order_by_sku(ctx: CallContext, sku: str, quantity: int, email: str,
+                 ship_to_city: str = "") -> dict:
     p, qty = by_sku(ctx, sku), positive(quantity)
-    return {**_view(ctx, _place(ctx, [(p, qty)], email)), "sku": p.sku, "quantity": qty,
-            "unit_price": p.price}
+    return {**_view(ctx, _place(ctx, [(p, qty)], email, ship_to_city=ship_to_city)),
+            "sku": p.sku, "quantity": qty, "unit_price": p.price}
 
 
 def _order(ctx: CallContext, order_id: str) -> dict[str, Any]:
@@ -207,7 +234,8 @@ def _past_order_rows(ctx: CallContext,
             "item_count": sum(q for _, q in past.lines), "subtotal": subtotal,
             "shipping_fee": fee, "total": round(subtotal + fee, 2), "currency": c.currency,
             "status": "confirmed", "tracking_number": past.tracking_number,
-            "estimated_delivery": c.eta_date(s.eta_days), "placed_at": past.placed_at}, parcel
+            "estimated_delivery": c.eta_date(s.eta_days), "placed_at": past.placed_at,
+            "ship_to": s.destination}, parcel
 
 
 @behaviour("shop.order_status")

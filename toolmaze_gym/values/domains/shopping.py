@@ -38,8 +38,10 @@ id_type("return_id", "RMA", 8, "return merchandise authorisation id, e.g. RMA-7Q
 id_type("review_id", "REV", 8, "product review id, e.g. REV-7Q2X9ZLM")
 
 enum_type("order_status", lambda w: ("open", "confirmed", "cancelled", "return_requested",
-                                     "paid", "pending_refund", "refunded", "published"),
-          "state of a cart, order, return or review", literal=False)
+                                     "paid", "pending_refund", "refunded", "published",
+                                     "in transit", "out for delivery", "delivered"),
+          "state of a cart, order, return or review (a shipped order's is its parcel's)",
+          literal=False)
 enum_type("shipment_status", lambda w: ("label created", "in transit", "out for delivery",
                                         "delivered", "cancelled", "returned"),
           "carrier state of a parcel", literal=False)

@@ -1,0 +1,77 @@
+"""World editions: which version of the world a task's tools answer from.
+
+A shipped suite was built, and its episodes were played, on the world as it stood
+then: players typed the values its responses showed (a forecast's high, an order's
+status, a translator's tagged text). When the world is made more believable
+(issue 28's v5 review: weather near the month's normal, template texts translated,
+...), an older suite's episodes must still replay on the answers they were played
+on, so each response-changing change names the edition it arrived in (``CHANGES``)
+and the world and behaviours ask ``has(edition, change)`` instead of testing
+numbers. Which edition a task plays on is decided once per task
+(``toolmaze_gym.tasks.suites.edition_of``); the world itself only carries it.
+
+Edition 1 is the world as of commit c4e8fd6 (toolmaze-v1 to v4 were built and played
+on it); edition 2 is the world toolmaze-v5 is built on.
+"""
+
+from __future__ import annotations
+
+LATEST = 2
+EDITIONS = (1, 2)
+
+# Each response-changing change of the world, and the first edition that has it.
+CHANGES: dict[str, int] = {
+    # A day's high within 3 C of the month's normal, no rain in a dry month, no warm
+    # fog, no cold thunderstorm (geo.Geo._weather; commit 0144f99).
+    "weather_normals": 2,
+    # A news story's count within its template's range (news.json; commit ec147f7).
+    "news_count_ranges": 2,
+    # A REIT always pays a dividend (markets.json ``payers``; commit 960bb73).
+    "dividend_payers": 2,
+    # A translator fills a template's own translation (phrasebook_templates.json;
+    # commit e37e57c) instead of tagging the text "[it] ...".
+    "template_translations": 2,
+    # An order whose parcel left the warehouse reports the parcel's state (0b93f81).
+    "order_status_follows_parcel": 2,
+    # Order tools take a ship-to city and tell it (``ship_to_city``/``ship_to``; 5ce9052).
+    "ship_to_city": 2,
+    # log_expense tells the budget's currency (``budget_currency``; 1140f95).
+    "budget_currency": 2,
+}
+
+# Tool parameters and response fields (canonical names) that arrived with a change:
+# on an earlier edition a call naming the parameter is refused as unknown and the
+# field is not in the response, as the tools answered then.
+FIELDS: dict[str, str] = {
+    "ship_to_city": "ship_to_city",
+    "ship_to": "ship_to_city",
+    "budget_currency": "budget_currency",
+}
+
+
+class EditionError(ValueError):
+    """An edition or a change name the world does not know."""
+
+
+def checked(edition: object) -> int:
+    """``edition`` as a known edition number; a clear error for anything else."""
+    if isinstance(edition, bool) or not isinstance(edition, int) or edition not in EDITIONS:
+        raise EditionError(f"unknown world edition {edition!r}; choose from "
+                           f"{', '.join(map(str, EDITIONS))}")
+    return edition
+
+
+def has(edition: int, change: str) -> bool:
+    """Whether the world of ``edition`` has ``change`` (a key of ``CHANGES``)."""
+    try:
+        return edition >= CHANGES[change]
+    except KeyError:
+        raise EditionError(f"no world change named {change!r}; known: "
+                           f"{', '.join(CHANGES)}") from None
+
+
+def field_shown(edition: int, canonical: str) -> bool:
+    """Whether a tool parameter or response field (canonical name) exists in
+    ``edition``; fields no change names exist in every edition."""
+    change = FIELDS.get(canonical)
+    return change is None or has(edition, change)
