@@ -98,6 +98,6 @@ def test_hf_records_its_sampling_and_refuses_a_bad_top_p(tiny_model):
     policy = make_policy("hf", model=str(tiny_model), temperature=0.7, top_p=0.9, seed=0,
                          max_new_tokens=3)
     assert policy.sampling == {"temperature": 0.7, "top_p": 0.9, "seed": 0, "max_tokens": 3}
-    assert policy._generation()["top_p"] == 0.9
+    assert policy._generation([])["top_p"] == 0.9
     with pytest.raises(ValueError, match=r"top_p must be a number in \(0, 1\]"):
         make_policy("hf", model=str(tiny_model), top_p=0)
