@@ -327,11 +327,24 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     facts = _own_facts_missing(ctx, name, got, absent, before)
     if facts:
         return [facts]
-    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
-                     for t, v, o in absent)
-    own = [n for _, v, _ in absent if (n := _own_mention(ctx, v, before))]
-    return [f"argument {name} is {show(got)}, which does not mention the expected {said}"
-            + "".join(f"; {n}" for n in own)]
+    parts, stale = [], []
+    for t, v, o in absent:
+        own = _own_mention(ctx, v, before)
+        if own is None:
+            parts.append(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")")
+            continue
+        tool, key, i, value, why = own
+        if says(got, t, value):
+            stale.append(f"it does say {show(value)}, this episode's {tool} {key} (step "
+                         f"{i + 1}), but step {i + 1} is not the {tool} call this task asks "
+                         f"for ({why}), so that value does not count")
+        else:
+            parts.append(f"{show(value)} ({t}, this episode's {tool} {key}, step {i + 1})")
+    head = f"argument {name} is {show(got)}"
+    if parts:
+        return [f"{head}, which does not mention {', '.join(parts)}"
+                + "".join(f"; {n}" for n in stale)]
+    return [f"{head}: " + "; ".join(stale)]
 
 
 def _own_facts_missing(ctx: _Context, name: str, got: str,
@@ -359,10 +372,14 @@ def _own_facts_missing(ctx: _Context, name: str, got: str,
            "must carry these facts"
 
 
-def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]) -> str:
+def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]
+                 ) -> tuple[str, str, int, Any, str] | None:
     """Where a value a text must mention came from in the reference run (a field of
-    an earlier expected call's response) and what this episode's response held
-    there instead, when that differs."""
+    an earlier expected call's response), when this episode's response held another
+    value there: (tool, field, step, this episode's value, why that step is not the
+    expected call). An explanation names the episode's own value, never the
+    reference run's (v5 play-test c2-0079: "does not mention SO-BUGDUNPM", the
+    reference's order, where the player's order was SO-QJSRXL2Z)."""
     for c in ctx.path:
         for key, ref in c.response.items():
             if ref != value or isinstance(ref, bool):
@@ -377,9 +394,26 @@ def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]) -> str:
             except (ValueError, AttributeError):
                 continue
             if own is not None and own != ref:
-                return (f"{show(ref)} is the reference run's {c.tool} {key}; this episode's "
-                        f"(step {i + 1}) is {show(own)}")
-    return ""
+                return c.tool, key, i, own, _not_expected(ctx.corpus, c, s)
+    return None
+
+
+def _not_expected(corpus: Corpus, call: Call, step: Step) -> str:
+    """How a step's arguments differ from the expected call's (as the reference run
+    made it): what keeps that step's response from being the value the text needs."""
+    sent = step.action.get("arguments")
+    sent = sent if isinstance(sent, dict) else {}
+    spec = None
+    if call.tool in corpus:
+        spec = corpus[call.tool]
+    out = []
+    for k, want in call.args.items():
+        p = spec.param(k) if spec is not None else None
+        if k not in sent:
+            out.append(f"{k} is missing, expected {show(want)}")
+        elif p is not None and p.type != FREE_TEXT and not same(p.type, sent[k], want):
+            out.append(f"{k} is {show(sent[k])}, expected {show(want)}")
+    return "; ".join(out) or "it came before the values it needs existed"
 
 
 def same(type_name: str, got: Any, want: Any) -> bool:
