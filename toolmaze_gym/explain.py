@@ -39,8 +39,8 @@ LABEL_MEANINGS = {
     "over_trust": "a corrupted value from a faulty response was passed on to a later call",
     "retry_loop": "the same failing call was made three times or more",
     "premature_give_up": "the episode was aborted while a valid path was still open",
-    "missing_action": "the episode was ended as done, but a required Action was never "
-                      "called",
+    "missing_action": "the episode was ended as done while a required Action was not "
+                      "even attempted",
     "false_claim": "the final answer claims a success that was not achieved",
     "aborted_after_completion": "abort after every required step was done (finish was due)",
     "wrong_arguments": "a required Action was sent with a wrong value, or one the "
