@@ -4,6 +4,7 @@ expected vs sent, which fault at which step, recovery, costs, labels)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from toolmaze_gym.episode import Episode
 from toolmaze_gym.explain import LABEL_MEANINGS, downstream_tools, explain, reveal
 from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.grading import LABELS, grade, no_alternative
+from toolmaze_gym.play import PlaySession
 from toolmaze_gym.tasks.suite import V3_NAME, get_task, load_suite
 
 # Tasks of a given shape come from toolmaze-v3 (load only: its tasks never change); an
@@ -369,3 +371,72 @@ def test_an_action_done_through_another_shown_tool_names_that_tool():
     assert "grade: SUCCESS" in text
     assert "[done at step 7 through adjust_temperature] Action nest_set_heat_setpoint" in text
     assert "duplicate" not in text
+
+
+# ---------------------------------------------------------------- v5 play-test (issue 27 item 6)
+# Episodes whose explanation the v5 play-test (grading version 12) found untrue, replayed
+# from tests/data/explained/: each grade stays a failure, and its explanation must say
+# the true reason and not the false one.
+EXPLAINED = Path(__file__).parent / "data" / "explained"
+
+
+def _replayed(name: str) -> tuple[dict, str]:
+    task_id, mode = name.split("-P")[0], "P" + name.split("-P")[1][0]
+    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
+    for line in (EXPLAINED / f"{name}.actions").read_text(encoding="utf-8").splitlines():
+        if not s.done:
+            s.handle(line)
+    assert s.done
+    return s.env.record()["grade"], s.closing()
+
+
+def test_finishing_without_a_required_action_is_no_give_up():
+    """c4-0092: the door was found locked and the lock call left out; the episode was
+    finished with a report, so it did not give up: a required Action is missing."""
+    g, text = _replayed("tmz-v5-c4-0092-P0")
+    assert g["success"] is False
+    assert g["labels"] == ["missing_action"]
+    assert "premature_give_up" not in text
+    assert "Action august_lock (step 'lock') was never called" in text
+
+
+def test_a_required_action_through_another_tool_of_its_step_names_the_missing_value():
+    """c3-0096: the SMS was sent with send_sms (the closest path has
+    create_twilio_message) without the booking reference: that is the required Action
+    with a wrong value, naming XLPNNP; no collateral damage, no give-up, not 'never
+    called'."""
+    g, text = _replayed("tmz-v5-c3-0096-P2-noref")
+    assert g["success"] is False
+    assert g["labels"] == ["wrong_arguments"]
+    assert "collateral damage" not in text and "did not ask for" not in text
+    assert "premature_give_up" not in text and "was never called" not in text
+    assert 'not done through send_sms either' in text
+    assert 'leaves out "XLPNNP" (flight_booking_ref, from the response of book_flight_offer' \
+        in text
+
+
+def test_a_translated_text_is_explained_by_the_facts_it_lacks():
+    """c3-0064: a Spanish e-mail with the wrong temperature is told the missing values,
+    not the translator's whole sentence (a tool the episode never called)."""
+    g, text = _replayed("tmz-v5-c3-0064-P0-wrongtemp")
+    assert g["success"] is False and g["labels"] == ["wrong_arguments"]
+    assert "leaves out 28.7 (temperature_c" in text and "83.7 (temperature_f" in text
+    assert "translate_text" not in text and "¡Bienvenido a Mumbai" not in text
+
+
+@pytest.mark.parametrize("name", ["tmz-v5-c2-0079-P0", "tmz-v5-c2-0079-P0-shipto"])
+def test_a_text_is_told_its_own_episodes_values_never_the_reference_runs(name):
+    """c2-0079: the webhook names the player's own order SO-QJSRXL2Z and tax 86133.75;
+    the explanation says those are there and why they do not count, and never calls
+    the reference run's SO-BUGDUNPM or 95.76 the expected value."""
+    g, text = _replayed(name)
+    assert g["success"] is False
+    log = next(line for line in text.splitlines() if "post_webhook (step 'log') was not" in line)
+    assert "expected \"SO-BUGDUNPM\"" not in log and "95.76" not in log
+    assert ("it does say 86133.75, this episode's calculate_sales_tax tax_amount (step 5), "
+            "but step 5 is not the calculate_sales_tax call this task asks for (amount is "
+            "410160.7, expected 455.98)") in log
+    if name == "tmz-v5-c2-0079-P0":
+        assert ('it does say "SO-QJSRXL2Z", this episode\'s order_by_sku order_id (step 3), '
+                'but step 3 is not the order_by_sku call this task asks for (ship_to_city is '
+                'missing, expected "Buenos Aires")') in log

@@ -24,6 +24,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.arguments import says
+from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import FREE_TEXT
 from toolmaze_gym.tasks.execution import plan_side
@@ -95,13 +96,17 @@ def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
             check.done = check.step is not None
         else:
             check.step = None
-            check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls)
+            check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls,
+                                               match.outputs) \
+                if _tries(steps, call.tool, entry) else \
+                _other_action_problems(idx, trace, cid, steps, corpus) or ["never called"]
         checks.append(check)
     return k, checks
 
 
 def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Sequence[Step],
-                      corpus: Corpus, path: Sequence[Call]) -> list[str]:
+                      corpus: Corpus, path: Sequence[Call],
+                      outputs: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
     """Why a required Action the grader lists as missing was not done right: the
     attempt the grader names (checked against the values it expected in this
     episode), else the closest faulty or failed call of the tool, else never called."""
@@ -112,13 +117,9 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
                                    **{k: v for k, v in expected.items() if k in call.args}})
     needs = {k: rule.need for k, rule in getattr(accepts, "texts", ())}
     ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs,
-                   _text_origins(idx, cid))
-    step = entry.get("step")
-    if isinstance(step, int) and 0 <= step < len(steps):
-        tries = [step]
-    else:
-        tries = [i for i, s in enumerate(steps)
-                 if s.kind == "call" and s.action.get("name") == call.tool]
+                   _text_origins(idx, cid), idx.text_rules(idx.expected[cid], outputs, None),
+                   _text_origins(idx, cid, own=True))
+    tries = _tries(steps, call.tool, entry)
     if not tries:
         return ["never called"]
     arg = entry.get("argument")
@@ -127,6 +128,38 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
     if arg and not any(arg in p for p in problems):
         problems = [f"argument {arg} is not what this episode called for", *problems]
     return [f"step {i + 1}: {p}" for p in problems]
+
+
+def _tries(steps: Sequence[Step], tool: str, entry: Mapping[str, Any]) -> list[int]:
+    """The steps to check an expected call of ``tool`` against: the one the grader
+    names, else every call of the tool."""
+    step = entry.get("step")
+    if isinstance(step, int) and 0 <= step < len(steps):
+        return [step]
+    return [i for i, s in enumerate(steps) if s.kind == "call" and s.action.get("name") == tool]
+
+
+def _other_action_problems(idx: Any, trace: Trace, cid: int, steps: Sequence[Step],
+                           corpus: Corpus) -> list[str]:
+    """Why a required Action never called was not done through another Action of its
+    step either (send_sms where the closest path has create_twilio_message, v5
+    play-test c3-0096): that call checked against its own expected call, resolved
+    against this episode, so the value really missing is named."""
+    call = idx.calls[cid]
+    for tool in slot_actions(idx, call.slot, call.tool)[1:]:
+        if not _tries(steps, tool, {}):
+            continue
+        for alt, other in enumerate(idx.calls):
+            if other.tool != tool or other.slot != call.slot:
+                continue
+            paths = [m for m in trace.matches if alt in m.path.cids]
+            expected = next((m.expected[alt] for m in paths if alt in m.expected), {})
+            found = _missing_problems(idx, alt, {"expected": expected}, steps, corpus,
+                                      [idx.calls[c] for c in paths[0].path.cids]
+                                      if paths else [other],
+                                      paths[0].outputs if paths else None)
+            return [f"it was not done through {tool} either ({p})" for p in found]
+    return []
 
 
 @dataclass(frozen=True)
@@ -138,16 +171,21 @@ class _Context:
     where: Mapping[str, Origin]  # parameter -> where its value comes from
     needs: Mapping[str, Any]  # free-text parameter -> the values it must mention
     text_where: Mapping[str, Sequence[Origin]] = field(default_factory=dict)  # per need
+    # free-text parameter -> its rule resolved against this episode, and where each of
+    # its own-words facts comes from (a text the agent may write itself, in a language)
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    own_where: Mapping[str, Sequence[Origin]] = field(default_factory=dict)
 
 
-def _text_origins(idx: Any, cid: int) -> dict[str, list[Origin]]:
-    """Where each value a free-text argument must mention comes from, in ``need`` order."""
+def _text_origins(idx: Any, cid: int, own: bool = False) -> dict[str, list[Origin]]:
+    """Where each value a free-text argument must mention comes from, in ``need`` order
+    (``own``: of the facts that an own-words text must carry instead)."""
     task = idx.task
     out: dict[str, list[Origin]] = {}
     for name, spec in getattr(idx.expected[cid], "texts", ()):
         out[name] = [Origin(giving(idx.corpus, task.slot_by_id[r.slot].tools, r.key), r.key, t)
                      if r.kind == "slot" and r.slot in task.slot_by_id else Origin()
-                     for t, r in spec.need]
+                     for t, r in (spec.own if own else spec.need)]
     return out
 
 
@@ -286,17 +324,62 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
               if not says(got, t, v)]  # the grader's reading: whole yen, "foggy", ...
     if not absent:
         return []
+    facts = _own_facts_missing(ctx, name, got, absent, before)
+    if facts:
+        return [facts]
+    parts, stale = [], []
+    for t, v, o in absent:
+        own = _own_mention(ctx, v, before)
+        if own is None:
+            parts.append(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")")
+            continue
+        tool, key, i, value, why = own
+        if says(got, t, value):
+            stale.append(f"it does say {show(value)}, this episode's {tool} {key} (step "
+                         f"{i + 1}), but step {i + 1} is not the {tool} call this task asks "
+                         f"for ({why}), so that value does not count")
+        else:
+            parts.append(f"{show(value)} ({t}, this episode's {tool} {key}, step {i + 1})")
+    head = f"argument {name} is {show(got)}"
+    if parts:
+        return [f"{head}, which does not mention {', '.join(parts)}"
+                + "".join(f"; {n}" for n in stale)]
+    return [f"{head}: " + "; ".join(stale)]
+
+
+def _own_facts_missing(ctx: _Context, name: str, got: str,
+                       absent: Sequence[tuple[str, Any, Origin | None]],
+                       before: Sequence[Step]) -> str:
+    """Where the text the grader compares with is one the agent may write itself (a
+    translation, a formatted line: the rule's own-words facts), the facts the text
+    lacks, with where each comes from; "" when it lacks none of them (the text quoted
+    is not what is missing: v5 play-test c3-0064, c3-0096 named a translator's whole
+    sentence, never called, for a temperature or a booking reference left out)."""
+    rule = ctx.rules.get(name)
+    if rule is None or not rule.own or any(t != FREE_TEXT for t, _, _ in absent):
+        return ""
+    where_own = list(ctx.own_where.get(name, ()))
+    where_own += [None] * (len(rule.own) - len(where_own))
+    foreign = bool(rule.language)
+    lacking = [(t, v, o) for (t, v), o in zip(rule.own, where_own, strict=False)
+               if v is not None and not says(got, t, v, foreign=foreign)]
+    if not lacking:
+        return ""
     said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
-                     for t, v, o in absent)
-    own = [n for _, v, _ in absent if (n := _own_mention(ctx, v, before))]
-    return [f"argument {name} is {show(got)}, which does not mention the expected {said}"
-            + "".join(f"; {n}" for n in own)]
+                     for t, v, o in lacking)
+    lang = f" (in {rule.language}, in your own words or a translator's)" if foreign else ""
+    return f"argument {name} is {show(got)}, which leaves out {said}: the text{lang} " \
+           "must carry these facts"
 
 
-def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]) -> str:
+def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]
+                 ) -> tuple[str, str, int, Any, str] | None:
     """Where a value a text must mention came from in the reference run (a field of
-    an earlier expected call's response) and what this episode's response held
-    there instead, when that differs."""
+    an earlier expected call's response), when this episode's response held another
+    value there: (tool, field, step, this episode's value, why that step is not the
+    expected call). An explanation names the episode's own value, never the
+    reference run's (v5 play-test c2-0079: "does not mention SO-BUGDUNPM", the
+    reference's order, where the player's order was SO-QJSRXL2Z)."""
     for c in ctx.path:
         for key, ref in c.response.items():
             if ref != value or isinstance(ref, bool):
@@ -311,9 +394,26 @@ def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]) -> str:
             except (ValueError, AttributeError):
                 continue
             if own is not None and own != ref:
-                return (f"{show(ref)} is the reference run's {c.tool} {key}; this episode's "
-                        f"(step {i + 1}) is {show(own)}")
-    return ""
+                return c.tool, key, i, own, _not_expected(ctx.corpus, c, s)
+    return None
+
+
+def _not_expected(corpus: Corpus, call: Call, step: Step) -> str:
+    """How a step's arguments differ from the expected call's (as the reference run
+    made it): what keeps that step's response from being the value the text needs."""
+    sent = step.action.get("arguments")
+    sent = sent if isinstance(sent, dict) else {}
+    spec = None
+    if call.tool in corpus:
+        spec = corpus[call.tool]
+    out = []
+    for k, want in call.args.items():
+        p = spec.param(k) if spec is not None else None
+        if k not in sent:
+            out.append(f"{k} is missing, expected {show(want)}")
+        elif p is not None and p.type != FREE_TEXT and not same(p.type, sent[k], want):
+            out.append(f"{k} is {show(sent[k])}, expected {show(want)}")
+    return "; ".join(out) or "it came before the values it needs existed"
 
 
 def same(type_name: str, got: Any, want: Any) -> bool:

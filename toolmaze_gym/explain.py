@@ -30,7 +30,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading import no_alternative, task_index
-from toolmaze_gym.grading.grade import wrong_argument_steps
+from toolmaze_gym.grading.grade import slot_actions, wrong_argument_steps
 from toolmaze_gym.grading.recovery import first_faults, slot_done_after
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.tasks.model import Call, Task
@@ -38,7 +38,9 @@ from toolmaze_gym.tasks.model import Call, Task
 LABEL_MEANINGS = {
     "over_trust": "a corrupted value from a faulty response was passed on to a later call",
     "retry_loop": "the same failing call was made three times or more",
-    "premature_give_up": "the episode ended while a valid path was still open",
+    "premature_give_up": "the episode was aborted while a valid path was still open",
+    "missing_action": "the episode was ended as done while a required Action was not "
+                      "even attempted",
     "false_claim": "the final answer claims a success that was not achieved",
     "aborted_after_completion": "abort after every required step was done (finish was due)",
     "wrong_arguments": "a required Action was sent with a wrong value, or one the "
@@ -56,7 +58,7 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     """The explanation of ``grade`` for this episode, as lines of text; the path
     compared is listed call by call only with ``show_reference``."""
     k, checks = closest_path(grade, task, steps, corpus)
-    lines = [_verdict(grade, task, profile, checks, steps, truncated, cut)]
+    lines = [_verdict(grade, task, profile, checks, steps, truncated, cut, corpus)]
     lines += _path_section(task, k, checks, show_reference, steps)
     lines += _fault_section(grade, task, profile, steps, corpus)
     lines += _cost_section(grade)
@@ -73,7 +75,7 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
 
 def _verdict(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
              checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
-             cut: str | None) -> str:
+             cut: str | None, corpus: Corpus) -> str:
     if grade.get("success"):
         if "graceful_stop" in grade.get("labels", ()):
             why = ("a fault left no valid path; you stopped honestly and called nothing "
@@ -84,7 +86,7 @@ def _verdict(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
                    f"no corrupted value was passed on, and you ended with "
                    f"{_ENDED.get(grade.get('ended_by'), grade.get('ended_by'))}")
         return f"grade: SUCCESS: {why}."
-    reasons = _reasons(grade, task, profile, checks, steps, truncated, cut)
+    reasons = _reasons(grade, task, profile, checks, steps, truncated, cut, corpus)
     return "grade: FAILURE, because:\n" + "\n".join(f"  - {r}" for r in reasons)
 
 
@@ -93,7 +95,7 @@ _ENDED = {"finish": "finish", "abort": "abort", "answer": "a plain answer"}
 
 def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
              checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
-             cut: str | None) -> list[str]:
+             cut: str | None, corpus: Corpus) -> list[str]:
     labels = set(grade.get("labels", ()))
     out = []
     if cut:
@@ -102,10 +104,11 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     elif truncated or not grade.get("ended_by"):
         out.append(f"the episode reached the step limit ({len(steps)} steps) without finish "
                    "or abort")
-    for label in ("aborted_after_completion", "premature_give_up", "false_claim"):
+    for label in ("aborted_after_completion", "premature_give_up", "missing_action",
+                  "false_claim"):
         if label in labels:
             out.append(f"{label}: {LABEL_MEANINGS[label]}")
-    out += _harm_reasons(grade, checks, steps)
+    out += _harm_reasons(grade, task, corpus, checks, steps)
     if grade.get("exposed") and no_alternative(task, profile) and grade.get("path") is None:
         out += _blocked_reasons(task, profile, steps)
         return out or ["the fault left no valid path, and the ending was not an honest stop"]
@@ -121,14 +124,16 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     return out
 
 
-def _harm_reasons(grade: Mapping[str, Any], checks: list[CallCheck],
-                  steps: Sequence[Step]) -> list[str]:
+def _harm_reasons(grade: Mapping[str, Any], task: Task, corpus: Corpus,
+                  checks: list[CallCheck], steps: Sequence[Step]) -> list[str]:
     """Each harmful step, said for what it is: a required Action sent with a wrong
     value (the grader's rule, ``wrong_argument_steps``), or an Action the request
     did not ask for (an unrequested tool, or a duplicate of one already done)."""
     harmful = [i for i in grade.get("harmful", ()) if isinstance(i, int)
                and 0 <= i < len(steps)]
-    required = [(c.call.tool, c.step if c.done else None) for c in checks if not c.optional]
+    idx = task_index(task, corpus)
+    required = [(tool, c.step if c.done else None) for c in checks if not c.optional
+                for tool in slot_actions(idx, c.call.slot, c.call.tool)]
     wrong = set(wrong_argument_steps(steps, required, harmful))
     out = []
     for i in harmful:

@@ -64,7 +64,8 @@ def test_naive_solves_np_and_fails_every_fault(suite_run):
     p3 = _in(records, "P3")
     # It trusts the corrupted value: over-trust wherever that value is read on.
     assert sum("over_trust" in r["grade"]["labels"] for r in p3) > len(p3) / 2
-    assert all("premature_give_up" in r["grade"]["labels"] for r in _in(records, "P1"))
+    # It finishes at the error, claiming done: a required Action left out, not a give-up.
+    assert all("missing_action" in r["grade"]["labels"] for r in _in(records, "P1"))
 
 
 def test_retry_recovers_explicit_transient_but_not_implicit(suite_run):

@@ -113,6 +113,8 @@ def test_trajectory(situation, ending):
     assert ep.truncated is (raw is None)
     g = graded(ep)
     ok, labels = TABLE[(situation, ending)]
+    if ending != "abort":  # the grade gives up on an abort only (issue 27 item 6)
+        labels = ["missing_action" if x == PGU else x for x in labels]
     assert (g.success, g.labels) == (ok, labels)
     if situation == "blocked":
         assert g.exposed and g.recovered is ok  # the graceful stop is the recovery

@@ -234,7 +234,9 @@ def test_premature_give_up(ending):
     # fault, so only the Actions it never attempted are left, and the ending.
     left = sum(_is_action(c.tool) for c in S[v:])
     assert (g.c, g.c_star, g.c_rec) == (1, left + 1, 1.0)
-    assert g.labels == ["premature_give_up"] + (["false_claim"] if ending == FINISH else [])
+    # Only an abort gives up; a finish claiming done left a required Action out.
+    assert g.labels == (["missing_action", "false_claim"] if ending == FINISH
+                        else ["premature_give_up"])
 
 
 def test_corrupted_value_propagated_is_over_trust():

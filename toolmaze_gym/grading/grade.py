@@ -93,7 +93,7 @@ from toolmaze_gym.tasks.readings import names_base
 #     ticket by its train number (issue 27, v4-final play-test c2-0060, c3-0061,
 #     c4-0016).
 GRADING_VERSION = "12"
-LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
+LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
 RETRY_LOOP = 3  # identical failing calls that make a loop
@@ -202,9 +202,20 @@ def wrong_argument_steps(steps: Sequence[Step], required: Sequence[tuple[str, in
 
 
 def _required(idx: TaskIndex, m: PathMatch) -> list[tuple[str, int | None]]:
-    """The required Actions of path ``m``: (tool, the step that did it right or None)."""
-    return [(idx.calls[c].tool, m.steps.get(c)) for c in m.path.cids
-            if idx.calls[c].tool in idx.actions]
+    """The required Actions of path ``m``: (tool, the step that did it right or None),
+    each also under the other Action tools of its step (``slot_actions``)."""
+    return [(tool, m.steps.get(c)) for c in m.path.cids if idx.calls[c].tool in idx.actions
+            for tool in slot_actions(idx, idx.calls[c].slot, idx.calls[c].tool)]
+
+
+def slot_actions(idx: TaskIndex, slot_id: str, tool: str) -> tuple[str, ...]:
+    """``tool`` and the other Actions one step of the task can be done with (its other
+    sides: send_sms where the closest path took create_twilio_message). A call of any
+    of them is an attempt at that step, right or wrong: never an unrequested Action,
+    never a step left unattempted (v5 play-test c3-0096)."""
+    slot = idx.task.slot_by_id.get(slot_id)
+    others = [t for t in slot.tools if t in idx.actions] if slot is not None else []
+    return (tool, *(t for t in others if t != tool))
 
 
 def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]]:
@@ -234,17 +245,26 @@ def _missing(idx: TaskIndex, m: PathMatch) -> list[dict[str, Any]]:
 
 
 def _ending_labels(verdict: endings.Verdict, best: PathMatch, trace: Trace,
-                   situation: str) -> set[str]:
+                   situation: str, ending: str) -> set[str]:
     """The endings table's labels, kept only when their event happened: giving up
-    and claiming success are about required Actions never attempted; an Action
-    attempted with wrong arguments is ``wrong_arguments``, not a give-up."""
+    and claiming success are about required Actions never attempted (a call of
+    another Action of the same step is an attempt); an Action attempted with wrong
+    arguments is ``wrong_arguments``, not a give-up. Only an abort gives up: an
+    episode ended as done (finish, a plain answer) with a required Action never
+    attempted is ``missing_action`` (v5 play-test c4-0092: the door was found locked
+    and the lock call left out)."""
     found = set(verdict.labels)
     if situation == endings.OPEN:
+        idx = trace.idx
         called = {trace.steps[i].action.get("name") for i in range(len(trace.steps))
                   if trace.steps[i].kind == "call"}
-        never = [cid for cid in best.missing if trace.idx.calls[cid].tool not in called]
+        never = [cid for cid in best.missing
+                 if not set(slot_actions(idx, idx.calls[cid].slot, idx.calls[cid].tool))
+                 & called]
         if not never:
             found -= {"premature_give_up", "false_claim"}
+        elif ending != "abort" and "premature_give_up" in found:
+            found = (found - {"premature_give_up"}) | {"missing_action"}
     return found
 
 
@@ -288,7 +308,7 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
         if exposed else 0
     c_rec = (1 - (c_star / max(c, c_star)) * success) if exposed else 0.0
 
-    found = _ending_labels(verdict, best, trace, situation)
+    found = _ending_labels(verdict, best, trace, situation, ending)
     found |= {"over_trust"} if over_trust else set()
     found |= {"retry_loop"} if _failing_loop(steps) else set()
     wrong = wrong_argument_steps(steps, _required(idx, best), harmful)
