@@ -677,10 +677,12 @@ def _unaccented(text: str) -> str:
                    if not unicodedata.combining(c))
 
 
-# A flight or train is named by its service number ("EC4298", "LH6014"); the ids here
-# add the route and the day ("EC4298-ZRHMUC-20260831"), which no traveller writes.
+# A flight or train is named by its service number ("EC4298", "LH6014", "ICE5447"); the
+# ids here add the route and the day ("EC4298-ZRHMUC-20260831"), which no traveller
+# writes. A rail operator's code may have three letters (ICE, TGV, AWC:
+# ``data/world/travel.json``), an airline's two characters (U2, W6).
 SERVICE_IDS = frozenset({"train_id", "flight_id"})
-_SERVICE_ID = re.compile(r"^([A-Z0-9]{2}\d{1,5})-[A-Z]{6}-\d{8}$")
+_SERVICE_ID = re.compile(r"^([A-Z0-9]{2,3}\d{1,5})-[A-Z]{6}-\d{8}$")
 
 
 # ---------------------------------------------------------------- the rule
