@@ -167,8 +167,55 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
             same = math.isclose(x, value, rel_tol=1e-9, abs_tol=1e-9) or \
                 (t is not None and t.same(x, value))
         if same:
-            return True
-    return False
+            break
+    else:
+        same = False
+    if type_name in SPAN_MINUTES:
+        # A time range tells its length ("from 12:00 to 12:45" is 45 minutes); a text
+        # whose every range is of another length says another duration, whatever
+        # number it also writes ("12:00 to 13:00, 45 minutes").
+        spans = _spans_in(text)
+        if spans:
+            return value * SPAN_MINUTES[type_name] in spans
+    return same
+
+
+# ---------------------------------------------------------------- time ranges
+
+# The duration types a time range states, in minutes per unit.
+SPAN_MINUTES = {"duration_minutes": 1, "duration_hours": 60}
+# Two clock times joined as a range: "12:00-12:45", "12:00 to 12:45", "12h00 à 12h45",
+# "von 12:00 bis 12:45", "de 12:00 a 12:45", "11:30 am to 12:15 pm". Not a clock after
+# a "T" or another clock ("2026-08-23T08:00-04:00" is a time and its offset).
+_HM = r"(\d{1,2})(?::|h)(\d{2})(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?"
+_SPAN = re.compile(rf"(?<![\dT:]){_HM}\s*(?:[-\u2013\u2014]|to|till|until|through|bis"
+                   rf"|à|a|al|au|hasta|jusqu'à|fino alle|alle|até)\s*{_HM}(?![\d:])", re.I)
+
+
+def _clock_minutes(h: str, m: str, half: str) -> int | None:
+    """Minutes after midnight of a clock time, None where it is no time of day."""
+    hour, minute = int(h), int(m)
+    half = half.lower().replace(".", "")
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    return hour * 60 + minute if hour < 24 and minute < 60 else None
+
+
+@lru_cache(maxsize=1024)  # as _numbers_in
+def _spans_in(text: str) -> frozenset[int]:
+    """The lengths in minutes of the time ranges ``text`` writes; a range that ends
+    before it starts runs past midnight ("23:30-00:15" is 45 minutes). A range's
+    start without its half of the day takes the end's ("11:30 to 12:15 pm")."""
+    found: set[int] = set()
+    for h1, m1, a1, h2, m2, a2 in _SPAN.findall(text):
+        end = _clock_minutes(h2, m2, a2)
+        start = _clock_minutes(h1, m1, a1 or (a2 if int(h1) <= int(h2) < 12 else ""))
+        if start is not None and end is not None and start != end:
+            found.add((end - start) % (24 * 60))
+    return frozenset(found)
+
 
 # ---------------------------------------------------------------- figures in words
 
