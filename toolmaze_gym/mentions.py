@@ -24,6 +24,9 @@ mentions a value when the value appears in it in a form a reader would accept:
   date plus an ``HH:MM`` time (or ``HHhMM``, as French writes it), compared to the
   minute; a time written without a zone is read as the value's own clock (the local
   time of a value with an offset, so its UTC clock unlabelled does not say it);
+* a duration in minutes or hours also by a time range of that length (``from 12:00
+  to 12:45`` says 45 minutes); a text whose every range has another length does not
+  say it, whatever figure it also writes;
 * free text (a quoted sentence, an upstream text, a phrase of the request)
   contained in it as whole words, ignoring case, spacing, quote style, final
   punctuation and a leading article (``Quarterly bookkeeping`` says ``the quarterly
@@ -32,7 +35,8 @@ mentions a value when the value appears in it in a form a reader would accept:
 * every other value (names, codes, ids, e-mails) as a whole run of words the type's
   own normaliser equates with it: names and codes ignore case, ids keep it; a
   language code also by the language's name (``es`` as ``Spanish``), a flight or
-  train id by its service number (``EC4298`` for ``EC4298-ZRHMUC-20260831``). For
+  train id by its service number (``EC4298`` for ``EC4298-ZRHMUC-20260831``,
+  ``ICE5447`` for ``ICE5447-BERSTO-20260822``). For
   plain names and codes, words part at spaces and at the joiners ``-``, ``/``, ``–``
   and ``—`` that the value itself does not contain (``Seoul-Milan`` mentions Seoul
   and Milan; ``release-train-2`` does not mention ``release-train``); e-mail
