@@ -304,6 +304,18 @@ def test_a_time_range_states_its_length(text, ok):
     assert mentions(text, "duration_minutes", 45) is ok
 
 
+@pytest.mark.parametrize("text, ok", [
+    # v5 play-test c1-0021: a French e-mail gave the local time "19h30, heure de Berlin".
+    ("le samedi 22 août à 19h30, heure de Berlin", True),
+    ("el sábado 22 de agosto a las 19:30 hora de Berlín", True),
+    ("sabato 22 agosto alle 19:30 ora di Berlino", True),  # the city's exonym
+    ("le samedi 22 août à 17h30, heure de Berlin", False),  # the UTC clock, mislabelled
+    ("le samedi 22 août à 19h30, heure de Londres", False),
+])
+def test_a_city_time_in_the_text_s_language_is_that_city_s_clock(text, ok):
+    assert mentions(text, "iso_datetime", "2026-08-22T17:30:00Z") is ok
+
+
 def test_a_range_states_hours_too():
     assert mentions("09:00-17:00", "duration_hours", 8)
     assert not mentions("09:00-16:00, 8 hours", "duration_hours", 8)

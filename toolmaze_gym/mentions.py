@@ -462,14 +462,26 @@ def datetimes_in(text: str, bare: str = "+00:00") -> set[str]:
 def _zone_words() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
     """(readings per written zone, the pattern that finds one after a clock time):
     abbreviations from ``data/world/zone_names.json``, "<City> time" from the
-    gazetteer."""
-    abbr = {k: tuple(v) for k, v in load_data("zone_names.json")["abbreviations"].items()}
+    gazetteer, and the same in the languages texts are asked in ("19h30, heure de
+    Berlin", "ora di Berlino": ``city_time_before`` and the cities' exonyms)."""
+    data = load_data("zone_names.json")
+    abbr = {k: tuple(v) for k, v in data["abbreviations"].items()}
     cities = {c[0].casefold(): (c[3],) for c in load_data("cities.json")}
-    readings = {**abbr, **cities}
+    local = dict(cities)
+    for city, names in load_data("exonyms.json").items():
+        if not city.startswith("_") and city.casefold() in cities:
+            for name in names.values():
+                for form in (name, _unaccented(name)):
+                    local.setdefault(form.casefold(), cities[city.casefold()])
+    readings = {**abbr, **local}
     names = "|".join(re.escape(c) for c in sorted(cities, key=len, reverse=True))
     codes = "|".join(sorted(abbr, key=len, reverse=True))
+    any_name = "|".join(re.escape(c) for c in sorted(local, key=len, reverse=True))
+    before = "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                      for w in sorted(data["city_time_before"], key=len, reverse=True))
     pattern = re.compile(rf"\s*(?:Uhr\s+|h\s+)?\(?\s*(?:(?-i:({codes}))(?![\w+-])"
-                         rf"|(?:in\s+)?({names})(?:'s)?\s+(?:local\s+)?time\b)", re.I)
+                         rf"|(?:in\s+)?({names})(?:'s)?\s+(?:local\s+)?time\b"
+                         rf"|,?\s*(?:{before})\s*({any_name})(?!\w))", re.I)
     return readings, pattern
 
 
@@ -482,7 +494,7 @@ def _zone_after(text: str, pos: int, day: str) -> list[str]:
     if m is None:
         return []
     out = []
-    for r in readings[m[1] or m[2].casefold()]:
+    for r in readings[m[1] or (m[2] or m[3]).casefold()]:
         if r[0] in "+-":
             out.append(r)
             continue

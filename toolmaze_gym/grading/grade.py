@@ -94,8 +94,9 @@ from toolmaze_gym.tasks.readings import names_base
 #     c4-0016).
 # 13: a train by a service number with a three-letter operator code (ICE5447), and a
 #     time range states its length ("from 12:00 to 12:45" is 45 minutes; a text whose
-#     every range has another length says no such duration): issue 27, v5 play-test
-#     c1-0021 and c2-0078.
+#     every range has another length says no such duration); a city's time in the
+#     text's language ("19h30, heure de Berlin"): issue 27, v5 play-test c1-0021 and
+#     c2-0078.
 GRADING_VERSION = "13"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
