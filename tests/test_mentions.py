@@ -273,6 +273,54 @@ def test_a_flight_or_train_is_mentioned_by_its_service_number():
     assert not mentions("train EC42981", "train_id", "EC4298-ZRHMUC-20260831")
 
 
+@pytest.mark.parametrize("text, value, ok", [
+    # v5 play-test c1-0021: a French e-mail named "train ICE5447 (Deutsche Bahn ICE)".
+    ("train ICE5447 (Deutsche Bahn ICE)", "ICE5447-BERSTO-20260822", True),
+    ("le TGV6201 de 8h", "TGV6201-PARLYS-20260822", True),
+    ("on flight U20273", "U20273-BERARN-20260828", True),  # a carrier code with a digit
+    ("train ICE5474", "ICE5447-BERSTO-20260822", False),
+    ("train CE5447", "ICE5447-BERSTO-20260822", False),
+    ("train ICE54471", "ICE5447-BERSTO-20260822", False),
+])
+def test_a_three_letter_operator_code_is_part_of_the_service_number(text, value, ok):
+    assert mentions(text, "train_id", value) is ok
+
+
+@pytest.mark.parametrize("text, ok", [
+    # v5 play-test c2-0078: an invitation "from 12:00 to 12:45 UTC" says 45 minutes.
+    ("from 12:00 to 12:45 UTC", True),
+    ("12:00-12:45 UTC (45 minutes)", True),
+    ("at 12:00 UTC for 45 minutes", True),
+    ("de 12h00 à 12h45", True),
+    ("von 12:00 bis 12:45 Uhr", True),
+    ("11:30 to 12:15 pm", True),
+    ("23:30-00:15", True),  # past midnight
+    ("from 12:00 to 13:00 UTC", False),
+    ("from 12:00 to 13:00 UTC (45 minutes)", False),  # the range contradicts the figure
+    ("at 12:00 UTC", False),
+    ("2026-08-23T08:00-04:00 for an hour", False),  # a time and its offset, no range
+])
+def test_a_time_range_states_its_length(text, ok):
+    assert mentions(text, "duration_minutes", 45) is ok
+
+
+@pytest.mark.parametrize("text, ok", [
+    # v5 play-test c1-0021: a French e-mail gave the local time "19h30, heure de Berlin".
+    ("le samedi 22 août à 19h30, heure de Berlin", True),
+    ("el sábado 22 de agosto a las 19:30 hora de Berlín", True),
+    ("sabato 22 agosto alle 19:30 ora di Berlino", True),  # the city's exonym
+    ("le samedi 22 août à 17h30, heure de Berlin", False),  # the UTC clock, mislabelled
+    ("le samedi 22 août à 19h30, heure de Londres", False),
+])
+def test_a_city_time_in_the_text_s_language_is_that_city_s_clock(text, ok):
+    assert mentions(text, "iso_datetime", "2026-08-22T17:30:00Z") is ok
+
+
+def test_a_range_states_hours_too():
+    assert mentions("09:00-17:00", "duration_hours", 8)
+    assert not mentions("09:00-16:00, 8 hours", "duration_hours", 8)
+
+
 def test_a_translation_carries_the_dates_figures_and_codes_of_its_sentence():
     """Played: a Spanish description of "My share (1 of 3) of hotel booking HR-NF96WPKJ in
     Lisbon, 3 nights from 2026-08-20" says Lisboa and "20 de agosto": places get renamed,

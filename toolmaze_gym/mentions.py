@@ -24,6 +24,9 @@ mentions a value when the value appears in it in a form a reader would accept:
   date plus an ``HH:MM`` time (or ``HHhMM``, as French writes it), compared to the
   minute; a time written without a zone is read as the value's own clock (the local
   time of a value with an offset, so its UTC clock unlabelled does not say it);
+* a duration in minutes or hours also by a time range of that length (``from 12:00
+  to 12:45`` says 45 minutes); a text whose every range has another length does not
+  say it, whatever figure it also writes;
 * free text (a quoted sentence, an upstream text, a phrase of the request)
   contained in it as whole words, ignoring case, spacing, quote style, final
   punctuation and a leading article (``Quarterly bookkeeping`` says ``the quarterly
@@ -32,7 +35,8 @@ mentions a value when the value appears in it in a form a reader would accept:
 * every other value (names, codes, ids, e-mails) as a whole run of words the type's
   own normaliser equates with it: names and codes ignore case, ids keep it; a
   language code also by the language's name (``es`` as ``Spanish``), a flight or
-  train id by its service number (``EC4298`` for ``EC4298-ZRHMUC-20260831``). For
+  train id by its service number (``EC4298`` for ``EC4298-ZRHMUC-20260831``,
+  ``ICE5447`` for ``ICE5447-BERSTO-20260822``). For
   plain names and codes, words part at spaces and at the joiners ``-``, ``/``, ``–``
   and ``—`` that the value itself does not contain (``Seoul-Milan`` mentions Seoul
   and Milan; ``release-train-2`` does not mention ``release-train``); e-mail
@@ -167,8 +171,55 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
             same = math.isclose(x, value, rel_tol=1e-9, abs_tol=1e-9) or \
                 (t is not None and t.same(x, value))
         if same:
-            return True
-    return False
+            break
+    else:
+        same = False
+    if type_name in SPAN_MINUTES:
+        # A time range tells its length ("from 12:00 to 12:45" is 45 minutes); a text
+        # whose every range is of another length says another duration, whatever
+        # number it also writes ("12:00 to 13:00, 45 minutes").
+        spans = _spans_in(text)
+        if spans:
+            return value * SPAN_MINUTES[type_name] in spans
+    return same
+
+
+# ---------------------------------------------------------------- time ranges
+
+# The duration types a time range states, in minutes per unit.
+SPAN_MINUTES = {"duration_minutes": 1, "duration_hours": 60}
+# Two clock times joined as a range: "12:00-12:45", "12:00 to 12:45", "12h00 à 12h45",
+# "von 12:00 bis 12:45", "de 12:00 a 12:45", "11:30 am to 12:15 pm". Not a clock after
+# a "T" or another clock ("2026-08-23T08:00-04:00" is a time and its offset).
+_HM = r"(\d{1,2})(?::|h)(\d{2})(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?"
+_SPAN = re.compile(rf"(?<![\dT:]){_HM}\s*(?:[-\u2013\u2014]|to|till|until|through|bis"
+                   rf"|à|a|al|au|hasta|jusqu'à|fino alle|alle|até)\s*{_HM}(?![\d:])", re.I)
+
+
+def _clock_minutes(h: str, m: str, half: str) -> int | None:
+    """Minutes after midnight of a clock time, None where it is no time of day."""
+    hour, minute = int(h), int(m)
+    half = half.lower().replace(".", "")
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    return hour * 60 + minute if hour < 24 and minute < 60 else None
+
+
+@lru_cache(maxsize=1024)  # as _numbers_in
+def _spans_in(text: str) -> frozenset[int]:
+    """The lengths in minutes of the time ranges ``text`` writes; a range that ends
+    before it starts runs past midnight ("23:30-00:15" is 45 minutes). A range's
+    start without its half of the day takes the end's ("11:30 to 12:15 pm")."""
+    found: set[int] = set()
+    for h1, m1, a1, h2, m2, a2 in _SPAN.findall(text):
+        end = _clock_minutes(h2, m2, a2)
+        start = _clock_minutes(h1, m1, a1 or (a2 if int(h1) <= int(h2) < 12 else ""))
+        if start is not None and end is not None and start != end:
+            found.add((end - start) % (24 * 60))
+    return frozenset(found)
+
 
 # ---------------------------------------------------------------- figures in words
 
@@ -411,14 +462,26 @@ def datetimes_in(text: str, bare: str = "+00:00") -> set[str]:
 def _zone_words() -> tuple[dict[str, tuple[str, ...]], re.Pattern[str]]:
     """(readings per written zone, the pattern that finds one after a clock time):
     abbreviations from ``data/world/zone_names.json``, "<City> time" from the
-    gazetteer."""
-    abbr = {k: tuple(v) for k, v in load_data("zone_names.json")["abbreviations"].items()}
+    gazetteer, and the same in the languages texts are asked in ("19h30, heure de
+    Berlin", "ora di Berlino": ``city_time_before`` and the cities' exonyms)."""
+    data = load_data("zone_names.json")
+    abbr = {k: tuple(v) for k, v in data["abbreviations"].items()}
     cities = {c[0].casefold(): (c[3],) for c in load_data("cities.json")}
-    readings = {**abbr, **cities}
+    local = dict(cities)
+    for city, names in load_data("exonyms.json").items():
+        if not city.startswith("_") and city.casefold() in cities:
+            for name in names.values():
+                for form in (name, _unaccented(name)):
+                    local.setdefault(form.casefold(), cities[city.casefold()])
+    readings = {**abbr, **local}
     names = "|".join(re.escape(c) for c in sorted(cities, key=len, reverse=True))
     codes = "|".join(sorted(abbr, key=len, reverse=True))
+    any_name = "|".join(re.escape(c) for c in sorted(local, key=len, reverse=True))
+    before = "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                      for w in sorted(data["city_time_before"], key=len, reverse=True))
     pattern = re.compile(rf"\s*(?:Uhr\s+|h\s+)?\(?\s*(?:(?-i:({codes}))(?![\w+-])"
-                         rf"|(?:in\s+)?({names})(?:'s)?\s+(?:local\s+)?time\b)", re.I)
+                         rf"|(?:in\s+)?({names})(?:'s)?\s+(?:local\s+)?time\b"
+                         rf"|,?\s*(?:{before})\s*({any_name})(?!\w))", re.I)
     return readings, pattern
 
 
@@ -431,7 +494,7 @@ def _zone_after(text: str, pos: int, day: str) -> list[str]:
     if m is None:
         return []
     out = []
-    for r in readings[m[1] or m[2].casefold()]:
+    for r in readings[m[1] or (m[2] or m[3]).casefold()]:
         if r[0] in "+-":
             out.append(r)
             continue
@@ -677,10 +740,12 @@ def _unaccented(text: str) -> str:
                    if not unicodedata.combining(c))
 
 
-# A flight or train is named by its service number ("EC4298", "LH6014"); the ids here
-# add the route and the day ("EC4298-ZRHMUC-20260831"), which no traveller writes.
+# A flight or train is named by its service number ("EC4298", "LH6014", "ICE5447"); the
+# ids here add the route and the day ("EC4298-ZRHMUC-20260831"), which no traveller
+# writes. A rail operator's code may have three letters (ICE, TGV, AWC:
+# ``data/world/travel.json``), an airline's two characters (U2, W6).
 SERVICE_IDS = frozenset({"train_id", "flight_id"})
-_SERVICE_ID = re.compile(r"^([A-Z0-9]{2}\d{1,5})-[A-Z]{6}-\d{8}$")
+_SERVICE_ID = re.compile(r"^([A-Z0-9]{2,3}\d{1,5})-[A-Z]{6}-\d{8}$")
 
 
 # ---------------------------------------------------------------- the rule

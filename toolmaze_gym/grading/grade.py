@@ -92,7 +92,14 @@ from toolmaze_gym.tasks.readings import names_base
 #     ``toolmaze_gym.paraphrase``), no longer by the facts of any one sentence; a rail
 #     ticket by its train number (issue 27, v4-final play-test c2-0060, c3-0061,
 #     c4-0016).
-GRADING_VERSION = "12"
+# 13: a train by a service number with a three-letter operator code (ICE5447), and a
+#     time range states its length ("from 12:00 to 12:45" is 45 minutes; a text whose
+#     every range has another length says no such duration); a city's time in the
+#     text's language ("19h30, heure de Berlin"): issue 27, v5 play-test c1-0021 and
+#     c2-0078. Labels that tell the truth: ``missing_action`` for an episode ended as
+#     done without a required Action (``premature_give_up`` is an abort's), another
+#     Action of the same step counts as an attempt (v5 play-test c4-0092, c3-0096).
+GRADING_VERSION = "13"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
