@@ -161,10 +161,10 @@ train-lift-strict: $(STAMP)
 	@test -d $(LIFT_DIR)/sft || { echo "train-lift-strict: no SFT model in $(LIFT_DIR)/sft;" \
 		"run make train-lift first"; exit 1; }
 	mkdir -p $(LIFT_DIR)/eval
-	$(TOOLMAZE) eval --agent hf --label base $(LIFT_EVAL) $(LIFT_STRICT) \
-		--out $(LIFT_DIR)/eval/base-strict --resume --no-report
-	$(TOOLMAZE) eval --agent hf --label sft --model $(LIFT_DIR)/sft $(LIFT_EVAL) $(LIFT_STRICT) \
-		--out $(LIFT_DIR)/eval/sft-strict --resume --no-report
+	$(TOOLMAZE) eval --agent hf --label base --out $(LIFT_DIR)/eval/base-strict $(LIFT_EVAL) \
+		$(LIFT_STRICT) --resume --no-report
+	$(TOOLMAZE) eval --agent hf --label sft --out $(LIFT_DIR)/eval/sft-strict \
+		--model $(LIFT_DIR)/sft $(LIFT_EVAL) $(LIFT_STRICT) --resume --no-report
 	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base-strict $(LIFT_DIR)/eval/sft-strict \
 		$(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft --tasks $(LIFT_DIR)/dev.jsonl \
 		> $(LIFT_DIR)/lift-strict.md && cat $(LIFT_DIR)/lift-strict.md
