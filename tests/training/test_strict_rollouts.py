@@ -60,8 +60,11 @@ def test_grpo_rollouts_in_process_make_only_valid_calls_under_strict_calls(
         assert not valid
 
 
-def test_an_ended_episode_may_only_stop(tiny_model):
-    """After finish/abort TRL asks once more: that row gets no forced call."""
+def test_each_row_gets_its_own_episodes_tools_and_an_ended_episode_may_only_stop(
+        tiny_model):
+    """Rows are matched to episodes by their prompt, in the first turn and in TRL's
+    tool loop (a subset of the rows, each grown by completions and tool results); after
+    finish/abort TRL asks once more, and that row gets no forced call."""
     from transformers import AutoTokenizer
 
     from toolmaze_gym.training.environment import ENDED_STATUS
@@ -72,19 +75,24 @@ def test_an_ended_episode_may_only_stop(tiny_model):
     class Base:
         pass
 
+    def tool(name):
+        return {"type": "function", "function": {"name": name}}
+
     cls = strict_trainer(Base)
     trainer = cls.__new__(cls)
-    prompt = tok.encode("<|im_start|>user\nhi<|im_end|>\n")
-    env = SimpleNamespace(tool_schemas=({"type": "function", "function": {"name": "finish"}},))
-    trainer.environments = [env]
+    prompts = [tok.encode(f"<|im_start|>user\ntask {k}<|im_end|>\n") for k in range(2)]
+    envs = [SimpleNamespace(tool_schemas=(tool(f"only_{k}"), tool("finish"))) for k in range(2)]
+    trainer.environments = envs
     trainer.processing_class = tok
     trainer.max_completion_length = 100
     trainer._strict_batch = None
-    sets, budgets = trainer.strict_rows([prompt])
-    assert sets == [list(env.tool_schemas)] and budgets == [100]
-    done = prompt + tok.encode(json.dumps({"status": ENDED_STATUS, "ending": "finish"}))
-    sets, budgets = trainer.strict_rows([done])
-    assert sets == [None] and budgets == [100 - (len(done) - len(prompt))]
+    sets, budgets = trainer.strict_rows(prompts)
+    assert sets == [list(e.tool_schemas) for e in envs] and budgets == [100, 100]
+    grown = prompts[1] + tok.encode('{"error": 404} and more')
+    done = prompts[0] + tok.encode(json.dumps({"status": ENDED_STATUS, "ending": "finish"}))
+    sets, budgets = trainer.strict_rows([grown, done])  # the loop's rows: 1 first, then 0
+    assert sets == [list(envs[1].tool_schemas), None]
+    assert budgets == [100 - (len(grown) - len(prompts[1])), 100 - (len(done) - len(prompts[0]))]
 
 
 def _engine(script_ids):

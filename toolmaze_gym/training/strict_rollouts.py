@@ -88,7 +88,7 @@ def strict_trainer(base: type, free_text_chars: int = FREE_TEXT_CHARS) -> type:
                 budgets.append(self.max_completion_length - (len(row) - len(batch[k])))
                 tail = self.processing_class.decode(row[-_TAIL_TOKENS:])
                 ended = len(row) > len(batch[k]) and ENDED_STATUS in tail
-                schemas = list(getattr(envs[0], "tool_schemas", ()))
+                schemas = list(getattr(envs[k], "tool_schemas", ()))
                 if not schemas:
                     raise RuntimeError(f"{type(envs[k]).__name__} keeps no tool schemas; "
                                        "build the factories with grpo_dataset()")
