@@ -67,7 +67,7 @@ def test_each_row_gets_its_own_episodes_tools_and_an_ended_episode_may_only_stop
     finish/abort TRL asks once more, and that row gets no forced call."""
     from transformers import AutoTokenizer
 
-    from toolmaze_gym.training.environment import ENDED_STATUS
+    from toolmaze_gym.training.environment import ENDED, ENDED_STATUS
     from toolmaze_gym.training.strict_rollouts import strict_trainer
 
     tok = AutoTokenizer.from_pretrained(tiny_model)
@@ -93,6 +93,8 @@ def test_each_row_gets_its_own_episodes_tools_and_an_ended_episode_may_only_stop
     sets, budgets = trainer.strict_rows([grown, done])  # the loop's rows: 1 first, then 0
     assert sets == [list(envs[1].tool_schemas), None]
     assert budgets == [100 - (len(grown) - len(prompts[1])), 100 - (len(done) - len(prompts[0]))]
+    cut = prompts[1] + tok.encode(ENDED)  # a call after the step limit ended it
+    assert trainer.strict_rows([cut])[0] == [None]
 
 
 def _engine(script_ids):

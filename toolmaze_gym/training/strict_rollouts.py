@@ -16,7 +16,8 @@ the rows that called a tool, each as its prompt + completion + tool results. A r
 is matched to its episode by its prompt (the longest batch prompt it starts with):
 rows of one prompt are rollouts of one task, so they show the same tools. A row
 whose last tool result is the end of the episode (``finish``/``abort`` ran: the
-result carries ``environment.ENDED_STATUS``) may only stop: TRL asks once more after
+result carries ``environment.ENDED_STATUS``; or a call came after the end and got
+``environment.ENDED``'s 409) may only stop: TRL asks once more after
 every call, and a forced call there would only earn a 409. Each row's closing guard
 counts what is left of ``max_completion_length`` for that row.
 
@@ -35,6 +36,10 @@ from toolmaze_gym.agents.strict_calls import FREE_TEXT_CHARS, StrictCalls
 from toolmaze_gym.training.environment import ENDED_STATUS
 
 _TAIL_TOKENS = 48  # a row's last tokens, read for the end-of-episode result
+# what a tool result says once the episode is over: finish/abort's own result, and the
+# 409 of any call after the end (an episode cut at its step limit answers the call that
+# reached it normally, so the row learns of the end only from its next call)
+_ENDED_MARKS = (ENDED_STATUS, '"episode_ended"')
 
 
 def strict_trainer(base: type, free_text_chars: int = FREE_TEXT_CHARS) -> type:
@@ -87,7 +92,7 @@ def strict_trainer(base: type, free_text_chars: int = FREE_TEXT_CHARS) -> type:
                 k = _prompt_of(row, batch)
                 budgets.append(self.max_completion_length - (len(row) - len(batch[k])))
                 tail = self.processing_class.decode(row[-_TAIL_TOKENS:])
-                ended = len(row) > len(batch[k]) and ENDED_STATUS in tail
+                ended = len(row) > len(batch[k]) and any(m in tail for m in _ENDED_MARKS)
                 schemas = list(getattr(envs[k], "tool_schemas", ()))
                 if not schemas:
                     raise RuntimeError(f"{type(envs[k]).__name__} keeps no tool schemas; "
