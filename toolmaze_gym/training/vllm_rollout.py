@@ -30,7 +30,9 @@ library). ``generate`` is then called with ``structured_outputs`` (one per row);
 :func:`vllm_generate` makes one engine call per distinct tool set of the turn, since
 TRL's ``VLLMGeneration.generate`` applies one set of sampling parameters to a whole
 call (its ``generation_kwargs``, which it merges into ``SamplingParams`` in colocate
-mode and into the request body in server mode).
+mode and into the request body in server mode). In server mode with several training
+processes each engine call is a collective (TRL gathers the prompts to the main
+process), so ranks must make the same number of calls; untested there.
 """
 
 from __future__ import annotations
