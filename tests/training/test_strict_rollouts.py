@@ -192,3 +192,13 @@ def _sample(schema: dict):
     if kind == "string":
         return "x" * max(1, int(schema.get("minLength", 1)))
     pytest.skip(f"no sample for {schema}")
+
+
+def test_trls_own_vllm_loop_is_refused_under_strict_calls():
+    """TRL's tool loop on vLLM takes one constraint for the whole batch: refused, naming
+    the path that works, before any model is loaded."""
+    grpo = load_script("grpo_recovery")
+    args = grpo.parse_args(["--out", "/tmp/unused", "--use-vllm", "--rollout", "env",
+                            "--strict-calls"])
+    with pytest.raises(SystemExit, match="--rollout pool"):
+        grpo.build_trainer(args)
