@@ -28,7 +28,7 @@ HF_EVAL   ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools 
 HF_STRICT ?= --limit 1 --prompt standard --prompt failure_aware --compact-tools --max-tokens 128 \
 	--max-steps 4 --strict-calls
 
-.PHONY: setup test test-all lint bench eval train-demo train-lift train-lift-curve browser-test verifiers-test clean
+.PHONY: setup test test-all lint bench eval train-demo train-lift train-lift-strict train-lift-curve browser-test verifiers-test clean
 
 setup: $(STAMP)
 
@@ -146,6 +146,28 @@ train-lift: $(STAMP)
 		--out $(LIFT_DIR)/compare
 	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft \
 		--tasks $(LIFT_DIR)/dev.jsonl > $(LIFT_DIR)/lift.md && cat $(LIFT_DIR)/lift.md
+
+# `make train-lift-strict`: the same held-out evals of base and SFT (LIFT_EVAL, the same
+# episodes) again with strict tool calls (LIFT_STRICT: every reply one valid call of a
+# shown tool, or finish/abort), and the table of all four, strict base first: the SFT
+# model's lift under strict decoding, and what the format costs each model. Needs the
+# SFT model of `make train-lift` (it does not train). Cost, measured for the base on 2
+# shared cores (README, Training): a strict episode plays all its steps where a free one
+# ends on its first line of prose, so budget LIFT_STRICT's --max-steps x --max-tokens
+# tokens an episode at ~0.3-0.6 s a token.
+LIFT_STRICT ?= --strict-calls
+
+train-lift-strict: $(STAMP)
+	@test -d $(LIFT_DIR)/sft || { echo "train-lift-strict: no SFT model in $(LIFT_DIR)/sft;" \
+		"run make train-lift first"; exit 1; }
+	mkdir -p $(LIFT_DIR)/eval
+	$(TOOLMAZE) eval --agent hf --label base --out $(LIFT_DIR)/eval/base-strict $(LIFT_EVAL) \
+		$(LIFT_STRICT) --resume --no-report
+	$(TOOLMAZE) eval --agent hf --label sft --out $(LIFT_DIR)/eval/sft-strict \
+		--model $(LIFT_DIR)/sft $(LIFT_EVAL) $(LIFT_STRICT) --resume --no-report
+	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base-strict $(LIFT_DIR)/eval/sft-strict \
+		$(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft --tasks $(LIFT_DIR)/dev.jsonl \
+		> $(LIFT_DIR)/lift-strict.md && cat $(LIFT_DIR)/lift-strict.md
 
 train-lift-curve: $(STAMP)
 	$(TOOLMAZE) sft-data --split dev --n $(LIFT_HELDOUT) --levels C1,C2 \

@@ -25,6 +25,7 @@ def _dry_run(target: str, **variables: str) -> list[str]:
     ("eval", "EVAL_DIR", "/tmp/no-such/eval", "/tmp/no-such/eval"),
     ("train-demo", "TRAIN_DIR", "/tmp/no-such/demo", "/tmp/no-such/demo/eval"),
     ("train-lift", "LIFT_DIR", "/tmp/no-such/lift", "/tmp/no-such/lift/eval"),
+    ("train-lift-strict", "LIFT_DIR", "/tmp/no-such/lift", "/tmp/no-such/lift/eval"),
 ])
 def test_a_target_makes_the_folders_of_its_runs_before_the_first_run(target, folder, runs,
                                                                        parent):

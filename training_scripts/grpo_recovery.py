@@ -13,6 +13,13 @@ tasks yet, so GRPO's groups have no variance and no advantage. The potential-bas
 shaping term is no alternative: it sums to 0 over every episode by design. The logs'
 ``reward_std`` shows whether groups varied.
 
+``--strict-calls`` holds every generated turn to one call of the episode's own tools
+(or finish/abort), as ``toolmaze eval --strict-calls`` does: in TRL's tool loop a
+logits processor on transformers' ``generate``
+(``toolmaze_gym.training.strict_rollouts``), with ``--use-vllm`` the ``rollout_func``
+path's vLLM structured outputs (``toolmaze_gym.training.vllm_rollout``); TRL's tool
+loop on vLLM cannot hold each row to its own tools and is refused.
+
 ``--compact-tools`` shows the tools exactly as ``toolmaze eval --compact-tools``
 does: compact docs in the system prompt, the env's order (task tools alphabetical,
 then finish, abort), and no JSON ``<tools>`` block; ``--brief-tools`` likewise shows
@@ -111,6 +118,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     "of in process; several URLs, comma-separated, spread the rollouts over "
                     "them (replicas, or the ports of toolmaze serve --workers N) (default: "
                     "in process)")
+    ap.add_argument("--strict-calls", action="store_true",
+                    help="hold every generated turn to one call of the episode's own tools "
+                    "with arguments valid for their schemas (or finish/abort), as `toolmaze "
+                    "eval --strict-calls` does: a logits processor in TRL's tool loop "
+                    "(transformers generation), vLLM structured outputs with --rollout pool")
     ap.add_argument("--bf16", action="store_true", help="bf16 mixed precision (GPUs)")
     ap.add_argument("--gradient-checkpointing", action="store_true",
                     help="recompute activations in the backward pass (less memory, slower)")
@@ -192,6 +204,9 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
         sys.exit("grpo_recovery: --rollout pool generates with vLLM; add --use-vllm")
     if rollout == "pool" and args.openenv_url:
         sys.exit("grpo_recovery: --openenv-url plays TRL's tool loop; drop --rollout pool")
+    if args.strict_calls and rollout == "env" and args.use_vllm:
+        sys.exit("grpo_recovery: --strict-calls with vLLM needs --rollout pool (TRL's tool "
+                 "loop gives vLLM one regex for the whole batch, not each episode's tools)")
     dataset, factories = dataset_and_factories(args)
     model, tokenizer, _ = load_model(args.model)
     tokenizer.padding_side = "left"
@@ -202,7 +217,11 @@ def build_trainer(args: argparse.Namespace, trainer_cls: Any = None) -> Any:
         credit = None if args.reward == "terminal" else PARTIAL
         return trainer_cls(reward_funcs=[rollout_reward], rollout_func=make_rollout_func(
             args.max_episode_steps, args.max_completion_length, DEFAULT,
-            partial_credit=credit), **common)
+            partial_credit=credit, strict_calls=args.strict_calls), **common)
+    if args.strict_calls:
+        from toolmaze_gym.training.strict_rollouts import strict_trainer
+
+        trainer_cls = strict_trainer(trainer_cls)
     trainer = trainer_cls(reward_funcs=[close_episodes], environment_factory=factories,
                           **common)
     if args.compact_tools or args.brief_tools:
@@ -216,6 +235,8 @@ def main(argv: list[str] | None = None, trainer_cls: Any = None) -> dict[str, An
     require_all(TRAINING, "training")  # before any work: one line with the pip command
     if args.use_vllm:
         require_installed(["vllm"], "--use-vllm")
+    if args.strict_calls:
+        require_installed(["xgrammar"], "--strict-calls")
     if args.openenv_url:
         require_all(["openenv"], "--openenv-url")
         from toolmaze_gym.training.openenv_environment import server_urls
@@ -253,7 +274,7 @@ def model_card(args: argparse.Namespace, history: list[dict[str, Any]], seconds:
                                            "grad_accum", "lr", "beta", "temperature",
                                            "max_completion_length", "max_episode_steps",
                                            "reward", "compact_tools", "brief_tools", "use_vllm",
-                                           "seed")}
+                                           "strict_calls", "seed")}
     reward = ("terminal reward + partial credit (0.1 x named-tool share + 0.2 x valid-call "
               "share + 0.3 x progress along a valid path - 0.1 x repeated calls)"
               if args.reward == "partial"

@@ -5,6 +5,7 @@ The same evaluation as `make eval`, written out over the library:
 
     python training_scripts/rollout.py --out runs/rollout
     python training_scripts/rollout.py --model path/to/sft-checkpoint --limit 2
+    python training_scripts/rollout.py --model path/to/sft-checkpoint --strict-calls
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="the model's token cap per turn")
     ap.add_argument("--baselines", default=",".join(BASELINES),
                     help="scripted agents run on the whole suite (comma-separated)")
+    ap.add_argument("--strict-calls", action="store_true",
+                    help="the model's replies held to one valid call of a shown tool (or "
+                    "finish/abort), as `toolmaze eval --strict-calls`; its row is named "
+                    "'<label> (strict)'")
     ap.add_argument("--no-model", action="store_true", help="scripted baselines only")
     return ap.parse_args(argv)
 
@@ -65,13 +70,16 @@ def main(argv: list[str] | None = None) -> None:
         options = {"compact_tools": True, "max_new_tokens": args.max_new_tokens}
         if args.model:
             options["model"] = args.model
+        if args.strict_calls:
+            options["strict_calls"] = True
         label = Path(args.model).name if args.model else "smollm2-135m"
+        folder = out / (label + ("-strict" if args.strict_calls else ""))
         sample = Selection(limit=args.limit, prompts=["standard", "failure_aware"])
         summary = run(RunConfig("hf", options, label=label, selection=sample),
-                      out / label, resume=True)
+                      folder, resume=True)
         print(f"{label}: {summary.episodes} episodes in {summary.wall_s:.0f} s, "
               f"{100 * summary.outside_share:.1f}% of the time outside the model")
-        runs.append(out / label)
+        runs.append(folder)
 
     # the model ran a sample, the baselines the whole suite: the report says they differ
     report = build_report(runs, out / "report", allow_mixed=True)

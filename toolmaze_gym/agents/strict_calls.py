@@ -179,6 +179,31 @@ def call_schema(tools: Sequence[dict[str, Any]],
         for name, t in zip(names, tools, strict=True)]}
 
 
+def call_grammar(tools: Sequence[dict[str, Any]],
+                 free_text_chars: int = FREE_TEXT_CHARS) -> Any:
+    """The xgrammar grammar of one whole reply: ``CALL_OPEN`` + a call admitted by
+    :func:`call_schema` (the template's separators, no free whitespace) + ``CALL_CLOSE``."""
+    xgr = require("xgrammar", "strict tool calls (--strict-calls)")
+    schema = call_schema(tools, free_text_chars)
+    try:
+        body = xgr.Grammar.from_json_schema(json.dumps(schema), any_whitespace=False,
+                                            separators=SEPARATORS, strict_mode=True)
+    except (RuntimeError, ValueError) as exc:
+        raise StrictCallsError(f"strict calls: xgrammar refused the tool schemas: "
+                               f"{exc}") from None
+    return xgr.Grammar.concat(_literal(xgr, CALL_OPEN), body, _literal(xgr, CALL_CLOSE))
+
+
+def call_ebnf(tools: Sequence[dict[str, Any]], free_text_chars: int = FREE_TEXT_CHARS) -> str:
+    """:func:`call_grammar` as EBNF text, the form a server takes a grammar in (vLLM's
+    ``structured_outputs={"grammar": ...}`` with its default xgrammar backend). Why not
+    vLLM's ``{"json": call_schema(tools)}``: that admits bare JSON only, without the
+    template's ``<tool_call>`` markup, so a model trained on such rollouts would learn
+    a call format that evaluation (and its own chat template) never shows; the EBNF
+    is the very grammar the ``hf`` agent decodes with, markup, bounds and all."""
+    return str(call_grammar(tools, free_text_chars))
+
+
 def tools_key(tools: Sequence[dict[str, Any]], free_text_chars: int = FREE_TEXT_CHARS) -> int:
     """The cache key of a tool set: a digest of the schemas as given (order included:
     the order is the prompt's, and two orders are two prompts)."""
@@ -217,6 +242,7 @@ class StrictCalls:
         self.cached_tool_sets = cached_tool_sets
         self._compiled: OrderedDict[int, Any] = OrderedDict()
         self.compiles = 0  # grammars compiled so far (the cache's misses)
+        self._end: Any = None
 
     def compiled(self, tools: Sequence[dict[str, Any]]) -> Any:
         """The compiled grammar of ``tools`` (from the cache when this tool set was seen)."""
@@ -225,16 +251,8 @@ class StrictCalls:
         if hit is not None:
             self._compiled.move_to_end(key)
             return hit
-        xgr = self.xgr
-        schema = call_schema(tools, self.free_text_chars)
-        try:
-            body = xgr.Grammar.from_json_schema(json.dumps(schema), any_whitespace=False,
-                                                separators=SEPARATORS, strict_mode=True)
-        except (RuntimeError, ValueError) as exc:
-            raise StrictCallsError(f"strict calls: xgrammar refused the tool schemas: "
-                                   f"{exc}") from None
-        grammar = xgr.Grammar.concat(_literal(xgr, CALL_OPEN), body, _literal(xgr, CALL_CLOSE))
-        hit = self._compiled[key] = self.compiler.compile_grammar(grammar)
+        hit = self._compiled[key] = self.compiler.compile_grammar(
+            call_grammar(tools, self.free_text_chars))
         self.compiles += 1
         while len(self._compiled) > self.cached_tool_sets:
             self._compiled.popitem(last=False)
@@ -247,11 +265,25 @@ class StrictCalls:
         ``CLOSING_RESERVE`` of ``budget`` new tokens favours closing tokens."""
         return self.batch_processor([tools] * rows, budget)
 
-    def batch_processor(self, tool_sets: Sequence[Sequence[dict[str, Any]]],
-                        budget: int | None = None) -> Any:
+    def batch_processor(self, tool_sets: Sequence[Sequence[dict[str, Any]] | None],
+                        budget: int | Sequence[int] | None = None) -> Any:
         """:meth:`processor` for a batch whose rows show different tools (row ``i``
-        constrained to ``tool_sets[i]``)."""
-        return _processor_class()(self, [self.compiled(t) for t in tool_sets], budget)
+        constrained to ``tool_sets[i]``). A row whose tool set is ``None`` may only
+        stop (its episode has ended: a training loop that asks again gets an empty
+        reply, not a forced call). ``budget`` may be one per row (rows of a training
+        rollout have used different shares of the completion budget)."""
+        budgets = (list(budget) if isinstance(budget, Sequence)
+                   else [budget] * len(tool_sets))
+        if len(budgets) != len(tool_sets):
+            raise ValueError(f"strict calls: {len(budgets)} budgets for {len(tool_sets)} rows")
+        grammars = [self._ended() if t is None else self.compiled(t) for t in tool_sets]
+        return _processor_class()(self, grammars, budgets)
+
+    def _ended(self) -> Any:
+        """The compiled grammar of an empty reply (only a stop token is allowed)."""
+        if self._end is None:
+            self._end = self.compiler.compile_grammar(_literal(self.xgr, ""))
+        return self._end
 
     def decode(self, token_id: int) -> str:
         """One token's text (cached: the closing guard reads each new token)."""
@@ -304,10 +336,10 @@ def _processor_class() -> type:
             left as it is: ``generate`` ends it on the stop token."""
 
             def __init__(self, owner: StrictCalls, grammars: list[Any],
-                         budget: int | None) -> None:
+                         budgets: list[int | None]) -> None:
                 rows = len(grammars)
                 xgr = owner.xgr
-                self.budget, self.steps = budget, 0
+                self.budgets, self.steps = budgets, 0
                 self.texts = [""] * rows  # each row's reply so far (for the closing guard)
                 self.xgr, self.owner = xgr, owner
                 self.matchers = [xgr.GrammarMatcher(g) for g in grammars]
@@ -331,8 +363,9 @@ def _processor_class() -> type:
                     width = scores.shape[-1]
                     self.xgr.apply_token_bitmask_inplace(scores, self.bitmask,
                                                          vocab_size=width, indices=live)
-                if self.budget is not None and self.budget - self.steps <= CLOSING_RESERVE:
-                    for row in live:
+                for row in live:
+                    budget = self.budgets[row]
+                    if budget is not None and budget - self.steps <= CLOSING_RESERVE:
                         inside = self.texts[row].count('"') % 2 == 1
                         ids = self.owner.quote_ids if inside else self.owner.close_ids
                         scores[row, ids] += _FAVOUR

@@ -69,6 +69,7 @@ NOT_STARTED = json.dumps({"error": {"code": 409, "status": "Conflict",
                                     "type": "episode_not_started",
                                     "message": "No episode is running (reset was not called)."}})
 RESERVED = ("finish", "abort")
+ENDED_STATUS = "episode ended"  # the tool result of finish/abort (see strict_rollouts)
 
 
 class ToolMazeEnvironment:
@@ -80,6 +81,7 @@ class ToolMazeEnvironment:
     """
 
     tool_names: tuple[str, ...] = ()
+    tool_schemas: tuple[dict[str, Any], ...] = ()  # the episode's schemas, the env's order
     reward_config: RewardConfig = DEFAULT
     partial_credit: PartialCredit | None = PARTIAL  # None: the terminal reward alone
     max_steps: int = 25
@@ -162,7 +164,7 @@ class ToolMazeEnvironment:
         results = [m["content"] for m in new if m["role"] == "tool"]
         if results:
             return results[-1]
-        return json.dumps({"status": "episode ended", "ending": name})
+        return json.dumps({"status": ENDED_STATUS, "ending": name})
 
     def _end_with_text(self, text: str) -> None:
         """Give a running episode the model's closing plain text (its final answer)."""
@@ -283,6 +285,11 @@ def _class_for(key: str, tools_json: str) -> type[ToolMazeEnvironment]:
     tools = [t for t in json.loads(tools_json) if t["function"]["name"] not in RESERVED]
     body: dict[str, Any] = {t["function"]["name"]: tool_method(t, _tool_call) for t in tools}
     body["tool_names"] = tuple(t["function"]["name"] for t in tools) + RESERVED
+    # the schemas in the env's order (task tools alphabetically, then finish, abort),
+    # for constrained decoding (toolmaze_gym.training.strict_rollouts)
+    reserved = {t["function"]["name"]: t for t in json.loads(tools_json)
+                if t["function"]["name"] in RESERVED}
+    body["tool_schemas"] = tuple(tools) + tuple(reserved[n] for n in RESERVED if n in reserved)
     body["__doc__"] = f"ToolMaze episodes offering tool set {key}."
     return type(f"ToolMaze_{key}", (ToolMazeEnvironment,), body)
 

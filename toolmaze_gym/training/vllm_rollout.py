@@ -20,6 +20,19 @@ column ``toolmaze_reward`` that :func:`rollout_reward` passes to the trainer.
 ``generate`` is pluggable (``(trainer, token id lists) -> (completion ids,
 logprobs)``): the default calls ``trainer.vllm_generation``; tests pass a scripted
 stand-in.
+
+Strict calls (``strict_calls=True``, ``grpo_recovery.py --use-vllm --strict-calls``):
+each turn is generated under vLLM's structured outputs, every row held to one call of
+its own episode's tools by the grammar the ``hf`` agent decodes with
+(``toolmaze_gym.agents.strict_calls.call_ebnf``, sent as
+``structured_outputs={"grammar": ...}``; vLLM's default backend is xgrammar, the same
+library). ``generate`` is then called with ``structured_outputs`` (one per row);
+:func:`vllm_generate` makes one engine call per distinct tool set of the turn, since
+TRL's ``VLLMGeneration.generate`` applies one set of sampling parameters to a whole
+call (its ``generation_kwargs``, which it merges into ``SamplingParams`` in colocate
+mode and into the request body in server mode). In server mode with several training
+processes each engine call is a collective (TRL gathers the prompts to the main
+process), so ranks must make the same number of calls; untested there.
 """
 
 from __future__ import annotations
@@ -28,18 +41,55 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from toolmaze_gym.agents.strict_calls import FREE_TEXT_CHARS, call_ebnf
 from toolmaze_gym.reward import DEFAULT, PARTIAL, PartialCredit, RewardConfig
 from toolmaze_gym.tasks.model import Task
 
-Generate = Callable[[Any, list[list[int]]], tuple[list[list[int]], list[list[float]]]]
+Generate = Callable[..., tuple[list[list[int]], list[list[float]]]]
 
 
-def vllm_generate(trainer: Any, prompts: list[list[int]]
+def structured_outputs(tools: list[dict[str, Any]],
+                       free_text_chars: int = FREE_TEXT_CHARS) -> dict[str, str]:
+    """vLLM's ``structured_outputs`` for one turn held to one call of ``tools`` (in a
+    request body, or ``StructuredOutputsParams(**...)`` for the offline engine)."""
+    return {"grammar": call_ebnf(tools, free_text_chars)}
+
+
+def vllm_generate(trainer: Any, prompts: list[list[int]],
+                  structured_outputs: list[dict[str, Any]] | None = None
                   ) -> tuple[list[list[int]], list[list[float]]]:
-    """One turn for each prompt with the trainer's vLLM engine (sampled-token logprobs)."""
-    _, completions, logprobs, _ = trainer.vllm_generation.generate(
-        prompts=prompts, images=None, num_generations=1)
-    return completions, [[lp[0] for lp in seq] for seq in logprobs]
+    """One turn for each prompt with the trainer's vLLM engine (sampled-token logprobs);
+    with ``structured_outputs`` (one vLLM ``structured_outputs`` object per prompt) the
+    prompts are generated in groups of equal constraints, each group's constraint set
+    on the engine's ``generation_kwargs`` for its call and restored after."""
+    engine = trainer.vllm_generation
+    if structured_outputs is None:
+        _, completions, logprobs, _ = engine.generate(prompts=prompts, images=None,
+                                                      num_generations=1)
+        return completions, [[lp[0] for lp in seq] for seq in logprobs]
+    if len(structured_outputs) != len(prompts):
+        raise ValueError(f"{len(structured_outputs)} structured outputs for "
+                         f"{len(prompts)} prompts")
+    if getattr(engine, "structured_outputs_regex", None) is not None:
+        raise ValueError("strict calls: GRPOConfig.vllm_structured_outputs_regex is set and "
+                         "would take precedence over each row's call grammar; drop it")
+    groups: dict[str, list[int]] = {}
+    for k, so in enumerate(structured_outputs):
+        groups.setdefault(json.dumps(so, sort_keys=True), []).append(k)
+    out_ids: list[list[int]] = [[] for _ in prompts]
+    out_lps: list[list[float]] = [[] for _ in prompts]
+    saved = getattr(engine, "generation_kwargs", None)
+    try:
+        for members in groups.values():
+            engine.generation_kwargs = {**(saved or {}),
+                                        "structured_outputs": structured_outputs[members[0]]}
+            _, completions, logprobs, _ = engine.generate(
+                prompts=[prompts[k] for k in members], images=None, num_generations=1)
+            for k, ids, lps in zip(members, completions, logprobs, strict=True):
+                out_ids[k], out_lps[k] = list(ids), [lp[0] for lp in lps]
+    finally:
+        engine.generation_kwargs = saved
+    return out_ids, out_lps
 
 
 def episode_of(prompt: list[dict[str, Any]]) -> dict[str, Any]:
@@ -73,13 +123,25 @@ class _Rollout:
 
 def make_rollout_func(max_steps: int = 25, max_completion_tokens: int = 4096,
                       reward: RewardConfig = DEFAULT, generate: Generate = vllm_generate,
-                      partial_credit: PartialCredit | None = PARTIAL
+                      partial_credit: PartialCredit | None = PARTIAL,
+                      strict_calls: bool = False, free_text_chars: int = FREE_TEXT_CHARS
                       ) -> Callable[[list[Any], Any], dict[str, Any]]:
     """A ``rollout_func`` for ``GRPOTrainer``; see the module docstring.
 
     ``max_completion_tokens`` caps a rollout's completion (generated and tool
     tokens); an episode that reaches it is cut and graded like a truncation.
+    ``strict_calls``: every turn held to one call of the episode's tools (the
+    module docstring); ``free_text_chars`` caps strings the schemas leave unbounded.
     """
+    if not isinstance(strict_calls, bool):
+        raise ValueError(f"strict_calls must be true or false, got {strict_calls!r}")
+    grammars: dict[str, dict[str, str]] = {}  # one EBNF per tool set, built once
+
+    def constraint(tools: list[dict[str, Any]]) -> dict[str, str]:
+        key = json.dumps(tools, sort_keys=True)
+        if key not in grammars:
+            grammars[key] = structured_outputs(tools, free_text_chars)
+        return grammars[key]
 
     def rollout_func(prompts: list[Any], trainer: Any) -> dict[str, Any]:
         from toolmaze_gym.envs.pool import ToolMazePool
@@ -107,7 +169,12 @@ def make_rollout_func(max_steps: int = 25, max_completion_tokens: int = 4096,
                 rollouts[k] = _Rollout(list(ids))
         live = [k for k in range(len(prompts))]
         while live:
-            completions, logprobs = generate(trainer, [rollouts[k].ids for k in live])
+            prompts_now = [rollouts[k].ids for k in live]
+            if strict_calls:
+                completions, logprobs = generate(trainer, prompts_now, [
+                    constraint(slots[k][0].tools(slots[k][1])) for k in live])
+            else:
+                completions, logprobs = generate(trainer, prompts_now)
             still = []
             for k, ids, lps in zip(live, completions, logprobs, strict=True):
                 pool, i = slots[k]
