@@ -399,6 +399,10 @@ def test_an_offset_after_a_time_stays_an_offset():
     ("it is 0 °C", "temperature_c", -0.4),
     ("it is 0 °C", "temperature_c", 0.4),
     ("Milan 29 °C; Lyon 24 °C", "temperature_c", 24.1),
+    ("fog, 24–29 °C", "temperature_c", 24.1),              # a range: one unit for both
+    ("between 24 and 29 degrees", "temperature_c", 24.1),
+    ("84F and sunny", "temperature_f", 84.4), ("84° and sunny", "temperature_f", 84.4),
+    ("máxima de 29 grados", "temperature_c", 29.1), ("29 ℃", "temperature_c", 29.1),
     ("a high of 84.4 °F", "temperature_f", 84.4),          # decimals as before
     ("22 °C", "temperature_c", 22),
 ])
@@ -417,6 +421,9 @@ def test_a_temperature_may_be_told_in_whole_degrees(text, type_, value):
     ("84.3 °F", "temperature_f", 84.4),
     ("29,0 °C", "temperature_c", 29.1),
     ("84.4 °F", "temperature_f", 84.0),
+    ("a high around 84", "temperature_f", 84.4),           # a whole number needs its unit
+    ("forecast for the 24th: fog", "temperature_c", 24.1),  # a day is no temperature
+    ("seat 12, 84 for the ticket", "temperature_f", 84.4),
 ])
 def test_a_temperature_told_whole_must_round_to_the_value(text, type_, value):
     assert not mentions(text, type_, value)

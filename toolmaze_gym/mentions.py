@@ -14,8 +14,10 @@ mentions a value when the value appears in it in a form a reader would accept:
   a group or a decimal mark only (``57,01 €`` never says 57); a temperature (the
   ``whole_types`` of ``data/world/figure_words.json``) may also be told in whole
   degrees, rounded half away from zero (``84 °F`` says 84.4, ``85`` says 84.5,
-  ``-3`` says -2.6; ``85`` never says 84.4, ``84.0`` is told with decimals and must
-  be within the tolerance). This reads free text only: a typed argument (a
+  ``-3 °C`` says -2.6; ``85 °F`` never says 84.4, ``84.0 °F`` is told with decimals
+  and must be within the tolerance), when a degree unit follows it, alone or after a
+  range (``24–29 °C``); a bare ``24`` (``the 24th``) tells no temperature. This reads
+  free text only: a typed argument (a
   thermostat setpoint) compares through the type's ``same``, exactly as before;
 * a signed change (``percent_change``, ``money_delta``) by its sign or a direction
   word: ``-96.73 %``, ``−96.73%``, ``down 96.73 %``, ``fell 96.73%``, ``96.73 % less``,
@@ -184,25 +186,37 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
 
 
 def _whole_told(text: str, value: float) -> bool:
-    """Whether ``text`` writes ``value`` rounded to a whole number, half away from zero
-    (84 for 84.4, 85 for 84.5, -3 for -2.6). People tell a temperature in whole degrees
-    ("a high around 84 °F"), so for the types ``figure_words.json`` lists as told whole
-    a number written without a decimal mark says the value it rounds; one written with
-    decimals must be within the type's tolerance, and 85 never says 84.4."""
+    """Whether ``text`` writes ``value`` rounded to a whole number of degrees, half away
+    from zero (84 for 84.4, 85 for 84.5, -3 for -2.6). People tell a temperature in
+    whole degrees ("a high around 84 °F"), so for the types ``figure_words.json`` lists
+    as told whole a number written without a decimal mark, with a degree unit after it,
+    says the value it rounds to; one written with decimals must be within the type's
+    tolerance, and 85 never says 84.4. The unit keeps other whole numbers out: "for
+    the 24th" tells no temperature of 24.1 (toolmaze-v3 c4-0028 P3 read it as passing
+    on a faulted forecast low)."""
     if not math.isfinite(value):
         return False
     whole = float(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    return whole in _wholes_in(text) or (value < 0 and whole in _losses_in(text, True))
+    return whole in _degrees_in(text)
 
 
 @lru_cache(maxsize=1024)  # as _numbers_in
-def _wholes_in(text: str) -> frozenset[float]:
-    """The numbers ``text`` writes with no decimal mark ("84", "−3"; not "84.0")."""
+def _degrees_in(text: str) -> frozenset[float]:
+    """The whole numbers ``text`` writes as degrees: no decimal mark ("84", "−3"; not
+    "84.0"), a degree unit after them, alone or after a range ("84 °F", "24–29 °C",
+    "29 grados"), negative also by a word before them ("minus 3 °C")."""
+    words = _figure_words()
     found: set[float] = set()
     cells = _writes_cells(text)
     for m in _NUMBER.finditer(text):
-        found |= _token_values(m.group(0), cells, whole=True)
+        if not words["degrees"].match(text, m.end()):
+            continue
+        told = _token_values(m.group(0), cells, whole=True)
+        found |= told
+        if words["before"].search(text[max(0, m.start() - _REACH):m.start()]):
+            found |= {-abs(x) for x in told}
     return frozenset(found)
+
 
 # ---------------------------------------------------------------- figures in words
 
@@ -215,6 +229,7 @@ def _figure_words() -> dict[str, Any]:
     data = load_data("figure_words.json")
     return {"zero_types": frozenset(data["zero_types"]),
             "whole_types": frozenset(data["whole_types"]),
+            "degrees": re.compile(data["degrees_after"], re.I),
             "zero": re.compile("|".join(f"(?:{p})" for p in data["zero"]), re.I),
             "before": re.compile(data["negative_before"], re.I),
             "after": re.compile(data["negative_after"], re.I)}
@@ -226,17 +241,16 @@ def _zero_told(text: str) -> bool:
 
 
 @lru_cache(maxsize=1024)  # as _numbers_in
-def _losses_in(text: str, whole: bool = False) -> frozenset[float]:
+def _losses_in(text: str) -> frozenset[float]:
     """The numbers ``text`` makes negative by a word beside them ("a loss of 1.11",
-    "1.11 a share loss", "minus 3 °C"), negated; a bare "1.11" is no -1.11. With
-    ``whole``, only those written with no decimal mark."""
+    "1.11 a share loss"), negated; a bare "1.11" is no -1.11."""
     words = _figure_words()
     found: set[float] = set()
     cells = _writes_cells(text)
     for m in _NUMBER.finditer(text):
         before = text[max(0, m.start() - _REACH):m.start()]
         if words["before"].search(before) or words["after"].match(text, m.end()):
-            found |= {-abs(x) for x in _token_values(m.group(0), cells, whole)}
+            found |= {-abs(x) for x in _token_values(m.group(0), cells)}
     return frozenset(found)
 
 
