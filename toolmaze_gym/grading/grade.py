@@ -92,7 +92,10 @@ from toolmaze_gym.tasks.readings import names_base
 #     ``toolmaze_gym.paraphrase``), no longer by the facts of any one sentence; a rail
 #     ticket by its train number (issue 27, v4-final play-test c2-0060, c3-0061,
 #     c4-0016).
-GRADING_VERSION = "12"
+# 13: a temperature in free text may be told in whole degrees with its unit, rounded
+#     half away from zero ("a high around 84 °F" says 84.4 °F; issue 27, v5 play-test
+#     c3-0043 P4); decimals keep the type's tolerance, typed arguments stay exact.
+GRADING_VERSION = "13"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
