@@ -433,3 +433,74 @@ def test_a_time_range_is_read_as_two_times_in_the_zone_after_it(value, ok):
 def test_an_offset_after_a_time_stays_an_offset():
     for text in ("2026-08-23T08:00-04:00", "2026-08-23 08:00-04:00", "2026-08-23 08:00:00-04:00"):
         assert mentions(text, "iso_datetime", "2026-08-23T12:00:00Z"), text
+
+
+# A temperature told in whole degrees (issue 27, toolmaze-v5 c3-0043 P4: "a high around
+# 84 °F (29 °C)" for 84.4 °F / 29.1 °C was failed for not writing 84.4).
+@pytest.mark.parametrize(("text", "type_", "value"), [
+    ("a high around 84 °F (29 °C)", "temperature_f", 84.4),
+    ("a high around 84 °F (29 °C)", "temperature_c", 29.1),
+    ("85 °F", "temperature_f", 84.5),                      # half away from zero
+    ("−3 °C overnight", "temperature_c", -2.6),            # a unicode minus
+    ("-3 °C overnight", "temperature_c", -2.5),
+    ("minus 3 °C overnight", "temperature_c", -2.6),       # a negative by its word
+    ("it is 0 °C", "temperature_c", -0.4),
+    ("it is 0 °C", "temperature_c", 0.4),
+    ("Milan 29 °C; Lyon 24 °C", "temperature_c", 24.1),
+    ("fog, 24–29 °C", "temperature_c", 24.1),              # a range: one unit for both
+    ("between 24 and 29 degrees", "temperature_c", 24.1),
+    ("84F and sunny", "temperature_f", 84.4), ("84° and sunny", "temperature_f", 84.4),
+    ("máxima de 29 grados", "temperature_c", 29.1), ("29 ℃", "temperature_c", 29.1),
+    ("a high of 84.4 °F", "temperature_f", 84.4),          # decimals as before
+    ("22 °C", "temperature_c", 22),
+])
+def test_a_temperature_may_be_told_in_whole_degrees(text, type_, value):
+    assert mentions(text, type_, value)
+
+
+@pytest.mark.parametrize(("text", "type_", "value"), [
+    ("a high around 85 °F", "temperature_f", 84.4),        # rounded the wrong way
+    ("a high around 84 °F", "temperature_f", 84.6),
+    ("84 °F", "temperature_f", 84.5),                      # half goes away from zero
+    ("-2 °C", "temperature_c", -2.6),
+    ("-2 °C", "temperature_c", -2.5),
+    ("3 °C", "temperature_c", -2.6),                       # the sign still counts
+    ("84.0 °F", "temperature_f", 84.4),                    # with decimals: the tolerance
+    ("84.3 °F", "temperature_f", 84.4),
+    ("29,0 °C", "temperature_c", 29.1),
+    ("84.4 °F", "temperature_f", 84.0),
+    ("a high around 84", "temperature_f", 84.4),           # a whole number needs its unit
+    ("forecast for the 24th: fog", "temperature_c", 24.1),  # a day is no temperature
+    ("seat 12, 84 for the ticket", "temperature_f", 84.4),
+])
+def test_a_temperature_told_whole_must_round_to_the_value(text, type_, value):
+    assert not mentions(text, type_, value)
+
+
+@pytest.mark.parametrize(("text", "type_", "value"), [
+    ("84 USD", "money_amount", 84.4), ("84 %", "percentage", 84.4),
+    ("29 km", "distance_km", 29.1), ("a gap of 7 °C", "temperature_spread_c", 6.8),
+    ("85 %", "percentage", 84.5),
+])
+def test_only_temperatures_are_told_in_whole_degrees(text, type_, value):
+    assert not mentions(text, type_, value)
+
+
+def test_whole_degrees_hold_for_every_tenth_of_a_degree():
+    """Every tenth from -30.0 to 40.0 °C and from -20.0 to 110.0 °F: the whole number
+    it rounds to (half away from zero) says it, its neighbours do not."""
+    for type_, unit, lo, hi in (("temperature_c", "°C", -300, 400),
+                                ("temperature_f", "°F", -200, 1100)):
+        for tenths in range(lo, hi + 1):
+            value = tenths / 10
+            whole = (abs(tenths) + 5) // 10 * (1 if tenths >= 0 else -1)
+            assert mentions(f"about {whole} {unit}", type_, value), value
+            for other in (whole - 1, whole + 1):
+                assert not mentions(f"about {other} {unit}", type_, value), (value, other)
+
+
+def test_a_typed_temperature_stays_exact():
+    """Only free text may round: a setpoint argument compares through its type."""
+    from toolmaze_gym import values
+    assert not values.get("temperature_c").same(21, 20.6)
+    assert not values.get("temperature_f").same(84, 84.4)

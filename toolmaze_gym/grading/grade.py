@@ -99,6 +99,9 @@ from toolmaze_gym.tasks.readings import names_base
 #     c2-0078. Labels that tell the truth: ``missing_action`` for an episode ended as
 #     done without a required Action (``premature_give_up`` is an abort's), another
 #     Action of the same step counts as an attempt (v5 play-test c4-0092, c3-0096).
+#     A temperature in free text may be told in whole degrees with its unit, rounded
+#     half away from zero ("a high around 84 °F" says 84.4 °F; v5 play-test c3-0043
+#     P4); decimals keep the type's tolerance, typed arguments stay exact.
 GRADING_VERSION = "13"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
