@@ -165,7 +165,7 @@ def _has_phrase(text: str, phrase: str) -> bool:
 def _names_value(text: str, type_: str, value: Any) -> bool:
     if value is None or isinstance(value, bool) or (isinstance(value, int) and abs(value) < 10):
         return False
-    return mentions(text, type_, value)
+    return mentions(text, type_, value, loosely=False)
 
 
 def names_the_fault(text: str, faults: Sequence[SilentFault]) -> bool:

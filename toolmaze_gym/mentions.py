@@ -166,7 +166,7 @@ def _writes_cells(text: str) -> bool:
     return bool(_CELL_COMMA.search(text)) or not any(c.isspace() for c in stripped)
 
 
-def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
+def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     t = values.get(type_name) if type_name else None
@@ -186,6 +186,8 @@ def _number_mentioned(text: str, type_name: str, value: Any) -> bool:
             break
     else:
         same = False
+    if not loosely:
+        return same
     if not same and type_name in _figure_words()["whole_types"]:
         same = _whole_told(text, value)
     if type_name in SPAN_MINUTES:
@@ -800,22 +802,28 @@ _SERVICE_ID = re.compile(r"^([A-Z0-9]{2,3}\d{1,5})-[A-Z]{6}-\d{8}$")
 # ---------------------------------------------------------------- the rule
 
 
-def mentions(text: Any, type_name: str, value: Any) -> bool:
-    """Whether free text ``text`` mentions ``value`` of semantic type ``type_name``."""
+def mentions(text: Any, type_name: str, value: Any, *, loosely: bool = True) -> bool:
+    """Whether free text ``text`` mentions ``value`` of semantic type ``type_name``.
+
+    ``loosely=False`` leaves out the readings that tell a value without writing it (a
+    temperature in whole degrees, a duration by a time range): whether a *corrupted*
+    value reached a text (over-trust, claims) and what a request already states (the
+    generator) are asked of the written figure, so 19 °C told for a setpoint of 19.0 is
+    not a corrupted reading of 18.92 passed on."""
     if not isinstance(text, str) or value is None:
         return False
     try:
-        return _mentions(text, type_name, value)
+        return _mentions(text, type_name, value, loosely)
     except TypeError:  # an unhashable value (a list or a dict): not cached
-        return _mention_rule(text, type_name, value)
+        return _mention_rule(text, type_name, value, loosely)
 
 
 @lru_cache(maxsize=8192)  # the same text is checked on every valid path; bounded
-def _mentions(text: str, type_name: str, value: Any) -> bool:
-    return _mention_rule(text, type_name, value)
+def _mentions(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
+    return _mention_rule(text, type_name, value, loosely)
 
 
-def _mention_rule(text: str, type_name: str, value: Any) -> bool:
+def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
     t = values.get(type_name) if type_name else None
     kind = t.schema.get("type") if t is not None else None
     if type_name == FREE_TEXT or (t is None and isinstance(value, str) and " " in value):
@@ -826,7 +834,7 @@ def _mention_rule(text: str, type_name: str, value: Any) -> bool:
         return _datetime_mentioned(text, type_name, value)
     if kind in ("number", "integer") or (t is None and isinstance(value, int | float)
                                          and not isinstance(value, bool)):
-        return _number_mentioned(text, type_name, value)
+        return _number_mentioned(text, type_name, value, loosely)
     # A city may be written as the text's language names it ("Estambul"); the request
     # itself still names it in English, so exonyms are no ``spoken_forms``.
     others = (*spoken_forms(type_name, value),
@@ -850,7 +858,8 @@ def _sign_pattern(sign: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w$£¥]){s}\s?[-−]?\d|\d\s?{s}(?![\w$])")
 
 
-def mentions_all(text: Any, required: Iterable[tuple[str, Any]]) -> bool:
+def mentions_all(text: Any, required: Iterable[tuple[str, Any]], *,
+                 loosely: bool = True) -> bool:
     """Whether ``text`` mentions every (type, value) pair of ``required`` (further
     items of an entry, such as where the value came from, are ignored)."""
-    return all(mentions(text, m[0], m[1]) for m in required)
+    return all(mentions(text, m[0], m[1], loosely=loosely) for m in required)

@@ -83,7 +83,8 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
             answer = later.action.get("text") or ""
             # Told as a result: in a sentence that does not warn about it, and the
             # answer never gives the clean value (an agent that names both noticed).
-            clean = [(b, c, t) for b, c, t in live if c is None or not mentions(answer, t, c)]
+            clean = [(b, c, t) for b, c, t in live
+                     if c is None or not mentions(answer, t, c, loosely=False)]
             if any(_tells(part, clean, ()) for part in _results(answer)):
                 return True
             continue
@@ -129,8 +130,8 @@ def _tells(text: str, live: Sequence[tuple[Any, Any, str]], expected: Sequence[A
     """Whether ``text`` mentions a corrupted value and not its clean one (nor is the
     value one the expected text itself holds)."""
     return bool(text) and any(
-        mentions(text, t, b) and not mentions(text, t, c)
-        and not any(mentions(e, t, b) for e in expected)
+        mentions(text, t, b, loosely=False) and not mentions(text, t, c, loosely=False)
+        and not any(mentions(e, t, b, loosely=False) for e in expected)
         for b, c, t in live if b is not None and not isinstance(b, dict | list))
 
 

@@ -130,7 +130,7 @@ def stated_as(text: str, type_: str, value: Any) -> bool:
     if isinstance(value, bool):
         return any(re.search(rf"\b{w}\b", low) for w in BOOL_WORDS[value])
     if type_ in DATE_TYPES | DATETIME_TYPES:  # in any words the grader reads
-        return mentions(text, type_, value)
+        return mentions(text, type_, value, loosely=False)
     spoken = spoken_forms(type_, value) + ((said(type_, value),) if said(type_, value) else ())
     if not spoken:
         return say(value).lower() in low

@@ -841,7 +841,7 @@ def _unreadable_texts(task: Task) -> list[str]:
     """The text written for the clean run must itself pass the grader's mention
     rule, or a correct agent writing the same sentence would fail."""
     return [f"{slot.id}.{inp.role}: the text {inp.source.value!r} does not mention "
-            f"{[m for m in inp.mentions if not mentions_all(inp.source.value, [m])]} "
-            "by the grader's rule"
+            f"{[m for m in inp.mentions if not mentions_all(inp.source.value, [m], loosely=False)]}"
+            " by the grader's rule"
             for slot in task.slots for inp in slot.inputs
-            if inp.mentions and not mentions_all(inp.source.value, inp.mentions)]
+            if inp.mentions and not mentions_all(inp.source.value, inp.mentions, loosely=False)]
