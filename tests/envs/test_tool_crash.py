@@ -76,7 +76,9 @@ def _is_tool(action: str) -> bool:
 def test_a_tool_that_raises_is_a_recorded_500_observation(oracle, brk, monkeypatch, caplog):
     env = gym.make("ToolMaze-v0")
     env.reset(seed=0, options={"task_id": TASK, "mode": "P0"})
-    brk(monkeypatch, env.unwrapped.sim)
+    # the simulator the episode plays on: an old suite's task plays on its own world
+    # edition's simulator (world/edition.py), not the env's default one
+    brk(monkeypatch, env.unwrapped.episode.sim)
     infos = []
     with caplog.at_level(logging.ERROR):
         for action in oracle:
