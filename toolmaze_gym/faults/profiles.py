@@ -19,7 +19,6 @@ contradicting fields, stale data, wrong unit.
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -37,7 +36,7 @@ from toolmaze_gym.corpus.corruption import (
 )
 from toolmaze_gym.faults.modes import get_mode
 from toolmaze_gym.faults.responses import error_body
-from toolmaze_gym.faults.skippable import skip_reasons
+from toolmaze_gym.faults.skippable import same_value, skip_reasons
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
 PROFILE_VERSION = "6"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
@@ -97,14 +96,6 @@ def _expected(task: Task, tool: str) -> tuple[SolutionPath, int]:
     raise ProfileError(f"{task.id}: {tool} is on no valid path")
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
-    return isinstance(a, str) and isinstance(b, str) and a == b
-
-
 def read_fields(task: Task, tool: str, sim: Simulator) -> set[str]:
     """Fields of ``tool``'s expected response that a later call of some valid path
     sends on (in any unit): a corruption there travels."""
@@ -128,7 +119,7 @@ def _read(task: Task, tool: str, sim: Simulator) -> dict[str, list[Any]]:
             v = body.get(f.name)
             if f.echo or v is None:
                 continue
-            hits = [x for x in sent if _same(v, x) or _same(f.to_canonical(v), x)]
+            hits = [x for x in sent if same_value(v, x) or same_value(f.to_canonical(v), x)]
             if hits:
                 out.setdefault(f.name, []).extend(hits)
     return out
@@ -139,7 +130,8 @@ def _still_there(spec, bad: dict[str, Any], value: Any) -> bool:
     then an agent that reads that field is not misled, and the fault is harmless."""
     for f in spec.returns:
         v = bad.get(f.name)
-        if v is not None and not f.echo and (_same(v, value) or _same(f.to_canonical(v), value)):
+        if v is not None and not f.echo and (same_value(v, value)
+                                             or same_value(f.to_canonical(v), value)):
             return True
     return False
 

@@ -93,7 +93,9 @@ def _can_do_without(task: Task, sim: Simulator, slot_id: str) -> bool:
     return can_do_without([corpus[t] for t in task.slot_by_id[slot_id].tools], reads)
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_value(a: Any, b: Any) -> bool:
+    """Two response values that say the same thing (numbers within float noise, never a
+    bool for a number)."""
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, int | float) and isinstance(b, int | float):
@@ -110,7 +112,7 @@ def _typed_values(spec, body: dict[str, Any]) -> list[tuple[str, Any]]:
             continue
         out.append((f.type, v))
         canonical = f.to_canonical(v)
-        if not _same(canonical, v):
+        if not same_value(canonical, v):
             out.append((f.type, canonical))
     return out
 
@@ -135,7 +137,7 @@ def _about(call: Any, looked_up: list[Any]) -> bool:
     another call returns for another thing is a coincidence, not the value (v4 c4-0081:
     a shipping estimate's delivery date equal to the late order's)."""
     values = [*call.args.values(), *call.response.values()]
-    return any(_same(a, v) for a in looked_up for v in values)
+    return any(same_value(a, v) for a in looked_up for v in values)
 
 
 def _read_elsewhere(task: Task, sim: Simulator, slot_id: str, implicit: bool) -> bool:
@@ -164,14 +166,14 @@ def _read_elsewhere(task: Task, sim: Simulator, slot_id: str, implicit: bool) ->
         sent += list(canonical_arguments(corpus[c.tool], c.args).values())
     stated = [e.get("value") for e in task.entities]
     read = [(t, v) for t, v in _typed_values(corpus[first.tool], first.response)
-            if any(_same(v, x) for x in sent) and not any(_same(v, x) for x in stated)]
+            if any(same_value(v, x) for x in sent) and not any(same_value(v, x) for x in stated)]
     if not read:
         return False
     hanging = _downstream(task, slot_id)
     about = list(first.args.values())
     elsewhere = [tv for c in calls if c.slot not in hanging and _about(c, about)
                  for tv in _typed_values(corpus[c.tool], c.response)]
-    return all(any(t == t2 and _same(v, v2) for t2, v2 in elsewhere) for t, v in read)
+    return all(any(t == t2 and same_value(v, v2) for t2, v2 in elsewhere) for t, v in read)
 
 
 def _grader_accepts_without(task: Task, sim: Simulator, slot_id: str) -> bool:
