@@ -760,15 +760,16 @@ def _sameness(t: values.SemanticType | None, targets: tuple[str, ...]) -> Callab
     return same
 
 
-def spoken_forms(type_name: str, value: Any) -> tuple[str, ...]:
+def spoken_forms(type_name: str, value: Any, *, loosely: bool = True) -> tuple[str, ...]:
     """Other ways people write ``value`` than the value itself: a language code by
     the language's name ("es": "Spanish"), an IANA zone by its city ("America/Toronto":
-    "Toronto time"), as queries and texts do."""
+    "Toronto time"), as queries and texts do. ``loosely=False`` (the generator) names a
+    train by a two-character operator code only, as toolmaze-v5 was built."""
     if type_name == "language_code" and isinstance(value, str):
         name = load_data("languages.json").get(value.strip().lower())
         return (name,) if name else ()
     if type_name in SERVICE_IDS and isinstance(value, str):
-        m = _SERVICE_ID.match(value.strip())
+        m = (_SERVICE_ID if loosely else _SERVICE_ID_BUILT).match(value.strip())
         return (m[1],) if m else ()
     if type_name == "timezone" and isinstance(value, str) and "/" in value:
         return (value.rsplit("/", 1)[1].replace("_", " ") + " time",)  # "Toronto time"
@@ -797,6 +798,7 @@ def _unaccented(text: str) -> str:
 # ``data/world/travel.json``), an airline's two characters (U2, W6).
 SERVICE_IDS = frozenset({"train_id", "flight_id"})
 _SERVICE_ID = re.compile(r"^([A-Z0-9]{2,3}\d{1,5})-[A-Z]{6}-\d{8}$")
+_SERVICE_ID_BUILT = re.compile(r"^([A-Z0-9]{2}\d{1,5})-[A-Z]{6}-\d{8}$")  # before version 13
 
 
 # ---------------------------------------------------------------- the rule
@@ -837,7 +839,7 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
         return _number_mentioned(text, type_name, value, loosely)
     # A city may be written as the text's language names it ("Estambul"); the request
     # itself still names it in English, so exonyms are no ``spoken_forms``.
-    others = (*spoken_forms(type_name, value),
+    others = (*spoken_forms(type_name, value, loosely=loosely),
               *(_exonyms(value.strip()) if type_name == "city_name" and isinstance(value, str)
                 else ()))
     return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \

@@ -117,7 +117,7 @@ def say_as(type_: str, value: Any, words: tuple[str, str] | None = None) -> str:
     decimals in people's words (``people_words``), anything else as ``say``."""
     if isinstance(value, bool):
         return (words or ("yes", "no"))[0 if value else 1]
-    spoken = spoken_forms(type_, value)
+    spoken = spoken_forms(type_, value, loosely=False)
     return spoken[0] if spoken else said(type_, value) or say(value)
 
 
@@ -131,7 +131,8 @@ def stated_as(text: str, type_: str, value: Any) -> bool:
         return any(re.search(rf"\b{w}\b", low) for w in BOOL_WORDS[value])
     if type_ in DATE_TYPES | DATETIME_TYPES:  # in any words the grader reads
         return mentions(text, type_, value, loosely=False)
-    spoken = spoken_forms(type_, value) + ((said(type_, value),) if said(type_, value) else ())
+    spoken = spoken_forms(type_, value, loosely=False) \
+        + ((said(type_, value),) if said(type_, value) else ())
     if not spoken:
         return say(value).lower() in low
     return any(re.search(rf"(?<!\w){re.escape(form.lower())}(?!\w)", low)
