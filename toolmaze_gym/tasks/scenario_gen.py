@@ -821,7 +821,10 @@ def _holes(text: str) -> list[str]:
 
 def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
     """The query: each ``{param}`` said as a person would (a language by its name, a
-    switch as "on"/"off", ``{param:yes word/no word}`` with the author's words)."""
+    switch as "on"/"off", ``{param:yes word/no word}`` with the author's words). A
+    value that ends a sentence with its own period ("Meta Platforms Inc.") takes the
+    place of the phrasing's period, as a writer would (toolmaze-v5 c1-0091 read
+    "looking at Meta Platforms Inc..")."""
     types = {p.name: p.type for p in sc.params}
     switches = {a.ref for st in sc.steps for a in st.args
                 if a.kind == "param" and a.role in SWITCH_ROLES}
@@ -832,7 +835,9 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
             return m.group(0)
         if words is None and name in switches:
             words = ("on", "off")
-        return say_as(types[name], params[name], words)
+        said = say_as(types[name], params[name], words)
+        ends_sentence = phrasing[m.end():m.end() + 1] == "."
+        return said[:-1] if ends_sentence and said.endswith(".") else said
 
     return re.sub(r"\{([^{}]*)\}", hole, phrasing)
 
