@@ -127,3 +127,15 @@ def test_every_language_a_scenario_asks_of_a_generated_text_is_covered():
             p = sc.param_by_name[target.ref]
             asked |= set(map(str, p.choices or (p.value,)))
     assert asked and asked <= set(LANGUAGES)
+
+
+def test_a_generated_text_inside_a_template_is_translated_too(sims):
+    """A v6 draft (up-invoice-paid-thank-customer) thanked "for Price: 7,620.00 EUR
+    (Euro)": the price message fills a hole of an author's template; on edition 3 the
+    hole is said in Portuguese with the rest, on edition 2 it stays as v5 played it."""
+    text = ("Thank you, Kofi Haddad! We received Price: 7,620.00 EUR (Euro) for invoice "
+            "INV-TVS8VB8TCR.")
+    said = {e: _call(s, "text_translator", text=text, to="pt")["translation"]
+            for e, s in sims.items()}
+    assert "Recebemos Preço: 7,620.00 EUR (Euro)" in said[3]
+    assert "Recebemos Price: 7,620.00 EUR (Euro)" in said[2]

@@ -66,7 +66,7 @@ def translation(text: str, target: str, templates: bool = True,
     editions before 3) a text another tool generated (``generated_translation``)."""
     hit = _sentence(text, target)
     if hit is None and templates:
-        hit = template_translation(text, target)
+        hit = template_translation(text, target, generated)
     if hit is None and generated:
         hit = generated_translation(text, target)
     return hit
@@ -138,10 +138,12 @@ def _templates() -> tuple[tuple[dict[str, str], dict[str, re.Pattern[str]]], ...
                  for e in load_data("phrasebook_templates.json")["templates"])
 
 
-def template_translation(text: str, target: str) -> tuple[str, str] | None:
+def template_translation(text: str, target: str,
+                         generated: bool = False) -> tuple[str, str] | None:
     """(the language of the template version ``text`` fills, the ``target`` version
     filled with the same values), or None when no template matches or it has no
-    ``target`` version."""
+    ``target`` version. With ``generated`` (edition 3) a hole holding a text another
+    tool generated ("We received Price: 7,620.00 EUR (Euro)") is translated too."""
     body = " ".join(text.split())
     for vs, patterns in _templates():
         if target.startswith("_") or target not in vs:
@@ -151,18 +153,21 @@ def template_translation(text: str, target: str) -> tuple[str, str] | None:
             if m is None:
                 continue
             return lang, _fill(vs[target], dict(zip(holes(vs[lang]), m.groups(),
-                                                    strict=True)), target)
+                                                    strict=True)), target, generated)
     return None
 
 
-def _fill(template: str, values: dict[str, str], target: str) -> str:
+def _fill(template: str, values: dict[str, str], target: str, generated: bool = False) -> str:
     """``template`` with each hole's value, in ``target`` where the phrasebook has it."""
-    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target), template)
+    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target, generated), template)
 
 
-def _hole_value(value: str, target: str) -> str:
-    """A hole's text in ``target`` where the phrasebook holds it as a sentence."""
+def _hole_value(value: str, target: str, generated: bool = False) -> str:
+    """A hole's text in ``target`` where the phrasebook holds it as a sentence (or,
+    with ``generated``, as a generated text's template)."""
     hit = _sentence(value, target)
+    if hit is None and generated:
+        hit = generated_translation(value, target)
     return value if hit is None else hit[1]
 
 
