@@ -115,7 +115,8 @@ V5_SHIPPED = {
 # the toolmaze-v5 tasks each of those rules refuses (scanned over the whole suite)
 V5_REFUSED = {
     "stays_apart": {"tmz-v5-c1-0001"},
-    "event_local_time": {"tmz-v5-c2-0047", "tmz-v5-c4-0089"},  # c4-0089: a 14:00 dinner
+    # c4-0089: a 14:00 dinner; c4-0001: a video call at 06:00 in Vancouver
+    "event_local_time": {"tmz-v5-c2-0047", "tmz-v5-c4-0089", "tmz-v5-c4-0001"},
     "review_subject": {"tmz-v5-c1-0002"},
 }
 
