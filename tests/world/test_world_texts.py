@@ -50,3 +50,21 @@ def test_a_name_ending_a_sentence_keeps_one_period():
     ends, inside = (_fill(sc, p, {"company": "Meta Platforms Inc."}) for p in sc.phrasings[:2])
     assert "looking at Meta Platforms Inc. Get the share price" in ends and not _odd(ends)
     assert "a quick brief on Meta Platforms Inc.: current price" in inside
+
+
+def test_an_article_fits_the_value_it_stands_before():
+    """v5 requests read "a urgent ticket" and "a Obsidian Trail Power Bank": "a" before
+    a value said with a vowel is "an"; "a high" and "a one-" stay."""
+    lib = {s.id: s for s in load_library()}
+    sc = next(s for s in lib.values() if any("open a {priority}-priority ticket" in p
+                                             for p in s.phrasings))
+    phr = next(p for p in sc.phrasings if "open a {priority}-priority ticket" in p)
+    assert "open an urgent-priority ticket" in _fill(sc, phr, {"priority": "urgent"})
+    assert "open a high-priority ticket" in _fill(sc, phr, {"priority": "high"})
+    two = next(s for s in lib.values() if any("buy a {first} and a {second}" in p
+                                              for p in s.phrasings))
+    phr = next(p for p in two.phrasings if "buy a {first} and a {second}" in p)
+    said = _fill(two, phr, {"first": "Veloxa Trail Travel Mug",
+                            "second": "Obsidian Trail Power Bank"})
+    assert "buy a Veloxa Trail Travel Mug and an Obsidian Trail Power Bank" in said
+    assert not _odd(said)
