@@ -18,6 +18,7 @@ from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.prompts import FAILURE_AWARE, STANDARD, clock_line
 from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
 from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
+from toolmaze_gym.world.edition import LATEST
 
 FINISH = json.dumps({"name": "finish", "arguments": {"answer": "done"}})
 ABORT = json.dumps({"name": "abort", "arguments": {"reason": "cannot"}})
@@ -254,7 +255,7 @@ def test_a_task_plays_on_its_suites_world_edition():
     old = get_task("tmz-v4-c4-0043")
     assert _forecast_high(env, old) == 33.0 and env.episode.sim.world.edition == 1
     custom = dataclasses.replace(old, id="my-c4-0043")
-    assert _forecast_high(env, custom) == 32.5 and env.episode.sim.world.edition == 2
+    assert _forecast_high(env, custom) == 32.5 and env.episode.sim.world.edition == LATEST
     # the tools are documented as the edition has them: no ship-to city before 2
     def params(info: dict, tool: str) -> set[str]:
         return next(set(t["function"]["parameters"]["properties"]) for t in info["tools"]
@@ -267,7 +268,7 @@ def test_a_task_plays_on_its_suites_world_edition():
     assert "ship_to_city" in params(info, "place_order")
     dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
     dev.reset(seed=2)
-    assert dev.episode.task.id.startswith("tmz-dev-") and dev.episode.sim.world.edition == 2
+    assert dev.episode.task.id.startswith("tmz-dev-") and dev.episode.sim.world.edition == LATEST
 
 
 @pytest.mark.parametrize("by", ["task_id", "task"])

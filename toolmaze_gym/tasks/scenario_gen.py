@@ -821,20 +821,35 @@ def _holes(text: str) -> list[str]:
 
 def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
     """The query: each ``{param}`` said as a person would (a language by its name, a
-    switch as "on"/"off", ``{param:yes word/no word}`` with the author's words)."""
+    switch as "on"/"off", ``{param:yes word/no word}`` with the author's words). A
+    value that ends a sentence with its own period ("Meta Platforms Inc.") takes the
+    place of the phrasing's period, as a writer would (toolmaze-v5 c1-0091 read
+    "looking at Meta Platforms Inc.."), and "a" before a value said with a vowel
+    becomes "an" ("a urgent ticket", "a Obsidian Trail Power Bank")."""
     types = {p.name: p.type for p in sc.params}
     switches = {a.ref for st in sc.steps for a in st.args
                 if a.kind == "param" and a.role in SWITCH_ROLES}
 
     def hole(m: re.Match[str]) -> str:
-        name, words = phrase_hole(m.group(1))
+        name, words = phrase_hole(m.group(2))
         if name not in params:
             return m.group(0)
         if words is None and name in switches:
             words = ("on", "off")
-        return say_as(types[name], params[name], words)
+        said = say_as(types[name], params[name], words)
+        ends_sentence = phrasing[m.end():m.end() + 1] == "."
+        said = said[:-1] if ends_sentence and said.endswith(".") else said
+        article = m.group("a")
+        if article and _VOWEL_SOUND.match(said):
+            article += "n"
+        return f"{article} {said}" if article else said
 
-    return re.sub(r"\{([^{}]*)\}", hole, phrasing)
+    return re.sub(r"(?:\b(?P<a>[Aa]) )?\{([^{}]*)\}", hole, phrasing)
+
+
+# A word said with a vowel sound: "an urgent", "an Obsidian"; not "a one-", "a uni..",
+# "a Euro..", "a US..." (said with a consonant).
+_VOWEL_SOUND = re.compile(r"(?!one\b|one-|uni|use|usu|eu|ur[aeiou]|U[A-Z])[aeiouAEIOU]")
 
 
 def _unreadable_texts(task: Task) -> list[str]:

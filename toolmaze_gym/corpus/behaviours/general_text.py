@@ -43,7 +43,8 @@ def translate(ctx: CallContext, text: str, target_language: str) -> dict:
     # Edition 1 translated sentences only; the scenario checks call this with no
     # context (tasks.translators), asking of today's world.
     templates = ctx is None or ctx.world.has("template_translations")
-    known = translation(body, target, templates)
+    generated = ctx is None or ctx.world.has("generated_text_translations")
+    known = translation(body, target, templates, generated)
     if known is not None:
         source, translated = known
     else:
@@ -52,8 +53,24 @@ def translate(ctx: CallContext, text: str, target_language: str) -> dict:
             "source_language": source, "characters": len(body)}
 
 
-def summarize_body(body: str) -> str:
-    first = _SENTENCE_END.split(body, maxsplit=1)[0]
+# Words whose period ends an abbreviation, not a sentence: a company's name ("Meta
+# Platforms Inc. is ...") is no sentence of its own.
+ABBREVIATIONS = frozenset({"inc.", "ltd.", "co.", "corp.", "plc.", "llc.", "ag.", "s.a.",
+                           "n.v.", "e.g.", "i.e.", "etc.", "mr.", "mrs.", "ms.", "dr.", "st."})
+
+
+def _first_sentence(body: str, abbreviations: bool) -> str:
+    """``body`` up to its first sentence end (past abbreviations when ``abbreviations``:
+    world edition 3; before, "Inc." ended the sentence)."""
+    for m in _SENTENCE_END.finditer(body):
+        word = body[:m.start()].rsplit(None, 1)[-1].lower()
+        if not (abbreviations and word in ABBREVIATIONS):
+            return body[:m.start()]
+    return body
+
+
+def summarize_body(body: str, abbreviations: bool = True) -> str:
+    first = _first_sentence(body, abbreviations)
     words = first.split()
     return first if len(words) <= SUMMARY_WORDS else " ".join(words[:SUMMARY_WORDS]) + " …"
 
@@ -61,7 +78,7 @@ def summarize_body(body: str) -> str:
 @behaviour("text.summarize")
 def summarize(ctx: CallContext, text: str) -> dict:
     source, body = _body(_require_text(ctx, text))
-    summary = summarize_body(body)
+    summary = summarize_body(body, ctx is None or ctx.world.has("summary_abbreviations"))
     if source != "en":
         summary = f"[{source}] {summary}"
     ratio = min(100.0, round(100 * len(summary) / max(1, len(" ".join(text.split()))), 1))

@@ -1,0 +1,70 @@
+"""The world's generated names and sentences read as a careful writer's (issue 28,
+the toolmaze-v5 review of c1-0091): no doubled period after a name that ends in one
+("Meta Platforms Inc.."), no "a" before a vowel ("a internet content company")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from toolmaze_gym.corpus import EpisodeState, Simulator
+from toolmaze_gym.tasks.scenario_gen import _fill
+from toolmaze_gym.tasks.scenarios import load_library
+
+DOUBLE_PERIOD = re.compile(r"(?<!\.)\.\.(?!\.)")
+# "a" before a vowel sound; "a university", "a one-..." and "a US..." are fine
+A_VOWEL = re.compile(r"\ba (?!uni|use|one|eu|us\b|ur)[aeiouAEIOU]\w*")
+
+
+def _odd(text: str) -> list[str]:
+    return DOUBLE_PERIOD.findall(text) + A_VOWEL.findall(text)
+
+
+@pytest.fixture(scope="module")
+def sim3() -> Simulator:
+    return Simulator().at_edition(3)
+
+
+def test_company_descriptions_read_well(sim3):
+    bad = {}
+    for c in sim3.world.markets.companies:
+        resp = sim3.call("company_overview", {"symbol": c.symbol}, EpisodeState()).to_json()
+        if _odd(resp):
+            bad[c.symbol] = _odd(resp)
+    assert bad == {}
+
+
+def test_news_stories_read_well(sim3):
+    news, geo = sim3.world.news, sim3.world.geo
+    bad = [(t, city, a.headline + " " + a.description)
+           for t in news.templates for city in geo.city_names[:40]
+           for a in [news.top_story(t, city)] if _odd(a.headline + " " + a.description)]
+    assert bad == []
+
+
+def test_a_name_ending_a_sentence_keeps_one_period():
+    """c1-0091's request read "looking at Meta Platforms Inc.. Get the share price";
+    a name's own period ends the sentence, one mid-sentence stays."""
+    sc = next(s for s in load_library() if s.id == "fin-investor-club-brief")
+    ends, inside = (_fill(sc, p, {"company": "Meta Platforms Inc."}) for p in sc.phrasings[:2])
+    assert "looking at Meta Platforms Inc. Get the share price" in ends and not _odd(ends)
+    assert "a quick brief on Meta Platforms Inc.: current price" in inside
+
+
+def test_an_article_fits_the_value_it_stands_before():
+    """v5 requests read "a urgent ticket" and "a Obsidian Trail Power Bank": "a" before
+    a value said with a vowel is "an"; "a high" and "a one-" stay."""
+    lib = {s.id: s for s in load_library()}
+    sc = next(s for s in lib.values() if any("open a {priority}-priority ticket" in p
+                                             for p in s.phrasings))
+    phr = next(p for p in sc.phrasings if "open a {priority}-priority ticket" in p)
+    assert "open an urgent-priority ticket" in _fill(sc, phr, {"priority": "urgent"})
+    assert "open a high-priority ticket" in _fill(sc, phr, {"priority": "high"})
+    two = next(s for s in lib.values() if any("buy a {first} and a {second}" in p
+                                              for p in s.phrasings))
+    phr = next(p for p in two.phrasings if "buy a {first} and a {second}" in p)
+    said = _fill(two, phr, {"first": "Veloxa Trail Travel Mug",
+                            "second": "Obsidian Trail Power Bank"})
+    assert "buy a Veloxa Trail Travel Mug and an Obsidian Trail Power Bank" in said
+    assert not _odd(said)
