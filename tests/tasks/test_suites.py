@@ -113,16 +113,15 @@ def test_unknown_suite_names_are_refused_with_the_choices():
 
 
 def test_every_shipped_suite_names_its_world_edition():
-    """An old suite plays on the world it was built and played on (edition 1: v1-v4);
-    the default suite on the latest (toolmaze-v5 on edition 2 until toolmaze-v6 ships);
-    a task of no shipped suite on the latest too."""
+    """An old suite plays on the world it was built and played on (edition 1: v1-v4,
+    2: v5); the default suite on the latest; a task of no shipped suite on the latest too."""
     from toolmaze_gym.tasks.suite import shipped_suites
     from toolmaze_gym.world.edition import LATEST
 
     assert set(shipped_suites()) <= set(suites.EDITIONS)
-    # toolmaze-v5 stays the default until toolmaze-v6 is built on edition 3 (issue 28)
-    assert suites.EDITIONS[SUITE_NAME] == (2 if SUITE_NAME == "toolmaze-v5" else LATEST)
+    assert suites.EDITIONS[SUITE_NAME] == LATEST == 3
     assert {suites.EDITIONS[f"toolmaze-v{n}"] for n in range(1, 5)} == {1}
+    assert suites.EDITIONS["toolmaze-v5"] == 2
     old = get_task("tmz-v4-c4-0043")
     assert suites.edition_of(old) == 1
     assert suites.edition_of(dataclasses.replace(old, id="my-c4-0043")) == LATEST
