@@ -23,9 +23,9 @@ from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
+from toolmaze_gym.tasks.aggregates import aggregate_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
-from toolmaze_gym.tasks.aggregates import aggregate_problems
 from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
@@ -33,11 +33,11 @@ from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.placement import placement_problems
-from toolmaze_gym.tasks.ship_to_words import ship_to_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
 from toolmaze_gym.tasks.roles import role_problems
+from toolmaze_gym.tasks.ship_to_words import ship_to_problems
 from toolmaze_gym.tasks.stated_scope import scope_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")

@@ -35,7 +35,8 @@ def says_destination(phrasing: str, param: str) -> bool:
     words = "|".join(re.escape(w) for w in DEST_WORDS)
     before = rf"\b(?:{words})\b(?:\W+[\w'×{{}}]+){{0,{_NEAR}}}?\W+(?:in|to|at) {hole}"
     # or the city first, then the goods sent "there" ("taxed for {city}, shipped there")
-    after = rf"{hole}.*\b(?:ship|shipped|shipping|deliver|delivered|send|sent)\b(?: it| them)? there\b"
+    sent = "ship|shipped|shipping|deliver|delivered|send|sent"
+    after = rf"{hole}.*\b(?:{sent})\b(?: it| them)? there\b"
     return re.search(before, flat) is not None or re.search(after, flat) is not None
 
 
