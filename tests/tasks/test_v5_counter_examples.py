@@ -2,7 +2,8 @@
 check on the scenario as it was at main (tests/data/conventions/v5_counter_examples.toml)
 and gone from the library now: a total asked where its parts are graded (c4-0010), an
 order shipped to a city the request names only for its tax (c2-0079 P0), and a lock
-required after a check that may show the door locked (c4-0092 P0)."""
+required after a check that may show the door locked (c4-0092 P0), a budget's remainder
+told beside gifts with no moment, the gifts drawn over it (c3-0095)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from toolmaze_gym.tasks.aggregates import aggregate_problems
+from toolmaze_gym.tasks.budget_fit import budget_fit_problems
 from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.scenarios import load_library, parse_file
 from toolmaze_gym.tasks.ship_to_words import says_destination, ship_to_problems
@@ -23,6 +25,7 @@ COUNTER_EXAMPLES = {
     "gen-charity-run-live-screen": (aggregate_problems, "asks for one total", {0, 1}),
     "sh-restock-by-sku-budget-log": (ship_to_problems, "ships the order to {city}", {0, 1, 2}),
     "iot-bedtime-check": (check_then_act_problems, "'lock_state.locked'", None),
+    "sc3-gift-within-budget": (budget_fit_problems, "budget", {0, 1, 2}),
 }
 
 
@@ -82,3 +85,13 @@ def test_every_library_check_then_act_has_its_premise():
     assert [p for sc in load_library() for p in check_then_act_problems(sc)] == []
     assert [p for sc in load_library() for p in ship_to_problems(sc)] == []
     assert [p for sc in load_library() for p in aggregate_problems(sc)] == []
+
+
+def test_gifts_over_the_budget_are_refused_until_a_premise_fits_them():
+    found = budget_fit_problems(_v5("sc3-gift-within-budget"))
+    assert [p for p in found if ".premises:" in p and "may not fit" in p]
+    assert _library("sc3-gift-within-budget").premises
+
+
+def test_a_budget_told_beside_a_purchase_says_its_moment_everywhere():
+    assert [p for sc in load_library() for p in budget_fit_problems(sc)] == []

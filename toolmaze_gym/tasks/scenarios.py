@@ -25,6 +25,7 @@ from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_opt
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.aggregates import aggregate_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
+from toolmaze_gym.tasks.budget_fit import budget_fit_problems
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
@@ -606,7 +607,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     problems += aggregate_problems(sc) + ship_to_problems(sc)
-    problems += check_then_act_problems(sc)
+    problems += check_then_act_problems(sc) + budget_fit_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
