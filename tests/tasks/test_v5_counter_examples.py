@@ -3,7 +3,8 @@ check on the scenario as it was at main (tests/data/conventions/v5_counter_examp
 and gone from the library now: a total asked where its parts are graded (c4-0010), an
 order shipped to a city the request names only for its tax (c2-0079 P0), and a lock
 required after a check that may show the door locked (c4-0092 P0), a budget's remainder
-told beside gifts with no moment, the gifts drawn over it (c3-0095)."""
+told beside gifts with no moment, the gifts drawn over it (c3-0095), and a friend's share
+billed as an invoice with VAT (c3-0075, c4-0060)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from toolmaze_gym.corpus import load_corpus
 from toolmaze_gym.tasks.aggregates import aggregate_problems
 from toolmaze_gym.tasks.budget_fit import budget_fit_problems
 from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.scenarios import load_library, parse_file
+from toolmaze_gym.tasks.share_requests import share_request_problems
 from toolmaze_gym.tasks.ship_to_words import says_destination, ship_to_problems
 
 V5 = Path(__file__).parents[1] / "data" / "conventions" / "v5_counter_examples.toml"
@@ -95,3 +98,12 @@ def test_gifts_over_the_budget_are_refused_until_a_premise_fits_them():
 
 def test_a_budget_told_beside_a_purchase_says_its_moment_everywhere():
     assert [p for sc in load_library() for p in budget_fit_problems(sc)] == []
+
+
+@pytest.mark.parametrize("sid", ["tr-car-share-request", "tr-friends-weekend-share-request"])
+def test_a_friends_share_is_no_taxed_invoice(sid):
+    corpus = load_corpus()
+    found = share_request_problems(_v5(sid), corpus)
+    assert found and all("adds VAT" in p for p in found), found
+    assert share_request_problems(_library(sid), corpus) == []
+    assert [p for sc in load_library() for p in share_request_problems(sc, corpus)] == []
