@@ -68,3 +68,14 @@ def test_an_article_fits_the_value_it_stands_before():
                             "second": "Obsidian Trail Power Bank"})
     assert "buy a Veloxa Trail Travel Mug and an Obsidian Trail Power Bank" in said
     assert not _odd(said)
+
+
+def test_no_product_name_says_a_word_twice(sim3):
+    """v5 sold a "Granite Smart Smart Plug" (44 such names): the adjective drawn was
+    the product type's own first word. Edition 3's catalogue has none; edition 2's
+    keeps them, as v5 was played on them."""
+    def doubled(world) -> list[str]:
+        return [n for n in world.commerce.product_names
+                if len({w.lower() for w in n.split()}) < len(n.split())]
+    assert doubled(sim3.world) == []
+    assert doubled(Simulator().at_edition(2).world)  # the v5 world, unchanged
