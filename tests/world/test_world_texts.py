@@ -79,3 +79,34 @@ def test_no_product_name_says_a_word_twice(sim3):
                 if len({w.lower() for w in n.split()}) < len(n.split())]
     assert doubled(sim3.world) == []
     assert doubled(Simulator().at_edition(2).world)  # the v5 world, unchanged
+
+
+def test_a_count_above_one_orders_plural_products():
+    """v5 asked to "order 2 Tidewater Active Travel Mug": after a count above one the
+    product is plural, after one it is not, and the plural query still states it."""
+    from toolmaze_gym.tasks.queries import stated_as
+    sc = next(s for s in load_library() if any("buy {qty} {product}" in p for p in s.phrasings))
+    phr = next(p for p in sc.phrasings if "buy {qty} {product}" in p)
+    base = {p.name: "x" for p in sc.params}
+    two = _fill(sc, phr, {**base, "qty": 2, "product": "Tidewater Active Travel Mug"})
+    one = _fill(sc, phr, {**base, "qty": 1, "product": "Tidewater Active Travel Mug"})
+    knives = _fill(sc, phr, {**base, "qty": 3, "product": "Lumen Pro Chef's Knife"})
+    assert "buy 2 Tidewater Active Travel Mugs" in two
+    assert "buy 1 Tidewater Active Travel Mug " in one
+    assert "buy 3 Lumen Pro Chef's Knives" in knives
+    assert stated_as(knives, "product_name", "Lumen Pro Chef's Knife")
+
+
+def test_a_choice_gone_from_the_catalogue_is_not_drawn(sim3):
+    """Scenarios list "Granite Smart Smart Plug" among their choices; edition 3 does
+    not sell it, so its requests never name it, while v5's draws stay as built."""
+    from toolmaze_gym import hashing
+    from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+    sc = next(s for s in load_library() for p in s.params
+              if "Granite Smart Smart Plug" in (p.choices or ()))
+    param = next(p for p in sc.params if "Granite Smart Smart Plug" in (p.choices or ()))
+    new, old = ScenarioGenerator(sim3), ScenarioGenerator(Simulator().at_edition(2))
+    drawn = {new._draw(param, hashing.Stream("t", i), 0) for i in range(200)}
+    assert "Granite Smart Smart Plug" not in drawn and len(drawn) > 1
+    assert "Granite Smart Smart Plug" in {old._draw(param, hashing.Stream("t", i), 0)
+                                          for i in range(200)}
