@@ -653,12 +653,30 @@ _ARTICLES = frozenset((
 _ELIDED = ("l'", "un'")  # "l'ordre du jour", "un'offerta"
 
 
+# A generated text that opens with a one-word label before a figure ("Price: 7,620.00
+# EUR (Euro)"); a summary's "All-hands: ..." is left whole.
+_LABELLED = re.compile(r"(?P<label>[^\W\d_]+): (?P<rest>\S(?=.*\d).*)", re.S)
+
+
+def unlabelled(value: str) -> str:
+    """``value`` without a generated text's one-word label: "7,620.00 EUR (Euro)"
+    for "Price: 7,620.00 EUR (Euro)". Dropped into a sentence's hole the label
+    reads as a form's ("We received Price: ..."), so a request's texts leave it out
+    and a text that does still mentions the value."""
+    m = _LABELLED.fullmatch(value)
+    return m.group("rest") if m else value
+
+
 @lru_cache(maxsize=4096)  # the same asked phrase is looked for in every text of a grade
 def _phrases(value: str) -> tuple[str, ...]:
-    """The forms of a phrase a text may carry: whole, and without a leading article."""
+    """The forms of a phrase a text may carry: whole, without a leading article, and
+    without a generated text's label (``unlabelled``)."""
     needle = _flat(value).strip(_EDGE)
     if not needle:
         return ()
+    rest = _flat(unlabelled(value.strip())).strip(_EDGE)
+    if rest != needle:
+        return needle, rest
     first, _, rest = needle.partition(" ")
     if first in _ARTICLES and rest:
         return needle, rest

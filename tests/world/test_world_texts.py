@@ -110,3 +110,20 @@ def test_a_choice_gone_from_the_catalogue_is_not_drawn(sim3):
     assert "Granite Smart Smart Plug" not in drawn and len(drawn) > 1
     assert "Granite Smart Smart Plug" in {old._draw(param, hashing.Stream("t", i), 0)
                                           for i in range(200)}
+
+
+def test_a_generated_price_in_a_sentence_loses_its_label(sim3):
+    """v5's c2-0001 thanked a customer: "We received Price: 7,620.00 EUR (Euro) for
+    invoice ...". A generated text in a template's hole reads as part of the sentence;
+    a text that keeps the label still mentions the price."""
+    from toolmaze_gym.mentions import mentions
+    from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+    sc = next(s for s in load_library() if s.id == "up-invoice-paid-thank-customer")
+    task = ScenarioGenerator(sim3).generate(sc, "C2", 0, "t")
+    texts = [i.source.value for s in task.slots for i in s.inputs
+             if i.source.is_literal and str(i.source.value).startswith("Thank you")]
+    assert texts and all(re.search(r"We received [\d,.]+ [A-Z]{3} \(", t) for t in texts)
+    price = "Price: 7,620.00 EUR (Euro)"
+    assert mentions("We received 7,620.00 EUR (Euro).", "text", price)
+    assert mentions(f"We received {price}.", "text", price)
+    assert not mentions("We received 7,620.00 EUR.", "text", "All-hands: 7 people")

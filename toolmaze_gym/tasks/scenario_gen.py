@@ -29,7 +29,7 @@ import networkx as nx
 from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.corpus.corruption import detectable
-from toolmaze_gym.mentions import mentions_all
+from toolmaze_gym.mentions import mentions_all, unlabelled
 from toolmaze_gym.tasks import coherence
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
@@ -485,8 +485,10 @@ class ScenarioGenerator:
                 ) -> tuple[str, list[tuple[Any, ...]]]:
         text = a.text
         for ref in sorted(set(_holes(a.text)), key=len, reverse=True):
-            text = text.replace("{" + ref + "}", say_as(*self._value(sc, ref, params,
-                                                                     outputs, sid)))
+            said = say_as(*self._value(sc, ref, params, outputs, sid))
+            if text != "{" + ref + "}":  # in a sentence, a generated text's label
+                said = unlabelled(said)  # reads as a form's: "We received Price: ..."
+            text = text.replace("{" + ref + "}", said)
         return text, self._asked(sc, a.mention, params, outputs, sid)
 
     def _value(self, sc: Scenario, ref: str, params: dict[str, Any],
