@@ -127,3 +127,29 @@ def test_a_generated_price_in_a_sentence_loses_its_label(sim3):
     assert mentions("We received 7,620.00 EUR (Euro).", "text", price)
     assert mentions(f"We received {price}.", "text", price)
     assert not mentions("We received 7,620.00 EUR.", "text", "All-hands: 7 people")
+
+
+def _texts_of(sim, scenario: str, level: str, seed: int = 0) -> list[str]:
+    """The texts a task built from ``scenario`` writes (payloads, messages)."""
+    from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+    sc = next(s for s in load_library() if s.id == scenario)
+    task = ScenarioGenerator(sim).generate(sc, level, seed, "t")
+    return [i.source.value for s in task.slots for i in s.inputs
+            if i.source.is_literal and isinstance(i.source.value, str)
+            and len(i.source.value.split()) > 4]
+
+
+def test_a_headline_in_a_text_ends_its_sentence(sim3):
+    """v5 c3-0000 read "... a comet visible next month All-hands: 17:00 ...": a
+    summary of a headline in a hole before a new sentence gets its period."""
+    texts = _texts_of(sim3, "gen-friday-digest-screen", "C3")
+    assert texts and not [t for t in texts if re.search(r"[a-z0-9] All-hands:", t)]
+    assert any(". All-hands:" in t for t in texts)
+
+
+def test_a_fahrenheit_figure_is_said_once(sim3):
+    """v5 c4-0000 read "23.7 °C (74.7 °F). (74.7 F).": the report's own Fahrenheit
+    figure is not repeated by the template after it."""
+    texts = _texts_of(sim3, "gen-remote-worker-morning", "C4")
+    said = [t for t in texts if "Weather now" in t]
+    assert said and not [t for t in said if re.search(r"°F\)\.? \([-\d.]+ F\)", t)]

@@ -29,7 +29,7 @@ import networkx as nx
 from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.corpus.corruption import detectable
-from toolmaze_gym.mentions import mentions_all, unlabelled
+from toolmaze_gym.mentions import FREE_TEXT, mentions_all, unlabelled
 from toolmaze_gym.tasks import coherence
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
@@ -485,11 +485,14 @@ class ScenarioGenerator:
                 ) -> tuple[str, list[tuple[Any, ...]]]:
         text = a.text
         for ref in sorted(set(_holes(a.text)), key=len, reverse=True):
-            said = say_as(*self._value(sc, ref, params, outputs, sid))
+            type_, value = self._value(sc, ref, params, outputs, sid)
+            said = say_as(type_, value)
             if text != "{" + ref + "}":  # in a sentence, a generated text's label
                 said = unlabelled(said)  # reads as a form's: "We received Price: ..."
+            if type_ == FREE_TEXT and _sentence_follows(a.text, ref):
+                said = _ended(said)
             text = text.replace("{" + ref + "}", said)
-        return text, self._asked(sc, a.mention, params, outputs, sid)
+        return _once_in_fahrenheit(text), self._asked(sc, a.mention, params, outputs, sid)
 
     def _value(self, sc: Scenario, ref: str, params: dict[str, Any],
                outputs: dict[str, dict[str, Any]], sid: dict[str, str]) -> tuple[str, Any]:
@@ -872,6 +875,31 @@ def _count_before(phrasing: str, at: int, params: dict[str, Any]) -> int:
     m = re.search(r"\{(\w+)\} $", phrasing[:at])
     value = params.get(m.group(1)) if m else None
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _sentence_follows(template: str, ref: str) -> bool:
+    """Whether a new sentence starts right after the hole ``{ref}`` ("{digest.summary}
+    All-hands: ..."), so the text in the hole must end its own sentence."""
+    return re.search(re.escape("{" + ref + "}") + r" [A-Z]", template) is not None
+
+
+def _ended(said: str) -> str:
+    """A generated sentence ended with a period where it has no end of its own: a
+    headline or a summary of one ("... visible next month All-hands: ..." read as one
+    sentence in toolmaze-v5 c3-0000)."""
+    if len(said.split()) < 3 or not said[-1:].isalnum():
+        return said
+    return said + "."
+
+
+# A Fahrenheit figure a weather report says, said again right after it by the template:
+# "23.7 °C (74.7 °F). (74.7 F)." (toolmaze-v5 c4-0000).
+_FAHRENHEIT_TWICE = re.compile(r"\((-?\d+(?:\.\d+)?) °F\)\.? \(\1 F\)")
+
+
+def _once_in_fahrenheit(text: str) -> str:
+    """``text`` with a Fahrenheit figure its weather report already gave said once."""
+    return _FAHRENHEIT_TWICE.sub(r"(\1 °F)", text)
 
 
 # A word said with a vowel sound: "an urgent", "an Obsidian"; not "a one-", "a uni..",
