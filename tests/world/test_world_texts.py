@@ -153,3 +153,19 @@ def test_a_fahrenheit_figure_is_said_once(sim3):
     texts = _texts_of(sim3, "gen-remote-worker-morning", "C4")
     said = [t for t in texts if "Weather now" in t]
     assert said and not [t for t in said if re.search(r"°F\)\.? \([-\d.]+ F\)", t)]
+
+
+def test_an_italian_translation_says_ad_amsterdam(sim3):
+    """A translated template filled with a city read "arrivare a Amsterdam"; edition 3
+    says "ad Amsterdam" (and French "d'Oslo"), edition 2 answers as v5 was played."""
+    text = ("Worth it. It costs 12.50 EUR today and 2 takes 3 days to reach Amsterdam.")
+
+    def said(sim, target: str, city: str = "Amsterdam") -> str:
+        args = {"text": text.replace("Amsterdam", city), "target_language": target}
+        return sim.call("translate_text", args, EpisodeState()).body["translated_text"]
+    assert "arrivare ad Amsterdam" in said(sim3, "it")
+    assert "arrivare a Berlin" in said(sim3, "it", "Berlin")
+    assert "arrivare a Amsterdam" in said(Simulator().at_edition(2), "it")
+    from toolmaze_gym.world.euphony import euphonic
+    assert euphonic("le colis de Oslo", "fr") == "le colis d'Oslo"
+    assert euphonic("Madrid y Irlanda", "es") == "Madrid e Irlanda"

@@ -54,6 +54,9 @@ CHANGES: dict[str, int] = {
     # "Tidewater Travel Travel Mug" (commerce.Commerce._build_catalogue; toolmaze-v5
     # printed 44 such names).
     "no_doubled_words": 3,
+    # A translation fits a preposition to the name after it: Italian "ad Amsterdam",
+    # French "d'Oslo" (world.euphony; a template filled with a city read "a Amsterdam").
+    "preposition_euphony": 3,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
