@@ -169,3 +169,14 @@ def test_an_italian_translation_says_ad_amsterdam(sim3):
     from toolmaze_gym.world.euphony import euphonic
     assert euphonic("le colis de Oslo", "fr") == "le colis d'Oslo"
     assert euphonic("Madrid y Irlanda", "es") == "Madrid e Irlanda"
+
+
+def test_the_labels_left_out_are_the_generated_texts_own():
+    """``unlabelled`` drops only a label a generated text opens with; a request's
+    "Quote: 40 × ..." subject keeps its word (v3 c2-0010 graded it as stated)."""
+    from toolmaze_gym.mentions import GENERATED_LABELS, unlabelled
+    from toolmaze_gym.world.base import load_data
+    opened = {m.group(1) for t in load_data("generated_texts.json")["templates"]
+              for m in [re.match(r"(\w+): \{", t["en"])] if m}
+    assert opened == set(GENERATED_LABELS)
+    assert unlabelled("Quote: 40 × Saffron Urban Strategy Board Game").startswith("Quote")
