@@ -180,3 +180,17 @@ def test_the_labels_left_out_are_the_generated_texts_own():
               for m in [re.match(r"(\w+): \{", t["en"])] if m}
     assert opened == set(GENERATED_LABELS)
     assert unlabelled("Quote: 40 × Saffron Urban Strategy Board Game").startswith("Quote")
+
+
+@pytest.mark.parametrize("lang", ["it", "tr", "es", "pt"])
+def test_the_arrival_text_said_once_in_fahrenheit_is_translated(lang):
+    """gen-visiting-mother-arrival-text sends "Weather there now: <report> (<F> F)."; with
+    the report's own Fahrenheit figure said once, the translator still knows the text."""
+    from toolmaze_gym.corpus.behaviours import general_text
+    from toolmaze_gym.tasks.scenario_gen import _once_in_fahrenheit
+    sent = _once_in_fahrenheit(
+        "I land in Oslo at 17:00 your time. Weather there now: Partly cloudy, 23.7 °C "
+        "(74.7 °F). (74.7 F). In the news: Bluepeak Energy opens a data centre near Zurich")
+    got = general_text.translate(None, sent, lang)["translated_text"]
+    assert "(74.7 F)" not in sent and not got.startswith(f"[{lang}]")
+    assert "74.7 °F" in got and "Oslo" in got
