@@ -50,6 +50,13 @@ CHANGES: dict[str, int] = {
     # translations (phrasebook_templates.json ``generated``) instead of tagging them
     # "[pt] Rain, 24.1 °C" (toolmaze-v5 c1-0000, c3-0096).
     "generated_text_translations": 3,
+    # A product name does not say a word twice: no "Granite Smart Smart Plug" or
+    # "Tidewater Travel Travel Mug" (commerce.Commerce._build_catalogue; toolmaze-v5
+    # printed 44 such names).
+    "no_doubled_words": 3,
+    # A translation fits a preposition to the name after it: Italian "ad Amsterdam",
+    # French "d'Oslo" (world.euphony; a template filled with a city read "a Amsterdam").
+    "preposition_euphony": 3,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
