@@ -9,6 +9,10 @@ the session with the model's arguments untouched: the SDK's own argument check w
 turn the env's graded ``400``/``422`` bodies into SDK errors, so each tool is a
 :class:`RawTool` that skips it. What comes back is the env's tool message text, byte for
 byte: the clean response, the injected fault, or the env's own error body.
+
+When the taskset is given server URLs, the task's ``setup`` names the rollout's server
+in the row it hands over (``server``); the toolset then plays the episode there, as an
+MCP client (:mod:`toolmaze_verifiers.remote`), and the server writes the record.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
 from toolmaze_gym.serving import Session
+from toolmaze_verifiers.remote import RemoteEpisode
 from toolmaze_verifiers.replay import choice_of, served_text
 
 if TYPE_CHECKING:
@@ -34,7 +39,7 @@ class RawTool(Tool):
 
     async def run(self, arguments: dict[str, Any], context: Any = None,
                   convert_result: bool = False) -> CallToolResult:
-        return self.handler(arguments)
+        return await self.handler(arguments)
 
 
 def _placeholder() -> None:
@@ -48,16 +53,27 @@ class ToolMazeToolset(vf.Toolset[vf.ToolsetConfig]):
 
     def __init__(self, config: vf.ToolsetConfig) -> None:
         super().__init__(config)
-        self.session: Session | None = None
+        self.session: Session | None = None  # the episode in process
+        self.remote: RemoteEpisode | None = None  # or on a ToolMaze server
 
     async def setup_task(self, task: Any) -> None:
-        self.session = Session(choice_of(task), suite=task.suite)
+        server = getattr(task, "server", None)
+        if server:
+            self.remote = await self._exit_stack.enter_async_context(
+                RemoteEpisode(server, task))
+        else:
+            self.session = Session(choice_of(task), suite=task.suite)
+
+    async def close(self) -> None:
+        """End the remote session, if any (verifiers does it when the process stops)."""
+        await self._exit_stack.aclose()
 
     def register(self, mcp: MCPServer) -> None:
-        if self.session is None:
+        if self.session is None and self.remote is None:
             raise RuntimeError("ToolMazeToolset serves one task's episode: launch it per "
                                "rollout (Task.toolsets), not shared by a taskset")
-        for schema in self.session.tools:
+        tools = self.remote.tools if self.remote is not None else self.session.tools
+        for schema in tools:
             fn = schema["function"]
             tool = RawTool.from_function(_placeholder, name=fn["name"],
                                          description=fn.get("description", ""),
@@ -67,8 +83,11 @@ class ToolMazeToolset(vf.Toolset[vf.ToolsetConfig]):
             mcp._tool_manager._tools[tool.name] = tool  # mcp 2.0 has no raw-schema add_tool
 
     def _caller(self, name: str):
-        def call(arguments: dict[str, Any]) -> CallToolResult:
-            text, is_error = served_text(self.session, name, arguments)
+        async def call(arguments: dict[str, Any]) -> CallToolResult:
+            if self.remote is not None:
+                text, is_error = await self.remote.call(name, arguments)
+            else:
+                text, is_error = served_text(self.session, name, arguments)
             return CallToolResult(content=[TextContent(type="text", text=text)],
                                   is_error=is_error)
         return call

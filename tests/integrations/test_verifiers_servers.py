@@ -1,0 +1,171 @@
+"""The verifiers taskset over running ToolMaze servers (``urls``, issue 32).
+
+Two real ``toolmaze serve`` processes on free ports; rollouts go through the taskset's
+real pieces (the task's ``setup``, which pins a rollout to a server; the toolset as the
+rollout's MCP tool server, now an MCP client of that server; ``Task.score``). The
+servers need the MCP SDK 1.x of the main venv while verifiers pins 2.0, so they run in
+``TOOLMAZE_SERVE_PYTHON`` (``make verifiers-test`` passes the main venv's python).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+vf = pytest.importorskip("verifiers.v1", reason="verifiers is not installed here (it needs "
+                         "its own venv: make verifiers-test)")
+pytest.importorskip("toolmaze_verifiers", reason="integrations/verifiers is not installed")
+
+from mcp.server.mcpserver import MCPServer  # noqa: E402
+from pydantic import ValidationError  # noqa: E402
+from verifiers.v1.utils.loaders import taskset_config_type  # noqa: E402
+
+from tests.integrations.test_verifiers import TASKSET, _serve, _task, _trace  # noqa: E402
+from tests.serving._episodes import oracle_calls  # noqa: E402
+from tests.serving._server import free_port  # noqa: E402
+
+SERVE_PYTHON = os.environ.get("TOOLMAZE_SERVE_PYTHON", "")
+pytestmark = pytest.mark.skipif(
+    not SERVE_PYTHON or not Path(SERVE_PYTHON).exists(),
+    reason="set TOOLMAZE_SERVE_PYTHON to a python with toolmaze-gym[serve] (mcp 1.x)")
+
+
+def _wait_for(port: int, proc: subprocess.Popen, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"toolmaze serve on {port} exited: {proc.stderr.read()}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"toolmaze serve on {port} did not start")
+
+
+def _stop(procs: list[subprocess.Popen]) -> None:
+    """Stop the servers as Ctrl-C does: each writes out its records."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        proc.wait(timeout=30)
+
+
+@pytest.fixture
+def servers(tmp_path) -> Iterator[tuple[list[tuple[str, Path]], Callable[[], None]]]:
+    """Two ``toolmaze serve`` processes; yields their (URL, run directory) and a
+    function that stops them (their records are complete after it)."""
+    procs, out = [], []
+    try:
+        for k in range(2):
+            port, run = free_port(), tmp_path / f"run{k}"
+            proc = subprocess.Popen(
+                [SERVE_PYTHON, "-m", "toolmaze_gym.cli", "serve", "--out", str(run),
+                 "--port", str(port), "--agent", "vf"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            procs.append(proc)
+            _wait_for(port, proc)
+            out.append((f"http://127.0.0.1:{port}", run))
+        yield out, lambda: _stop(procs)
+    finally:
+        _stop(procs)
+
+
+def _records(run: Path) -> list[dict]:
+    path = run / "records.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+async def _rollout(task, calls) -> tuple[str, list[str], list[bool], vf.Trace]:
+    """One rollout as verifiers runs it: ``setup`` on a fresh trace, then the toolset
+    handed the trace's row, the calls through its MCP server, the scoring."""
+    opening = _trace(task, [])
+    await task.setup(opening, None)
+    data = opening.task.data
+    (toolset,) = type(task).toolsets(task.config)
+    await toolset.setup_task(data)
+    try:
+        mcp = MCPServer("toolmaze")
+        toolset.register(mcp)
+        results = [await mcp.call_tool(name, json.loads(args)) for name, args in calls]
+    finally:
+        await toolset.close()
+    texts = [r.content[0].text for r in results]
+    turns = [([c], [t], None) for c, t in zip(calls, texts, strict=True)]
+    trace = _trace(task, [*turns, ([], [], "Done.")])
+    await task.score(trace)
+    return data.server, texts, [bool(r.is_error) for r in results], trace
+
+
+def _in_process(level, mode, seed, calls) -> tuple[list[str], vf.Trace]:
+    task = _task(level, mode, seed)
+    _, texts, _ = asyncio.run(_serve(task, calls))
+    trace = _trace(task, [*[([c], [t], None) for c, t in zip(calls, texts, strict=True)],
+                          ([], [], "Done.")])
+    asyncio.run(task.score(trace))
+    return texts, trace
+
+
+def test_rollouts_spread_over_the_servers_and_score_as_in_process(servers):
+    servers, stop = servers
+    urls = [u for u, _ in servers]
+    plays = [("C2", "P2", 3), ("C2", "P2", 3), ("C1", "P1", 2)]  # a row twice, then another
+    got = []
+    for level, mode, seed in plays:
+        task = _task(level, mode, seed, urls=urls)
+        calls = oracle_calls(level, mode, seed)
+        got.append((asyncio.run(_rollout(task, calls)), _in_process(level, mode, seed, calls)))
+    # in turn, each rollout pinned: the repeated row played once on each server
+    assert [server for (server, *_), _ in got] == [urls[0], urls[1], urls[0]]
+    for (_, texts, _, trace), (ref_texts, ref) in got:
+        assert texts == ref_texts  # the server's answers are the in-process ones, faults too
+        assert trace.metrics["replay_match"] == 1.0
+        assert trace.rewards["toolmaze_reward"].score == ref.rewards["toolmaze_reward"].score
+        assert trace.info["toolmaze"]["grade"] == ref.info["toolmaze"]["grade"]
+        assert trace.metrics["success"] == 1.0
+    assert any(got[0][0][2])  # P2: a fault came back as an error
+    stop()
+    records = {url: _records(run) for url, run in servers}
+    want = {urls[0]: [got[0][0][3], got[2][0][3]], urls[1]: [got[1][0][3]]}
+    for url, traces in want.items():  # each server recorded the episodes it played
+        assert [r["task_id"] for r in records[url]] == [
+            t.info["toolmaze"]["task_id"] for t in traces]
+        assert [r["grade"] for r in records[url]] == [t.info["toolmaze"]["grade"]
+                                                       for t in traces]
+        assert {r["agent"] for r in records[url]} == {"vf"}
+
+
+def test_a_call_after_the_end_gets_the_in_process_answer(servers):
+    urls = [u for u, _ in servers[0]]
+    task = _task("C1", "P0", 0, urls=urls[:1])
+    calls = [*oracle_calls("C1", "P0", 0), ("abort", '{"reason": "again"}')]
+    _, texts, errors, _ = asyncio.run(_rollout(task, calls))
+    _, ref_texts, ref_errors = asyncio.run(_serve(_task("C1", "P0", 0), calls))
+    assert (texts, errors) == (ref_texts, ref_errors)
+    assert "get_task" not in texts[-1]  # the model never hears of the server's own tool
+
+
+def test_an_unreachable_server_is_named_in_one_line():
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    task = _task("C1", "P0", 0, urls=[url])
+    with pytest.raises(ConnectionError) as caught:
+        asyncio.run(_rollout(task, oracle_calls("C1", "P0", 0)))
+    message = str(caught.value)
+    assert url in message and "unreachable" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("given, words", [(["http://a:1", "http://a:1/"], "names a server twice"),
+                                          (["127.0.0.1:8765"], "is not http"),
+                                          ("http://a:1,", "an empty entry")])
+def test_bad_server_urls_are_refused_by_name(given, words):
+    with pytest.raises(ValidationError, match=f"ToolMaze server.*{words}"):
+        taskset_config_type(TASKSET)(id=TASKSET, urls=given)
