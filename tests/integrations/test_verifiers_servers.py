@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,6 +31,7 @@ from mcp.server.mcpserver import MCPServer  # noqa: E402
 from pydantic import ValidationError  # noqa: E402
 from verifiers.v1.utils.loaders import taskset_config_type  # noqa: E402
 
+from tests.integrations._scripted_endpoint import ScriptedEndpoint  # noqa: E402
 from tests.integrations.test_verifiers import TASKSET, _serve, _task, _trace  # noqa: E402
 from tests.serving._episodes import oracle_calls  # noqa: E402
 from tests.serving._server import free_port  # noqa: E402
@@ -169,3 +172,42 @@ def test_an_unreachable_server_is_named_in_one_line():
 def test_bad_server_urls_are_refused_by_name(given, words):
     with pytest.raises(ValidationError, match=f"ToolMaze server.*{words}"):
         taskset_config_type(TASKSET)(id=TASKSET, urls=given)
+
+
+@pytest.mark.slow
+def test_vf_eval_spreads_a_rows_rollouts_over_the_servers(servers, tmp_path):
+    """The real ``vf-eval`` with ``--env.taskset.urls``: two rollouts of one row (the
+    scripted endpoint plays the oracle in each), one on each server; each trace's reward
+    is the in-process one and each server recorded the episode it played."""
+    (served, stop), vf_eval = servers, Path(sys.executable).with_name("vf-eval")
+    if shutil.which("uv", path=os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])) is None:
+        pytest.skip("verifiers' chat harness needs uv (make verifiers-test installs it)")
+    urls = [u for u, _ in served]
+    level, mode, seed = "C2", "P2", 3
+    calls = oracle_calls(level, mode, seed)
+    with ScriptedEndpoint(calls) as endpoint:
+        run = subprocess.run(
+            [str(vf_eval), TASKSET, "-m", "scripted-oracle", "--client.base-url", endpoint,
+             "--client.api-key-var", "SCRIPTED_KEY", "--env.taskset.level", level,
+             "--env.taskset.mode", mode, "--env.taskset.n", str(seed + 1),
+             "--env.taskset.urls", *urls, "--select.include.idx", str(seed), "-r", "2",
+             "--env.agent.runtime.type", "subprocess", "--env.agent.max-turns", "30",
+             "--no-push", "-c", "1", "-o", str(tmp_path / "eval")],
+            capture_output=True, text=True, timeout=600,
+            env={**os.environ, "SCRIPTED_KEY": "none",
+                 "PATH": os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])})
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    traces = [t for line in next((tmp_path / "eval").glob("*/traces.jsonl")).read_text()
+              .splitlines() for t in json.loads(line)["traces"]]
+    assert sorted(t["task"]["data"]["server"] for t in traces) == sorted(urls)
+    _, ref = _in_process(level, mode, seed, calls)
+    for trace in traces:
+        assert not trace["errors"], trace["errors"]
+        assert trace["metrics"]["replay_match"] == 1.0 and trace["metrics"]["success"] == 1.0
+        assert trace["rewards"]["toolmaze_reward"]["score"] == pytest.approx(
+            ref.rewards["toolmaze_reward"].score)
+    stop()
+    for url, run_dir in served:
+        (record,) = _records(run_dir)
+        assert record["task_id"] == ref.info["toolmaze"]["task_id"]
+        assert record["grade"] == ref.info["toolmaze"]["grade"], url
