@@ -174,33 +174,39 @@ def test_bad_server_urls_are_refused_by_name(given, words):
         taskset_config_type(TASKSET)(id=TASKSET, urls=given)
 
 
+def _vf_eval(calls, out: Path, urls: list[str], *options: str) -> list[dict]:
+    """The real ``vf-eval`` on row C2/P2/3 over ``urls``, against a scripted endpoint
+    that plays ``calls``; the traces it wrote."""
+    vf_eval = Path(sys.executable).with_name("vf-eval")
+    if shutil.which("uv", path=os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])) is None:
+        pytest.skip("verifiers' chat harness needs uv (make verifiers-test installs it)")
+    with ScriptedEndpoint(calls) as endpoint:
+        run = subprocess.run(
+            [str(vf_eval), TASKSET, "-m", "scripted-oracle", "--client.base-url", endpoint,
+             "--client.api-key-var", "SCRIPTED_KEY", "--env.taskset.level", "C2",
+             "--env.taskset.mode", "P2", "--env.taskset.n", "4", "--env.taskset.urls",
+             *urls, "--select.include.idx", "3", *options, "--env.agent.runtime.type",
+             "subprocess", "--env.agent.max-turns", "30", "--no-push", "-c", "1",
+             "-o", str(out)],
+            capture_output=True, text=True, timeout=600,
+            env={**os.environ, "SCRIPTED_KEY": "none",
+                 "PATH": os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])})
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    return [t for line in next(out.glob("*/traces.jsonl")).read_text().splitlines()
+            for t in json.loads(line)["traces"]]
+
+
 @pytest.mark.slow
 def test_vf_eval_spreads_a_rows_rollouts_over_the_servers(servers, tmp_path):
     """The real ``vf-eval`` with ``--env.taskset.urls``: two rollouts of one row (the
     scripted endpoint plays the oracle in each), one on each server; each trace's reward
     is the in-process one and each server recorded the episode it played."""
-    (served, stop), vf_eval = servers, Path(sys.executable).with_name("vf-eval")
-    if shutil.which("uv", path=os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])) is None:
-        pytest.skip("verifiers' chat harness needs uv (make verifiers-test installs it)")
+    served, stop = servers
     urls = [u for u, _ in served]
-    level, mode, seed = "C2", "P2", 3
-    calls = oracle_calls(level, mode, seed)
-    with ScriptedEndpoint(calls) as endpoint:
-        run = subprocess.run(
-            [str(vf_eval), TASKSET, "-m", "scripted-oracle", "--client.base-url", endpoint,
-             "--client.api-key-var", "SCRIPTED_KEY", "--env.taskset.level", level,
-             "--env.taskset.mode", mode, "--env.taskset.n", str(seed + 1),
-             "--env.taskset.urls", *urls, "--select.include.idx", str(seed), "-r", "2",
-             "--env.agent.runtime.type", "subprocess", "--env.agent.max-turns", "30",
-             "--no-push", "-c", "1", "-o", str(tmp_path / "eval")],
-            capture_output=True, text=True, timeout=600,
-            env={**os.environ, "SCRIPTED_KEY": "none",
-                 "PATH": os.pathsep.join([str(vf_eval.parent), os.environ["PATH"]])})
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    traces = [t for line in next((tmp_path / "eval").glob("*/traces.jsonl")).read_text()
-              .splitlines() for t in json.loads(line)["traces"]]
+    calls = oracle_calls("C2", "P2", 3)
+    traces = _vf_eval(calls, tmp_path / "eval", urls, "-r", "2")
     assert sorted(t["task"]["data"]["server"] for t in traces) == sorted(urls)
-    _, ref = _in_process(level, mode, seed, calls)
+    _, ref = _in_process("C2", "P2", 3, calls)
     for trace in traces:
         assert not trace["errors"], trace["errors"]
         assert trace["metrics"]["replay_match"] == 1.0 and trace["metrics"]["success"] == 1.0
@@ -211,3 +217,16 @@ def test_vf_eval_spreads_a_rows_rollouts_over_the_servers(servers, tmp_path):
         (record,) = _records(run_dir)
         assert record["task_id"] == ref.info["toolmaze"]["task_id"]
         assert record["grade"] == ref.info["toolmaze"]["grade"], url
+
+
+@pytest.mark.slow
+def test_a_rollout_that_stops_early_is_closed_on_its_server_at_once(servers, tmp_path):
+    """The model stops after two calls: when verifiers stops the rollout's tool server,
+    its MCP session ends, so the server records the episode then (cut ``closed``), not
+    when the server itself stops."""
+    served, stop = servers
+    (trace,) = _vf_eval(oracle_calls("C2", "P2", 3)[:2], tmp_path / "eval", [served[0][0]])
+    assert trace["metrics"]["success"] == 0.0 and trace["metrics"]["replay_match"] == 1.0
+    stop()
+    (record,) = _records(served[0][1])
+    assert record["cut"] == "closed" and len(record["steps"]) == 2

@@ -17,6 +17,7 @@ MCP client (:mod:`toolmaze_verifiers.remote`), and the server writes the record.
 
 from __future__ import annotations
 
+import signal
 from typing import TYPE_CHECKING, Any
 
 import verifiers.v1 as vf
@@ -93,5 +94,21 @@ class ToolMazeToolset(vf.Toolset[vf.ToolsetConfig]):
         return call
 
 
+def exit_on_sigterm() -> None:
+    """Make SIGTERM unwind the tool server instead of killing it on the spot.
+
+    verifiers stops a rollout's tool server with SIGTERM; uvicorn shuts down gracefully,
+    then raises the signal again under the handler it found, by default the one that
+    kills at once, before the server's exit stack has closed: a remote episode's MCP
+    session would stay open on the ToolMaze server until its idle timeout. Raising
+    ``SystemExit`` there instead closes the session (the server records the episode as
+    ``closed`` at once)."""
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 if __name__ == "__main__":
+    exit_on_sigterm()
     ToolMazeToolset.run()
