@@ -10,6 +10,7 @@ servers need the MCP SDK 1.x of the main venv while verifiers pins 2.0, so they 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -63,17 +64,18 @@ def _stop(procs: list[subprocess.Popen]) -> None:
         proc.wait(timeout=30)
 
 
-@pytest.fixture
-def servers(tmp_path) -> Iterator[tuple[list[tuple[str, Path]], Callable[[], None]]]:
-    """Two ``toolmaze serve`` processes; yields their (URL, run directory) and a
-    function that stops them (their records are complete after it)."""
+@contextlib.contextmanager
+def _serving(tmp_path: Path, *flags: list[str]
+             ) -> Iterator[tuple[list[tuple[str, Path]], Callable[[], None]]]:
+    """One ``toolmaze serve`` process per entry of ``flags``; yields their (URL, run
+    directory) and a function that stops them (their records are complete after it)."""
     procs, out = [], []
     try:
-        for k in range(2):
+        for k, extra in enumerate(flags):
             port, run = free_port(), tmp_path / f"run{k}"
             proc = subprocess.Popen(
                 [SERVE_PYTHON, "-m", "toolmaze_gym.cli", "serve", "--out", str(run),
-                 "--port", str(port), "--agent", "vf"],
+                 "--port", str(port), "--agent", "vf", *extra],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             procs.append(proc)
             _wait_for(port, proc)
@@ -81,6 +83,13 @@ def servers(tmp_path) -> Iterator[tuple[list[tuple[str, Path]], Callable[[], Non
         yield out, lambda: _stop(procs)
     finally:
         _stop(procs)
+
+
+@pytest.fixture
+def servers(tmp_path):
+    """Two plain ``toolmaze serve`` processes (see :func:`_serving`)."""
+    with _serving(tmp_path, [], []) as both:
+        yield both
 
 
 def _records(run: Path) -> list[dict]:
@@ -164,6 +173,16 @@ def test_an_unreachable_server_is_named_in_one_line():
         asyncio.run(_rollout(task, oracle_calls("C1", "P0", 0)))
     message = str(caught.value)
     assert url in message and "unreachable" in message and "\n" not in message
+
+
+def test_a_server_fixed_to_other_episodes_refuses_the_row_by_name(tmp_path):
+    with _serving(tmp_path, ["--mode", "P0"]) as (((url, _),), _):
+        task = _task("C1", "P2", 0, urls=[url])
+        with pytest.raises(ConnectionError) as caught:
+            asyncio.run(_rollout(task, oracle_calls("C1", "P2", 0)))
+    message = str(caught.value)
+    assert message.startswith(f"ToolMaze server {url} refused the episode: ")
+    assert "fixes mode" in message and "\n" not in message
 
 
 @pytest.mark.parametrize("given, words", [(["http://a:1", "http://a:1/"], "names a server twice"),

@@ -29,6 +29,7 @@ from urllib.parse import urlencode
 
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from toolmaze_gym.serving import ServeError
 from toolmaze_gym.serving.session import ENDED_MESSAGE
@@ -39,7 +40,8 @@ CONNECT_TIMEOUT_S = 30.0
 
 
 class ServerUnreachable(ConnectionError):
-    """A ToolMaze server that cannot be reached or will not play the row's episode."""
+    """A ToolMaze server that cannot be reached or will not play the row's episode
+    (the message, one line, names it and says which)."""
 
 
 def episode_url(server: str, data: Any) -> str:
@@ -80,6 +82,9 @@ class RemoteEpisode:
             cause = await self._close_quietly()
             if isinstance(exc, ServerUnreachable):
                 raise
+            if isinstance(exc, MCPError):  # it answered, with an error: no such episode here
+                raise ServerUnreachable(f"ToolMaze server {self.server} refused the episode: "
+                                        f"{_one_line(exc)}") from None
             if cause is None and not isinstance(exc, Exception):
                 raise  # a cancellation from outside, not the server's doing
             raise ServerUnreachable(f"ToolMaze server {self.server} is unreachable: "
