@@ -185,6 +185,17 @@ def test_a_server_fixed_to_other_episodes_refuses_the_row_by_name(tmp_path):
     assert "fixes mode" in message and "\n" not in message
 
 
+def test_a_server_playing_another_episode_is_refused():
+    from toolmaze_verifiers.remote import check_opening
+
+    data = _task("C1", "P2", 0).data
+    mine = {"task_id": data.task_id, "mode": "P2", "prompt": "standard", "level": "C1"}
+    check_opening("http://s:1", data, mine)
+    for other in ({"task_id": "tmz-v5-c1-0001"}, {"mode": "P0"}, {"prompt": "failure_aware"}):
+        with pytest.raises(ConnectionError, match=r"^ToolMaze server http://s:1 plays another"):
+            check_opening("http://s:1", data, {**mine, **other})
+
+
 @pytest.mark.parametrize("given, words", [(["http://a:1", "http://a:1/"], "names a server twice"),
                                           (["127.0.0.1:8765"], "is not http"),
                                           ("http://a:1,", "an empty entry")])

@@ -61,6 +61,16 @@ def _one_line(exc: BaseException) -> str:
     return text[:200]
 
 
+def check_opening(server: str, data: Any, opening: dict[str, Any]) -> None:
+    """Refuse a server whose episode is not the row's (a server that ignores the
+    query's choice would otherwise play, and record, another task)."""
+    want = {"task_id": data.task_id, "mode": data.mode, "prompt": data.prompt_variant}
+    got = {k: opening.get(k) for k in want}
+    if got != want:
+        raise ServerUnreachable(f"ToolMaze server {server} plays another episode ({got}) "
+                                f"than the row ({want})")
+
+
 class RemoteEpisode:
     """One rollout's MCP session on ``server``; ``async with`` opens and closes it (the
     close ends the session, so the server records an episode left unfinished)."""
@@ -107,21 +117,12 @@ class RemoteEpisode:
             streamable_http_client(episode_url(self.server, self.data)))
         self._mcp = await self._stack.enter_async_context(ClientSession(read, write))
         await self._mcp.initialize()
-        self._check_opening(json.loads((await self._mcp.read_resource(EPISODE_URI))
-                                       .contents[0].text))
+        check_opening(self.server, self.data, json.loads(
+            (await self._mcp.read_resource(EPISODE_URI)).contents[0].text))
         listed = (await self._mcp.list_tools()).tools
         self.tools = [{"type": "function", "function": {
             "name": t.name, "description": t.description or "",
             "parameters": t.input_schema}} for t in listed if t.name != TASK_TOOL]
-
-    def _check_opening(self, opening: dict[str, Any]) -> None:
-        d = self.data
-        want = {"task_id": d.task_id, "mode": d.mode, "prompt": d.prompt_variant}
-        got = {k: opening.get(k) for k in want}
-        if got != want:
-            raise ServerUnreachable(f"ToolMaze server {self.server} plays another episode "
-                                    f"({got}) than the row ({want}): check its --suite "
-                                    "and fixed flags")
 
     async def call(self, name: str, arguments: Any) -> tuple[str, bool]:
         """The text the model receives for one call and whether it is an error body."""
