@@ -108,6 +108,7 @@ async def _rollout(task, calls) -> tuple[str, list[str], list[bool], vf.Trace]:
     try:
         mcp = MCPServer("toolmaze")
         toolset.register(mcp)
+        listed = await _listed(mcp)
         results = [await mcp.call_tool(name, json.loads(args)) for name, args in calls]
     finally:
         await toolset.close()
@@ -115,7 +116,13 @@ async def _rollout(task, calls) -> tuple[str, list[str], list[bool], vf.Trace]:
     turns = [([c], [t], None) for c, t in zip(calls, texts, strict=True)]
     trace = _trace(task, [*turns, ([], [], "Done.")])
     await task.score(trace)
+    trace.info["listed"] = listed
     return data.server, texts, [bool(r.is_error) for r in results], trace
+
+
+async def _listed(mcp: MCPServer) -> list[tuple]:
+    """What the harness lists to the model: each tool's name, description and schema."""
+    return [(t.name, t.description, t.input_schema) for t in await mcp.list_tools()]
 
 
 def _in_process(level, mode, seed, calls) -> tuple[list[str], vf.Trace]:
@@ -124,6 +131,11 @@ def _in_process(level, mode, seed, calls) -> tuple[list[str], vf.Trace]:
     trace = _trace(task, [*[([c], [t], None) for c, t in zip(calls, texts, strict=True)],
                           ([], [], "Done.")])
     asyncio.run(task.score(trace))
+    (toolset,) = type(task).toolsets(task.config)
+    asyncio.run(toolset.setup_task(task.data))
+    mcp = MCPServer("toolmaze")
+    toolset.register(mcp)
+    trace.info["listed"] = asyncio.run(_listed(mcp))
     return texts, trace
 
 
@@ -139,6 +151,7 @@ def test_rollouts_spread_over_the_servers_and_score_as_in_process(servers):
     # in turn, each rollout pinned: the repeated row played once on each server
     assert [server for (server, *_), _ in got] == [urls[0], urls[1], urls[0]]
     for (_, texts, _, trace), (ref_texts, ref) in got:
+        assert trace.info["listed"] == ref.info["listed"]  # the same tools, get_task not
         assert texts == ref_texts  # the server's answers are the in-process ones, faults too
         assert trace.metrics["replay_match"] == 1.0
         assert trace.rewards["toolmaze_reward"].score == ref.rewards["toolmaze_reward"].score

@@ -61,6 +61,14 @@ def _one_line(exc: BaseException) -> str:
     return text[:200]
 
 
+def _ended(body: str) -> bool:
+    """Whether an error body is the server's ``409 episode_ended``."""
+    try:
+        return json.loads(body)["error"]["type"] == "episode_ended"
+    except (ValueError, TypeError, KeyError):
+        return False
+
+
 def check_opening(server: str, data: Any, opening: dict[str, Any]) -> None:
     """Refuse a server whose episode is not the row's (a server that ignores the
     query's choice would otherwise play, and record, another task)."""
@@ -131,6 +139,6 @@ class RemoteEpisode:
         result = await self._mcp.call_tool(name, arguments)
         blocks = result.content
         body = blocks[0].text if blocks else ""
-        if len(blocks) > 1 or '"episode_ended"' in body:  # the outcome block: it has ended
+        if len(blocks) > 1 or (result.is_error and _ended(body)):  # the outcome block
             self.done = True
         return body, bool(result.is_error)
