@@ -216,7 +216,7 @@ $(VF_STAMP): pyproject.toml integrations/verifiers/pyproject.toml
 # (verifiers' chat harness is a uv script: its first run installs openai and mcp for it).
 # The taskset over servers (`urls`) starts `toolmaze serve` with the main venv's python
 # (mcp 1); those tests skip, saying so, when that venv is not built (make setup).
-verifiers-test: $(VF_STAMP)
+verifiers-test: $(VF_STAMP) $(STAMP)
 	PATH="$(abspath $(VF_VENV))/bin:$$PATH" TOOLMAZE_SERVE_PYTHON="$(abspath $(PY))" \
 		$(VF_PY) -m pytest tests/integrations/test_verifiers.py \
 		tests/integrations/test_verifiers_servers.py -q -rs -m ''
