@@ -195,7 +195,7 @@ browser-test: $(STAMP)
 			-m '' -q -rs -s
 
 # The verifiers taskset (integrations/verifiers, docs/verifiers.md) in a venv of its own
-# (about 35 s once installed):
+# (about 35 s once installed, and 2 min for the slow tests over two servers):
 # verifiers 0.4 pins mcp==2.0.0 and openai<3, which the main venv (mcp 1 for openenv,
 # openai 3) cannot hold. toolmaze-gym goes in without its heavy extras (no torch).
 VF_VENV  ?= .venv-verifiers
@@ -212,11 +212,14 @@ $(VF_STAMP): pyproject.toml integrations/verifiers/pyproject.toml
 		'py3langid>=0.4,<0.5' tzdata==2026.6
 	touch $(VF_STAMP)
 
-# -m '': the slow test runs a real `vf-eval` against a scripted endpoint on 127.0.0.1
+# -m '': the slow tests run a real `vf-eval` against a scripted endpoint on 127.0.0.1
 # (verifiers' chat harness is a uv script: its first run installs openai and mcp for it).
-verifiers-test: $(VF_STAMP)
-	PATH="$(abspath $(VF_VENV))/bin:$$PATH" $(VF_PY) -m pytest tests/integrations/test_verifiers.py \
-		-q -rs -m ''
+# The taskset over servers (`urls`) starts `toolmaze serve` with the main venv's python
+# (mcp 1); those tests skip, saying so, when that venv is not built (make setup).
+verifiers-test: $(VF_STAMP) $(STAMP)
+	PATH="$(abspath $(VF_VENV))/bin:$$PATH" TOOLMAZE_SERVE_PYTHON="$(abspath $(PY))" \
+		$(VF_PY) -m pytest tests/integrations/test_verifiers.py \
+		tests/integrations/test_verifiers_servers.py -q -rs -m ''
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(PY) $$b || exit 1; done

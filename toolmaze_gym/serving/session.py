@@ -24,6 +24,10 @@ from toolmaze_gym.serving.limits import too_deep, too_deep_message
 from toolmaze_gym.tasks.model import LEVELS, Task
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME, SuiteError, get_task, suite_of
 
+# what a call after the end is told (clients that relay a session, as the verifiers
+# taskset does, answer with the same words)
+ENDED_MESSAGE = ("the episode has ended; no further calls are accepted "
+                 "(start a new session)")
 CHOICE_KEYS = ("task_id", "split", "seed", "level", "mode", "prompt", "task")
 
 
@@ -176,8 +180,7 @@ class Session:
             raise ServeError("bad_request", too_deep_message())
         with self.lock:
             if self.done:
-                raise ServeError("episode_ended", "the episode has ended; no further calls "
-                                                  "are accepted (start a new session)")
+                raise ServeError("episode_ended", ENDED_MESSAGE)
             action = {"name": tool, "arguments": {} if arguments is None else arguments}
             before = len(self.env.messages)
             _, reward, ended, truncated, info = self.env.step(
@@ -201,8 +204,7 @@ class Session:
             raise ServeError("bad_request", "a reply must be text")
         with self.lock:
             if self.done:
-                raise ServeError("episode_ended", "the episode has ended; no further calls "
-                                                  "are accepted (start a new session)")
+                raise ServeError("episode_ended", ENDED_MESSAGE)
             _, reward, ended, truncated, info = self.env.step(text)
             return self._after(reward, ended, truncated, info, json.dumps(
                 {"status": "episode ended", "ending": self.env.episode.steps[-1].kind}))

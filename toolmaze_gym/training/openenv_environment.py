@@ -25,8 +25,8 @@ import itertools
 import json
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
 
+from toolmaze_gym.serving.urls import server_urls
 from toolmaze_gym.training.environment import (
     ENDED,
     NOT_STARTED,
@@ -134,18 +134,3 @@ def over_openenv(factories: dict[str, type[ToolMazeEnvironment]],
     shared = {"base_urls": urls, "_turn": itertools.count()}
     return {key: type(cls.__name__, (OpenEnvEpisodes, cls), dict(shared))
             for key, cls in factories.items()}
-
-
-def server_urls(given: str | Sequence[str]) -> tuple[str, ...]:
-    """``given`` as a tuple of http(s) URLs; a bad entry raises ``ValueError`` naming it."""
-    items = given.split(",") if isinstance(given, str) else list(given)
-    urls = tuple(str(u).strip().rstrip("/") for u in items)
-    if not urls or any(not u for u in urls):
-        raise ValueError(f"OpenEnv server URLs: an empty entry in {given!r}")
-    for url in urls:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(f"OpenEnv server URL {url!r} is not http(s)://host:port")
-    if len(set(urls)) != len(urls):
-        raise ValueError(f"OpenEnv server URLs: {given!r} names a server twice")
-    return urls

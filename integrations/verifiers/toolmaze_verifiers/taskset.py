@@ -7,10 +7,17 @@ seed, prompt variant, suite), so any process can rebuild the same episode: the r
 tool server (``toolset.py``) to play it, the task's scoring to grade it (``replay.py``).
 The reward is the env's own episode return; ``success`` and the other grade fields are
 metrics, and ``trace.info["toolmaze"]`` keeps the whole grade.
+
+With ``urls`` (running ToolMaze MCP servers, ``toolmaze serve``), each rollout plays on
+one of them: the task's ``setup`` takes the next server in turn (per process, over all
+rollouts, so repeats of one row go to different servers) and writes it into the row the
+rollout's tool server is handed (``server``), which keeps it for the whole episode.
+Scoring is the same replay either way.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +27,7 @@ from pydantic import field_validator
 from toolmaze_gym.faults import MODES
 from toolmaze_gym.prompts import NATIVE, PROMPTS
 from toolmaze_gym.serving import EpisodeChoice, Session
+from toolmaze_gym.serving.urls import server_urls
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.suite import SPLITS, SUITE_NAME
 from toolmaze_verifiers.replay import ENDING_TOOLS, replay
@@ -39,10 +47,25 @@ class ToolMazeData(vf.TaskData):
     seed: int = 0
     prompt_variant: str = "standard"
     suite: str = SUITE_NAME
+    server: str | None = None
+    """The ToolMaze server this rollout plays on (set by ``ToolMazeTask.setup``), or
+    none: the episode runs in the rollout's tool server."""
 
 
 class ToolMazeTaskConfig(vf.TaskConfig):
     tools: vf.ToolsetConfig = vf.ToolsetConfig()
+    urls: list[str] = []
+    """ToolMaze servers to play on, taken in turn (``ToolMazeConfig.urls``)."""
+
+
+_TURNS: dict[tuple[str, ...], Iterator[int]] = {}
+
+
+def next_server(urls: list[str]) -> str:
+    """The next of ``urls`` in turn: one count per URL list, shared by every rollout
+    this process starts."""
+    turn = _TURNS.setdefault(tuple(urls), itertools.count())
+    return urls[next(turn) % len(urls)]
 
 
 class ToolMazeTask(vf.Task[ToolMazeData, vf.State, ToolMazeTaskConfig]):
@@ -56,6 +79,13 @@ class ToolMazeTask(vf.Task[ToolMazeData, vf.State, ToolMazeTaskConfig]):
     @classmethod
     def toolsets(cls, config: ToolMazeTaskConfig) -> list[vf.Toolset]:
         return [ToolMazeToolset(config.tools)]
+
+    async def setup(self, trace: vf.Trace, runtime: Any = None) -> None:
+        """Pin the rollout to its server: verifiers hands the toolset ``trace.task.data``
+        (``toolsets`` runs several times per rollout, ``setup`` once)."""
+        if self.config.urls:
+            trace.task.data = trace.task.data.model_copy(
+                update={"server": next_server(self.config.urls)})
 
     @vf.stop
     async def episode_over(self, trace: vf.Trace) -> bool:
@@ -114,7 +144,17 @@ class ToolMazeConfig(vf.TasksetConfig):
     """Tasks per level (the first ``n`` of the suite's order, or procedural seeds 0..n-1)."""
     prompt: str = "standard"
     """``standard`` or ``failure_aware`` (its hint applies under P1-P4 only, as in eval)."""
+    urls: list[str] = []
+    """Running ToolMaze MCP servers (``toolmaze serve``), e.g. ``http://127.0.0.1:8765``:
+    the rollouts are spread over them in turn, each played on one; empty: in process."""
     task: ToolMazeTaskConfig = ToolMazeTaskConfig()
+
+    @field_validator("urls", mode="before")
+    @classmethod
+    def _urls(cls, v: Any) -> list[str]:
+        if v is None or v == [] or v == "":
+            return []
+        return list(server_urls(v, "ToolMaze server"))
 
     @field_validator("level")
     @classmethod
@@ -157,10 +197,11 @@ class ToolMazeTaskset(vf.Taskset[ToolMazeTask, ToolMazeConfig]):
         if cfg.split == "suite" and cfg.n > SUITE_SIZE:
             raise ValueError(f"the reference suite has {SUITE_SIZE} tasks per level; "
                              f"n={cfg.n} asks for more")
+        task_config = cfg.task.model_copy(update={"urls": cfg.urls}) if cfg.urls else cfg.task
         for level in cfg.level.split(","):
             for mode in cfg.mode.split(","):
                 for seed in range(cfg.n):
-                    yield ToolMazeTask(self._data(level, mode, seed), cfg.task)
+                    yield ToolMazeTask(self._data(level, mode, seed), task_config)
 
     def _data(self, level: str, mode: str, seed: int) -> ToolMazeData:
         choice = EpisodeChoice(split=self.config.split, seed=seed, level=level, mode=mode,
