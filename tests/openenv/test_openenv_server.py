@@ -157,6 +157,29 @@ def test_bad_input_over_the_wire_gets_clear_errors_and_the_server_survives(serve
     assert not state.done  # an over-long action is the env's 400, the episode goes on
 
 
+def test_a_refused_step_says_done_only_when_the_episode_is_over(server):
+    """A reply that is no text and a cut without a reason are refused, and the episode
+    goes on: the observation said done=True before, so a trainer stopped an episode
+    that was still running."""
+    url, store, run = server
+
+    async def play():
+        async with ToolMazeEnv(base_url=url) as env:
+            await env.reset(level="C1", seed=0)
+            refused = [await env.step(CallToolAction(tool_name=name, arguments=args))
+                       for name, args in (("", {"text": 5}), ("", {"cut": " "}))]
+            ended = await env.step(CallToolAction(tool_name="abort", arguments={"reason": "x"}))
+            late = await env.step(CallToolAction(tool_name="abort", arguments={"reason": "x"}))
+            return refused, ended, late
+
+    refused, ended, late = asyncio.run(play())
+    assert [r.observation.error is not None for r in refused] == [True] * 2
+    assert [r.done for r in refused] == [False] * 2
+    assert ended.done and late.done and "has ended" in late.observation.error.message
+    (rec,) = _records(run, store)
+    assert rec["grade"]["ended_by"] == "abort"
+
+
 KILLED_CLIENT = """
 import asyncio, sys
 from toolmaze_gym.openenv import ToolMazeEnv
