@@ -187,3 +187,14 @@ def test_the_ws_socket_reads_binary_json_and_names_what_it_refuses(openenv_url):
             assert "must be a JSON object" in json.loads(sock.recv(timeout=30))["data"]["message"]
         sock.send(json.dumps({"type": "state"}))
         assert json.loads(sock.recv(timeout=30))["data"]["task_id"] == opened
+
+
+@pytest.mark.parametrize("body", [b'{"seed": 1e400}', b'{"seed": NaN}', b'[1]'])
+def test_an_openenv_body_of_the_wrong_shape_is_a_422_naming_the_field(openenv_url, body):
+    """FastAPI echoes the failing value in its 422, and a non-finite number cannot be
+    written as JSON: the answer was a 500."""
+    got = httpx.post(f"{openenv_url}/reset", content=body,
+                     headers={"content-type": "application/json"}, timeout=30)
+    assert got.status_code == 422 and got.json()["detail"][0]["msg"]
+    assert httpx.post(f"{openenv_url}/reset", json={"level": "C1", "seed": 1},
+                      timeout=30).status_code == 200
