@@ -159,3 +159,41 @@ def test_workers_whose_parent_is_killed_outright_stop_on_their_own(tmp_path):
     for straggler in alive:  # the test's own cleanup, after the assert's evidence
         straggler.kill()
     assert not alive, [p.pid for p in alive]
+
+
+@pytest.mark.slow  # ~30 s each: three interpreters
+@pytest.mark.parametrize("whom", ["parent", "group"])
+def test_ctrl_c_records_each_workers_open_episode_once_and_leaves_no_worker(tmp_path, whom):
+    """SIGINT to the parent alone (``kill -INT``), or to its whole process group as a
+    terminal's Ctrl-C sends it, parent and workers at once."""
+    import os
+
+    from openenv.core.env_server.mcp_types import CallToolAction
+    from toolmaze_gym.openenv import ToolMazeEnv
+
+    psutil = pytest.importorskip("psutil")
+    proc = subprocess.Popen([*CLI, "serve", "--protocol", "openenv", "--out",
+                             str(tmp_path / "run"), "--workers", "2", "--port", "0"],
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        urls = [w.rstrip(";,") for w in proc.stderr.readline().split()
+                if w.startswith("http://")]
+        workers = psutil.Process(proc.pid).children()
+        with ToolMazeEnv(base_url=urls[0]).sync() as a, ToolMazeEnv(base_url=urls[1]).sync() as b:
+            for env, seed in ((a, 1), (b, 2)):
+                env.reset(level="C1", seed=seed)
+                env.step(CallToolAction(tool_name="no_such_tool", arguments={}))
+            if whom == "parent":
+                proc.send_signal(signal.SIGINT)
+            else:
+                os.killpg(proc.pid, signal.SIGINT)
+            _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and "2 episodes recorded" in err and "Traceback" not in err, err
+    records = _records(tmp_path)
+    assert sorted(r["cut"] for r in records) == ["shutdown", "shutdown"]
+    assert sorted(r["task_id"][-4:] for r in records) == ["0001", "0002"]
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]
