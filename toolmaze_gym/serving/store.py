@@ -21,6 +21,7 @@ anew (Claude Code, each time it starts) is not served the first task again.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -31,6 +32,8 @@ from toolmaze_gym.prompts import TEXT
 from toolmaze_gym.serving.recorder import ServeRecorder
 from toolmaze_gym.serving.session import EpisodeChoice, ServeError, Session
 from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
+
+log = logging.getLogger(__name__)
 
 
 class SessionStore:
@@ -195,8 +198,11 @@ class SessionStore:
             for s, _ in held:
                 self._seen.pop(s, None)
                 self._gone.add(s)
-        for _, session in held:
-            session.expire(reason)
+        for sid, session in held:  # one episode that cannot end costs no other its record
+            try:
+                session.expire(reason)
+            except Exception:
+                log.exception("session %s could not be ended and recorded (%s)", sid, reason)
         return [s for s, _ in held]
 
     def __len__(self) -> int:
