@@ -225,3 +225,21 @@ def test_an_episode_that_cannot_end_costs_no_other_its_record(tmp_path, monkeypa
     lines = (tmp_path / "run" / "records.jsonl").read_text().splitlines()
     assert sorted(json.loads(line)["task_id"][-4:] for line in lines) == ["0002", "0003"]
     assert "could not be ended and recorded" in caplog.text
+
+
+def test_a_server_remembers_only_its_latest_ended_ids(monkeypatch):
+    """A late call on a recently ended id is told it expired; the oldest ids are
+    forgotten (before: every id ever ended was kept, memory growing for the server's
+    whole life)."""
+    from toolmaze_gym.serving import store as store_module
+
+    monkeypatch.setattr(store_module, "GONE_KEPT", 2)
+    store = SessionStore()
+    for sid in ("a", "b", "c"):
+        store.get_or_open(sid, {"level": "C1", "seed": 0})
+        store.end(sid, "closed")
+    for sid in ("b", "c"):
+        with pytest.raises(ServeError, match="unknown session") as told:
+            store.get_or_open(sid, {})
+        assert told.value.kind == "unknown_session"
+    assert store.get_or_open("a", {"level": "C1", "seed": 0}).opening  # forgotten: anew

@@ -21,6 +21,7 @@ anew (Claude Code, each time it starts) is not served the first task again.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import secrets
 import threading
@@ -34,6 +35,8 @@ from toolmaze_gym.serving.session import EpisodeChoice, ServeError, Session
 from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
 
 log = logging.getLogger(__name__)
+
+GONE_KEPT = 1 << 16  # ended session ids remembered (a few MB); a client is long gone by then
 
 
 class SessionStore:
@@ -56,7 +59,9 @@ class SessionStore:
         self._sessions: dict[str, Session] = {}
         self._seen: dict[str, float] = {}
         self._opening: dict[str, threading.Lock] = {}
-        self._gone: set[str] = set()  # expired ids: a late call is told, not replayed
+        # ended ids, oldest first: a late call is told, not replayed; the newest GONE_KEPT
+        # only, so a server that runs for weeks does not keep every id it ever served
+        self._gone: dict[str, None] = {}
         self._lock = threading.Lock()
         self._renewing = threading.Lock()
         # worker k of n (serving.workers) walks every n-th task from the k-th on
@@ -197,7 +202,9 @@ class SessionStore:
             held = [(s, self._sessions.pop(s)) for s in sids if s in self._sessions]
             for s, _ in held:
                 self._seen.pop(s, None)
-                self._gone.add(s)
+                self._gone[s] = None
+            for old in list(itertools.islice(self._gone, max(len(self._gone) - GONE_KEPT, 0))):
+                del self._gone[old]
         for sid, session in held:  # one episode that cannot end costs no other its record
             try:
                 session.expire(reason)
