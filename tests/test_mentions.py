@@ -337,6 +337,10 @@ def test_an_explicit_duration_wins_over_an_unrelated_range(text, ok):
     ("Bedroom heating is set to an eco 21 °C (it is 22.4 °C outside now)", False),
     ("thermostat target 21 °C", False),
     ("consigne de 21 °C", False),
+    ("so the eco set point is 21 °C", False),       # its final answer, both ways
+    ("the thermostat accepted a 21 °C heat set point", False),
+    ("21°C setpoint", False),
+    ("It reads 21 °C, target 19 °C", True),          # the reading, its setting apart
     ("It reads 21 °C in the bedroom", True),
     ("heating set to 19 °C; it is 21 °C inside", True),  # the reading told apart
     ("set to 20.8 °C", True),  # the figure itself, written: not the whole-degree rule

@@ -288,9 +288,10 @@ def _degrees_in(text: str) -> frozenset[float]:
     found: set[float] = set()
     cells = _writes_cells(text)
     for m in _NUMBER.finditer(text):
-        if not words["degrees"].match(text, m.end()) \
-                or words["setting"].search(text[max(0, m.start() - _REACH):m.start()]):
-            continue  # no degrees, or a setting ("set to 21 °C"), not a reading
+        unit = words["degrees"].match(text, m.end())
+        if unit is None or words["setting"].search(text[max(0, m.start() - _REACH):m.start()]) \
+                or words["set_after"].match(text, unit.end()):
+            continue  # no degrees, or a setting ("set to 21 °C", "a 21 °C set point")
         told = _token_values(m.group(0), cells, whole=True)
         found |= told
         if words["before"].search(text[max(0, m.start() - _REACH):m.start()]):
@@ -311,6 +312,7 @@ def _figure_words() -> dict[str, Any]:
             "whole_types": frozenset(data["whole_types"]),
             "degrees": re.compile(data["degrees_after"], re.I),
             "setting": re.compile(data["setting_before"], re.I),
+            "set_after": re.compile(data["setting_after"], re.I),
             "duration": re.compile(data["duration_after"], re.I),
             "zero": re.compile("|".join(f"(?:{p})" for p in data["zero"]), re.I),
             "before": re.compile(data["negative_before"], re.I),

@@ -77,3 +77,14 @@ def test_find_device_for_list_room_devices_is_no_shorter_recovery():
                        "tmz-v5-c3-0016-P2")
     assert played["recovered"] and played["c"] == played["c_star"]
     assert probe["c"] == probe["c_star"] == played["c_star"]
+
+
+def test_a_setpoint_told_in_whole_degrees_answers_no_reading():
+    """toolmaze-v3 round 5 c4-0045 P2 (verdict: the task's): asked what the bedroom
+    reads (20.7 °C), the player told the eco set point, 21 °C, and the outdoor 22.4 °C.
+    Since grading version 14 the set point is no reading it rounds to: the reading is
+    unanswered."""
+    folder = ALL_PLAYED / "v3-round5"
+    g, _ = _replay(folder / "tmz-v3-c4-0045-P2.actions", "tmz-v3-c4-0045-P2")
+    assert not g["success"]
+    assert [u["value"] for u in g["unanswered"]] == [20.7]
