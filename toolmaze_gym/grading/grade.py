@@ -102,8 +102,8 @@ from toolmaze_gym.tasks.readings import names_base
 #     A temperature in free text may be told in whole degrees with its unit, rounded
 #     half away from zero ("a high around 84 °F" says 84.4 °F; v5 play-test c3-0043
 #     P4); decimals keep the type's tolerance, typed arguments stay exact.
-# 14: a setting in whole degrees ("set to an eco 21 °C", "target 21 °C") is no reading
-#     it rounds to (toolmaze-v3 c4-0045 P2); a duration written out with its unit wins
+# 14: a setting in whole degrees ("set to an eco 21 °C", "a 21 °C heat set point") is
+#     no reading it rounds to (toolmaze-v3 c4-0045 P2); a duration written out with its unit wins
 #     over a time range of another length unless it glosses that range ("Open
 #     09:00-17:00; the interview takes 45 minutes" says 45 minutes, "12:00 to 13:00 UTC
 #     (45 minutes)" still does not); a text too short for the language detector is read
