@@ -142,8 +142,8 @@ def reads_as(text: str, code: str) -> bool:
     "Chuva, 24,1 °C" is Portuguese and "Rain, 24.1 °C" is not."""
     if is_language(text, code):
         return True
-    if not isinstance(text, str) or _ranked(text) is not None:
-        return False
+    if not isinstance(text, str) or sum(c.isalpha() for c in clean(text)) >= MIN_LETTERS:
+        return False  # long enough for the model, which has said no
     want = code.strip().lower().split("-")[0]
     # Units and codes go before case is evened out ("小雨, 24.1 °C" is all "upper").
     bare = _NOISE.sub(" ", _TAG.sub("", text))

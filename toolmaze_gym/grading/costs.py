@@ -163,16 +163,15 @@ def _stand_ins(trace: Trace, skipped: Sequence[int], limit: int) -> list[str]:
     the lookup would have (grading version 14). ``agent_optimal_after`` counts each
     tool at most as often as the agent called it."""
     idx, view = trace.idx, trace.view
-    read = {repr(v) for call in idx.calls for v in call.args.values()}
-    taken = set(trace.best()[0].steps.values())  # steps that are calls of the path
     out: list[str] = []
+    taken: set[int] | None = None
     for cid in skipped:
-        call = idx.calls[cid]
-        wanted = [(f.type, call.response[f.name]) for f in idx.corpus[call.tool].returns
-                  if not f.echo and isinstance(call.response.get(f.name), str)
-                  and repr(call.response[f.name]) in read]
+        wanted = idx.handed_on(cid)
         if not wanted or any(view.seen(t, v, limit + 1) for t, v in wanted):
             continue
+        call = idx.calls[cid]
+        if taken is None:  # steps that are calls of the path
+            taken = set(trace.best()[0].steps.values())
         step = next((j for j in range(limit + 1, len(view.steps))
                      if j not in taken and view.steps[j].clean_ok
                      and view.steps[j].action.get("name") != call.tool
