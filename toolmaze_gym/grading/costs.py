@@ -169,17 +169,17 @@ def _stand_ins(trace: Trace, skipped: Sequence[int], limit: int) -> list[str]:
         wanted = idx.handed_on(cid)
         if not wanted:
             continue
-        tool = idx.calls[cid].tool
-        # The cheap test first: a later response of another tool that shows the value.
-        shown = [j for j in range(limit + 1, len(view.steps))
-                 if view.steps[j].clean_ok and view.steps[j].action.get("name") != tool
-                 and any(v in (view.steps[j].observation or "") for _, v in wanted)]
-        if not shown or any(view.seen(t, v, limit + 1) for t, v in wanted):
-            continue
         if taken is None:  # steps that are calls of the path
             taken = set(trace.best()[0].steps.values())
-        step = next((j for j in shown if j not in taken), None)
-        if step is not None:
+        tool = idx.calls[cid].tool
+        # The cheap tests first: a later call of another tool, no call of the path,
+        # whose response shows the value; then whether it was known before the fault.
+        step = next((j for j in range(limit + 1, len(view.steps))
+                     if j not in taken and view.steps[j].clean_ok
+                     and view.steps[j].action.get("name") != tool
+                     and any(v in (view.steps[j].observation or "") for _, v in wanted)),
+                    None)
+        if step is not None and not any(view.seen(t, v, limit + 1) for t, v in wanted):
             out.append(view.steps[step].action.get("name"))
     return out
 
