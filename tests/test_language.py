@@ -84,3 +84,51 @@ def test_the_same_text_gets_the_same_answer_in_a_fresh_process():
     out = subprocess.run([sys.executable, "-c", probe], input=json.dumps(texts), text=True,
                          capture_output=True, check=True).stdout
     assert json.loads(out) == [detect(t) for t in texts]
+
+
+# Grading version 14 (toolmaze-v5 c1-0000): a text too short for the model is read by
+# the words the world knows in each language.
+@pytest.mark.parametrize(("text", "code", "ok"), [
+    ("Chuva, 24,1 °C", "pt", True),
+    ("Chuva, 24,1 °C (75,4 °F).", "pt", True),
+    ("Lluvia, 24,1 °C", "es", True),
+    ("Windig, 3 °C", "de", True),
+    ("小雨, 24.1 °C", "ja", True),
+    ("Rain, 24.1 °C", "pt", False),        # English stays English
+    ("[pt] Rain, 24.1 °C", "pt", False),   # a tag is no translation
+    ("Lluvia, 24,1 °C", "pt", False),      # Spanish, not Portuguese
+    ("24.1 °C", "pt", False),              # no word at all
+    ("Chuva zq", "pt", False),             # a word the language is not known to have
+    ("Demo", "pt", False),                 # words Portuguese borrows from English: English
+])
+def test_a_short_text_is_read_by_its_words(text, code, ok):
+    from toolmaze_gym.language import reads_as
+
+    assert reads_as(text, code) is ok
+
+
+@pytest.mark.parametrize(("message", "success"), [
+    ("Chuva, 24,1 °C (75,4 °F).", True),
+    ("Rain, 24.1 °C (75.4 °F).", False),
+])
+def test_c1_0000_an_own_one_word_portuguese_report_passes(message, success):
+    """The v5 review's c1-0000: the player's own "Chuva, 24,1 °C" failed as too short."""
+    import json
+
+    from toolmaze_gym.agents.scripted import call_text
+    from toolmaze_gym.corpus import Simulator
+    from toolmaze_gym.episode import Episode
+    from toolmaze_gym.faults.profiles import FaultProfile
+    from toolmaze_gym.grading import grade
+    from toolmaze_gym.tasks.suite import get_task
+
+    task, sim = get_task("tmz-v5-c1-0000"), Simulator()
+    profile = FaultProfile(task.id, "P0", ())
+    ep = Episode(task, "P0", sim, profile, 25)
+    for c in task.default_path.calls:
+        if "transl" in c.tool:
+            continue
+        args = {**c.args, "message": message} if c.tool == "send_push_notification" else c.args
+        ep.step(call_text(c.tool, args))
+    ep.step(json.dumps({"name": "finish", "arguments": {"answer": "Done."}}))
+    assert grade(task, profile, ep.steps, ep.truncated, sim).success is success

@@ -316,6 +316,39 @@ def test_a_city_time_in_the_text_s_language_is_that_city_s_clock(text, ok):
     assert mentions(text, "iso_datetime", "2026-08-22T17:30:00Z") is ok
 
 
+@pytest.mark.parametrize("text, ok", [
+    # Grading version 14: a duration written out wins over a range of another length
+    # that is no gloss of it (opening hours beside an interview's length).
+    ("Open 09:00-17:00; the interview takes 45 minutes", True),
+    ("Opening hours 09:00-17:00, visit 45 minutes", True),
+    ("Öffnungszeiten 09:00-17:00. Gespräch: 45 Minuten", True),
+    ("Open 09:00-17:00, room 45", False),  # a bare 45 is no duration beside a range
+    ("Open 09:00-17:00; the interview takes 30 minutes", False),
+    ("12:00-13:00, 45 min", False),  # the figure glosses the range it contradicts
+    ("de 12h00 à 13h00 (soit 45 minutes)", False),
+    ("12:00 to 13:00 UTC for 45 minutes", False),
+])
+def test_an_explicit_duration_wins_over_an_unrelated_range(text, ok):
+    assert mentions(text, "duration_minutes", 45) is ok
+
+
+@pytest.mark.parametrize("text, ok", [
+    # toolmaze-v3 round 5 c4-0045 P2: the setpoint 21 °C is no reading of 20.8 °C.
+    ("Bedroom heating is set to an eco 21 °C (it is 22.4 °C outside now)", False),
+    ("thermostat target 21 °C", False),
+    ("consigne de 21 °C", False),
+    ("so the eco set point is 21 °C", False),       # its final answer, both ways
+    ("the thermostat accepted a 21 °C heat set point", False),
+    ("21°C setpoint", False),
+    ("It reads 21 °C, target 19 °C", True),          # the reading, its setting apart
+    ("It reads 21 °C in the bedroom", True),
+    ("heating set to 19 °C; it is 21 °C inside", True),  # the reading told apart
+    ("set to 20.8 °C", True),  # the figure itself, written: not the whole-degree rule
+])
+def test_a_setting_in_whole_degrees_is_no_reading(text, ok):
+    assert mentions(text, "temperature_c", 20.8) is ok
+
+
 def test_a_range_states_hours_too():
     assert mentions("09:00-17:00", "duration_hours", 8)
     assert not mentions("09:00-16:00, 8 hours", "duration_hours", 8)

@@ -17,6 +17,12 @@ the text:
   suite never uses; it is restricted to the languages of
   ``data/world/languages.json``.
 
+A text too short to judge ("Chuva, 24,1 °C": five letters once the figure goes) is
+read by its words instead (``reads_as``, for the grader only: the suite's library
+checks keep ``is_language``): it is in a language when every word is one of that
+language's words the world knows (its weather conditions, ``condition_words.json``,
+and the phrasebook's sentences) and not every word is English.
+
 ``detect`` says the most likely language, or ``None`` when too little language is
 left to judge (fewer than ``MIN_LETTERS`` letters) or no language is likely enough.
 ``is_language`` also accepts a text that is as good in the asked language as in a
@@ -31,6 +37,7 @@ from functools import cache
 
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
+from toolmaze_gym.world import phrasebook
 from toolmaze_gym.world.base import load_data
 
 MIN_LETTERS = 8  # fewer letters than this (after ids and numbers go) decide nothing
@@ -109,3 +116,38 @@ def is_language(text: str, code: str) -> bool:
         return True
     p_want = dict(ranked)[want]
     return best != "en" and want != "en" and p_want >= SIBLING_SHARE * p_best
+
+
+# A word of a short text: a run of anything but spacing, digits and punctuation (so
+# the marks of Devanagari or Arabic stay with their letters).
+_WORD = re.compile(r"[^\s\d.,;:!?()\[\]{}\"'/\\|*+=<>\u2013\u2014-]+")
+
+
+@cache
+def _vocabulary(code: str) -> frozenset[str]:
+    """The words of language ``code`` the world knows, folded (``phrasebook.fold``):
+    its weather conditions (``condition_words.json``) and its phrasebook sentences."""
+    words = {phrasebook.fold(w) for w in load_data("condition_words.json").get(code, ())}
+    for entry in load_data("phrasebook.json"):
+        sentence = phrasebook.versions(entry).get(code)
+        if isinstance(sentence, str):
+            words |= {phrasebook.fold(w) for w in _WORD.findall(clean(sentence))}
+    return frozenset(words)
+
+
+def reads_as(text: str, code: str) -> bool:
+    """``is_language``, and for a text too short for the model (fewer than
+    ``MIN_LETTERS`` letters once ids and numbers go) its words: each a word of
+    ``code`` the world knows (``_vocabulary``), and not each an English one, so
+    "Chuva, 24,1 °C" is Portuguese and "Rain, 24.1 °C" is not."""
+    if is_language(text, code):
+        return True
+    if not isinstance(text, str) or sum(c.isalpha() for c in clean(text)) >= MIN_LETTERS:
+        return False  # long enough for the model, which has said no
+    want = code.strip().lower().split("-")[0]
+    # Units and codes go before case is evened out ("小雨, 24.1 °C" is all "upper").
+    bare = _NOISE.sub(" ", _TAG.sub("", text))
+    words = [phrasebook.fold(w) for w in _WORD.findall(bare) or _WORD.findall(clean(text))]
+    if not words or not all(w in _vocabulary(want) for w in words):
+        return False
+    return want == "en" or not all(w in _vocabulary("en") for w in words)

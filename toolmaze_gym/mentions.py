@@ -195,8 +195,12 @@ def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = Tru
         # whose every range is of another length says another duration, whatever
         # number it also writes ("12:00 to 13:00, 45 minutes").
         spans = _spans_in(text)
-        if spans:
-            return value * SPAN_MINUTES[type_name] in spans
+        if spans and value * SPAN_MINUTES[type_name] not in spans:
+            # A duration written out with its unit wins over a range of another
+            # length (opening hours "09:00-17:00" beside "45 minutes"), unless the
+            # figure is the range's own gloss ("12:00 to 13:00 (45 minutes)").
+            return same and _stated_apart(text, value)
+        return same or bool(spans)
     return same
 
 
@@ -210,6 +214,29 @@ SPAN_MINUTES = {"duration_minutes": 1, "duration_hours": 60}
 _HM = r"(\d{1,2})(?::|h)(\d{2})(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?"
 _SPAN = re.compile(rf"(?<![\dT:]){_HM}\s*(?:[-\u2013\u2014]|to|till|until|through|bis"
                    rf"|à|a|al|au|hasta|jusqu'à|fino alle|alle|até)\s*{_HM}(?![\d:])", re.I)
+
+
+# Between a range and a figure that glosses it: spacing, brackets and joiners, a zone
+# ("UTC") and a word that ties a length to the range ("for", "lasting", "i.e.",
+# "soit", "pendant", "durante"), as in "12:00 to 13:00 UTC (45 minutes)".
+_GLOSS_GAP = re.compile(
+    r"[\s(\[,:=\u2013\u2014-]*(?:(?:[A-Z]{2,5}|for|lasting|i\.e\.?|ie|so|that's|soit"
+    r"|pendant|für|durante|por|per|dauer|durée|duración|duração|durata)"
+    r"(?![^\W\d])[\s(\[,:=\u2013\u2014-]*){0,2}")
+
+
+def _stated_apart(text: str, value: float) -> bool:
+    """Whether ``text`` writes ``value`` with a minute or hour unit after it
+    (``figure_words.json`` "duration_after") somewhere other than right after a time
+    range, where it would gloss that range and contradict it."""
+    unit = _figure_words()["duration"]
+    ends = [m.end() for m in _SPAN.finditer(text)]
+    for m in _NUMBER.finditer(text):
+        if not unit.match(text, m.end()) or value not in _readings(m.group(0)):
+            continue
+        if not any(e <= m.start() and _GLOSS_GAP.fullmatch(text, e, m.start()) for e in ends):
+            return True
+    return False
 
 
 def _clock_minutes(h: str, m: str, half: str) -> int | None:
@@ -261,8 +288,10 @@ def _degrees_in(text: str) -> frozenset[float]:
     found: set[float] = set()
     cells = _writes_cells(text)
     for m in _NUMBER.finditer(text):
-        if not words["degrees"].match(text, m.end()):
-            continue
+        unit = words["degrees"].match(text, m.end())
+        if unit is None or words["setting"].search(text[max(0, m.start() - _REACH):m.start()]) \
+                or words["set_after"].match(text, unit.end()):
+            continue  # no degrees, or a setting ("set to 21 °C", "a 21 °C set point")
         told = _token_values(m.group(0), cells, whole=True)
         found |= told
         if words["before"].search(text[max(0, m.start() - _REACH):m.start()]):
@@ -282,6 +311,9 @@ def _figure_words() -> dict[str, Any]:
     return {"zero_types": frozenset(data["zero_types"]),
             "whole_types": frozenset(data["whole_types"]),
             "degrees": re.compile(data["degrees_after"], re.I),
+            "setting": re.compile(data["setting_before"], re.I),
+            "set_after": re.compile(data["setting_after"], re.I),
+            "duration": re.compile(data["duration_after"], re.I),
             "zero": re.compile("|".join(f"(?:{p})" for p in data["zero"]), re.I),
             "before": re.compile(data["negative_before"], re.I),
             "after": re.compile(data["negative_after"], re.I)}

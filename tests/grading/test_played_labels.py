@@ -50,3 +50,41 @@ def test_c_is_never_below_c_star(episode):
     skips a converter or an optional lookup cannot beat it."""
     g, _ = _played(episode)
     assert g["c"] >= g["c_star"]
+
+
+ALL_PLAYED = PLAYED.parent
+
+
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(ALL_PLAYED))
+                                        for p in ALL_PLAYED.glob("**/*.actions")))
+def test_a_recovered_episode_never_beats_c_star(path):
+    """Issue 27 item 6 over every played episode, probe and slip: c* is for an agent
+    that derives what this agent derived and calls what it called, so wherever the
+    agent recovered, c >= c*."""
+    g, _ = _replay(ALL_PLAYED / path, Path(path).name.split(".")[0])
+    if g["recovered"]:
+        assert g["c"] >= g["c_star"]
+
+
+def test_find_device_for_list_room_devices_is_no_shorter_recovery():
+    """v5 c3-0016 P2: after get_room_climate's permanent 501 the player found the
+    sensor with find_device instead of list_room_devices. That call did the listing's
+    work, so c* counts it: the recovery is as short as one can be (c = c*), as the
+    probe that lists the room instead."""
+    v5 = ALL_PLAYED / "v5"
+    played, _ = _replay(v5 / "tmz-v5-c3-0016-P2.actions", "tmz-v5-c3-0016-P2")
+    probe, _ = _replay(v5 / "probes" / "tmz-v5-c3-0016-P2.listroom.actions",
+                       "tmz-v5-c3-0016-P2")
+    assert played["recovered"] and played["c"] == played["c_star"]
+    assert probe["c"] == probe["c_star"] == played["c_star"]
+
+
+def test_a_setpoint_told_in_whole_degrees_answers_no_reading():
+    """toolmaze-v3 round 5 c4-0045 P2 (verdict: the task's): asked what the bedroom
+    reads (20.7 °C), the player told the eco set point, 21 °C, and the outdoor 22.4 °C.
+    Since grading version 14 the set point is no reading it rounds to: the reading is
+    unanswered."""
+    folder = ALL_PLAYED / "v3-round5"
+    g, _ = _replay(folder / "tmz-v3-c4-0045-P2.actions", "tmz-v3-c4-0045-P2")
+    assert not g["success"]
+    assert [u["value"] for u in g["unanswered"]] == [20.7]

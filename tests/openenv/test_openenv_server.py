@@ -157,6 +157,56 @@ def test_bad_input_over_the_wire_gets_clear_errors_and_the_server_survives(serve
     assert not state.done  # an over-long action is the env's 400, the episode goes on
 
 
+def test_eight_interleaved_sessions_on_one_seed_record_what_one_alone_records(server):
+    """Same seed, same everything: eight sessions of one C2 P2 task, their steps taken
+    in turn (each session's first step, then each one's second, ...), give records equal
+    to each other and to gym.make's, apart from the repeat index."""
+    url, store, run = server
+    calls = _args(oracle_calls("C2", "P2", 5))
+
+    async def interleaved():
+        envs = [ToolMazeEnv(base_url=url) for _ in range(8)]
+        for env in envs:
+            await env.connect()
+        try:
+            await asyncio.gather(*(env.reset(level="C2", mode="P2", seed=5) for env in envs))
+            for name, args in calls:
+                await asyncio.gather(*(env.step(CallToolAction(tool_name=name, arguments=args))
+                                       for env in envs))
+        finally:
+            for env in envs:
+                await env.close()
+
+    asyncio.run(interleaved())
+    records = _records(run, store)
+    assert sorted(r["repeat"] for r in records) == list(range(8))
+    ref = comparable(in_process("C2", "P2", 5, calls))
+    assert all(comparable(r) == ref for r in records)
+
+
+def test_a_refused_step_says_done_only_when_the_episode_is_over(server):
+    """A reply that is no text and a cut without a reason are refused, and the episode
+    goes on: the observation said done=True before, so a trainer stopped an episode
+    that was still running."""
+    url, store, run = server
+
+    async def play():
+        async with ToolMazeEnv(base_url=url) as env:
+            await env.reset(level="C1", seed=0)
+            refused = [await env.step(CallToolAction(tool_name=name, arguments=args))
+                       for name, args in (("", {"text": 5}), ("", {"cut": " "}))]
+            ended = await env.step(CallToolAction(tool_name="abort", arguments={"reason": "x"}))
+            late = await env.step(CallToolAction(tool_name="abort", arguments={"reason": "x"}))
+            return refused, ended, late
+
+    refused, ended, late = asyncio.run(play())
+    assert [r.observation.error is not None for r in refused] == [True] * 2
+    assert [r.done for r in refused] == [False] * 2
+    assert ended.done and late.done and "has ended" in late.observation.error.message
+    (rec,) = _records(run, store)
+    assert rec["grade"]["ended_by"] == "abort"
+
+
 KILLED_CLIENT = """
 import asyncio, sys
 from toolmaze_gym.openenv import ToolMazeEnv

@@ -37,6 +37,10 @@ def _oversize() -> bytes:
     return _call(json.dumps("x" * MAX_BODY_BYTES))
 
 
+def _not_utf8() -> bytes:
+    return _call('"cafe"').replace(b"cafe", b"caf\xe9")  # Latin-1, not UTF-8
+
+
 # -- the shared definition -------------------------------------------------------------
 
 def test_a_body_is_judged_by_its_size_and_its_nesting_outside_strings():
@@ -85,7 +89,8 @@ def _mcp_session(url: str) -> str:
 
 @pytest.mark.parametrize("body, status, words", [
     (lambda: _call(_deep(DEEP)), 400, "deeper than"),
-    (_oversize, 413, "larger than")])
+    (_oversize, 413, "larger than"),
+    (_not_utf8, 400, "not UTF-8")])  # was a 500 "Error handling POST request"
 def test_mcp_endpoint_answers_limits_clearly_and_stays_up(mcp_url, body, status, words):
     sid = _mcp_session(mcp_url)
     headers = {**MCP_HEADERS, "mcp-session-id": sid}
@@ -116,6 +121,9 @@ def test_every_openenv_post_endpoint_answers_limits_clearly_and_stays_up(openenv
     deep = httpx.post(f"{openenv_url}{path}", content=_call(_deep(DEEP)),
                       headers={"content-type": "application/json"}, timeout=30)
     assert deep.status_code == 400 and "deeper than" in deep.json()["error"]["message"]
+    latin = httpx.post(f"{openenv_url}{path}", content=_not_utf8(),
+                       headers={"content-type": "application/json"}, timeout=30)
+    assert latin.status_code == 400 and "not UTF-8" in latin.json()["error"]["message"]
     assert httpx.get(f"{openenv_url}/health", timeout=30).status_code == 200
 
 
@@ -160,3 +168,33 @@ def test_a_session_refuses_decoded_arguments_too_deep_to_serialise():
         session.call("finish", {"answer": nested})
     assert refused.value.body()["error"]["code"] == 400 and not session.env.episode.steps
     assert session.call("finish", {"answer": "x"})["done"]  # the episode goes on
+
+
+def test_the_ws_socket_reads_binary_json_and_names_what_it_refuses(openenv_url):
+    """A binary frame of JSON is read as its text (OpenEnv answered "'text'"); bytes that
+    are no UTF-8 and JSON that is no object are refused by name (OpenEnv answered
+    "'list' object has no attribute 'get'"), and the socket goes on serving."""
+    import websockets.sync.client as ws
+
+    reset = json.dumps({"type": "reset", "data": {"level": "C1", "seed": 0}})
+    with ws.connect(openenv_url.replace("http", "ws") + "/ws") as sock:
+        sock.send(reset.encode())
+        opened = json.loads(sock.recv(timeout=30))["data"]["observation"]["task_id"]
+        sock.send(b'{"type": "reset", "data": {"level": "\xff"}}')
+        assert "not UTF-8" in json.loads(sock.recv(timeout=30))["data"]["message"]
+        for not_an_object in ("[1, 2]", "5", '"reset"'):
+            sock.send(not_an_object)
+            assert "must be a JSON object" in json.loads(sock.recv(timeout=30))["data"]["message"]
+        sock.send(json.dumps({"type": "state"}))
+        assert json.loads(sock.recv(timeout=30))["data"]["task_id"] == opened
+
+
+@pytest.mark.parametrize("body", [b'{"seed": 1e400}', b'{"seed": NaN}', b'[1]'])
+def test_an_openenv_body_of_the_wrong_shape_is_a_422_naming_the_field(openenv_url, body):
+    """FastAPI echoes the failing value in its 422, and a non-finite number cannot be
+    written as JSON: the answer was a 500."""
+    got = httpx.post(f"{openenv_url}/reset", content=body,
+                     headers={"content-type": "application/json"}, timeout=30)
+    assert got.status_code == 422 and got.json()["detail"][0]["msg"]
+    assert httpx.post(f"{openenv_url}/reset", json={"level": "C1", "seed": 1},
+                      timeout=30).status_code == 200

@@ -109,6 +109,41 @@ def test_32_concurrent_sessions_get_32_distinct_correct_grades(server):
     assert sum(json.loads(g)["success"] for g in grades.values()) == 16
 
 
+def test_two_clients_on_one_session_id_each_get_every_answer_once(server):
+    """Four clients share one MCP session id and call at once: every call is one step
+    of the one episode, none lost, none doubled, and the episode ends once."""
+    import threading
+
+    url, store, run = server
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}
+    sid = _post(url, json.dumps(init).encode()).headers["mcp-session-id"]
+    _post(url, b'{"jsonrpc": "2.0", "method": "notifications/initialized"}', sid)
+    told: list[str] = []
+
+    def client(c: int) -> None:
+        for i in range(6):
+            body = {"jsonrpc": "2.0", "id": 10 * c + i, "method": "tools/call",
+                    "params": {"name": "no_such_tool", "arguments": {"n": 10 * c + i}}}
+            told.append(_post(url, json.dumps(body).encode(), sid).text)
+
+    clients = [threading.Thread(target=client, args=(c,)) for c in range(4)]
+    for t in clients:
+        t.start()
+    for t in clients:
+        t.join()
+    end = {"jsonrpc": "2.0", "id": 99, "method": "tools/call",
+           "params": {"name": "abort", "arguments": {"reason": "x"}}}
+    ends = [_post(url, json.dumps(end).encode(), sid).text for _ in range(2)]
+    assert all("unknown_tool" in t for t in told) and len(told) == 24
+    assert '"episode": "ended"' in ends[0].replace('\\"', '"') and "episode_ended" in ends[1]
+    (rec,) = _records(run, store)
+    sent = sorted(json.loads(s["raw"])["arguments"]["n"] for s in rec["steps"][:-1])
+    assert sent == list(range(6)) + list(range(10, 16)) + list(range(20, 26)) \
+        + list(range(30, 36))
+
+
 def _post(url: str, body: bytes, session: str | None = None):
     import httpx2 as httpx
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -62,3 +63,33 @@ def test_serve_refuses_a_port_out_of_range_in_one_line(tmp_path, port):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "--port" in out.stderr and len(out.stderr.strip().splitlines()) <= 2
+
+
+def test_a_record_that_cannot_be_written_is_said_and_later_ones_still_are(tmp_path, monkeypatch,
+                                                                           caplog):
+    """Before: the writer thread died with the first failed write, every later record
+    waited in its queue for ever, and ``flush`` (the server's shutdown) hung."""
+    from toolmaze_gym.runner import RecordWriter
+
+    write, failures = RecordWriter.write, iter([OSError(28, "No space left on device")])
+
+    def full_once(self, rec):
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        write(self, rec)
+
+    monkeypatch.setattr(RecordWriter, "write", full_once)
+    store = SessionStore(ServeRecorder(tmp_path / "run"), idle_timeout=60.0)
+    for seed in (1, 2):
+        _, session = store.open({"level": "C1", "seed": seed})
+        session.call("abort", {"reason": "x"})
+    flushing = threading.Thread(target=store.recorder.flush, daemon=True)
+    flushing.start()
+    flushing.join(timeout=20)
+    assert not flushing.is_alive(), "flush hung on a record that was never written"
+    store.recorder.close()
+    assert store.recorder.lost == 1 and "No space left on device" in caplog.text
+    (rec,) = [json.loads(line) for line in
+              (tmp_path / "run" / RECORDS).read_text(encoding="utf-8").splitlines()]
+    assert rec["task_id"].endswith("0002")

@@ -191,3 +191,55 @@ def test_reward_inputs_price_a_repeated_call_as_a_local_run_does():
     assert inputs == reward_inputs(s.env) and inputs["repeats"] == 1
     assert inputs["valid_share"] == inputs["named_share"] == pytest.approx(1 / 3)
     assert valid_share(rec) == named_share(rec) == pytest.approx(2 / 3)  # unpriced
+
+
+@pytest.mark.parametrize("field, value", [("query", None), ("slots", ""), ("solutions", [])])
+def test_a_clients_task_the_grader_cannot_read_is_refused_as_it_opens(tmp_path, field, value):
+    """Before: it opened, its calls were answered, and its grade raised (a TypeError at
+    finish; at the server's shutdown, leaving the sessions after it unrecorded)."""
+    from toolmaze_gym.tasks.suite import load_suite
+
+    task = load_suite("toolmaze-v5", ["C2"])[0].to_dict() | {field: value}
+    store = SessionStore(ServeRecorder(tmp_path / "run"))
+    with pytest.raises(ServeError, match="cannot play this episode") as refused:
+        store.open({"task": task, "mode": "P2"})
+    assert refused.value.kind == "bad_request" and len(store) == 0
+
+
+def test_an_episode_that_cannot_end_costs_no_other_its_record(tmp_path, monkeypatch, caplog):
+    """Before: shutdown raised at the first such episode and the sessions after it were
+    never recorded."""
+    store = SessionStore(ServeRecorder(tmp_path / "run"))
+    sessions = []
+    for seed in (1, 2, 3):
+        _, s = store.open({"level": "C1", "seed": seed})
+        s.call("no_such_tool", {})
+        sessions.append(s)
+
+    def broken(reason):
+        raise TypeError("a grade that cannot be computed")
+
+    monkeypatch.setattr(sessions[0], "expire", broken)
+    assert len(store.shutdown()) == 3
+    store.recorder.close()
+    lines = (tmp_path / "run" / "records.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["task_id"][-4:] for line in lines) == ["0002", "0003"]
+    assert "could not be ended and recorded" in caplog.text
+
+
+def test_a_server_remembers_only_its_latest_ended_ids(monkeypatch):
+    """A late call on a recently ended id is told it expired; the oldest ids are
+    forgotten (before: every id ever ended was kept, memory growing for the server's
+    whole life)."""
+    from toolmaze_gym.serving import store as store_module
+
+    monkeypatch.setattr(store_module, "GONE_KEPT", 2)
+    store = SessionStore()
+    for sid in ("a", "b", "c"):
+        store.get_or_open(sid, {"level": "C1", "seed": 0})
+        store.end(sid, "closed")
+    for sid in ("b", "c"):
+        with pytest.raises(ServeError, match="unknown session") as told:
+            store.get_or_open(sid, {})
+        assert told.value.kind == "unknown_session"
+    assert store.get_or_open("a", {"level": "C1", "seed": 0}).opening  # forgotten: anew

@@ -3,6 +3,7 @@ opened on its own port, all recorded in one run directory that reports read as o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import socket
@@ -94,3 +95,105 @@ def test_worker_mistakes_are_one_line(tmp_path, flags, words):
     args = [*CLI, "serve", "--out", str(tmp_path / "run"), *flags]
     out = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
+
+
+def _worker_on(proc, url):
+    """The worker process of ``proc`` listening on ``url``'s port."""
+    psutil = pytest.importorskip("psutil")
+    port = int(url.rsplit(":", 1)[1])
+    for child in psutil.Process(proc.pid).children():
+        with contextlib.suppress(psutil.Error):
+            if any(c.laddr.port == port and c.status == psutil.CONN_LISTEN
+                   for c in child.net_connections("tcp")):
+                return child
+    raise AssertionError(f"no worker listens on {url}")
+
+
+@pytest.mark.slow  # ~40 s: three interpreters, one started twice
+def test_a_killed_worker_is_started_again_and_the_others_sessions_go_on(tmp_path):
+    """Before: the parent stopped every worker (the other's open episode cut
+    'shutdown'), said nothing for 60 s, and exited 1."""
+    from openenv.core.env_server.mcp_types import CallToolAction
+    from toolmaze_gym.openenv import ToolMazeEnv
+
+    proc, banner = _start(tmp_path, "--workers", "2", "--port", "0")
+    try:
+        urls = [w.rstrip(";,") for w in banner.split() if w.startswith("http://")]
+        done_before = _play(urls[1], seed=2)  # recorded before the kill, once
+        with ToolMazeEnv(base_url=urls[0]).sync() as survivor, \
+                ToolMazeEnv(base_url=urls[1]).sync() as victim:
+            kept = survivor.reset(level="C1", mode="P1", seed=3).observation.task_id
+            survivor.step(CallToolAction(tool_name="no_such_tool", arguments={}))
+            victim.reset(level="C1", mode="P1", seed=4)
+            victim.step(CallToolAction(tool_name="no_such_tool", arguments={}))
+            killed = _worker_on(proc, urls[1])
+            killed.kill()
+            said = proc.stderr.readline() + proc.stderr.readline()
+            assert "worker 1" in said and "SIGKILL" in said and "serves again" in said, said
+            ended = survivor.step(CallToolAction(tool_name="abort", arguments={"reason": "x"}))
+            assert ended.done  # worker 0 never noticed
+        again = _play(urls[1], seed=5)  # the same URL serves new sessions
+        assert _worker_on(proc, urls[1]).pid != killed.pid
+    finally:
+        err = _stop(proc)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert "worker 1 was started again 1 time(s)" in err
+    records = _records(tmp_path)
+    assert sorted(r["task_id"] for r in records) == sorted([done_before, kept, again])
+    abort = [r for r in records if r["grade"]["ended_by"] == "abort"]
+    assert len(abort) == 1 and abort[0].get("cut") is None and len(abort[0]["steps"]) == 2
+    assert len(records) == 3  # the killed worker's open episode died with it, not doubled
+
+
+@pytest.mark.slow  # ~20 s
+def test_workers_whose_parent_is_killed_outright_stop_on_their_own(tmp_path):
+    """Before: they served on for ever, holding their ports, records going nowhere."""
+    psutil = pytest.importorskip("psutil")
+    proc, _ = _start(tmp_path, "--workers", "2", "--port", "0")
+    workers = [c for c in psutil.Process(proc.pid).children()
+               if "resource_tracker" not in " ".join(c.cmdline())]
+    assert len(workers) == 2
+    proc.kill()
+    proc.wait()
+    _, alive = psutil.wait_procs(workers, timeout=30)
+    for straggler in alive:  # the test's own cleanup, after the assert's evidence
+        straggler.kill()
+    assert not alive, [p.pid for p in alive]
+
+
+@pytest.mark.slow  # ~30 s each: three interpreters
+@pytest.mark.parametrize("whom", ["parent", "group"])
+def test_ctrl_c_records_each_workers_open_episode_once_and_leaves_no_worker(tmp_path, whom):
+    """SIGINT to the parent alone (``kill -INT``), or to its whole process group as a
+    terminal's Ctrl-C sends it, parent and workers at once."""
+    import os
+
+    from openenv.core.env_server.mcp_types import CallToolAction
+    from toolmaze_gym.openenv import ToolMazeEnv
+
+    psutil = pytest.importorskip("psutil")
+    proc = subprocess.Popen([*CLI, "serve", "--protocol", "openenv", "--out",
+                             str(tmp_path / "run"), "--workers", "2", "--port", "0"],
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        urls = [w.rstrip(";,") for w in proc.stderr.readline().split()
+                if w.startswith("http://")]
+        workers = psutil.Process(proc.pid).children()
+        with ToolMazeEnv(base_url=urls[0]).sync() as a, ToolMazeEnv(base_url=urls[1]).sync() as b:
+            for env, seed in ((a, 1), (b, 2)):
+                env.reset(level="C1", seed=seed)
+                env.step(CallToolAction(tool_name="no_such_tool", arguments={}))
+            if whom == "parent":
+                proc.send_signal(signal.SIGINT)
+            else:
+                os.killpg(proc.pid, signal.SIGINT)
+            _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0 and "2 episodes recorded" in err and "Traceback" not in err, err
+    records = _records(tmp_path)
+    assert sorted(r["cut"] for r in records) == ["shutdown", "shutdown"]
+    assert sorted(r["task_id"][-4:] for r in records) == ["0001", "0002"]
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]

@@ -19,6 +19,8 @@ import asyncio
 import os
 from typing import Any
 
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from openenv.core.env_server.http_server import create_app
 from openenv.core.env_server.mcp_types import CallToolAction, CallToolObservation
 from openenv.core.env_server.types import ConcurrencyConfig
@@ -41,6 +43,7 @@ def build_app(store: SessionStore) -> Any:
                          session_timeout=store.idle_timeout),
                      state_cls=ToolMazeState, reset_observation_cls=ToolMazeObservation)
     app.add_middleware(BodyLimits)
+    app.add_exception_handler(RequestValidationError, _invalid_body)
 
     async def record_open_episodes() -> None:  # the server stops: nothing with a call lost
         await asyncio.to_thread(store.shutdown)
@@ -49,6 +52,14 @@ def build_app(store: SessionStore) -> Any:
 
     app.router.on_shutdown.append(record_open_episodes)
     return app
+
+
+async def _invalid_body(_request: Any, exc: RequestValidationError) -> JSONResponse:
+    """FastAPI's 422, without the values that failed: it echoes them, and a value JSON
+    cannot carry (``1e400`` reads as infinity) turned the answer into a 500."""
+    return JSONResponse(status_code=422, content={"detail": [
+        {"type": e.get("type"), "loc": list(e.get("loc", ())), "msg": e.get("msg")}
+        for e in exc.errors()]})
 
 
 def _from_environment() -> Any:

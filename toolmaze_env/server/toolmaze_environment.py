@@ -141,9 +141,10 @@ class ToolMazeEnvironment(Environment):
         try:
             out = self._control(action.arguments) if name == "" else \
                 self._session.call(name, action.arguments)
-        except ServeError as exc:
-            return CallToolObservation(tool_name=name, done=True, error=ToolError(
-                error_type=ToolErrorType.EXECUTION_ERROR, message=str(exc)))
+        except ServeError as exc:  # done only when the episode is over: a refused reply
+            return CallToolObservation(  # or cut leaves it running for the next step
+                tool_name=name, done=self._session.done, error=ToolError(
+                    error_type=ToolErrorType.EXECUTION_ERROR, message=str(exc)))
         failed = bool(out["status"] and out["status"] >= 400)
         metadata: dict[str, Any] = {"status": out["status"]}
         if out["done"]:

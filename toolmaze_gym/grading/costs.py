@@ -137,6 +137,9 @@ def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[st
     lookups = [_kind(idx.corpus, idx.calls[c].tool) for c in cids
                if idx.calls[c].tool not in idx.actions]
     tools += [k for k in lookups if called.get(k)]
+    tools += _stand_ins(trace, [c for c in cids if idx.calls[c].tool not in idx.actions
+                                and not called.get(_kind(idx.corpus, idx.calls[c].tool))],
+                        limit)
     fixed = len(never)
     for victim in ahead:  # a fault still ahead costs one call more (a retry, a switch)
         # It fires on the first call of the group that the agent makes: a call it did
@@ -148,6 +151,37 @@ def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[st
     fixed += sum(1 for victim in hit
                  if side & victim and not any(called.get(t) for t in side & victim))
     return fixed, tools
+
+
+def _stand_ins(trace: Trace, skipped: Sequence[int], limit: int) -> list[str]:
+    """The tools of the agent's calls after the fault that did the work of lookups
+    ``skipped`` (lookups of the side it never called), calls no expected call of
+    the path is matched to: a skipped lookup whose value the rest of the path reads
+    (an id, a name) was neither known before the fault nor derived when the agent
+    first saw it in a later response of another tool (the Stockholm sensor's id from
+    ``find_device`` for ``list_room_devices``, v5 c3-0016), so that call costs what
+    the lookup would have (grading version 14). ``agent_optimal_after`` counts each
+    tool at most as often as the agent called it."""
+    idx, view = trace.idx, trace.view
+    out: list[str] = []
+    taken: set[int] | None = None
+    for cid in skipped:
+        wanted = idx.handed_on(cid)
+        if not wanted:
+            continue
+        if taken is None:  # steps that are calls of the path
+            taken = set(trace.best()[0].steps.values())
+        tool = idx.calls[cid].tool
+        # The cheap tests first: a later call of another tool, no call of the path,
+        # whose response shows the value; then whether it was known before the fault.
+        step = next((j for j in range(limit + 1, len(view.steps))
+                     if j not in taken and view.steps[j].clean_ok
+                     and view.steps[j].action.get("name") != tool
+                     and any(v in (view.steps[j].observation or "") for _, v in wanted)),
+                    None)
+        if step is not None and not any(view.seen(t, v, limit + 1) for t, v in wanted):
+            out.append(view.steps[step].action.get("name"))
+    return out
 
 
 def _kind(corpus: Corpus, tool: str) -> str:

@@ -102,7 +102,15 @@ from toolmaze_gym.tasks.readings import names_base
 #     A temperature in free text may be told in whole degrees with its unit, rounded
 #     half away from zero ("a high around 84 °F" says 84.4 °F; v5 play-test c3-0043
 #     P4); decimals keep the type's tolerance, typed arguments stay exact.
-GRADING_VERSION = "13"
+# 14: a setting in whole degrees ("set to an eco 21 °C", "a 21 °C heat set point") is
+#     no reading it rounds to (toolmaze-v3 c4-0045 P2); a duration written out with its unit wins
+#     over a time range of another length unless it glosses that range ("Open
+#     09:00-17:00; the interview takes 45 minutes" says 45 minutes, "12:00 to 13:00 UTC
+#     (45 minutes)" still does not); a text too short for the language detector is read
+#     by the words the world knows in each language ("Chuva, 24,1 °C" is Portuguese,
+#     v5 review c1-0000); c* counts a call after the fault that did the work of a lookup
+#     the agent skipped (find_device for list_room_devices, v5 play-test c3-0016 P2).
+GRADING_VERSION = "14"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

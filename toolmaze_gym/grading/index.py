@@ -203,6 +203,8 @@ class TaskIndex:
                 self.expected_args.setdefault((c.tool, k), []).append(v)
         self._matcher_cache: OrderedDict[tuple[int, str], Matcher] = OrderedDict()
         self._plans: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._handed: dict[int, tuple[tuple[str, str], ...]] = {}
+        self._sent: frozenset[str] | None = None
         self._needs: dict[tuple, set[str]] = {}
         self._side_tools: dict[tuple[int, ...], tuple] = {}
 
@@ -506,6 +508,21 @@ class TaskIndex:
             self._plans[key] = plan_side(self.corpus, side, [(i.role, i.type)
                                                              for i in slot.inputs])
         return self._plans[key]
+
+    def handed_on(self, cid: int) -> tuple[tuple[str, str], ...]:
+        """The (type, value) pairs of call ``cid``'s response that are no echo, are
+        written as text (ids, names) and that some call of the task sends: what the
+        call hands on (``costs._stand_ins``), once."""
+        got = self._handed.get(cid)
+        if got is None:
+            if self._sent is None:
+                self._sent = frozenset(repr(v) for c in self.calls for v in c.args.values())
+            call = self.calls[cid]
+            got = self._handed[cid] = tuple(
+                (f.type, call.response[f.name]) for f in self.corpus[call.tool].returns
+                if not f.echo and isinstance(call.response.get(f.name), str)
+                and repr(call.response[f.name]) in self._sent)
+        return got
 
     def fault_sides(self, event: Mapping[str, Any]) -> frozenset[int]:
         """The sides of a fault event's slot its tool belongs to (none for an event that

@@ -3,7 +3,8 @@
 ``toolmaze serve`` (MCP) and the OpenEnv server share these numbers and this check, so a
 body one endpoint refuses is refused by all, the same way: a body over
 ``MAX_BODY_BYTES`` is answered 413, JSON nested deeper than ``MAX_BODY_DEPTH`` is
-answered 400, both as a JSON-RPC error with one line for the client. Nothing recursive
+answered 400, as is a body that is no UTF-8 text, all as a JSON-RPC error with one
+line for the client. Nothing recursive
 (json, pydantic, the SDKs) sees a body before the flat check has passed it, so no
 client can raise a ``RecursionError`` in a server or hold hundreds of megabytes of it.
 
@@ -40,11 +41,20 @@ def too_deep_message() -> str:
     return f"request JSON nested deeper than {MAX_BODY_DEPTH} levels (the server's limit)"
 
 
+def not_utf8_message() -> str:
+    return "request body is not UTF-8 text (JSON must be UTF-8)"
+
+
 def body_problem(body: bytes) -> tuple[int, str] | None:
-    """``(HTTP status, message)`` when ``body`` breaks a limit, else None. A flat scan:
-    brackets inside JSON strings do not count."""
+    """``(HTTP status, message)`` when ``body`` breaks a limit or is no UTF-8 text (the
+    SDKs' decoders would answer that with a 500), else None. A flat scan: brackets
+    inside JSON strings do not count."""
     if len(body) > MAX_BODY_BYTES:
         return 413, too_big_message()
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return 400, not_utf8_message()
     if body.count(b"[") + body.count(b"{") <= MAX_BODY_DEPTH:
         return None  # the usual body: too few brackets to be deep
     depth = 0
@@ -127,19 +137,33 @@ def _replay(body: bytes, receive: Any) -> Any:
 
 def _checked_messages(scope: Any, receive: Any, send: Any) -> Any:
     """A ``receive`` that answers a WebSocket message breaking a limit on the socket
-    (the server's error shape for the path) and hands the app the next one instead."""
+    (the server's error shape for the path) and hands the app the next one instead.
+    A binary frame of UTF-8 JSON is handed on as the text it is (the apps read text
+    only, and answered a binary frame with "'text'"); on ``/ws`` a message that is no
+    JSON object is refused by name (OpenEnv answered "'list' object has no attribute
+    'get'")."""
     async def checked() -> Any:
         while True:
             message = await receive()
             if message["type"] != "websocket.receive":
                 return message
             data = message.get("bytes") or (message.get("text") or "").encode()
-            problem = body_problem(data)
+            problem = body_problem(data) or _not_an_object(scope, data)
             if problem is None:
+                if message.get("bytes") is not None:
+                    return {"type": "websocket.receive", "text": data.decode("utf-8")}
                 return message
             await send({"type": "websocket.send", "text": _ws_error(scope, problem[1])})
 
     return checked
+
+
+def _not_an_object(scope: Any, data: bytes) -> tuple[int, str] | None:
+    """On OpenEnv's ``/ws``, every message is an object ``{"type": ..., "data": ...}``."""
+    if scope.get("path") != "/ws" or data.lstrip()[:1] == b"{":
+        return None
+    return 400, ('a message must be a JSON object {"type": "reset" | "step" | "state" | '
+                 '"close", "data": {...}}')
 
 
 def _ws_error(scope: Any, message: str) -> str:

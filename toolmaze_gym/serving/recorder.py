@@ -83,8 +83,8 @@ class ServeRecorder:
         self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._drain, name="toolmaze-records",
                                         daemon=True)
+        self.written = self.lost = 0
         self._thread.start()
-        self.written = 0
 
     def _check_identity(self) -> None:
         old = read_config(self.out) if self.out.is_dir() else None
@@ -181,11 +181,19 @@ class ServeRecorder:
             return frozenset(self._repeats)
 
     def _drain(self) -> None:
+        """Write records as they come. A record that cannot be written (the disk is
+        full, the directory went away) is said in the log and counted in ``lost``, and
+        the thread goes on: had it died, every later record would wait in the queue
+        for ever and ``flush`` (the server's shutdown) with them."""
         while True:
             rec = self._queue.get()
             try:
                 if rec is not None:
                     self._writer.write(rec)
+            except Exception as exc:  # any failure: said, never a hang
+                self.lost += 1
+                log.error("record %s could not be written to %s: %s: %s", rec.get("key"),
+                          self.out / RECORDS, type(exc).__name__, exc)
             finally:
                 self._queue.task_done()
             if rec is None:

@@ -106,6 +106,16 @@ def _task(value: Any) -> Task | None:
                                         f"({type(exc).__name__}: {exc})"[:300]) from None
 
 
+def _client_task_fails(choice: EpisodeChoice, exc: Exception) -> bool:
+    """Whether ``exc``, raised opening ``choice``, is the client's mistake. A task a
+    client sends whole (``from_dict`` checks its fields' presence, not their values) can
+    break the env anywhere with any exception; it is graded once as it opens, which met
+    every break a later call met in 744 single-field mutations of a C2 task, so an
+    episode the server cannot grade does not start (issue 32: one raised at the
+    server's shutdown and left the sessions after it unrecorded)."""
+    return choice.task is not None or isinstance(exc, SuiteError | ValueError | KeyError)
+
+
 def _seed(value: Any) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)
@@ -152,8 +162,13 @@ class Session:
             options["task_id"] = self.choice.task_id
         try:
             _, info = self.env.reset(seed=self.choice.seed, options=options)
-        except (SuiteError, ValueError, KeyError) as exc:  # a client's task that cannot play
-            raise ServeError("bad_request", f"cannot play this episode: {exc}"[:300]) from None
+            if self.choice.task is not None:
+                self.env.record()  # graded once as it opens: see _client_task_fails
+        except Exception as exc:
+            if not _client_task_fails(self.choice, exc):
+                raise
+            raise ServeError("bad_request", f"cannot play this episode: "
+                                            f"{type(exc).__name__}: {exc}"[:300]) from None
         messages = self.env.messages
         return {"task_id": info["task_id"], "level": info["level"], "mode": info["mode"],
                 "prompt": info["prompt"], "system_prompt": messages[0]["content"],

@@ -21,6 +21,8 @@ anew (Claude Code, each time it starts) is not served the first task again.
 
 from __future__ import annotations
 
+import itertools
+import logging
 import secrets
 import threading
 import time
@@ -31,6 +33,10 @@ from toolmaze_gym.prompts import TEXT
 from toolmaze_gym.serving.recorder import ServeRecorder
 from toolmaze_gym.serving.session import EpisodeChoice, ServeError, Session
 from toolmaze_gym.tasks.suite import SUITE_NAME, load_suite
+
+log = logging.getLogger(__name__)
+
+GONE_KEPT = 1 << 16  # ended session ids remembered (a few MB); a client is long gone by then
 
 
 class SessionStore:
@@ -53,7 +59,9 @@ class SessionStore:
         self._sessions: dict[str, Session] = {}
         self._seen: dict[str, float] = {}
         self._opening: dict[str, threading.Lock] = {}
-        self._gone: set[str] = set()  # expired ids: a late call is told, not replayed
+        # ended ids, oldest first: a late call is told, not replayed; the newest GONE_KEPT
+        # only, so a server that runs for weeks does not keep every id it ever served
+        self._gone: dict[str, None] = {}
         self._lock = threading.Lock()
         self._renewing = threading.Lock()
         # worker k of n (serving.workers) walks every n-th task from the k-th on
@@ -194,9 +202,14 @@ class SessionStore:
             held = [(s, self._sessions.pop(s)) for s in sids if s in self._sessions]
             for s, _ in held:
                 self._seen.pop(s, None)
-                self._gone.add(s)
-        for _, session in held:
-            session.expire(reason)
+                self._gone[s] = None
+            for old in list(itertools.islice(self._gone, max(len(self._gone) - GONE_KEPT, 0))):
+                del self._gone[old]
+        for sid, session in held:  # one episode that cannot end costs no other its record
+            try:
+                session.expire(reason)
+            except Exception:
+                log.exception("session %s could not be ended and recorded (%s)", sid, reason)
         return [s for s, _ in held]
 
     def __len__(self) -> int:
