@@ -74,7 +74,13 @@ def translation(text: str, target: str, templates: bool = True,
 
 @cache
 def _generated() -> dict:
-    return load_data("generated_texts.json")
+    """``generated_texts.json`` with the news stories' translations merged in
+    (``world.news_texts``): their templates and their place names."""
+    from toolmaze_gym.world.news_texts import news_templates, place_words
+
+    data = load_data("generated_texts.json")
+    words = {**data["words"], **place_words()}
+    return {**data, "words": words, "templates": [*data["templates"], *news_templates()]}
 
 
 def generated_translation(text: str, target: str) -> tuple[str, str] | None:
@@ -89,6 +95,8 @@ def generated_translation(text: str, target: str) -> tuple[str, str] | None:
         if target.startswith("_") or target not in vs:
             continue
         for lang, tpl in vs.items():
+            if entry.get("_from", lang) != lang:
+                continue  # a news story is matched in English only (world.news_texts)
             m = _pattern(tpl).fullmatch(body)
             if m is not None:
                 return lang, _fill_words(vs[target], dict(zip(holes(tpl), m.groups(),
@@ -97,12 +105,19 @@ def generated_translation(text: str, target: str) -> tuple[str, str] | None:
 
 
 def _fill_words(template: str, values: dict[str, str], target: str) -> str:
-    """``template`` with each hole's value said in ``target`` (``_word``)."""
-    return _HOLE.sub(lambda h: _word(values[h.group(1)], target), template)
+    """``template`` with each hole's value said in ``target`` (``_word``); a hole
+    "{country@in}" says the value in its form "in" ("en France", "au Canada"), and a
+    sentence that starts with one starts with a capital ("La France lance ...")."""
+    said = _HOLE.sub(lambda h: _word(values[h.group(1).split("@")[0]], target,
+                                     h.group(1).partition("@")[2]), template)
+    return said[:1].upper() + said[1:]
 
 
-def _word(value: str, target: str) -> str:
-    """A generated hole's value in ``target`` (``words``), keeping its capital."""
+def _word(value: str, target: str, form: str = "") -> str:
+    """A generated hole's value in ``target`` (``words``), keeping its capital; in a
+    ``form`` ("in", "of": ``news_texts.json``'s countries), as the file writes it."""
+    if form:
+        return _generated()["words"][value.casefold()][f"{target}@{form}"]
     said = _generated()["words"].get(value.casefold(), {}).get(target)
     if said is None:
         return value
