@@ -79,8 +79,8 @@ def _generated() -> dict:
     from toolmaze_gym.world.news_texts import news_templates, place_words
 
     data = load_data("generated_texts.json")
-    words = {**data["words"], **place_words()}
-    return {**data, "words": words, "templates": [*data["templates"], *news_templates()]}
+    return {**data, "places": place_words(),
+            "templates": [*data["templates"], *news_templates()]}
 
 
 def generated_translation(text: str, target: str) -> tuple[str, str] | None:
@@ -114,10 +114,12 @@ def _fill_words(template: str, values: dict[str, str], target: str) -> str:
 
 
 def _word(value: str, target: str, form: str = "") -> str:
-    """A generated hole's value in ``target`` (``words``), keeping its capital; in a
-    ``form`` ("in", "of": ``news_texts.json``'s countries), as the file writes it."""
-    if form:
-        return _generated()["words"][value.casefold()][f"{target}@{form}"]
+    """A generated hole's value in ``target`` (``words``), keeping its capital; a
+    place as ``target`` names it, as written ("le Canada" inside a sentence), in
+    its ``form`` where the template asks one ("in": "au Canada")."""
+    place = _generated()["places"].get(value.casefold(), {})
+    if form or target in place:
+        return place[f"{target}@{form}" if form else target]
     said = _generated()["words"].get(value.casefold(), {}).get(target)
     if said is None:
         return value
