@@ -116,7 +116,7 @@ def test_every_language_a_scenario_asks_of_a_story_is_written_or_named():
 
 
 def test_the_news_templates_load():
-    assert len(news_texts.news_templates()) == 3 * sum(map(len, NEWS["topics"].values()))
+    assert len(news_texts.news_templates()) == 4 * sum(map(len, NEWS["topics"].values()))
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -130,3 +130,25 @@ def test_the_news_templates_load():
 def test_french_says_a_country_in_the_form_its_sentence_needs(text, said):
     """'aux États-Unis', not 'en United States'; 'le Canada' inside a sentence."""
     assert translate(None, text, "fr")["translated_text"] == said
+
+
+VISITING = ("I land in Lisbon at 2026-08-29T06:02:00+01:00 your time. Weather there now: "
+            "Rain, 24.1 °C (75.4 °F). In the news: Telescope near Paris spots a comet "
+            "visible next month")
+
+
+@pytest.mark.parametrize(("lang", "headline"), [
+    ("it", "Nelle notizie: Un telescopio vicino a Parigi avvista una cometa visibile il mese"),
+    ("es", "En las noticias: Un telescopio cerca de Paris detecta un cometa"),
+    ("pt", "Nas notícias: Telescópio perto de Paris deteta cometa visível no próximo mês"),
+])
+def test_a_headline_inside_a_translated_template_is_translated_too(lang, headline):
+    """gen-visiting-mother-arrival-text: the message's last hole is the day's
+    headline; it used to stay English inside the Italian message."""
+    assert headline in translate(None, VISITING, lang)["translated_text"]
+
+
+def test_a_headline_ending_a_sentence_is_translated_with_its_period():
+    said = translate(None, "Telescope near Paris spots a comet visible next month.", "de")
+    assert said["translated_text"] == ("Teleskop bei Paris entdeckt Kometen, der nächsten "
+                                       "Monat sichtbar wird.")

@@ -26,14 +26,19 @@ def _first(description: str) -> str:
     return _SENTENCE_END.split(description, maxsplit=1)[0]
 
 
+# What of a story a translator may be handed: its headline, as it is or ending a
+# sentence in a request ("... next month."), its description, its summary.
+_PARTS = (lambda v: v[0], lambda v: v[0] + ".", lambda v: v[1], lambda v: _first(v[1]))
+
+
 @cache
 def news_templates() -> tuple[dict[str, str], ...]:
-    """Each story's headline, description and description's first sentence, as
+    """Each story's headline (also with a period), description and its first sentence, as
     templates by language (the shape of ``generated_texts.json``'s ``templates``)."""
     out: list[dict[str, str]] = []
     for story in load_data("news_texts.json")["stories"]:
         langs = {k: v for k, v in story.items() if not k.startswith("_")}
-        for part in (lambda v: v[0], lambda v: v[1], lambda v: _first(v[1])):
+        for part in _PARTS:
             out.append({"_behaviour": "news.top_story", "_from": "en",
                         **{lang: part(v) for lang, v in langs.items()}})
     return tuple(out)
