@@ -22,8 +22,9 @@ from toolmaze_gym.world.geo import CONDITIONS
 GENERATED = load_data("generated_texts.json")
 LANGUAGES = GENERATED["languages"]
 # Generating steps a scenario routes to a translator whose texts are not translated
-# yet (news stories come in ~30 templates, in up to 8 languages; an e-mail body wraps
-# an author's template): left for toolmaze-v6, named so a new one fails here.
+# here: a news story's are, in news_texts.json (tests/world/test_news_translations.py,
+# which names the languages still to write); an e-mail body wraps an author's
+# template and is not translated yet. Named so a new one fails here.
 NOT_YET = {"gen_news_digest", "news.top_story", "office.text.compose_email"}
 # Behaviours whose text a translator receives as it is from another step, handled by
 # the phrasebook (a channel's post, a summary of a world sentence).

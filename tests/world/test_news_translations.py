@@ -152,3 +152,33 @@ def test_a_headline_ending_a_sentence_is_translated_with_its_period():
     said = translate(None, "Telescope near Paris spots a comet visible next month.", "de")
     assert said["translated_text"] == ("Teleskop bei Paris entdeckt Kometen, der nächsten "
                                        "Monat sichtbar wird.")
+
+
+NEWS_SCENARIOS = ("gen-news-digest-for-grandparent", "gen-remote-worker-morning",
+                  "off-news-digest-doc-in-language", "gen-news-summary-to-lobby-screen",
+                  "gen-visiting-mother-arrival-text")
+
+
+def test_the_news_scenarios_translators_answer_in_the_language_asked():
+    """Tasks built on edition 3 from the scenarios that send a story to a translator:
+    no translator call of their solutions answers tagged English in a language
+    written here (v5: "[es] Telescope near Paris ...")."""
+    from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
+    from toolmaze_gym.tasks.translators import TRANSLATE
+    sim = Simulator().at_edition(3)
+    lib = {s.id: s for s in load_library()}
+    tagged, seen = [], 0
+    for sid in NEWS_SCENARIOS:
+        sc = lib[sid]
+        for seed in range(3):
+            task = ScenarioGenerator(sim).generate(sc, sc.levels[0], seed, "t")
+            for path in task.solutions:
+                for c in path.calls:
+                    if sim.corpus[c.tool].behaviour != TRANSLATE:
+                        continue
+                    said = json.dumps(c.response, ensure_ascii=False)
+                    lang = next((t for t in LANGUAGES if f'"{t}"' in said), None)
+                    seen += lang is not None
+                    if lang is not None and f"[{lang}]" in said:
+                        tagged.append((sid, seed, said))
+    assert seen and tagged == []
