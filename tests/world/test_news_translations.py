@@ -182,3 +182,18 @@ def test_the_news_scenarios_translators_answer_in_the_language_asked():
                     if lang is not None and f"[{lang}]" in said:
                         tagged.append((sid, seed, said))
     assert seen and tagged == []
+
+
+@pytest.mark.parametrize(("lang", "text", "said"), [
+    ("fr", "Flood defences completed in Cairo", "Les protections contre les crues sont "
+                                                "achevées au Caire"),
+    ("fr", "Cairo marathon draws 300 runners in record heat",
+     "Le marathon du Caire attire 300 coureurs sous une chaleur record"),
+    ("it", "Flood defences completed in Cairo", "Completate le difese contro le alluvioni "
+                                                "al Cairo"),
+    ("it", "Researchers in Cairo map 40 new deep-sea species",
+     "Ricercatori del Cairo descrivono 40 nuove specie degli abissi"),
+])
+def test_a_city_named_with_its_article_joins_the_word_before_it(lang, text, said):
+    """Cairo is "Le Caire" and "Il Cairo": "au Caire", "al Cairo", not "à Le Caire"."""
+    assert translate(None, text, lang)["translated_text"] == said
