@@ -98,10 +98,18 @@ def generated_translation(text: str, target: str) -> tuple[str, str] | None:
             if entry.get("_from", lang) != lang:
                 continue  # a news story is matched in English only (world.news_texts)
             m = _pattern(tpl).fullmatch(body)
-            if m is not None:
+            if m is None:
+                continue
+            try:
                 return lang, _fill_words(vs[target], dict(zip(holes(tpl), m.groups(),
                                                               strict=True)), target)
+            except _Untranslated:
+                return None  # an e-mail whose message has no translation stays tagged
     return None
+
+
+class _Untranslated(LookupError):
+    """A hole "{message@text}" holds a text with no translation in the language asked."""
 
 
 def _fill_words(template: str, values: dict[str, str], target: str) -> str:
@@ -117,6 +125,8 @@ def _word(value: str, target: str, form: str = "") -> str:
     """A generated hole's value in ``target`` (``words``), keeping its capital; a
     place as ``target`` names it, as written ("le Canada" inside a sentence), in
     its ``form`` where the template asks one ("in": "au Canada")."""
+    if form == "text":
+        return _text(value, target)
     place = _generated()["places"].get(value.casefold(), {})
     if form or target in place:
         return place[f"{target}@{form}" if form else target]
@@ -124,6 +134,18 @@ def _word(value: str, target: str, form: str = "") -> str:
     if said is None:
         return value
     return said[:1].upper() + said[1:] if value[:1].isupper() else said
+
+
+def _text(value: str, target: str) -> str:
+    """A hole "{message@text}" (an e-mail's message) in ``target``: a sentence of
+    ``generated_texts.json``'s ``words``, else the phrasebook's; none: ``_Untranslated``."""
+    said = _generated()["words"].get(" ".join(value.split()).casefold(), {}).get(target)
+    if said is None:
+        hit = translation(value, target, generated=True)
+        if hit is None:
+            raise _Untranslated(value)
+        said = hit[1]
+    return said
 
 
 def _sentence(text: str, target: str) -> tuple[str, str] | None:
