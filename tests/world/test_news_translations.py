@@ -197,3 +197,15 @@ def test_the_news_scenarios_translators_answer_in_the_language_asked():
 def test_a_city_named_with_its_article_joins_the_word_before_it(lang, text, said):
     """Cairo is "Le Caire" and "Il Cairo": "au Caire", "al Cairo", not "à Le Caire"."""
     assert translate(None, text, lang)["translated_text"] == said
+
+
+def test_the_offsite_comparison_is_said_in_spanish_throughout():
+    """off-offsite-weather-comparison's text: its headlines, weather words and cities
+    (holes of a phrasebook template) come back Spanish, not "Lisbon ...: rain"."""
+    text = ("Lisbon on 2026-08-29: rain, high 24.1 C / 75.4 F; news: Telescope near Paris "
+            "spots a comet visible next month. Munich: clear, high 20.0 C / 68.0 F; news: "
+            "Germany launches its first weather satellite.")
+    said = translate(None, text, "es")["translated_text"]
+    assert said.startswith("Lisboa el 2026-08-29: lluvia, máxima 24.1 C")
+    assert "Múnich: despejado" in said
+    assert said.endswith("noticias: Alemania lanza su primer satélite meteorológico.")

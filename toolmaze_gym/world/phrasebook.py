@@ -203,10 +203,13 @@ def _fill(template: str, values: dict[str, str], target: str, generated: bool = 
 
 def _hole_value(value: str, target: str, generated: bool = False) -> str:
     """A hole's text in ``target`` where the phrasebook holds it as a sentence (or,
-    with ``generated``, as a generated text's template)."""
+    with ``generated``, as a generated text's template, a weather word or a place:
+    off-offsite-weather-comparison's "Lisbon ...: rain" said "Lisboa ...: lluvia")."""
     hit = _sentence(value, target)
     if hit is None and generated:
         hit = generated_translation(value, target)
+        if hit is None:
+            return _word(value, target)
     return value if hit is None else hit[1]
 
 
