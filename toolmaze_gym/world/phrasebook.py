@@ -74,7 +74,13 @@ def translation(text: str, target: str, templates: bool = True,
 
 @cache
 def _generated() -> dict:
-    return load_data("generated_texts.json")
+    """``generated_texts.json`` with the news stories' translations merged in
+    (``world.news_texts``): their templates and their place names."""
+    from toolmaze_gym.world.news_texts import news_templates, place_words
+
+    data = load_data("generated_texts.json")
+    return {**data, "places": place_words(),
+            "templates": [*data["templates"], *news_templates()]}
 
 
 def generated_translation(text: str, target: str) -> tuple[str, str] | None:
@@ -89,24 +95,57 @@ def generated_translation(text: str, target: str) -> tuple[str, str] | None:
         if target.startswith("_") or target not in vs:
             continue
         for lang, tpl in vs.items():
+            if entry.get("_from", lang) != lang:
+                continue  # a news story is matched in English only (world.news_texts)
             m = _pattern(tpl).fullmatch(body)
-            if m is not None:
+            if m is None:
+                continue
+            try:
                 return lang, _fill_words(vs[target], dict(zip(holes(tpl), m.groups(),
                                                               strict=True)), target)
+            except _Untranslated:
+                return None  # an e-mail whose message has no translation stays tagged
     return None
 
 
+class _Untranslated(LookupError):
+    """A hole "{message@text}" holds a text with no translation in the language asked."""
+
+
 def _fill_words(template: str, values: dict[str, str], target: str) -> str:
-    """``template`` with each hole's value said in ``target`` (``_word``)."""
-    return _HOLE.sub(lambda h: _word(values[h.group(1)], target), template)
+    """``template`` with each hole's value said in ``target`` (``_word``); a hole
+    "{country@in}" says the value in its form "in" ("en France", "au Canada"), and a
+    sentence that starts with one starts with a capital ("La France lance ...")."""
+    said = _HOLE.sub(lambda h: _word(values[h.group(1).split("@")[0]], target,
+                                     h.group(1).partition("@")[2]), template)
+    return said[:1].upper() + said[1:]
 
 
-def _word(value: str, target: str) -> str:
-    """A generated hole's value in ``target`` (``words``), keeping its capital."""
+def _word(value: str, target: str, form: str = "") -> str:
+    """A generated hole's value in ``target`` (``words``), keeping its capital; a
+    place as ``target`` names it, as written ("le Canada" inside a sentence), in
+    its ``form`` where the template asks one ("in": "au Canada")."""
+    if form == "text":
+        return _text(value, target)
+    place = _generated()["places"].get(value.casefold(), {})
+    if form or target in place:
+        return place[f"{target}@{form}" if form else target]
     said = _generated()["words"].get(value.casefold(), {}).get(target)
     if said is None:
         return value
     return said[:1].upper() + said[1:] if value[:1].isupper() else said
+
+
+def _text(value: str, target: str) -> str:
+    """A hole "{message@text}" (an e-mail's message) in ``target``: a sentence of
+    ``generated_texts.json``'s ``words``, else the phrasebook's; none: ``_Untranslated``."""
+    said = _generated()["words"].get(" ".join(value.split()).casefold(), {}).get(target)
+    if said is None:
+        hit = translation(value, target, generated=True)
+        if hit is None:
+            raise _Untranslated(value)
+        said = hit[1]
+    return said
 
 
 def _sentence(text: str, target: str) -> tuple[str, str] | None:
@@ -164,10 +203,13 @@ def _fill(template: str, values: dict[str, str], target: str, generated: bool = 
 
 def _hole_value(value: str, target: str, generated: bool = False) -> str:
     """A hole's text in ``target`` where the phrasebook holds it as a sentence (or,
-    with ``generated``, as a generated text's template)."""
+    with ``generated``, as a generated text's template, a weather word or a place:
+    off-offsite-weather-comparison's "Lisbon ...: rain" said "Lisboa ...: lluvia")."""
     hit = _sentence(value, target)
     if hit is None and generated:
         hit = generated_translation(value, target)
+        if hit is None:
+            return _word(value, target)
     return value if hit is None else hit[1]
 
 
