@@ -21,7 +21,7 @@ used it) is no miss and is never named.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolmaze_gym.call_checks import origins, show, where
@@ -55,18 +55,24 @@ class LookupMiss:
     expected: Any
     origin: str  # where the expected value comes from, in words
     followers: tuple[Follower, ...]
+    # Required Actions below it that stay not done on the agent's own lookups: (tool,
+    # slot) -> what they expected there, and the argument that differs (their own miss,
+    # told against what the agent's own lookup gave, not the reference run's).
+    own_expected: Mapping[tuple[str, str], tuple[dict[str, Any], str]] = \
+        field(default_factory=dict)
 
     def text(self, steps: Sequence[Step], names: Mapping[str, str]) -> str:
         """The miss in one line, with the Actions that follow from it."""
         args = steps[self.step].action.get("arguments")
-        led = "; ".join(f"Action {f.tool}" + (f" (step '{names[f.slot]}')" if f.slot in names
-                                              else "")
-                        + (f" at step {f.step + 1}" if f.step is not None else "")
-                        for f in self.followers)
+        each = [f"Action {f.tool}" + (f" (step '{names[f.slot]}')" if f.slot in names else "")
+                + (f" at step {f.step + 1}" if f.step is not None else "")
+                for f in self.followers]
+        led = each[0] if len(each) == 1 else ", ".join(each[:-1]) + " and " + each[-1]
+        they, own = ("it follows", "its") if len(each) == 1 else ("they follow", "their")
         return (f"step {self.step + 1} ({self.tool} {show(args)}) looked up the wrong thing: "
                 f"argument {self.argument}: expected {show(self.expected)} ({self.origin}), "
                 f"sent {show(self.sent)}. What it returned was used faithfully by {led}: "
-                "they follow from this one miss, not from misses of their own")
+                f"{they} from this one miss, not from a miss of {own} own")
 
 
 def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
@@ -90,12 +96,30 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
                           for c in done if idx.calls[c].slot in below)
         if not followers:
             continue  # its answer led no missed Action: no miss of its own
+        still = {(idx.calls[c].tool, idx.calls[c].slot): (own.expected.get(c, {}),
+                                                           own.wrong.get(c, (None, ""))[1])
+                 for c in own.missing if idx.calls[c].slot in below}
         origin = origins(corpus, task, call).get(arg)
         said = where(origin, trace.steps[:i]) if origin is not None else "this episode's"
         out.append(LookupMiss(i, call.tool, call.slot, arg,
                               steps[i].action.get("arguments", {}).get(arg),
-                              own.expected.get(cid, {}).get(arg), said, followers))
+                              own.expected.get(cid, {}).get(arg), said, followers, still))
     return out
+
+
+def as_read_on_own_lookups(grade: Mapping[str, Any], misses: Sequence[LookupMiss]
+                           ) -> dict[str, Any]:
+    """``grade`` with each missed Action below a lookup miss that is a miss of its own
+    told against the agent's own lookups (``LookupMiss.own_expected``): for the
+    explanation only, never stored."""
+    own = {key: v for m in misses for key, v in m.own_expected.items()}
+    missing = []
+    for m in grade.get("missing") or ():
+        hit = own.get((m.get("tool"), m.get("slot"))) if isinstance(m, Mapping) else None
+        if hit is not None and hit[0]:
+            m = {**m, "expected": hit[0], "argument": hit[1] or m.get("argument")}
+        missing.append(m)
+    return {**grade, "missing": missing}
 
 
 def _deriver(corpus: Corpus) -> Derive:
