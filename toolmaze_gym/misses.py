@@ -69,7 +69,7 @@ class LookupMiss:
                 for f in self.followers]
         led = each[0] if len(each) == 1 else ", ".join(each[:-1]) + " and " + each[-1]
         they, own = ("it follows", "its") if len(each) == 1 else ("they follow", "their")
-        return (f"step {self.step + 1} ({self.tool} {show(args)}) looked up the wrong thing: "
+        return (f"step {self.step + 1} ({self.tool} {show(args)}) was called with a wrong value: "
                 f"argument {self.argument}: expected {show(self.expected)} ({self.origin}), "
                 f"sent {show(self.sent)}. What it returned was used faithfully by {led}: "
                 f"{they} from this one miss, not from a miss of {own} own")

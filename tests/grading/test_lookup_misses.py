@@ -1,0 +1,88 @@
+"""One miss reported once, where it happened (issue 27, item 5).
+
+toolmaze-v3 round 2, c4-0052 P2 as played: the agent searched rental cars for
+2026-09-01 where the request says 2026-08-31, reserved the offer it found and
+expensed that offer's price in GBP, converting it itself. One mistake, at the
+search. The grade stays what it was (the reservation and the expense changed the
+world with values the task did not call for); the explanation names the search,
+its argument, what was sent, what was expected and where that comes from, and says
+the two Actions follow from it instead of listing them as misses of their own.
+The variants (``probes/``, ``slips/`` beside the played file) check the guard: a
+wrong search whose answer was never used is not named.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolmaze_gym.play import PlaySession
+from toolmaze_gym.tasks.suite import get_task
+
+ROUND2 = Path(__file__).parent.parent / "data" / "played" / "v3-round2"
+PLAYED = ROUND2 / "tmz-v3-c4-0052-P2.actions"
+UNUSED = ROUND2 / "probes" / "tmz-v3-c4-0052-P2.unused-lookup.actions"
+UNUSED_SLIP = ROUND2 / "slips" / "tmz-v3-c4-0052-P2.unused-lookup-wrong-amount.actions"
+OWN_SLIP = ROUND2 / "slips" / "tmz-v3-c4-0052-P2.wrong-date-wrong-amount.actions"
+SEARCH_MISS = ('step 6 (search_car_rentals {"city": "Mexico City", "pickup_date": '
+               '"2026-09-01", "days": 3}) was called with a wrong value: argument '
+               'pickup_date: expected "2026-08-31" (stated in the request), sent "2026-09-01"')
+
+
+def _replay(path: Path) -> tuple[dict, list[str]]:
+    """The grade and the explanation's verdict lines of the episode in ``path``."""
+    s = PlaySession(get_task("tmz-v3-c4-0052"), "P2", prompt="failure_aware")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if s.done:
+            break
+        s.handle(line)
+    text = s.closing()
+    verdict = text.split("grade:", 1)[1].split("faults:", 1)[0]
+    return s.env.record()["grade"], verdict.splitlines()
+
+
+def _reasons(lines: list[str]) -> list[str]:
+    return [x for x in lines if x.startswith("  - ")]
+
+
+def test_a_wrong_search_is_one_miss_at_the_search_naming_the_date():
+    g, lines = _replay(PLAYED)
+    reasons = _reasons(lines)
+    assert len(reasons) == 1, "\n".join(reasons)
+    assert SEARCH_MISS in reasons[0]
+    assert "Action reserve_rental_car (step 'car_res') at step 7 and Action " \
+           "record_trip_expense (step 'car_expense') at step 10" in reasons[0]
+    assert "they follow from this one miss" in reasons[0]
+    listing = [x for x in lines if x.startswith("  [")]
+    assert sum("NOT DONE: follows from the lookup at step 6" in x for x in listing) == 2
+    # The grade itself is what it was.
+    assert not g["success"] and g["recovered"] and (g["c"], g["c_star"]) == (8, 8)
+    assert g["harmful"] == [6, 9] and "wrong_arguments" in g["labels"]
+    assert [(m["tool"], m["argument"]) for m in g["missing"]] == [
+        ("reserve_rental_car", "offer_id"), ("record_trip_expense", "amount")]
+
+
+def test_an_action_off_the_agents_own_wrong_lookup_is_still_its_own_miss():
+    """The expense is off what the agent's own search gave (827.73 MXN at 0.046787 is
+    38.73 GBP, it sent 40.12): a miss of its own, told against the agent's values."""
+    g, lines = _replay(OWN_SLIP)
+    reasons = _reasons(lines)
+    assert not g["success"]
+    assert SEARCH_MISS in reasons[0]
+    assert "used faithfully by Action reserve_rental_car (step 'car_res') at step 7: it " \
+           "follows" in reasons[0]
+    assert any("Action record_trip_expense (step 'car_expense') was not done right: step 10: "
+               "argument amount: expected 38.73" in r and "sent 40.12" in r for r in reasons)
+
+
+def test_an_unused_wrong_lookup_then_the_right_one_is_no_miss():
+    g, lines = _replay(UNUSED)
+    assert g["success"], "\n".join(lines)
+    assert "called with a wrong value" not in "\n".join(lines)
+
+
+def test_an_unused_wrong_lookup_is_not_named_beside_another_miss():
+    g, lines = _replay(UNUSED_SLIP)
+    reasons = _reasons(lines)
+    assert not g["success"]
+    assert not any("search_car_rentals" in r for r in reasons), "\n".join(reasons)
+    assert any("argument amount: expected 41.65" in r and "sent 43.12" in r for r in reasons)
