@@ -31,6 +31,7 @@ from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.resolution import Derive, OwnLookups, resolve_path
 from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.mentions import mentions
 from toolmaze_gym.tasks.model import Task
 
 
@@ -55,6 +56,7 @@ class LookupMiss:
     expected: Any
     origin: str  # where the expected value comes from, in words
     followers: tuple[Follower, ...]
+    corrupted_at: int | None = None  # the silent fault whose corrupted value was sent
     # Required Actions below it that stay not done on the agent's own lookups: (tool,
     # slot) -> what they expected there, and the argument that differs (their own miss,
     # told against what the agent's own lookup gave, not the reference run's).
@@ -69,9 +71,11 @@ class LookupMiss:
                 for f in self.followers]
         led = each[0] if len(each) == 1 else ", ".join(each[:-1]) + " and " + each[-1]
         they, own = ("it follows", "its") if len(each) == 1 else ("they follow", "their")
+        bad = "" if self.corrupted_at is None else \
+            f" (the corrupted value of the faulty response at step {self.corrupted_at + 1})"
         return (f"step {self.step + 1} ({self.tool} {show(args)}) was called with a wrong value: "
                 f"argument {self.argument}: expected {show(self.expected)} ({self.origin}), "
-                f"sent {show(self.sent)}. What it returned was used faithfully by {led}: "
+                f"sent {show(self.sent)}{bad}. What it returned was used faithfully by {led}: "
                 f"{they} from this one miss, not from a miss of {own} own")
 
 
@@ -84,16 +88,21 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
     idx = task_index(task, corpus)
     trace = Trace(idx, steps)
     listed = {(m.get("tool"), m.get("slot")): m for m in missing if isinstance(m, Mapping)}
-    own = resolve_path(idx, trace.view, idx.paths[k], own=OwnLookups(_deriver(corpus)))
+    derive = _deriver(corpus)
+    own = resolve_path(idx, trace.view, idx.paths[k], own=OwnLookups(derive))
     done = [c for c in idx.paths[k].cids
             if (idx.calls[c].tool, idx.calls[c].slot) in listed and c not in own.missing]
     out = []
     for cid, (i, arg) in sorted(own.lookups.items(), key=lambda t: t[1][0]):
         call = idx.calls[cid]
         below = idx.down_slots[call.slot]
+        without = resolve_path(idx, trace.view, idx.paths[k],
+                               own=OwnLookups(derive, frozenset({cid})))
         followers = tuple(Follower(idx.calls[c].tool, idx.calls[c].slot,
                                    listed[(idx.calls[c].tool, idx.calls[c].slot)].get("step"))
-                          for c in done if idx.calls[c].slot in below)
+                          for c in _led(idx, trace, done, below, without.missing,
+                                        _changed(own.outputs, without.outputs,
+                                                 {call.slot, *below})))
         if not followers:
             continue  # its answer led no missed Action: no miss of its own
         still = {(idx.calls[c].tool, idx.calls[c].slot): (own.expected.get(c, {}),
@@ -101,10 +110,65 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
                  for c in own.missing if idx.calls[c].slot in below}
         origin = origins(corpus, task, call).get(arg)
         said = where(origin, trace.steps[:i]) if origin is not None else "this episode's"
-        out.append(LookupMiss(i, call.tool, call.slot, arg,
-                              steps[i].action.get("arguments", {}).get(arg),
-                              own.expected.get(cid, {}).get(arg), said, followers, still))
+        sent = steps[i].action.get("arguments", {}).get(arg)
+        out.append(LookupMiss(i, call.tool, call.slot, arg, sent,
+                              own.expected.get(cid, {}).get(arg), said, followers,
+                              _corrupted_at(steps[:i], sent), still))
     return out
+
+
+def _led(idx: Any, trace: Trace, done: Sequence[int], below: frozenset[str] | set[str],
+         missed_without: Sequence[int], changed: list[tuple[str, Any]]) -> list[int]:
+    """Of the missed Actions the agent's own lookups find ``done``, those a lookup led:
+    missed again when that lookup alone is read as the grade reads it, and sent with a
+    value that its own answer changed (``changed``), or below one that is (an expense
+    of the reservation the wrong search gave: the grade reads a missed Action's own
+    answer already). One whose values came from elsewhere (the plan's clean text
+    beside a wrong cost; a text that passes an empty summary's no facts) is not led."""
+    steps = trace.view.steps
+    led = [c for c in done if idx.calls[c].slot in below and c in missed_without
+           and any(_carries(steps[i].action.get("arguments"), changed)
+                   for i in trace.view.by_tool.get(idx.calls[c].tool, ()))]
+    under = {s for c in led for s in idx.down_slots[idx.calls[c].slot]}
+    return [c for c in done if c in led or idx.calls[c].slot in under]
+
+
+def _changed(own: Mapping[str, Mapping[str, Any]], grade: Mapping[str, Mapping[str, Any]],
+             slots: set[str]) -> list[tuple[str, Any]]:
+    """The values of ``slots`` the agent's own lookup changed: this reading's outputs
+    that the reading without it does not have."""
+    return [(key.partition("@")[0], v) for s in slots for key, v in own.get(s, {}).items()
+            if v is not None and grade.get(s, {}).get(key) != v]
+
+
+def _carries(args: Any, values: Sequence[tuple[str, Any]]) -> bool:
+    """Whether arguments sent carry one of ``values`` (type, value): equal, or told in
+    a text as the grader reads values there (``mentions``: 760,461.60 for 760461.6)."""
+    if not isinstance(args, Mapping):
+        return False
+    for a in args.values():
+        for type_, v in values:
+            if a == v:
+                return True
+            if isinstance(a, str) and not isinstance(v, (bool, dict, list)):
+                try:
+                    if mentions(a, type_, v):
+                        return True
+                except (KeyError, TypeError, ValueError):
+                    continue
+    return False
+
+
+def _corrupted_at(before: Sequence[Step], sent: Any) -> int | None:
+    """The latest step before whose silent fault corrupted a field to ``sent``: the wrong
+    value is then over-trust of that response, and the line says so."""
+    for j in range(len(before) - 1, -1, -1):
+        fault = before[j].fault or {}
+        corrupted = fault.get("corrupted") if isinstance(fault, Mapping) else None
+        if isinstance(corrupted, Mapping) and any(
+                v == sent and type(v) is type(sent) for v in corrupted.values()):
+            return j
+    return None
 
 
 def as_read_on_own_lookups(grade: Mapping[str, Any], misses: Sequence[LookupMiss]

@@ -183,6 +183,7 @@ class OwnLookups:
     run's answer there (a world fact the agent may know), so grades stay as they were."""
 
     derive: Derive | None = None
+    keep: frozenset[int] = frozenset()  # lookups (cids) read as the grade reads them
 
 
 def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
@@ -265,7 +266,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                     got = view.body(near)
                     if got is not None and _has_fields(got, exp.call.response):
                         body = got
-            elif own is not None:
+            elif own is not None and cid not in own.keep:
                 body = _own_lookup(idx, view, st, exp, m, after, local, lookups, cid,
                                    own) or body
                 if cid in lookups:
