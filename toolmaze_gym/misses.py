@@ -102,7 +102,8 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
                                    listed[(idx.calls[c].tool, idx.calls[c].slot)].get("step"))
                           for c in _led(idx, trace, done, below, without.missing,
                                         _changed(own.outputs, without.outputs,
-                                                 {call.slot, *below})))
+                                                 {call.slot, *below},
+                                                 steps[i].action.get("arguments"))))
         if not followers:
             continue  # its answer led no missed Action: no miss of its own
         still = {(idx.calls[c].tool, idx.calls[c].slot): (own.expected.get(c, {}),
@@ -134,11 +135,13 @@ def _led(idx: Any, trace: Trace, done: Sequence[int], below: frozenset[str] | se
 
 
 def _changed(own: Mapping[str, Mapping[str, Any]], grade: Mapping[str, Mapping[str, Any]],
-             slots: set[str]) -> list[tuple[str, Any]]:
+             slots: set[str], sent: Any) -> list[tuple[str, Any]]:
     """The values of ``slots`` the agent's own lookup changed: this reading's outputs
-    that the reading without it does not have."""
+    that the reading without it does not have, less those the lookup was sent (an id it
+    echoes came from upstream, not from it: a product id a faulty search gave)."""
+    given = list(sent.values()) if isinstance(sent, Mapping) else []
     return [(key.partition("@")[0], v) for s in slots for key, v in own.get(s, {}).items()
-            if v is not None and grade.get(s, {}).get(key) != v]
+            if v is not None and grade.get(s, {}).get(key) != v and v not in given]
 
 
 def _carries(args: Any, values: Sequence[tuple[str, Any]]) -> bool:
