@@ -86,3 +86,55 @@ def test_an_unused_wrong_lookup_is_not_named_beside_another_miss():
     assert not g["success"]
     assert not any("search_car_rentals" in r for r in reasons), "\n".join(reasons)
     assert any("argument amount: expected 41.65" in r and "sent 43.12" in r for r in reasons)
+
+
+# Two episodes of the scripted naive agent on toolmaze-v5 under silent faults (from
+# ``benchmarks/same_records.py``), played again here.
+NAIVE_FARE = ("tmz-v5-c2-0025", "P3", [
+    '{"name": "search_flights", "arguments": {"origin": "Prague", "destination": "Milan", '
+    '"date": "2026-08-30"}}',
+    '{"name": "get_fare", "arguments": {"flight_id": "AZ1077-GRUMXP-20260830"}}',
+    '{"name": "book_flight_offer", "arguments": {"fare_quote_id": "FQ-AZ1077-GRUMXP-20260830", '
+    '"passenger_name": "Emma Bauer"}}',
+    '{"name": "finish", "arguments": {"answer": "All requested steps are done."}}'])
+# The cost computed on the corrupted 193 kWh, but the push carries the plan's clean
+# 182.23 kWh and 58.31 GBP: it did not use what the wrong cost call returned.
+NAIVE_COST = ("tmz-v5-c1-0038", "P3", [
+    '{"name": "get_energy_usage", "arguments": {"site": "Berlin", "period": "week"}}',
+    '{"name": "calc_energy_cost", "arguments": {"kwh": 193.0, "unit_rate": 0.32}}',
+    '{"name": "format_price_message", "arguments": {"amount": 61.76, "currency": "GBP"}}',
+    '{"name": "translate_v3", "arguments": {"contents": "We used 182.23 kWh this week: Price: '
+    '58.31 GBP (Pound Sterling).", "target_language_code": "it"}}',
+    '{"name": "homey_push_notification", "arguments": {"home": "Berlin", "text": "In questo '
+    'periodo (week) abbiamo consumato 182.23 kWh: Price: 58.31 GBP (Pound Sterling)."}}',
+    '{"name": "finish", "arguments": {"answer": "All requested steps are done."}}'])
+
+
+def _explained(task_id: str, mode: str, actions: list[str]) -> tuple[dict, str]:
+    from tests.grading._helpers import simulator
+    from toolmaze_gym.episode import Episode
+    from toolmaze_gym.explain import explain
+    from toolmaze_gym.grading import grade
+
+    task, sim = get_task(task_id), simulator()
+    ep = Episode(task, mode, sim)
+    for a in actions:
+        ep.step(a)
+    g = grade(task, ep.profile, ep.steps, ep.truncated, sim).to_dict()
+    return g, "\n".join(explain(g, task, ep.profile, ep.steps, sim.corpus))
+
+
+def test_a_lookup_sent_a_corrupted_value_is_said_so():
+    g, text = _explained(*NAIVE_FARE)
+    assert not g["success"] and "over_trust" in g["labels"]
+    assert 'step 2 (get_fare {"flight_id": "AZ1077-GRUMXP-20260830"}) was called with a wrong ' \
+           'value: argument flight_id' in text
+    assert 'sent "AZ1077-GRUMXP-20260830" (the corrupted value of the faulty response at ' \
+           "step 1). What it returned was used faithfully by Action book_flight_offer" in text
+
+
+def test_an_action_that_did_not_use_the_wrong_lookups_answer_does_not_follow_from_it():
+    g, text = _explained(*NAIVE_COST)
+    assert not g["success"]
+    assert "called with a wrong value" not in text
+    assert "Action homey_push_notification (step 'notify') was not done right" in text
