@@ -100,7 +100,7 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
                                own=OwnLookups(derive, frozenset({cid})))
         followers = tuple(Follower(idx.calls[c].tool, idx.calls[c].slot,
                                    listed[(idx.calls[c].tool, idx.calls[c].slot)].get("step"))
-                          for c in _led(idx, trace, done, below, without.missing,
+                          for c in _led(idx, trace, done, below,
                                         _changed(own.outputs, without.outputs,
                                                  {call.slot, *below},
                                                  steps[i].action.get("arguments"))))
@@ -119,15 +119,15 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
 
 
 def _led(idx: Any, trace: Trace, done: Sequence[int], below: frozenset[str] | set[str],
-         missed_without: Sequence[int], changed: list[tuple[str, Any]]) -> list[int]:
+         changed: list[tuple[str, Any]]) -> list[int]:
     """Of the missed Actions the agent's own lookups find ``done``, those a lookup led:
-    missed again when that lookup alone is read as the grade reads it, and sent with a
-    value that its own answer changed (``changed``), or below one that is (an expense
-    of the reservation the wrong search gave: the grade reads a missed Action's own
-    answer already). One whose values came from elsewhere (the plan's clean text
-    beside a wrong cost; a text that passes an empty summary's no facts) is not led."""
+    below it and sent with a value its own answer changed (``changed``), or below one
+    that is (an expense of the reservation the wrong search gave: the grade reads a
+    missed Action's own answer already). One whose values came from elsewhere (the
+    plan's clean text beside a wrong cost; a text that passes an empty summary's no
+    facts) is not led."""
     steps = trace.view.steps
-    led = [c for c in done if idx.calls[c].slot in below and c in missed_without
+    led = [c for c in done if idx.calls[c].slot in below
            and any(_carries(steps[i].action.get("arguments"), changed)
                    for i in trace.view.by_tool.get(idx.calls[c].tool, ()))]
     under = {s for c in led for s in idx.down_slots[idx.calls[c].slot]}

@@ -109,6 +109,17 @@ NAIVE_COST = ("tmz-v5-c1-0038", "P3", [
     'periodo (week) abbiamo consumato 182.23 kWh: Price: 58.31 GBP (Pound Sterling)."}}',
     '{"name": "finish", "arguments": {"answer": "All requested steps are done."}}'])
 
+# The search answered a wrong product (a silent fault); the review goes to that product,
+# whose id the review lookup only echoes: the id came from the search, not from it.
+NAIVE_REVIEW = ("tmz-v5-c1-0095", "P3", [
+    '{"name": "shopify_get_order", "arguments": {"id": "SO-3UUZGPXH"}}',
+    '{"name": "aftership_get_tracking", "arguments": {"tracking_number": "1ZXCHHQUTBRDSA7RU6"}}',
+    '{"name": "search_products", "arguments": {"query": "Orbit Edge Two-Person Tent"}}',
+    '{"name": "get_product_reviews", "arguments": {"product_id": "PRD-678087"}}',
+    '{"name": "write_review", "arguments": {"product_id": "PRD-678087", "rating": 4, "text": '
+    '"Delivered by UPS (in transit). Agree with the 2194 other reviews so far."}}',
+    '{"name": "finish", "arguments": {"answer": "All requested steps are done."}}'])
+
 
 def _explained(task_id: str, mode: str, actions: list[str]) -> tuple[dict, str]:
     from tests.grading._helpers import simulator
@@ -138,3 +149,10 @@ def test_an_action_that_did_not_use_the_wrong_lookups_answer_does_not_follow_fro
     assert not g["success"]
     assert "called with a wrong value" not in text
     assert "Action homey_push_notification (step 'notify') was not done right" in text
+
+
+def test_an_id_a_lookup_only_echoes_is_not_what_it_returned():
+    g, text = _explained(*NAIVE_REVIEW)
+    assert not g["success"]
+    assert "(get_product_reviews" not in text and "called with a wrong value" not in text
+    assert "Action write_review (step 'review') was not done right" in text
