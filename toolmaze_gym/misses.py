@@ -10,12 +10,15 @@ Said as two misses it misleads: the agent would look for two faults. So the path
 the grade compared is read once more with the agent's own lookups
 (``grading.resolution.OwnLookups``: its own call of the lookup where it sent other
 arguments, a derivable Processor it skipped worked out on its own values). A
-required Action the grade lists as not done that this reading finds done used
-what the agent's own wrong lookup returned, faithfully: it follows from that
-lookup's miss, which is reported instead, naming the argument, what was sent,
-what was expected and where that comes from. A wrong lookup whose answer no
-missed Action used (the agent looked again with the right arguments, or never
-used it) is no miss and is never named.
+required Action the grade lists as not done that this reading finds done, and
+whose attempt carries a value the wrong lookup's own answer changed (or that sits
+below such an Action), used that answer faithfully: it follows from the lookup's
+miss, which is reported instead, naming the argument, what was sent, what was
+expected and where that comes from. A wrong lookup whose answer no missed Action
+used (the agent looked again with the right arguments, or never used it) is no
+miss and is never named. This reading is never the grade: read that way, 17 of
+the 577 played episodes and 1,232 of the scripted agents' 10,000 records would
+grade differently (an exploratory lookup's answer would override a known fact).
 """
 
 from __future__ import annotations
@@ -100,7 +103,7 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
                                own=OwnLookups(derive, frozenset({cid})))
         followers = tuple(Follower(idx.calls[c].tool, idx.calls[c].slot,
                                    listed[(idx.calls[c].tool, idx.calls[c].slot)].get("step"))
-                          for c in _led(idx, trace, done, below,
+                          for c in _led(idx, trace, done, listed, below,
                                         _changed(own.outputs, without.outputs,
                                                  {call.slot, *below},
                                                  steps[i].action.get("arguments"))))
@@ -118,7 +121,8 @@ def lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
     return out
 
 
-def _led(idx: Any, trace: Trace, done: Sequence[int], below: frozenset[str] | set[str],
+def _led(idx: Any, trace: Trace, done: Sequence[int],
+         listed: Mapping[tuple[str, str], Mapping[str, Any]], below: frozenset[str] | set[str],
          changed: list[tuple[str, Any]]) -> list[int]:
     """Of the missed Actions the agent's own lookups find ``done``, those a lookup led:
     below it and sent with a value its own answer changed (``changed``), or below one
@@ -127,9 +131,14 @@ def _led(idx: Any, trace: Trace, done: Sequence[int], below: frozenset[str] | se
     plan's clean text beside a wrong cost; a text that passes an empty summary's no
     facts) is not led."""
     steps = trace.view.steps
+
+    def attempts(c: int) -> list[int]:  # the step the grade names, else every call
+        step = listed[(idx.calls[c].tool, idx.calls[c].slot)].get("step")
+        return [step] if isinstance(step, int) and 0 <= step < len(steps) \
+            else list(trace.view.by_tool.get(idx.calls[c].tool, ()))
+
     led = [c for c in done if idx.calls[c].slot in below
-           and any(_carries(steps[i].action.get("arguments"), changed)
-                   for i in trace.view.by_tool.get(idx.calls[c].tool, ()))]
+           and any(_carries(steps[i].action.get("arguments"), changed) for i in attempts(c))]
     under = {s for c in led for s in idx.down_slots[idx.calls[c].slot]}
     return [c for c in done if c in led or idx.calls[c].slot in under]
 
