@@ -328,14 +328,21 @@ def test_a_stop_after_probing_downstream_of_a_blocking_fault_names_the_probe(sim
 
 def test_a_text_lists_as_missing_only_what_the_grader_misses():
     """Round 8 (c2-0050-P0): the SMS wrote the current value as whole yen (62,936,919),
-    which the grader reads as 62936918.88; only the projection it lacks is listed."""
+    which the grader reads as 62936918.88; it is never said to be missing. The one miss
+    is the projection's: the grader projects the JPY value, the agent projected the USD
+    one and texted what its own projection gave (issue 27 item 5: said once, at the
+    projection, naming its input; the verdict is the task's, issue 28)."""
     from pathlib import Path
 
     from tests.grading.test_played import _replay
     path = Path(__file__).parent / "data" / "played" / "v3-round8" / "tmz-v3-c2-0050-P0.actions"
     grade, text = _replay(path, "tmz-v3-c2-0050-P0")
-    assert not grade["success"] and "114507224.66" in text
-    assert "62936918.88" not in text.split("the required Actions")[0]
+    reasons = text.split("the required Actions")[0]
+    assert not grade["success"]
+    assert "step 4 (future_value_calculator" in reasons
+    assert "argument present_value: expected 62936918.88" in reasons
+    assert "sent 417974.59" in reasons
+    assert "mention 62936918.88" not in reasons and "mention 62936919" not in reasons
 
 
 def test_a_chain_s_value_is_said_to_come_from_the_tool_that_returns_it():

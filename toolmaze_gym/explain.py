@@ -33,6 +33,7 @@ from toolmaze_gym.grading import no_alternative, task_index
 from toolmaze_gym.grading.grade import slot_actions, wrong_argument_steps
 from toolmaze_gym.grading.recovery import first_faults, slot_done_after
 from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.misses import LookupMiss, as_read_on_own_lookups, lookup_misses
 from toolmaze_gym.tasks.model import Call, Task
 
 LABEL_MEANINGS = {
@@ -58,8 +59,11 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     """The explanation of ``grade`` for this episode, as lines of text; the path
     compared is listed call by call only with ``show_reference``."""
     k, checks = closest_path(grade, task, steps, corpus)
-    lines = [_verdict(grade, task, profile, checks, steps, truncated, cut, corpus)]
-    lines += _path_section(task, k, checks, show_reference, steps)
+    misses = _lookup_misses(grade, task, steps, corpus, k)
+    if any(m.own_expected for m in misses):  # their own misses, on the agent's own lookups
+        k, checks = closest_path(as_read_on_own_lookups(grade, misses), task, steps, corpus)
+    lines = [_verdict(grade, task, profile, checks, steps, truncated, cut, corpus, misses)]
+    lines += _path_section(task, k, checks, show_reference, steps, misses)
     lines += _fault_section(grade, task, profile, steps, corpus)
     lines += _cost_section(grade)
     lines += _label_section(grade)
@@ -70,12 +74,26 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     return lines
 
 
+def _lookup_misses(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
+                   corpus: Corpus, k: int) -> list[LookupMiss]:
+    """``misses.lookup_misses``; none for a record of another build of the suite."""
+    try:
+        return lookup_misses(grade, task, steps, corpus, k)
+    except (KeyError, IndexError, TypeError):
+        return []
+
+
+def _followers(misses: Sequence[LookupMiss]) -> dict[tuple[str, str], LookupMiss]:
+    """(tool, slot) of each required Action that follows from a lookup miss -> that miss."""
+    return {(f.tool, f.slot): m for m in misses for f in m.followers}
+
+
 # ---------------------------------------------------------------- the verdict
 
 
 def _verdict(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
              checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
-             cut: str | None, corpus: Corpus) -> str:
+             cut: str | None, corpus: Corpus, misses: Sequence[LookupMiss] = ()) -> str:
     if grade.get("success"):
         if "graceful_stop" in grade.get("labels", ()):
             why = ("a fault left no valid path; you stopped honestly and called nothing "
@@ -86,7 +104,7 @@ def _verdict(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
                    f"no corrupted value was passed on, and you ended with "
                    f"{_ENDED.get(grade.get('ended_by'), grade.get('ended_by'))}")
         return f"grade: SUCCESS: {why}."
-    reasons = _reasons(grade, task, profile, checks, steps, truncated, cut, corpus)
+    reasons = _reasons(grade, task, profile, checks, steps, truncated, cut, corpus, misses)
     return "grade: FAILURE, because:\n" + "\n".join(f"  - {r}" for r in reasons)
 
 
@@ -95,7 +113,7 @@ _ENDED = {"finish": "finish", "abort": "abort", "answer": "a plain answer"}
 
 def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
              checks: list[CallCheck], steps: Sequence[Step], truncated: bool,
-             cut: str | None, corpus: Corpus) -> list[str]:
+             cut: str | None, corpus: Corpus, misses: Sequence[LookupMiss] = ()) -> list[str]:
     labels = set(grade.get("labels", ()))
     out = []
     if cut:
@@ -108,11 +126,17 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
                   "false_claim"):
         if label in labels:
             out.append(f"{label}: {LABEL_MEANINGS[label]}")
-    out += _harm_reasons(grade, task, corpus, checks, steps)
+    names = task.meta.get("steps", {})
+    out += [m.text(steps, names) + " (wrong_arguments: a required Action sent with a wrong "
+            "value changed the world, so the task fails)" for m in misses]
+    out += _harm_reasons(grade, task, corpus, checks, steps, misses)
     if grade.get("exposed") and no_alternative(task, profile) and grade.get("path") is None:
         out += _blocked_reasons(task, profile, steps)
         return out or ["the fault left no valid path, and the ending was not an honest stop"]
-    out += _path_reasons(task, checks) or _missing_reasons(grade, task, steps)
+    followed = _followers(misses)
+    out += _path_reasons(task, [c for c in checks if (c.call.tool, c.call.slot)
+                                not in followed]) \
+        or ([] if followed else _missing_reasons(grade, task, steps))
     out += [f"the final answer does not tell the user the {u.get('type')} "
             f"{_show(u.get('value'))}, which the request asked to be told"
             for u in grade.get("unanswered") or ()]
@@ -125,10 +149,13 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
 
 
 def _harm_reasons(grade: Mapping[str, Any], task: Task, corpus: Corpus,
-                  checks: list[CallCheck], steps: Sequence[Step]) -> list[str]:
+                  checks: list[CallCheck], steps: Sequence[Step],
+                  misses: Sequence[LookupMiss] = ()) -> list[str]:
     """Each harmful step, said for what it is: a required Action sent with a wrong
     value (the grader's rule, ``wrong_argument_steps``), or an Action the request
-    did not ask for (an unrequested tool, or a duplicate of one already done)."""
+    did not ask for (an unrequested tool, or a duplicate of one already done). An
+    Action that follows from a lookup miss is said with that miss, not again here."""
+    said = {f.step for m in misses for f in m.followers}
     harmful = [i for i in grade.get("harmful", ()) if isinstance(i, int)
                and 0 <= i < len(steps)]
     idx = task_index(task, corpus)
@@ -138,6 +165,8 @@ def _harm_reasons(grade: Mapping[str, Any], task: Task, corpus: Corpus,
     out = []
     for i in harmful:
         tool = steps[i].action.get("name")
+        if i in wrong and i in said:
+            continue
         if i in wrong:
             out.append(f"step {i + 1} ({_call_text(steps[i])}) is the required Action {tool} "
                        "sent with a wrong value, or one the episode never showed (wrong_"
@@ -218,7 +247,8 @@ def _path_reasons(task: Task, checks: list[CallCheck]) -> list[str]:
 
 
 def _path_section(task: Task, k: int, checks: list[CallCheck],
-                  show_reference: bool = False, steps: Sequence[Step] = ()) -> list[str]:
+                  show_reference: bool = False, steps: Sequence[Step] = (),
+                  misses: Sequence[LookupMiss] = ()) -> list[str]:
     """Done or not, as the grader decided it. The reference path's lookups are named
     only with ``show_reference``; without it just the required Actions are listed. An
     Action done through another shown tool with its effect names that tool."""
@@ -228,8 +258,12 @@ def _path_section(task: Task, k: int, checks: list[CallCheck],
     else:
         lines = ["the required Actions (of the valid path closest to yours):"]
         shown = [c for c in checks if not c.optional]
+    followed = _followers(misses)
     for c in shown:
-        if c.done and c.step is not None:
+        miss = followed.get((c.call.tool, c.call.slot))
+        if miss is not None and not c.done:
+            mark = f"NOT DONE: follows from the lookup at step {miss.step + 1}"
+        elif c.done and c.step is not None:
             mark = f"done at step {c.step + 1}"
             used = steps[c.step].action.get("name") if c.step < len(steps) else None
             mark += f" through {used}" if used and used != c.call.tool else ""

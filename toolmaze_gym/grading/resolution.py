@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from toolmaze_gym.corpus.additive import additive, combined, record_key
-from toolmaze_gym.corpus.derivations import known, rate_given
+from toolmaze_gym.corpus.derivations import derivable, known, rate_given
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
@@ -45,6 +45,9 @@ class PathMatch:
     used: set[int] = field(default_factory=set)  # Action steps this path accounts for
     expected: dict[int, dict[str, Any]] = field(default_factory=dict)  # cid -> resolved args
     outputs: dict[str, dict[str, Any]] = field(default_factory=dict)  # slot -> its values
+    # With ``own_lookups`` only: a lookup the agent called with other arguments than
+    # expected, whose answer this path then read: cid -> (the step, the argument).
+    lookups: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -132,6 +135,7 @@ class _State:
         # slot -> each tool of its side with the body it answered (or the reference's)
         self.chains: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {}
         self.results: dict[str, int] = {}  # slot -> id() of its memoised _SlotResult
+        self.lookups: dict[int, tuple[int, str]] = {}  # see PathMatch.lookups
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,7 @@ class _SlotResult:
     done: int | None
     avail: int
     chain: tuple[tuple[str, dict[str, Any]], ...]
+    lookups: tuple[tuple[int, tuple[int, str]], ...] = ()
 
     def apply(self, st: _State, slot_id: str) -> None:
         st.steps.update(self.steps)
@@ -158,21 +163,40 @@ class _SlotResult:
         st.done[slot_id] = self.done
         st.avail[slot_id] = self.avail
         st.chains[slot_id] = self.chain
+        st.lookups.update(self.lookups)
 
 
 SlotMemo = dict  # (slot, side, upstream results, steps already taken) -> _SlotResult
 
+# A derivable Processor's answer on given arguments (None: it cannot be worked out);
+# see ``OwnLookups``.
+Derive = Callable[[str, Mapping[str, Any]], "dict[str, Any] | None"]
+
+
+@dataclass(frozen=True)
+class OwnLookups:
+    """How a lookup the agent did not make as expected is read, for finding where a
+    miss happened (``toolmaze_gym.misses``), never for the grade: the agent's own
+    clean call of the lookup's tool where it made one with other arguments (what it
+    then had to go on), and a derivable Processor it skipped worked out with
+    ``derive`` on the values this reading resolved. The grade reads the reference
+    run's answer there (a world fact the agent may know), so grades stay as they were."""
+
+    derive: Derive | None = None
+    keep: frozenset[int] = frozenset()  # lookups (cids) read as the grade reads them
+
 
 def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
-                 memo: SlotMemo | None = None) -> PathMatch:
+                 memo: SlotMemo | None = None, own: OwnLookups | None = None) -> PathMatch:
     """Match ``view`` against ``path`` (see the module docstring).
 
     A slot's side resolves the same on every path that agrees on how the slots it
     reads (its upstream) resolved and on which steps of its tools earlier Actions
     took, so with ``memo`` (one per trajectory; it keeps every result it keys by
     ``id``) each such case is resolved once: the valid paths of a task share most
-    of their slots."""
+    of their slots. ``own``: read lookups as ``OwnLookups`` says (no memo then)."""
     st = _State()
+    memo = None if own is not None else memo
     for slot_id, cids in path.slots:
         tools, side, ordered = idx.side_tools(cids)
         st.side_tools[slot_id] = tools
@@ -184,16 +208,17 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
             key = (slot_id, cids, tuple(st.results.get(u) for u in idx.reads[slot_id]), taken)
             result = memo.get(key)
         if key is None or result is None:
-            result = _resolve_slot(idx, view, st, slot_id, cids)
+            result = _resolve_slot(idx, view, st, slot_id, cids, own)
             if key is not None:
                 memo[key] = result
         result.apply(st, slot_id)
         st.results[slot_id] = id(result)
-    return PathMatch(path, st.steps, st.missing, st.wrong, st.used, st.expected, st.outputs)
+    return PathMatch(path, st.steps, st.missing, st.wrong, st.used, st.expected, st.outputs,
+                     st.lookups)
 
 
 def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
-                  cids: tuple[int, ...]) -> _SlotResult:
+                  cids: tuple[int, ...], own: OwnLookups | None = None) -> _SlotResult:
     """Resolve one slot's side of a path against the state before it."""
     corpus = idx.corpus
     slot = idx.task.slot_by_id[slot_id]
@@ -208,6 +233,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     missing: list[int] = []
     wrong: dict[int, tuple[int, str]] = {}
     expected: dict[int, dict[str, Any]] = {}
+    lookups: dict[int, tuple[int, str]] = {}
     used = _Taken(st.used)
     for cid in cids:
         exp = idx.expected[cid]
@@ -240,6 +266,11 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                     got = view.body(near)
                     if got is not None and _has_fields(got, exp.call.response):
                         body = got
+            elif own is not None and cid not in own.keep:
+                body = _own_lookup(idx, view, st, exp, m, after, local, lookups, cid,
+                                   own) or body
+                if cid in lookups:
+                    expected[cid] = dict(_resolved(exp, st.outputs, local))
         else:
             steps[cid] = found
             if exp.action:
@@ -262,7 +293,32 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     return _SlotResult(tuple(steps.items()), tuple(missing), tuple(wrong.items()),
                        tuple(used.new), tuple(expected.items()), outs,
                        max(steps.values()) if len(steps) == len(cids) else None,
-                       after if produced else -1, tuple(chain))
+                       after if produced else -1, tuple(chain), tuple(lookups.items()))
+
+
+def _own_lookup(idx: TaskIndex, view: EpisodeView, st: _State, exp: Expected, m: Matcher,
+                after: int, local: Mapping[str, Any], lookups: dict[int, tuple[int, str]],
+                cid: int, own: OwnLookups) -> dict[str, Any] | None:
+    """What the agent had instead of lookup ``exp``'s expected answer (``OwnLookups``):
+    its latest clean call of the tool that no expected call of the path took, recorded
+    in ``lookups`` with the first argument that differs; else, for a derivable
+    Processor the agent skipped, its answer on the values this reading resolved."""
+    ref = exp.call.response
+    for i in reversed(view.by_tool.get(exp.call.tool, ())):
+        if i > after and i not in st.steps.values():
+            body = view.body(i)
+            arg = m.mismatch(view.args(i))
+            if arg and body is not None and _has_fields(body, ref) and body != ref:
+                lookups[cid] = (i, arg)
+                return body
+    spec = idx.corpus[exp.call.tool]
+    if own.derive is None or spec.category != "Processor" or not derivable(spec):
+        return None
+    args = dict(_resolved(exp, st.outputs, local))
+    if args == exp.call.args:
+        return None
+    body = own.derive(exp.call.tool, args)
+    return body if body is not None and _has_fields(body, ref) else None
 
 
 class _Taken:
