@@ -7,7 +7,9 @@ difference was. Every episode fairly graded a success must be graded one; where 
 verdict is the task's (the next suite changes the task), the episode is listed in
 ``TASK_SIDE`` with the reason. An episode the player got wrong itself must fail.
 Probes (``probes/``) are one-change variants a fair grader passes; slips (``slips/``)
-one-change variants it fails.
+one-change variants it fails. A probe a fair grader passes that the grader fails
+(``GRADER_STRICT``), or a slip it passes (``GRADER_LENIENT``), is a strict xfail naming the
+defect, so a fix shows up as an unexpected pass to move out of the list.
 """
 
 from __future__ import annotations
@@ -207,3 +209,22 @@ def test_every_listed_defect_names_a_file_that_is_kept():
     kept = {p.name.removesuffix(".actions") for p in PLAYED.glob("*/*/*.actions")}
     named = {k for k in TASK_SIDE if "." in k} | set(GRADER_STRICT) | set(GRADER_LENIENT)
     assert named <= kept, named - kept
+
+
+# Recoveries as short as the shortest, whose C_rec should match the probe's (issue 27).
+EQUAL_COST = [
+    pytest.param("v6", "tmz-v6-c3-0092-P4", "tmz-v6-c3-0092-P4.flightaware", id="v6/c3-0092-P4",
+                 marks=pytest.mark.xfail(strict=True, reason=(
+                     "c* counts no lookup from a side a permanent fault made unusable, though "
+                     "get_flight_status was called with a clean id: c* 3 for a 4-step path"))),
+]
+
+
+@pytest.mark.parametrize(("folder", "episode", "probe"), EQUAL_COST)
+def test_a_recovery_as_short_as_the_probes_costs_the_same(folder, episode, probe):
+    """The played episode and its probe take equally many steps after the fault (one
+    lookup swapped for another), so neither recovery may be dearer than the other."""
+    played, _ = _replay(PLAYED / folder / f"{episode}.actions", episode)
+    swapped, _ = _replay(PLAYED / folder / "probes" / f"{probe}.actions", episode)
+    assert played["c"] == swapped["c"]
+    assert played["c_rec"] == swapped["c_rec"]
