@@ -685,12 +685,32 @@ _ARTICLES = frozenset((
 _ELIDED = ("l'", "un'")  # "l'ordre du jour", "un'offerta"
 
 
+# The labels a tool's generated text opens with ("Price: 7,620.00 EUR (Euro)",
+# text.format_price; data/world/generated_texts.json). Only these: a request's own
+# "Quote: 40 × ..." is a subject, not a label and a value.
+GENERATED_LABELS = frozenset({"Price"})
+_LABELLED = re.compile(r"(?P<label>[^\W\d_]+): (?P<rest>\S.*)", re.S)
+
+
+def unlabelled(value: str) -> str:
+    """``value`` without a generated text's label: "7,620.00 EUR (Euro)" for
+    "Price: 7,620.00 EUR (Euro)". Dropped into a sentence's hole the label reads as
+    a form's ("We received Price: ..."), so a request's texts leave it out and a text
+    that does still mentions the value."""
+    m = _LABELLED.fullmatch(value)
+    return m.group("rest") if m and m.group("label") in GENERATED_LABELS else value
+
+
 @lru_cache(maxsize=4096)  # the same asked phrase is looked for in every text of a grade
 def _phrases(value: str) -> tuple[str, ...]:
-    """The forms of a phrase a text may carry: whole, and without a leading article."""
+    """The forms of a phrase a text may carry: whole, without a leading article, and
+    without a generated text's label (``unlabelled``)."""
     needle = _flat(value).strip(_EDGE)
     if not needle:
         return ()
+    rest = _flat(unlabelled(value.strip())).strip(_EDGE)
+    if rest != needle:
+        return needle, rest
     first, _, rest = needle.partition(" ")
     if first in _ARTICLES and rest:
         return needle, rest

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from toolmaze_gym.corpus import EpisodeState, Simulator
+from toolmaze_gym.world.edition import LATEST
 
 DAMAGED = ("Order SO-1 arrived damaged; last scanned in Lyon. Replaced by order SO-2, "
            "due 2026-05-01 (12.5 EUR with tax, shipping 4.0 EUR).")
@@ -26,10 +27,10 @@ def _call(sim: Simulator, tool: str, **args) -> dict:
 def test_a_sibling_is_built_once_over_the_corpus_as_its_edition_documents_it():
     sim = Simulator()
     old = sim.at_edition(1)
-    assert sim.at_edition(2) is sim and sim.at_edition(1) is old
-    assert old.at_edition(2) is sim and old.at_edition(1) is old
+    assert sim.at_edition(LATEST) is sim and sim.at_edition(1) is old
+    assert old.at_edition(LATEST) is sim and old.at_edition(1) is old
     assert old.world.seed == sim.world.seed
-    assert old.world.edition == 1 and sim.world.edition == 2
+    assert old.world.edition == 1 and sim.world.edition == LATEST
     # the tools an edition did not change are the very same specs
     assert old.corpus["get_forecast_by_city"] is sim.corpus["get_forecast_by_city"]
     assert Simulator().at_edition(1).corpus is old.corpus
@@ -72,3 +73,16 @@ def test_edition_1_tags_a_template_text_it_has_no_sentence_for(sims):
     new = _call(sims[2], "translate_text", text=DAMAGED, target_language="de")
     assert old["translated_text"] == f"[de] {DAMAGED}"
     assert new["translated_text"].startswith("Bestellung SO-1 kam beschädigt an")
+
+
+def test_edition_3_writes_an_before_a_vowel_and_summarises_past_inc(sims):
+    """toolmaze-v5 c1-0091: "Meta Platforms Inc. is a internet content company ..."
+    summarised to "Meta Platforms Inc."; edition 3 writes "an internet" and keeps the
+    sentence whole; edition 2 answers as v5 was played."""
+    new = Simulator().at_edition(3)
+    said = {e: _call(s, "company_overview", symbol="META")["Description"]
+            for e, s in ((2, sims[2]), (3, new))}
+    assert said[2].startswith("Meta Platforms Inc. is a internet content company")
+    assert said[3].startswith("Meta Platforms Inc. is an internet content company")
+    assert _call(sims[2], "tldr_summarize", text=said[2])["tldr"] == "Meta Platforms Inc."
+    assert _call(new, "tldr_summarize", text=said[3])["tldr"] == said[3]

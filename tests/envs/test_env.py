@@ -18,6 +18,7 @@ from toolmaze_gym.faults.store import shipped_profiles
 from toolmaze_gym.prompts import FAILURE_AWARE, STANDARD, clock_line
 from toolmaze_gym.tasks.suite import SUITE_NAME, get_task, load_suite
 from toolmaze_gym.tasks.suite_v2 import ID_PREFIX
+from toolmaze_gym.world.edition import LATEST
 
 FINISH = json.dumps({"name": "finish", "arguments": {"answer": "done"}})
 ABORT = json.dumps({"name": "abort", "arguments": {"reason": "cannot"}})
@@ -216,9 +217,9 @@ def test_procedural_reset_with_a_seed_plays_the_same_task_again():
     assert first == again and first[1]["task_id"] != other[1]["task_id"]
 
 
-def test_the_default_suite_is_v5_and_v1_to_v4_still_play_by_name():
+def test_the_default_suite_is_v6_and_v1_to_v5_still_play_by_name():
     env = ToolMazeEnv(level="C1", mode="P0")
-    assert env.suite == SUITE_NAME == "toolmaze-v5"
+    assert env.suite == SUITE_NAME == "toolmaze-v6"
     assert env.reset(seed=0)[1]["task_id"] == load_suite(levels=["C1"])[0].id
     assert load_suite(levels=["C1"])[0].id.startswith(f"{ID_PREFIX}-c1-")
     kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v2")
@@ -227,6 +228,8 @@ def test_the_default_suite_is_v5_and_v1_to_v4_still_play_by_name():
     assert kept.reset(seed=0)[1]["task_id"] == "tmz-v3-c1-0000"
     kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v4")
     assert kept.reset(seed=0)[1]["task_id"] == "tmz-v4-c1-0000"
+    kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v5")
+    assert kept.reset(seed=0)[1]["task_id"] == "tmz-v5-c1-0000"
     old = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1")
     assert old.reset(seed=0)[1]["task_id"] == "tmz-v1-c1-0000"
     dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
@@ -252,7 +255,7 @@ def test_a_task_plays_on_its_suites_world_edition():
     old = get_task("tmz-v4-c4-0043")
     assert _forecast_high(env, old) == 33.0 and env.episode.sim.world.edition == 1
     custom = dataclasses.replace(old, id="my-c4-0043")
-    assert _forecast_high(env, custom) == 32.5 and env.episode.sim.world.edition == 2
+    assert _forecast_high(env, custom) == 32.5 and env.episode.sim.world.edition == LATEST
     # the tools are documented as the edition has them: no ship-to city before 2
     def params(info: dict, tool: str) -> set[str]:
         return next(set(t["function"]["parameters"]["properties"]) for t in info["tools"]
@@ -265,7 +268,7 @@ def test_a_task_plays_on_its_suites_world_edition():
     assert "ship_to_city" in params(info, "place_order")
     dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")
     dev.reset(seed=2)
-    assert dev.episode.task.id.startswith("tmz-dev-") and dev.episode.sim.world.edition == 2
+    assert dev.episode.task.id.startswith("tmz-dev-") and dev.episode.sim.world.edition == LATEST
 
 
 @pytest.mark.parametrize("by", ["task_id", "task"])

@@ -7,7 +7,9 @@ difference was. Every episode fairly graded a success must be graded one; where 
 verdict is the task's (the next suite changes the task), the episode is listed in
 ``TASK_SIDE`` with the reason. An episode the player got wrong itself must fail.
 Probes (``probes/``) are one-change variants a fair grader passes; slips (``slips/``)
-one-change variants it fails.
+one-change variants it fails. A probe a fair grader passes that the grader fails
+(``GRADER_STRICT``), or a slip it passes (``GRADER_LENIENT``), is a strict xfail naming the
+defect, so a fix shows up as an unexpected pass to move out of the list.
 """
 
 from __future__ import annotations
@@ -41,6 +43,62 @@ TASK_SIDE = {
                          "the request puts no currency on it (the player gave it in ARS)",
     "tmz-v5-c4-0092-P0": "'lock the back door after checking its state' is graded on an "
                          "august_lock call even when the check shows the door already locked",
+    # A probe (keyed by its file name): the task, not the grader, fails it.
+    "tmz-v6-c3-0059-P1.usd": "the request sends the money 'from my CHF account', but the world "
+                             "holds ACC-34840116 in USD: converting to the account's real "
+                             "currency fails (currency expected CHF)",
+}
+
+# Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
+# file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
+_MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
+_ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
+_ZONE = "a time asked in a named zone is checked as an instant, so any zone or none passes"
+_REFS = "a flight number or hotel name passes for the booking references the request asks for"
+_TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
+GRADER_STRICT = {
+    "tmz-v6-c2-0097-P0.variant-rounded-244.1kg": "an emission rounded to 244.1 kg fails "
+                                                 "against 244.14",
+    "tmz-v6-c2-0097-P0.variant-rounded-244kg": "an emission rounded to 'about 244 kg' fails "
+                                               "against 244.14",
+    "tmz-v6-c3-0050-P3.owntz": "a day/month date '14/09' is not read as 14 September",
+    "tmz-v6-c3-0050-P3.tz-newbody": "a day/month date '14/09' is not read as 14 September",
+    "tmz-v6-c3-0050-P3.tz-dotted": "a day/month date '14.09.' is not read as 14 September",
+    "tmz-v6-c4-0065-P4.fx-then-tax": "the final answer's 667.40 (converted, then taxed) must be "
+                                     "667.41: no rounding-order slack in the answer check",
+    "tmz-v6-c4-0065-P4.fx-then-vat": "the final answer's 667.40 (converted, then taxed) must be "
+                                     "667.41: no rounding-order slack in the answer check",
+    "tmz-v6-c4-0081-P1.trainname-only": "the service number written 'ICE 4215' (with a space) "
+                                        "is not the train ICE4215",
+    "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
+    "tmz-v6-c3-0071-P2.variant-rainy-wording": "'rainy (15.1 mm)' fails for not saying 'light "
+                                               "rain' word for word (borderline)",
+    "tmz-v6-c4-0087-P2.pct-only-no-eps": "earnings against the estimate told as the surprise % "
+                                         "fail without both EPS figures",
+    "tmz-v6-c1-0000-P1.title-trimmed": "the headline as title without its place name fails; "
+                                       + _TITLE,
+}
+GRADER_LENIENT = {
+    "tmz-v6-c1-0000-P1.owntitle": _TITLE,
+    "tmz-v6-c1-0000-P1.title-hello-vienna": _TITLE,
+    "tmz-v6-c2-0077-P1.notime": _ZONE,
+    "tmz-v6-c2-0077-P1.wrongtime": _ZONE,
+    "tmz-v6-c3-0032-P3.utc-not-local": _ZONE,
+    "tmz-v6-c2-0092-P4.centoff": _MONEY,
+    "tmz-v6-c2-0092-P4.grossoff": _MONEY,
+    "tmz-v6-c2-0092-P4.tools-netoff": _MONEY,
+    "tmz-v6-c3-0010-P0.slip-cent": _MONEY,
+    "tmz-v6-c3-0010-P0.slip-1229.20": _MONEY,
+    "tmz-v6-c3-0010-P0.slip-1229.28": _MONEY,
+    "tmz-v6-c3-0071-P2.slip-transposed-digits": _MONEY + " (a world-changing expense)",
+    "tmz-v6-c3-0074-P2.no-flight-ref": _REFS,
+    "tmz-v6-c3-0074-P2.no-hotel-ref": _REFS,
+    "tmz-v6-c3-0074-P2.no-refs-at-all": _REFS,
+    "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,
+    "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED,
+    "tmz-v6-c4-0005-P0.slip-finish-omits-usage": _ASKED,
+    "tmz-v6-c4-0050-P0.nocad": _ASKED,
+    "tmz-v6-c4-0050-P0.wrongcad": _ASKED,
 }
 
 
@@ -107,10 +165,17 @@ def test_an_episode_the_agent_got_wrong_is_graded_a_failure(folder, episode):
     assert not g["success"], text
 
 
-def _probes():
-    for path in sorted(PLAYED.glob("*/probes/*.actions")):
+def _variants(kind: str, known: dict[str, str]):
+    """The files of one kind, each a strict xfail where a listed defect decides it."""
+    for path in sorted(PLAYED.glob(f"*/{kind}/*.actions")):
         episode = path.name.split(".")[0]
-        yield pytest.param(path, episode, id=path.name)
+        why = known.get(path.name.removesuffix(".actions"))
+        marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+        yield pytest.param(path, episode, id=path.name, marks=marks)
+
+
+def _probes():
+    return _variants("probes", {**TASK_SIDE, **GRADER_STRICT})
 
 
 @pytest.mark.parametrize(("path", "episode"), list(_probes()))
@@ -120,9 +185,7 @@ def test_a_probe_a_fair_grader_passes_is_graded_a_success(path, episode):
 
 
 def _slips():
-    for path in sorted(PLAYED.glob("*/slips/*.actions")):
-        episode = path.name.split(".")[0]
-        yield pytest.param(path, episode, id=path.name)
+    return _variants("slips", GRADER_LENIENT)
 
 
 @pytest.mark.parametrize(("path", "episode"), list(_slips()))
@@ -139,3 +202,29 @@ def test_every_verdict_has_its_actions_and_every_actions_file_a_verdict():
         listed = {e for f, e, _ in _verdicts() if f == folder.name}
         files = {p.stem for p in folder.glob("*.actions")}
         assert listed == files, folder
+
+
+def test_every_listed_defect_names_a_file_that_is_kept():
+    """A defect list keyed by a renamed or dropped file would xfail nothing, silently."""
+    kept = {p.name.removesuffix(".actions") for p in PLAYED.glob("*/*/*.actions")}
+    named = {k for k in TASK_SIDE if "." in k} | set(GRADER_STRICT) | set(GRADER_LENIENT)
+    assert named <= kept, named - kept
+
+
+# Recoveries as short as the shortest, whose C_rec should match the probe's (issue 27).
+EQUAL_COST = [
+    pytest.param("v6", "tmz-v6-c3-0092-P4", "tmz-v6-c3-0092-P4.flightaware", id="v6/c3-0092-P4",
+                 marks=pytest.mark.xfail(strict=True, reason=(
+                     "c* counts no lookup from a side a permanent fault made unusable, though "
+                     "get_flight_status was called with a clean id: c* 3 for a 4-step path"))),
+]
+
+
+@pytest.mark.parametrize(("folder", "episode", "probe"), EQUAL_COST)
+def test_a_recovery_as_short_as_the_probes_costs_the_same(folder, episode, probe):
+    """The played episode and its probe take equally many steps after the fault (one
+    lookup swapped for another), so neither recovery may be dearer than the other."""
+    played, _ = _replay(PLAYED / folder / f"{episode}.actions", episode)
+    swapped, _ = _replay(PLAYED / folder / "probes" / f"{probe}.actions", episode)
+    assert played["c"] == swapped["c"]
+    assert played["c_rec"] == swapped["c_rec"]

@@ -1,6 +1,6 @@
 """A coherent world (issue 28, item 4): every rule fails on the v3 task the review
 found odd, passes on what the generator builds now, and holds over the default suite
-once it is built by this generator (toolmaze-v5)."""
+once it is built by this generator (toolmaze-v6)."""
 
 from __future__ import annotations
 
@@ -100,8 +100,56 @@ V4_REFUSED = {
 }
 
 
+# rule -> (toolmaze-v5 task, what its blind review found): rules added for toolmaze-v6
+V5_SHIPPED = {
+    # "another trip" to the same Sao Paulo hotel from 23 August, around the stay
+    # booked for 24 to 27 August: "the weather for my arrival" is either day
+    "stays_apart": ("tmz-v5-c1-0001", "overlaps the stay from 2026-08-23 to 2026-08-27"),
+    # a talk at 15:00 UTC in Tokyo: 00:00 local time (event_hours read only a call
+    # naming the event and its time together; here the request names the talk)
+    "event_local_time": ("tmz-v5-c2-0047", "a talk at 00:00 local time"),
+    # a smart plug's review reporting "the battery is at 32%": the hallway sensor's
+    "review_subject": ("tmz-v5-c1-0002", "a review of Brightline Compact Smart Plug "
+                       "reports 32%, of the sensor Awair Element, without naming it"),
+}
+# the toolmaze-v5 tasks each of those rules refuses (scanned over the whole suite)
+V5_REFUSED = {
+    "stays_apart": {"tmz-v5-c1-0001"},
+    # c4-0089: a 14:00 dinner; c4-0001: a video call at 06:00 in Vancouver
+    "event_local_time": {"tmz-v5-c2-0047", "tmz-v5-c4-0089", "tmz-v5-c4-0001"},
+    "review_subject": {"tmz-v5-c1-0002"},
+}
+
+
 def test_every_rule_has_a_counter_example():
-    assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) | set(V4_SHIPPED) == set(coherence.RULES)
+    assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) | set(V4_SHIPPED) | set(V5_SHIPPED) == \
+        set(coherence.RULES)
+
+
+@pytest.mark.parametrize("rule", sorted(V5_SHIPPED))
+def test_rule_fails_on_its_toolmaze_v5_counter_example(rule, corpus, world):
+    task_id, said = V5_SHIPPED[rule]
+    found = coherence.RULES[rule](get_task(task_id, "toolmaze-v5"), corpus, world)
+    assert any(said in p for p in found), (rule, found)
+
+
+@pytest.mark.parametrize("task_id", sorted(set().union(*V5_REFUSED.values())))
+def test_the_generator_builds_the_v5_refused_scenarios_coherently(task_id, sim, corpus, world):
+    """Each scenario a v5 task of the new rules came from still builds, on another draw."""
+    old = get_task(task_id, "toolmaze-v5")
+    task = ScenarioGenerator(sim).generate(LIB[old.meta["scenario"]], old.level, "v6",
+                                           f"coh-{task_id}")
+    assert coherence.problems(task, corpus, world) == []
+
+
+def test_a_second_stay_after_the_first_is_coherent(corpus, world):
+    """c1-0001 with the second trip from 27 August, the day the first stay ends."""
+    data = get_task("tmz-v5-c1-0001", "toolmaze-v5").to_dict()
+    for path in data["solutions"]:
+        for call in path["calls"]:
+            if call["tool"] == "get_hotel_rate":
+                call["args"]["check_in"] = "2026-08-27"
+    assert coherence.stays_apart(Task.from_dict(data), corpus, world) == []
 
 
 @pytest.mark.parametrize("rule", sorted(V4_SHIPPED))
@@ -227,8 +275,8 @@ def test_default_suite_is_coherent(corpus, world):
     """toolmaze-v3 was built before the coherence rules (its counter-examples are above);
     the default suite, built by this generator, must pass."""
     suite = load_suite()
-    known = {i for ids in V4_REFUSED.values() for i in ids} \
-        if suite[0].id.startswith("tmz-v4-") else set()
+    refused = {"tmz-v4-": V4_REFUSED, "tmz-v5-": V5_REFUSED}.get(suite[0].id[:7], {})
+    known = {i for ids in refused.values() for i in ids}
     bad = {t.id: p for t in suite if (p := coherence.problems(t, corpus, world))}
     assert set(bad) == known, json.dumps({k: v for k, v in bad.items() if k not in known},
                                          indent=1, ensure_ascii=False)[:3000]

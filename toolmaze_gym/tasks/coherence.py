@@ -183,6 +183,35 @@ def event_hours(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 
 
+def _event_words(text: str) -> dict[str, tuple[float, float]]:
+    """The events of ``coherence.json`` (``event_hours``) that ``text`` names, with
+    the local hours that fit each."""
+    hours = {w: h for w, h in _rules_data()["event_hours"].items() if not w.startswith("_")}
+    return {w: (lo, hi) for w, (lo, hi) in hours.items()
+            if re.search(rf"\b{w}\b", text.lower())}
+
+
+def event_local_time(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """The time the request gives for an event it names, converted to the event's
+    local time, fits the event there: a talk in Tokyo at 15:00 UTC starts at 00:00
+    local time, which nobody schedules (toolmaze-v5 c2-0047). ``event_hours`` reads
+    only a call that names the event and its time together; here the request names
+    the talk and a conversion tells its local hour."""
+    events = _event_words(task.query)
+    stated = {str(e["value"]) for e in task.entities if e.get("type") == "iso_datetime"}
+    out = []
+    for c in calls(task, corpus):
+        if not events or not c.behaviour.startswith("time.convert"):
+            continue
+        if not stated & {str(v) for v in c.args_of("iso_datetime")}:
+            continue
+        for when in c.returns_of("iso_datetime"):
+            h = _local_hour(when)
+            out += [f"time: a {word} at {str(when)[11:16]} local time ({c.tool})"
+                    for word, (lo, hi) in events.items() if h is not None and not lo <= h <= hi]
+    return out
+
+
 def _instant(value: Any) -> datetime | None:
     """An ISO datetime as an aware instant (no zone, or Z, is UTC); None if not one."""
     try:
@@ -299,6 +328,38 @@ def _arrivals(task: Task, corpus: Corpus, world: World) -> list[tuple[str, date,
     return out
 
 
+def _stays(task: Task, corpus: Corpus, world: World) -> list[tuple[str, date, date]]:
+    """(city or hotel, check-in, check-out) of every hotel stay a task books or prices."""
+    out = []
+    for c in calls(task, corpus):
+        if not (c.values_of("hotel_id") or "hotel" in c.tool):
+            continue
+        days = c.args_of("iso_date")[:1]
+        nights = [int(v) for v in c.args_of("night_count") if isinstance(v, int | float)][:1]
+        if not days or not nights:
+            continue
+        where = next((str(v) for v in c.values_of("city_name")), "") or \
+            next((str(v) for v in c.values_of("hotel_id")), "")
+        start = date.fromisoformat(str(days[0])[:10])
+        out.append((where, start, start + timedelta(days=nights[0])))
+    return out
+
+
+def stays_apart(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A person's stays in one task do not overlap: a second trip starts on or after
+    the day the first stay ends (toolmaze-v5 c1-0001 priced "another trip" to the
+    same hotel from 23 August, around a stay booked for 24 to 27 August, so "the
+    weather for my arrival" could be either day). The same stay read twice (booked,
+    then its rate asked) is one stay."""
+    stays = sorted(set(_stays(task, corpus, world)), key=lambda s: (s[1], s[2]))
+    out = []
+    for i, (where, start, end) in enumerate(stays):
+        out += [f"trip: a stay from {s2.isoformat()} ({w2}) overlaps the stay from "
+                f"{start.isoformat()} to {end.isoformat()} ({where})"
+                for w2, s2, e2 in stays[i + 1:] if s2 < end and (s2, e2) != (start, end)]
+    return out
+
+
 def forecast_on_arrival(task: Task, corpus: Corpus, world: World) -> list[str]:
     """The forecast for the city a train or flight goes to is for a day the traveller
     is there: "the forecast high for the arrival city" of an overnight train read on the
@@ -318,6 +379,49 @@ def forecast_on_arrival(task: Task, corpus: Corpus, world: World) -> list[str]:
                     f"on {landed.isoformat()} local time" for city, left, landed in trips
                     if city in cities and left <= asked < landed]
     return out
+
+
+# ---------------------------------------------------------------- reviews
+
+
+def _device_facts(task: Task, corpus: Corpus) -> list[tuple[str, str, str]]:
+    """(a device's battery or firmware as a review would say it, the device's kind,
+    its model) of every device status a task reads."""
+    models = {str(c.response.get(k)): (str(v), str(c.response.get("model", "")))
+              for c in calls(task, corpus) for k in c.response if k.endswith("device_id")
+              for v in c.returns_of("device_kind") if c.response.get("model")}
+    out = []
+    for c in calls(task, corpus):
+        ids = [str(v) for v in c.values_of("device_id")]
+        kind, model = models.get(ids[0], ("", "")) if ids else ("", "")
+        kind = kind or next((str(v) for v in c.returns_of("device_kind")), "")
+        out += [(f"{v}%" if "battery" in k else str(v), kind, model)
+                for k, v in c.response.items() if ("battery" in k or "firmware" in k)
+                and v not in (None, "")]
+    return out
+
+
+def review_subject(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A review that reports a device's battery level or firmware is a review of that
+    device, or names the device it reports on: toolmaze-v5 c1-0002 reviewed a smart
+    plug with "the battery is at 32%", the battery of the hallway sensor that
+    switches it (a plug has none)."""
+    facts = _device_facts(task, corpus)
+    titles = {str(c.response.get(k)): " ".join(str(v) for v in c.returns_of("product_name"))
+              for c in calls(task, corpus) for k in c.response if k.endswith("product_id")
+              if c.returns_of("product_name")}
+    out = []
+    for c in calls(task, corpus):
+        if c.behaviour != "shop.post_review":
+            continue
+        text = " ".join(str(v) for v in c.args_of("text"))
+        title = next((titles.get(str(v), "") for v in c.args_of("product_id")), "")
+        out += [f"review: a review of {title or 'a product'} reports {fact}, of the "
+                f"{kind} {model}".rstrip() + ", without naming it"
+                for fact, kind, model in facts if fact in text
+                and not any(w and w.lower() in f"{title} {text}".lower() for w in (model,))
+                and not (kind and kind.lower() in title.lower())]
+    return list(dict.fromkeys(out))
 
 
 # ---------------------------------------------------------------- people and places
@@ -765,6 +869,9 @@ RULES: dict[str, Rule] = {
     "asked_heating": asked_heating,
     "eco_setpoint": eco_setpoint,
     "event_hours": event_hours,
+    "event_local_time": event_local_time,
+    "stays_apart": stays_apart,
+    "review_subject": review_subject,
     "trip_from_home": trip_from_home,
     "arrival_before_stay": arrival_before_stay,
     "forecast_on_arrival": forecast_on_arrival,

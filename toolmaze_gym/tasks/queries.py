@@ -18,6 +18,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, mentions, spoken_forms
 from toolmaze_gym.tasks.model import Slot, Task
 from toolmaze_gym.tasks.people_words import said
+from toolmaze_gym.tasks.plurals import plural_name
 
 _VERBS = {
     "get": "check", "fetch": "fetch", "search": "search for", "find": "find", "lookup": "look up",
@@ -134,7 +135,8 @@ def stated_as(text: str, type_: str, value: Any) -> bool:
     spoken = spoken_forms(type_, value, loosely=False) \
         + ((said(type_, value),) if said(type_, value) else ())
     if not spoken:
-        return say(value).lower() in low
+        return say(value).lower() in low or (
+            type_ == "product_name" and plural_name(say(value)).lower() in low)
     return any(re.search(rf"(?<!\w){re.escape(form.lower())}(?!\w)", low)
                for form in (say(value), *spoken))
 

@@ -1,4 +1,4 @@
-"""Scenario -> task: the meaning-first generator of toolmaze-v5 (and v2–v4 before it).
+"""Scenario -> task: the meaning-first generator of toolmaze-v6 (and v2–v5 before it).
 
 A scenario fixes what the task is about (the goal, its parameters, the steps and
 how their arguments are bound); the generator fixes how it is done: it draws the
@@ -29,7 +29,7 @@ import networkx as nx
 from toolmaze_gym import hashing, values
 from toolmaze_gym.corpus import Corpus, EpisodeState, Simulator
 from toolmaze_gym.corpus.corruption import detectable
-from toolmaze_gym.mentions import mentions_all
+from toolmaze_gym.mentions import FREE_TEXT, mentions_all, unlabelled
 from toolmaze_gym.tasks import coherence
 from toolmaze_gym.tasks.assembly import LENGTHS
 from toolmaze_gym.tasks.capabilities import (
@@ -44,6 +44,7 @@ from toolmaze_gym.tasks.enumeration import default_index, enumerate_solutions
 from toolmaze_gym.tasks.execution import ExecutionError, run_slot, topological_order
 from toolmaze_gym.tasks.generator import signature
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
+from toolmaze_gym.tasks.plurals import plural_name
 from toolmaze_gym.tasks.premises import draw_lookup, violations
 from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
 from toolmaze_gym.tasks.request_words import machine_words
@@ -57,6 +58,7 @@ from toolmaze_gym.tasks.scenarios import (
 from toolmaze_gym.tasks.solvability import solvability_problems
 from toolmaze_gym.tasks.units import disjoint_sides
 from toolmaze_gym.tasks.validation import _parallel, slot_graph
+from toolmaze_gym.values.types import CheckContext
 
 GENERATOR_VERSION = "2.0"
 RANGES = {"C1": (5, 7), "C2": (5, 9), "C3": (6, 10), "C4": (8, 15)}
@@ -291,7 +293,7 @@ class ScenarioGenerator:
         if state:  # a record in a given state: a delivered order, a trip on a flown route
             return stream.choice(RECORD_STATES[p.type][state](self.sim.world))
         if p.choices:
-            return stream.choice(list(p.choices))
+            return stream.choice(self._known_choices(p))
         if p.range:
             lo, hi = p.range
             if isinstance(lo, int) and isinstance(hi, int):
@@ -304,6 +306,19 @@ class ScenarioGenerator:
         if p.type == "person_name" and texts and people.mobiles:
             return people.by_phone(people.sample_mobile(key)).name
         return values.get(p.type).sample(self.sim.world, key)
+
+    def _known_choices(self, p) -> list[Any]:
+        """The author's choices this world knows. A product an older world sold may be
+        gone from a newer edition's catalogue ("Granite Smart Smart Plug" left at
+        edition 3, ``no_doubled_words``); where every choice is known, as on the
+        world the choices were written for, the list and so the draw are unchanged."""
+        world = self.sim.world
+        if not world.has("no_doubled_words") or p.type not in values.all_types():
+            return list(p.choices)  # an older world: the draws its suites were built on
+        ctx = CheckContext(world)
+        sem = values.get(p.type)
+        known = [c for c in p.choices if not isinstance(c, str) or sem.violation(c, ctx) is None]
+        return known or list(p.choices)
 
     # -- choosing a realisation ------------------------------------------------------
 
@@ -470,9 +485,14 @@ class ScenarioGenerator:
                 ) -> tuple[str, list[tuple[Any, ...]]]:
         text = a.text
         for ref in sorted(set(_holes(a.text)), key=len, reverse=True):
-            text = text.replace("{" + ref + "}", say_as(*self._value(sc, ref, params,
-                                                                     outputs, sid)))
-        return text, self._asked(sc, a.mention, params, outputs, sid)
+            type_, value = self._value(sc, ref, params, outputs, sid)
+            said = say_as(type_, value)
+            if text != "{" + ref + "}":  # in a sentence, a generated text's label
+                said = unlabelled(said)  # reads as a form's: "We received Price: ..."
+            if type_ == FREE_TEXT and _sentence_follows(a.text, ref):
+                said = _ended(said)
+            text = text.replace("{" + ref + "}", said)
+        return _once_in_fahrenheit(text), self._asked(sc, a.mention, params, outputs, sid)
 
     def _value(self, sc: Scenario, ref: str, params: dict[str, Any],
                outputs: dict[str, dict[str, Any]], sid: dict[str, str]) -> tuple[str, Any]:
@@ -821,20 +841,70 @@ def _holes(text: str) -> list[str]:
 
 def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
     """The query: each ``{param}`` said as a person would (a language by its name, a
-    switch as "on"/"off", ``{param:yes word/no word}`` with the author's words)."""
+    switch as "on"/"off", ``{param:yes word/no word}`` with the author's words). A
+    value that ends a sentence with its own period ("Meta Platforms Inc.") takes the
+    place of the phrasing's period, as a writer would (toolmaze-v5 c1-0091 read
+    "looking at Meta Platforms Inc.."), and "a" before a value said with a vowel
+    becomes "an" ("a urgent ticket", "a Obsidian Trail Power Bank")."""
     types = {p.name: p.type for p in sc.params}
     switches = {a.ref for st in sc.steps for a in st.args
                 if a.kind == "param" and a.role in SWITCH_ROLES}
 
     def hole(m: re.Match[str]) -> str:
-        name, words = phrase_hole(m.group(1))
+        name, words = phrase_hole(m.group(2))
         if name not in params:
             return m.group(0)
         if words is None and name in switches:
             words = ("on", "off")
-        return say_as(types[name], params[name], words)
+        said = say_as(types[name], params[name], words)
+        if types[name] == "product_name" and _count_before(phrasing, m.start(), params) > 1:
+            said = plural_name(said)
+        ends_sentence = phrasing[m.end():m.end() + 1] == "."
+        said = said[:-1] if ends_sentence and said.endswith(".") else said
+        article = m.group("a")
+        if article and _VOWEL_SOUND.match(said):
+            article += "n"
+        return f"{article} {said}" if article else said
 
-    return re.sub(r"\{([^{}]*)\}", hole, phrasing)
+    return re.sub(r"(?:\b(?P<a>[Aa]) )?\{([^{}]*)\}", hole, phrasing)
+
+
+def _count_before(phrasing: str, at: int, params: dict[str, Any]) -> int:
+    """The count a hole follows directly ("order {qty} {product}"), or 0: "2 × X" and
+    "2 of X" keep the name as it is."""
+    m = re.search(r"\{(\w+)\} $", phrasing[:at])
+    value = params.get(m.group(1)) if m else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _sentence_follows(template: str, ref: str) -> bool:
+    """Whether a new sentence starts right after the hole ``{ref}`` ("{digest.summary}
+    All-hands: ..."), so the text in the hole must end its own sentence."""
+    return re.search(re.escape("{" + ref + "}") + r" [A-Z]", template) is not None
+
+
+def _ended(said: str) -> str:
+    """A generated sentence ended with a period where it has no end of its own: a
+    headline or a summary of one ("... visible next month All-hands: ..." read as one
+    sentence in toolmaze-v5 c3-0000)."""
+    if len(said.split()) < 3 or not said[-1:].isalnum():
+        return said
+    return said + "."
+
+
+# A Fahrenheit figure a weather report says, said again right after it by the template:
+# "23.7 °C (74.7 °F). (74.7 F)." (toolmaze-v5 c4-0000).
+_FAHRENHEIT_TWICE = re.compile(r"\((-?\d+(?:\.\d+)?) °F\)\.? \(\1 F\)")
+
+
+def _once_in_fahrenheit(text: str) -> str:
+    """``text`` with a Fahrenheit figure its weather report already gave said once."""
+    return _FAHRENHEIT_TWICE.sub(r"(\1 °F)", text)
+
+
+# A word said with a vowel sound: "an urgent", "an Obsidian"; not "a one-", "a uni..",
+# "a Euro..", "a US..." (said with a consonant).
+_VOWEL_SOUND = re.compile(r"(?!one\b|one-|uni|use|usu|eu|ur[aeiou]|U[A-Z])[aeiouAEIOU]")
 
 
 def _unreadable_texts(task: Task) -> list[str]:

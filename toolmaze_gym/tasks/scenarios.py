@@ -23,8 +23,11 @@ from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
+from toolmaze_gym.tasks.aggregates import aggregate_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
+from toolmaze_gym.tasks.budget_fit import budget_fit_problems
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
+from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
@@ -35,6 +38,8 @@ from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
 from toolmaze_gym.tasks.roles import role_problems
+from toolmaze_gym.tasks.share_requests import share_request_problems
+from toolmaze_gym.tasks.ship_to_words import ship_to_problems
 from toolmaze_gym.tasks.stated_scope import scope_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -602,6 +607,9 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += placement_problems(sc, corpus)
     problems += errand_problems(sc, corpus) + role_problems(sc)
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
+    problems += aggregate_problems(sc) + ship_to_problems(sc)
+    problems += check_then_act_problems(sc) + budget_fit_problems(sc)
+    problems += share_request_problems(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}

@@ -1,8 +1,8 @@
-"""The reference suite ``toolmaze-v5``, built from the scenario library.
+"""The reference suite ``toolmaze-v6``, built from the scenario library.
 
-(``toolmaze-v2``, ``toolmaze-v3`` and ``toolmaze-v4`` came from the same builder, v2
-under grading version 3, v3 before the library's rework of issue 28, v4 before its
-blind review's and play-test's findings were fixed; all stay loadable for old runs,
+(``toolmaze-v2`` to ``toolmaze-v5`` came from the same builder, v2 under grading
+version 3, v3 before the library's rework of issue 28, v4 and v5 before their blind
+reviews' and play-tests' findings were fixed; all stay loadable for old runs,
 but the world, asks, scenarios and fault rules have changed since.)
 
 Per level, the least-used scenario goes first (then the least-used domain), and
@@ -41,10 +41,10 @@ from toolmaze_gym.tasks.suite import (
     write_suite,
 )
 
-SUITE_NAME = "toolmaze-v5"
+SUITE_NAME = "toolmaze-v6"
 SUITE_SEED = 20261201
 PER_LEVEL = 100
-ID_PREFIX = "tmz-v5"
+ID_PREFIX = "tmz-v6"
 CROWD_WEIGHT = 7.0  # per capability the typical earlier task already used
 # One call off the target length, against one reuse of a scenario. C3 has the
 # fewest usable scenarios, so there reuse (Jaccard) weighs more than length.

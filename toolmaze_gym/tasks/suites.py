@@ -2,9 +2,9 @@
 
 Every command, the env and the training data ask this registry for a suite's
 builder, procedural split generator and per-task generator instead of testing
-suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v5``, built from
-the reworked scenario library (issue 28). ``toolmaze-v2``, ``toolmaze-v3`` and
-``toolmaze-v4`` (the same builder before the world, the asks, the fault rules and
+suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v6``, built from
+the reworked scenario library (issue 28). ``toolmaze-v2`` to
+``toolmaze-v5`` (the same builder before the world, the asks, the fault rules and
 then the library changed) are kept for loading old runs only, as shipped; ``toolmaze-v1`` still
 generates procedural tasks of its kind, but none of them rebuilds bit for bit any
 more (``build-suite`` says so).
@@ -55,6 +55,9 @@ LOAD_ONLY = {"toolmaze-v2": "kept for loading old runs only (its builder became 
                             "toolmaze-v4's when the scenario library was reworked, issue 28)",
              "toolmaze-v4": "kept for loading old runs only (its builder became "
                             "toolmaze-v5's when its review's and play-test's findings "
+                            "were fixed in the library, issue 28)",
+             "toolmaze-v5": "kept for loading old runs only (its builder became "
+                            "toolmaze-v6's when its review's and play-test's findings "
                             "were fixed in the library, issue 28)"}
 
 KINDS: dict[str, SuiteKind] = {k.name: k for k in (
@@ -70,7 +73,7 @@ assert SUITE_NAME in KINDS, "the default suite must have a builder"
 # (``toolmaze_gym.world.edition``): its tasks' tools answer as they did then, so its
 # played episodes replay on the values their players typed.
 EDITIONS: dict[str, int] = {"toolmaze-v1": 1, "toolmaze-v2": 1, "toolmaze-v3": 1,
-                            "toolmaze-v4": 1, "toolmaze-v5": 2}
+                            "toolmaze-v4": 1, "toolmaze-v5": 2, "toolmaze-v6": 3}
 
 
 def edition_of(task: Task) -> int:
@@ -117,10 +120,10 @@ def generate_split(split: str, n: int, seed: int = 0, levels: Iterable[str] = LE
                    exclude_tools: Iterable[str] = (), exclude_domains: Iterable[str] = (),
                    suite: str = SUITE_NAME,
                    check: Callable[[Task], list[str]] | None = None) -> Iterator[Task]:
-    """``n`` procedural tasks of ``suite``'s kind (default v5), disjoint from it.
+    """``n`` procedural tasks of ``suite``'s kind (default v6), disjoint from it.
 
     Pass ``check=faults.store.profiles_buildable`` for tasks that will be played
-    in fault modes: without it a v5 task may have no node an implicit fault can
+    in fault modes: without it a v6 task may have no node an implicit fault can
     fall on, or a victim with no alternative.
     """
     return kind(suite).generate_split(split, n, seed, levels, exclude_tools, exclude_domains,

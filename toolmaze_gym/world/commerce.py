@@ -89,6 +89,13 @@ class PastOrder:
         return max(1, self.transit_days - self.days_ago)
 
 
+def doubles_word(name: str) -> bool:
+    """Whether a name says one word twice ("Granite Smart Smart Plug": the adjective
+    drawn is the product type's own first word), which no shop would print."""
+    words = [w.lower() for w in name.split()]
+    return len(set(words)) < len(words)
+
+
 def carrier_of(tracking_number: str) -> str:
     if tracking_number.startswith("1Z"):
         return "UPS"
@@ -132,7 +139,7 @@ class Commerce(Facts):
             adj = hashing.choice(d["adjectives"], *k, "adj")
             noun, ncode, category, lo, hi, kg = hashing.choice(d["nouns"], *k, "noun")
             name = f"{brand} {adj} {noun}"
-            if name in seen:
+            if name in seen or (doubles_word(name) and self.world.has("no_doubled_words")):
                 continue
             seen.add(name)
             i = len(out)

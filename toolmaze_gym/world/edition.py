@@ -11,13 +11,14 @@ numbers. Which edition a task plays on is decided once per task
 (``toolmaze_gym.tasks.suites.edition_of``); the world itself only carries it.
 
 Edition 1 is the world as of commit c4e8fd6 (toolmaze-v1 to v4 were built and played
-on it); edition 2 is the world toolmaze-v5 is built on.
+on it); edition 2 is the world toolmaze-v5 is built on; edition 3 the world of
+toolmaze-v6 (the v5 blind review's oddities, issue 28).
 """
 
 from __future__ import annotations
 
-LATEST = 2
-EDITIONS = (1, 2)
+LATEST = 3
+EDITIONS = (1, 2, 3)
 
 # Each response-changing change of the world, and the first edition that has it.
 CHANGES: dict[str, int] = {
@@ -37,6 +38,25 @@ CHANGES: dict[str, int] = {
     "ship_to_city": 2,
     # log_expense tells the budget's currency (``budget_currency``; 1140f95).
     "budget_currency": 2,
+    # A company description says "an internet content company", not "a internet"
+    # (finance.company_profile; toolmaze-v5 c1-0091).
+    "article_before_vowel": 3,
+    # A summary does not end a sentence at an abbreviation: "Meta Platforms Inc. is
+    # ..." is one sentence (text.summarize; toolmaze-v5 c1-0091 summarised it to
+    # "Meta Platforms Inc.").
+    "summary_abbreviations": 3,
+    # A translator translates the texts other tools generate (a weather report, a
+    # price message, a news story, a booking confirmation) from their templates'
+    # translations (phrasebook_templates.json ``generated``) instead of tagging them
+    # "[pt] Rain, 24.1 °C" (toolmaze-v5 c1-0000, c3-0096).
+    "generated_text_translations": 3,
+    # A product name does not say a word twice: no "Granite Smart Smart Plug" or
+    # "Tidewater Travel Travel Mug" (commerce.Commerce._build_catalogue; toolmaze-v5
+    # printed 44 such names).
+    "no_doubled_words": 3,
+    # A translation fits a preposition to the name after it: Italian "ad Amsterdam",
+    # French "d'Oslo" (world.euphony; a template filled with a city read "a Amsterdam").
+    "preposition_euphony": 3,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -56,15 +56,96 @@ def _index() -> dict[str, tuple[str, dict]]:
     return out
 
 
-def translation(text: str, target: str, templates: bool = True) -> tuple[str, str] | None:
+def translation(text: str, target: str, templates: bool = True,
+                generated: bool = False) -> tuple[str, str] | None:
     """(the text's language, its version in ``target``), or None when the phrasebook
     does not hold the text in ``target``: a sentence of its own, else (unless
     ``templates`` is off: world edition 1 translated sentences only) a filled
-    template (``template_translation``)."""
+    template (``template_translation``), else (when ``generated`` is on: world
+    edition 3, the translators' own answer; off by default, as the graders read
+    editions before 3) a text another tool generated (``generated_translation``)."""
     hit = _sentence(text, target)
     if hit is None and templates:
-        hit = template_translation(text, target)
+        hit = template_translation(text, target, generated)
+    if hit is None and generated:
+        hit = generated_translation(text, target)
     return hit
+
+
+@cache
+def _generated() -> dict:
+    """``generated_texts.json`` with the news stories' translations merged in
+    (``world.news_texts``): their templates and their place names."""
+    from toolmaze_gym.world.news_texts import news_templates, place_words
+
+    data = load_data("generated_texts.json")
+    return {**data, "places": place_words(),
+            "templates": [*data["templates"], *news_templates()]}
+
+
+def generated_translation(text: str, target: str) -> tuple[str, str] | None:
+    """(the language of the generated text, its ``target`` version), or None: a text
+    a tool generated from a template of ``generated_texts.json`` (a weather report
+    "Rain, 24.1 °C (75.4 °F).") in ``target``, each hole's value said in ``target``
+    where the file's ``words`` hold it ("Chuva"), else as it is (toolmaze-v5 c1-0000:
+    the translators tagged it "[pt] Rain, ...")."""
+    body = " ".join(text.split())
+    for entry in _generated()["templates"]:
+        vs = versions(entry)
+        if target.startswith("_") or target not in vs:
+            continue
+        for lang, tpl in vs.items():
+            if entry.get("_from", lang) != lang:
+                continue  # a news story is matched in English only (world.news_texts)
+            m = _pattern(tpl).fullmatch(body)
+            if m is None:
+                continue
+            try:
+                return lang, _fill_words(vs[target], dict(zip(holes(tpl), m.groups(),
+                                                              strict=True)), target)
+            except _Untranslated:
+                return None  # an e-mail whose message has no translation stays tagged
+    return None
+
+
+class _Untranslated(LookupError):
+    """A hole "{message@text}" holds a text with no translation in the language asked."""
+
+
+def _fill_words(template: str, values: dict[str, str], target: str) -> str:
+    """``template`` with each hole's value said in ``target`` (``_word``); a hole
+    "{country@in}" says the value in its form "in" ("en France", "au Canada"), and a
+    sentence that starts with one starts with a capital ("La France lance ...")."""
+    said = _HOLE.sub(lambda h: _word(values[h.group(1).split("@")[0]], target,
+                                     h.group(1).partition("@")[2]), template)
+    return said[:1].upper() + said[1:]
+
+
+def _word(value: str, target: str, form: str = "") -> str:
+    """A generated hole's value in ``target`` (``words``), keeping its capital; a
+    place as ``target`` names it, as written ("le Canada" inside a sentence), in
+    its ``form`` where the template asks one ("in": "au Canada")."""
+    if form == "text":
+        return _text(value, target)
+    place = _generated()["places"].get(value.casefold(), {})
+    if form or target in place:
+        return place[f"{target}@{form}" if form else target]
+    said = _generated()["words"].get(value.casefold(), {}).get(target)
+    if said is None:
+        return value
+    return said[:1].upper() + said[1:] if value[:1].isupper() else said
+
+
+def _text(value: str, target: str) -> str:
+    """A hole "{message@text}" (an e-mail's message) in ``target``: a sentence of
+    ``generated_texts.json``'s ``words``, else the phrasebook's; none: ``_Untranslated``."""
+    said = _generated()["words"].get(" ".join(value.split()).casefold(), {}).get(target)
+    if said is None:
+        hit = translation(value, target, generated=True)
+        if hit is None:
+            raise _Untranslated(value)
+        said = hit[1]
+    return said
 
 
 def _sentence(text: str, target: str) -> tuple[str, str] | None:
@@ -96,10 +177,12 @@ def _templates() -> tuple[tuple[dict[str, str], dict[str, re.Pattern[str]]], ...
                  for e in load_data("phrasebook_templates.json")["templates"])
 
 
-def template_translation(text: str, target: str) -> tuple[str, str] | None:
+def template_translation(text: str, target: str,
+                         generated: bool = False) -> tuple[str, str] | None:
     """(the language of the template version ``text`` fills, the ``target`` version
     filled with the same values), or None when no template matches or it has no
-    ``target`` version."""
+    ``target`` version. With ``generated`` (edition 3) a hole holding a text another
+    tool generated ("We received Price: 7,620.00 EUR (Euro)") is translated too."""
     body = " ".join(text.split())
     for vs, patterns in _templates():
         if target.startswith("_") or target not in vs:
@@ -109,18 +192,24 @@ def template_translation(text: str, target: str) -> tuple[str, str] | None:
             if m is None:
                 continue
             return lang, _fill(vs[target], dict(zip(holes(vs[lang]), m.groups(),
-                                                    strict=True)), target)
+                                                    strict=True)), target, generated)
     return None
 
 
-def _fill(template: str, values: dict[str, str], target: str) -> str:
+def _fill(template: str, values: dict[str, str], target: str, generated: bool = False) -> str:
     """``template`` with each hole's value, in ``target`` where the phrasebook has it."""
-    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target), template)
+    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target, generated), template)
 
 
-def _hole_value(value: str, target: str) -> str:
-    """A hole's text in ``target`` where the phrasebook holds it as a sentence."""
+def _hole_value(value: str, target: str, generated: bool = False) -> str:
+    """A hole's text in ``target`` where the phrasebook holds it as a sentence (or,
+    with ``generated``, as a generated text's template, a weather word or a place:
+    off-offsite-weather-comparison's "Lisbon ...: rain" said "Lisboa ...: lluvia")."""
     hit = _sentence(value, target)
+    if hit is None and generated:
+        hit = generated_translation(value, target)
+        if hit is None:
+            return _word(value, target)
     return value if hit is None else hit[1]
 
 

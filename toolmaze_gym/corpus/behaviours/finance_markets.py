@@ -69,8 +69,15 @@ def company_profile(ctx: CallContext, symbol: str) -> dict:
             "market_cap": m.market_cap(c), "employees": c.employees, "website": c.website,
             "dividend_per_share": m.dividend_per_share(c),
             "dividend_yield_pct": m.dividend_yield_pct(c),
-            "description": f"{c.name} is a {c.industry.lower()} company in the "
-                           f"{c.sector} sector, listed on {c.exchange}."}
+            "description": f"{c.name} is {_article(ctx, c.industry)} {c.industry.lower()} "
+                           f"company in the {c.sector} sector, listed on {c.exchange}."}
+
+
+def _article(ctx: CallContext, word: str) -> str:
+    """"an" before a vowel ("an internet content company"); edition 2 and before
+    wrote "a" before every industry (toolmaze-v5 c1-0091: "a internet")."""
+    vowel = word[:1].lower() in "aeiou"
+    return "an" if vowel and ctx.world.has("article_before_vowel") else "a"
 
 
 @behaviour("finance.earnings")

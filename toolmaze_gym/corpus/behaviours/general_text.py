@@ -15,6 +15,7 @@ import re
 
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour
 from toolmaze_gym.corpus.behaviours.general_common import field_name
+from toolmaze_gym.world.euphony import euphonic
 from toolmaze_gym.world.phrasebook import translation
 
 _TAG = re.compile(r"^\[([a-z]{2})\]\s+")
@@ -43,17 +44,36 @@ def translate(ctx: CallContext, text: str, target_language: str) -> dict:
     # Edition 1 translated sentences only; the scenario checks call this with no
     # context (tasks.translators), asking of today's world.
     templates = ctx is None or ctx.world.has("template_translations")
-    known = translation(body, target, templates)
+    generated = ctx is None or ctx.world.has("generated_text_translations")
+    known = translation(body, target, templates, generated)
     if known is not None:
         source, translated = known
+        if ctx is None or ctx.world.has("preposition_euphony"):
+            translated = euphonic(translated, target)  # "ad Amsterdam", not "a Amsterdam"
     else:
         translated = body if target == "en" else f"[{target}] {body}"
     return {"translated_text": translated, "target_language": target,
             "source_language": source, "characters": len(body)}
 
 
-def summarize_body(body: str) -> str:
-    first = _SENTENCE_END.split(body, maxsplit=1)[0]
+# Words whose period ends an abbreviation, not a sentence: a company's name ("Meta
+# Platforms Inc. is ...") is no sentence of its own.
+ABBREVIATIONS = frozenset({"inc.", "ltd.", "co.", "corp.", "plc.", "llc.", "ag.", "s.a.",
+                           "n.v.", "e.g.", "i.e.", "etc.", "mr.", "mrs.", "ms.", "dr.", "st."})
+
+
+def _first_sentence(body: str, abbreviations: bool) -> str:
+    """``body`` up to its first sentence end (past abbreviations when ``abbreviations``:
+    world edition 3; before, "Inc." ended the sentence)."""
+    for m in _SENTENCE_END.finditer(body):
+        word = body[:m.start()].rsplit(None, 1)[-1].lower()
+        if not (abbreviations and word in ABBREVIATIONS):
+            return body[:m.start()]
+    return body
+
+
+def summarize_body(body: str, abbreviations: bool = True) -> str:
+    first = _first_sentence(body, abbreviations)
     words = first.split()
     return first if len(words) <= SUMMARY_WORDS else " ".join(words[:SUMMARY_WORDS]) + " …"
 
@@ -61,7 +81,7 @@ def summarize_body(body: str) -> str:
 @behaviour("text.summarize")
 def summarize(ctx: CallContext, text: str) -> dict:
     source, body = _body(_require_text(ctx, text))
-    summary = summarize_body(body)
+    summary = summarize_body(body, ctx is None or ctx.world.has("summary_abbreviations"))
     if source != "en":
         summary = f"[{source}] {summary}"
     ratio = min(100.0, round(100 * len(summary) / max(1, len(" ".join(text.split()))), 1))
