@@ -10,14 +10,16 @@ for world facts the agent did not look up.
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.corpus.derivations import derivable, keeps_part, own_text_skips
+from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
     EITHER_DIRECTION,
@@ -146,6 +148,10 @@ class TaskIndex:
         self.literal: list[bool] = []  # per call: every value a literal (see ``matcher``)
         self._literal_matchers: dict[int, Matcher] = {}
         self.ref_rules: list[dict[str, TextRule]] = []
+        # per call: its bound arguments with their parameter specs, and its text specs
+        # by parameter (what the resolver's provenance check reads, once per task)
+        self.arg_params: list[tuple[tuple[str, Ref, Any], ...]] = []
+        self.texts_of: list[dict[str, TextSpec]] = []
         self.by_tool: dict[str, list[int]] = {}
         self.paths: list[PathIndex] = []
         self.slot_ids = [s.id for s in task.slots]
@@ -207,6 +213,12 @@ class TaskIndex:
         self._sent: frozenset[str] | None = None
         self._needs: dict[tuple, set[str]] = {}
         self._side_tools: dict[tuple[int, ...], tuple] = {}
+        self._echoes: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+        # Responses parsed, and what a slot offers on given bodies: the same texts
+        # come back episode after episode (a deterministic world), so each is read
+        # once per task, not once per episode (bounded: a long run sees new ones).
+        self._bodies: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
+        self._outputs: OrderedDict[tuple, tuple[tuple, dict[str, Any]]] = OrderedDict()
 
     # -- building -------------------------------------------------------------
 
@@ -220,6 +232,10 @@ class TaskIndex:
         self.matchers.append(Matcher(self.corpus, call, rules))
         self.literal.append(_all_literal(exp))
         self.by_tool.setdefault(call.tool, []).append(cid)
+        spec = self.corpus[call.tool]
+        self.arg_params.append(tuple((name, r, spec.param(name)) for name, r in args
+                                     if spec.param(name) is not None))
+        self.texts_of.append(dict(texts))
 
     def _bindings(self, call: Call, slot: Slot):
         side = next((a for a in slot.alternatives if call.tool in a), (call.tool,))
@@ -490,6 +506,42 @@ class TaskIndex:
             hit = self._side_tools[cids] = (frozenset(side), side, tuple(sorted(set(side))))
         return hit
 
+    def body(self, observation: str) -> dict[str, Any] | None:
+        """``resolution.parse_body(observation)``, once per text (read-only: shared)."""
+        hit = self._bodies.get(observation, _NONE)
+        if hit is _NONE:
+            hit = self._bodies[observation] = parse_body(observation)
+            if len(self._bodies) > _SHARED_LIMIT:
+                self._bodies.popitem(last=False)
+        return hit
+
+    def outputs(self, slot_id: str, cids: tuple[int, ...], bodies: Sequence[dict[str, Any]],
+                compute: Callable[[Sequence[int], Sequence[dict[str, Any]]], dict[str, Any]]
+                ) -> dict[str, Any]:
+        """``compute(cids, bodies)``: what ``slot_id`` offers downstream on the bodies
+        its calls answered, once per bodies. Bodies are the shared objects ``body`` and
+        the reference responses give, so they are keyed by identity; an entry keeps
+        its bodies alive, so an id is not reused while it is cached. Read-only."""
+        key = (slot_id, cids, tuple(map(id, bodies)))
+        hit = self._outputs.get(key)
+        if hit is None:
+            hit = self._outputs[key] = (tuple(bodies), compute(cids, bodies))
+            if len(self._outputs) > _SHARED_LIMIT:
+                self._outputs.popitem(last=False)
+        return hit[1]
+
+    def echoes(self, slot_id: str, tools: tuple[str, ...]) -> frozenset[str]:
+        """Tools whose responses cannot vouch for a value of ``slot_id`` done by
+        ``tools``: their Processors (they answer with what they were given) and every
+        tool downstream of the slot (they echo it); once per slot and tools."""
+        key = (slot_id, tools)
+        hit = self._echoes.get(key)
+        if hit is None:
+            hit = self._echoes[key] = frozenset(
+                t for t in tools if self.corpus[t].category == "Processor") \
+                | self.downstream[slot_id]
+        return hit
+
     def needs(self, slot: Slot, sides: Mapping[str, tuple[str, ...]], compute) -> set[str]:
         """``compute(slot, corpus, sides)`` (the resolver's ``_needs``), once per slot and
         the sides its inputs' slots took."""
@@ -562,6 +614,17 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
     return ref.value
 
 
+def parse_body(observation: str) -> dict[str, Any] | None:
+    """A response as the resolver reads it: its flat form (None: not a JSON object)."""
+    try:
+        wire = json.loads(observation)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return flat_form(wire) if isinstance(wire, dict) else None
+
+
+_NONE = object()
+_SHARED_LIMIT = 64  # responses and slot outputs a task index keeps (per task)
 _INDEX_LIMIT = 4096
 _INDEX: OrderedDict[tuple[int, int], tuple[Task, Corpus, TaskIndex]] = OrderedDict()
 

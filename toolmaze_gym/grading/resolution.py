@@ -14,7 +14,6 @@ costs nothing here; the extra or missing calls show in c and c*.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -22,10 +21,16 @@ from typing import Any
 
 from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import derivable, known, rate_given
-from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
-from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, TextSpec, resolve
+from toolmaze_gym.grading.index import (
+    Expected,
+    PathIndex,
+    TaskIndex,
+    TextSpec,
+    parse_body,
+    resolve,
+)
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
 from toolmaze_gym.world import phrasebook
@@ -57,9 +62,11 @@ class PathMatch:
 class EpisodeView:
     """The steps of a trajectory as the resolver reads them (bodies parsed once)."""
 
-    def __init__(self, steps: Sequence[Step], query: str = "") -> None:
+    def __init__(self, steps: Sequence[Step], query: str = "",
+                 parse: Callable[[str], dict[str, Any] | None] | None = None) -> None:
         self.steps = steps
         self.query = query
+        self._parse = parse or parse_body  # a task index shares bodies across episodes
         self.by_tool: dict[str, list[int]] = {}
         for i, s in enumerate(steps):
             if s.clean_ok and isinstance(s.action.get("arguments"), dict):
@@ -69,7 +76,6 @@ class EpisodeView:
         # id(matcher), step -> (the matcher, whether it accepts the step's arguments);
         # the matcher is kept so that its id is not reused while this view lives.
         self._accepts: dict[tuple[int, int], tuple[Matcher, bool]] = {}
-        self.outputs: dict[tuple, dict[str, Any]] = {}  # see _outputs
 
     def seen(self, type_: str, value: Any, before: int,
              besides: frozenset[str] | set[str] = frozenset()) -> bool:
@@ -109,12 +115,9 @@ class EpisodeView:
         return hit[1]
 
     def body(self, i: int) -> dict[str, Any] | None:
+        """Step ``i``'s response in flat form (None: not a JSON object); read-only."""
         if i not in self._bodies:
-            try:
-                wire = json.loads(self.steps[i].observation)
-                self._bodies[i] = flat_form(wire) if isinstance(wire, dict) else None
-            except (ValueError, TypeError, RecursionError):
-                self._bodies[i] = None
+            self._bodies[i] = self._parse(self.steps[i].observation)
         return self._bodies[i]
 
 
@@ -284,12 +287,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                 local_at[f.type] = found
         chain.append((exp.call.tool, body))
         bodies.append(body)
-    key = (slot_id, cids, tuple(map(id, bodies)))  # bodies live as long as the view
-    outs = view.outputs.get(key)
-    if outs is None:
-        provides = corpus.group_by_id[slot.group].provides if slot.group else ()
-        tools = [idx.calls[c].tool for c in cids]
-        outs = view.outputs[key] = _outputs(idx, slot, tools, bodies, cids, provides)
+    outs = idx.outputs(slot_id, cids, bodies, partial(_outputs, idx, slot))
     return _SlotResult(tuple(steps.items()), tuple(missing), tuple(wrong.items()),
                        tuple(used.new), tuple(expected.items()), outs,
                        max(steps.values()) if len(steps) == len(cids) else None,
@@ -353,13 +351,11 @@ class _Provenance:
         self.sides = st.sides  # slot -> the same, in order
         self.chains = st.chains  # slot -> the values its side's tools handed on
 
-    def echoes(self, slot_id: str, tools: Sequence[str] | None = None) -> set[str]:
+    def echoes(self, slot_id: str, tools: Sequence[str] | None = None) -> frozenset[str]:
         """Tools whose responses cannot vouch for a value of ``slot_id``."""
-        corpus = self.idx.corpus
         if tools is None:
             tools = self.sides.get(slot_id) or self.idx.task.slot_by_id[slot_id].tools
-        return {t for t in tools if corpus[t].category == "Processor"} \
-            | self.idx.downstream[slot_id]
+        return self.idx.echoes(slot_id, tuple(tools))
 
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
                 local_at: Mapping[str, int | None], i: int) -> bool:
@@ -369,13 +365,9 @@ class _Provenance:
                 local_at: Mapping[str, int | None], i: int) -> str | None:
         """The first argument of step ``i`` whose value the agent could not have had
         (None: it could have had them all)."""
-        spec = self.idx.corpus[exp.call.tool]
         sent = self.view.args(i)
-        texts = dict(exp.texts)
-        for name, r in exp.args:
-            p = spec.param(name)
-            if p is None:
-                continue
+        texts = self.idx.texts_of[exp.cid]
+        for name, r, p in self.idx.arg_params[exp.cid]:
             if p.type == FREE_TEXT:
                 if not self.text_ok(texts.get(name), sent.get(name), i):
                     return name
@@ -384,9 +376,9 @@ class _Provenance:
                 return name
             if r.kind == "local" and r.key in local:
                 at = local_at.get(r.key)
-                own = self.echoes(exp.call.slot, sorted(self.side_tools.get(exp.call.slot, ())))
-                if (at is None or at >= i) and not self.view.seen(p.type, local[r.key], i,
-                                                                  own) \
+                if (at is None or at >= i) and not self.view.seen(
+                        p.type, local[r.key], i, self.echoes(
+                            exp.call.slot, sorted(self.side_tools.get(exp.call.slot, ())))) \
                         and not self._local_derived(exp.call.slot, r.key, i):
                     return name
         return None
@@ -507,12 +499,14 @@ def _producer(corpus, side: Sequence[str], key: str) -> int | None:
     return None
 
 
-def _outputs(idx: TaskIndex, slot, tools: list[str], bodies: list[dict[str, Any]],
-             cids: Sequence[int], provides) -> dict[str, Any]:
+def _outputs(idx: TaskIndex, slot, cids: Sequence[int], bodies: Sequence[dict[str, Any]]
+             ) -> dict[str, Any]:
     """What the slot offers downstream in this episode. A stored reference response
     that lacks a field today's tool returns (a suite built under an older world) is
     completed from the episode's body, and the other way round; what neither has is
     simply not offered (the calls that need it then fail to match, never crash)."""
+    provides = idx.corpus.group_by_id[slot.group].provides if slot.group else ()
+    tools = [idx.calls[c].tool for c in cids]
     refs = [idx.calls[c].response for c in cids]
     for merged in (bodies, [{**r, **b} for r, b in zip(refs, bodies, strict=True)]):
         try:
