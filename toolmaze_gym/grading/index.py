@@ -214,6 +214,11 @@ class TaskIndex:
         self._needs: dict[tuple, set[str]] = {}
         self._side_tools: dict[tuple[int, ...], tuple] = {}
         self._echoes: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+        # per slot: the slots its non-literal inputs come from, in input order
+        self._sources = {s.id: tuple(i.source.slot for i in s.inputs if not i.source.is_literal)
+                         for s in task.slots}
+        # per tool: (type, field name) of what it returns, in order
+        self._returned: dict[str, tuple[tuple[str, str], ...]] = {}
         # Responses parsed, and what a slot offers on given bodies: the same texts
         # come back episode after episode (a deterministic world), so each is read
         # once per task, not once per episode (bounded: a long run sees new ones).
@@ -530,6 +535,14 @@ class TaskIndex:
                 self._outputs.popitem(last=False)
         return hit[1]
 
+    def returned(self, tool: str) -> tuple[tuple[str, str], ...]:
+        """(type, field name) of each field ``tool`` returns, in order; once per tool."""
+        hit = self._returned.get(tool)
+        if hit is None:
+            hit = self._returned[tool] = tuple((f.type, f.name)
+                                               for f in self.corpus[tool].returns)
+        return hit
+
     def echoes(self, slot_id: str, tools: tuple[str, ...]) -> frozenset[str]:
         """Tools whose responses cannot vouch for a value of ``slot_id`` done by
         ``tools``: their Processors (they answer with what they were given) and every
@@ -545,8 +558,7 @@ class TaskIndex:
     def needs(self, slot: Slot, sides: Mapping[str, tuple[str, ...]], compute) -> set[str]:
         """``compute(slot, corpus, sides)`` (the resolver's ``_needs``), once per slot and
         the sides its inputs' slots took."""
-        key = (slot.id, tuple(sides.get(i.source.slot) for i in slot.inputs
-                              if not i.source.is_literal))
+        key = (slot.id, tuple(map(sides.get, self._sources[slot.id])))
         hit = self._needs.get(key)
         if hit is None:
             hit = self._needs[key] = compute(slot, self.corpus, sides)

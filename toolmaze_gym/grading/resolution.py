@@ -207,8 +207,8 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
         key = None
         if memo is not None:
             taken = tuple(i for t in ordered for i in view.by_tool.get(t, ())
-                          if i in st.used)
-            key = (slot_id, cids, tuple(st.results.get(u) for u in idx.reads[slot_id]), taken)
+                          if i in st.used) if st.used else ()
+            key = (slot_id, cids, tuple(map(st.results.get, idx.reads[slot_id])), taken)
             result = memo.get(key)
         if key is None or result is None:
             result = _resolve_slot(idx, view, st, slot_id, cids, own)
@@ -223,7 +223,6 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
 def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                   cids: tuple[int, ...], own: OwnLookups | None = None) -> _SlotResult:
     """Resolve one slot's side of a path against the state before it."""
-    corpus = idx.corpus
     slot = idx.task.slot_by_id[slot_id]
     known = _Provenance(idx, view, st)
     after = max((st.avail.get(u, -1) for u in idx.needs(slot, st.sides, _needs)), default=-1)
@@ -281,10 +280,10 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                 produced = True
             if produced:
                 after = max(after, found)
-        for f in corpus[exp.call.tool].returns:
-            if f.type not in local and f.name in body:
-                local[f.type] = body[f.name]
-                local_at[f.type] = found
+        for type_, name in idx.returned(exp.call.tool):
+            if type_ not in local and name in body:
+                local[type_] = body[name]
+                local_at[type_] = found
         chain.append((exp.call.tool, body))
         bodies.append(body)
     outs = idx.outputs(slot_id, cids, bodies, partial(_outputs, idx, slot))
