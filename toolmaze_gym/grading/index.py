@@ -214,6 +214,7 @@ class TaskIndex:
         self._needs: dict[tuple, set[str]] = {}
         self._side_tools: dict[tuple[int, ...], tuple] = {}
         self._echoes: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+        self.effect_calls: dict[str, tuple] = {}  # tool -> ``effects._other_calls``
         # per slot: the slots its non-literal inputs come from, in input order
         self._sources = {s.id: tuple(i.source.slot for i in s.inputs if not i.source.is_literal)
                          for s in task.slots}

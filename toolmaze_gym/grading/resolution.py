@@ -248,9 +248,9 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
             if found is None and exp.action else ()
         if parts:
             found = parts[-1]
-            used.new.extend(parts[:-1])
+            used.take(parts[:-1])
         elif found is not None and exp.action:
-            used.new.extend(_earlier_rows(idx, view, exp, found, after, used))
+            used.take(_earlier_rows(idx, view, exp, found, after, used))
         body = view.body(found) if found is not None else None
         if found is None or body is None or not _has_fields(body, exp.call.response):
             found, body = None, exp.call.response
@@ -276,7 +276,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
         else:
             steps[cid] = found
             if exp.action:
-                used.new.append(found)
+                used.take((found,))
                 produced = True
             if produced:
                 after = max(after, found)
@@ -318,15 +318,18 @@ def _own_lookup(idx: TaskIndex, view: EpisodeView, st: _State, exp: Expected, m:
     return body if body is not None and _has_fields(body, ref) else None
 
 
-class _Taken:
-    """Steps earlier Actions of the path took, and those this slot takes."""
+class _Taken(set):
+    """Steps earlier Actions of the path took, and those this slot takes (``new``, in
+    order). A set, so that ``i in used`` (asked for every candidate step) is a set
+    lookup."""
 
     def __init__(self, before: set[int]) -> None:
-        self.before = before
+        super().__init__(before)
         self.new: list[int] = []
 
-    def __contains__(self, i: object) -> bool:
-        return i in self.before or i in self.new
+    def take(self, steps: Sequence[int]) -> None:
+        self.new.extend(steps)
+        self.update(steps)
 
 
 class _Provenance:
@@ -605,7 +608,7 @@ def _earlier_rows(idx: TaskIndex, view: EpisodeView, exp: Expected, found: int, 
 
 
 def _has_fields(body: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:
-    return all(k in body for k in reference)
+    return body.keys() >= reference.keys()
 
 
 def _resolved(exp: Expected, outputs: Mapping[str, Mapping[str, Any]],
