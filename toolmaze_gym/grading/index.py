@@ -155,7 +155,8 @@ class TaskIndex:
         self.by_tool: dict[str, list[int]] = {}
         self.paths: list[PathIndex] = []
         self.slot_ids = [s.id for s in task.slots]
-        by_id = task.slot_by_id
+        # slot id -> slot, once (``Task.slot_by_id`` builds the dict on every use)
+        self.slot_by_id = by_id = task.slot_by_id
         upstream = {s.id: s.upstream() for s in task.slots}
         order = [s.id for s in topological_order(task.slots)]
         ids: dict[tuple[str, str, str], int] = {}
@@ -346,7 +347,7 @@ class TaskIndex:
         """The article a summary slot ``slot_id`` sums up (a story's headline and
         description, as "headline\nbody"), where ``type_name`` asks for its summary:
         the agent's own summary says its claim in other words (c2-0060, c3-0061)."""
-        slot = self.task.slot_by_id[slot_id]
+        slot = self.slot_by_id[slot_id]
         if type_name != FREE_TEXT or not all(self.corpus[t].behaviour in SUMMARISERS
                                              for t in slot.tools):
             return None
@@ -386,7 +387,7 @@ class TaskIndex:
         it was given; a text made from a text the agent cannot reproduce (a summary
         of an article) with the facts of the Processor's own output, its figures and
         names (``toolmaze_gym.text_facts``), in its language if one was asked."""
-        slot = self.task.slot_by_id[slot_id]
+        slot = self.slot_by_id[slot_id]
         if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
             return "", ()
         # An own summary told as it is: its gist. One a later step translates keeps its
@@ -569,7 +570,7 @@ class TaskIndex:
         """How ``side`` binds its parameters to the slot's inputs (``plan_side``), once."""
         key = (slot_id, side)
         if key not in self._plans:
-            slot = self.task.slot_by_id[slot_id]
+            slot = self.slot_by_id[slot_id]
             self._plans[key] = plan_side(self.corpus, side, [(i.role, i.type)
                                                              for i in slot.inputs])
         return self._plans[key]

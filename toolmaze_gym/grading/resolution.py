@@ -223,7 +223,7 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
 def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                   cids: tuple[int, ...], own: OwnLookups | None = None) -> _SlotResult:
     """Resolve one slot's side of a path against the state before it."""
-    slot = idx.task.slot_by_id[slot_id]
+    slot = idx.slot_by_id[slot_id]
     known = _Provenance(idx, view, st)
     after = max((st.avail.get(u, -1) for u in idx.needs(slot, st.sides, _needs)), default=-1)
     local: dict[str, Any] = {}
@@ -356,7 +356,7 @@ class _Provenance:
     def echoes(self, slot_id: str, tools: Sequence[str] | None = None) -> frozenset[str]:
         """Tools whose responses cannot vouch for a value of ``slot_id``."""
         if tools is None:
-            tools = self.sides.get(slot_id) or self.idx.task.slot_by_id[slot_id].tools
+            tools = self.sides.get(slot_id) or self.idx.slot_by_id[slot_id].tools
         return self.idx.echoes(slot_id, tuple(tools))
 
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
@@ -422,14 +422,16 @@ class _Provenance:
         cloudy, ...") is no translation anyone writes: it stays the tool's wording."""
         corpus = self.idx.corpus
         return phrasebook.translation(value, "en") is not None and all(
-            corpus[t].behaviour == TRANSLATE for t in self.idx.task.slot_by_id[slot_id].tools)
+            corpus[t].behaviour == TRANSLATE for t in self.idx.slot_by_id[slot_id].tools)
 
     def text_reached(self, slot_id: str, value: str, i: int) -> bool:
         at = self.done.get(slot_id)
         if at is not None and at < i:
             return True
-        besides = self.side_tools.get(slot_id, set(self.idx.task.slot_by_id[slot_id].tools)) \
-            | self.idx.downstream[slot_id]
+        own = self.side_tools.get(slot_id)
+        if own is None:
+            own = frozenset(self.idx.slot_by_id[slot_id].tools)
+        besides = own | self.idx.downstream[slot_id]
         return self.view.seen(FREE_TEXT, value, i, besides)
 
     def slot_value_ok(self, slot_id: str, key: str, type_: str, i: int, depth: int = 0
@@ -454,7 +456,7 @@ class _Provenance:
             return False
         if spec.category == "Source":
             return True  # common knowledge needs no inputs (a city's time zone)
-        slot = self.idx.task.slot_by_id[slot_id]
+        slot = self.idx.slot_by_id[slot_id]
         plan = self.idx.plan(slot_id, side)
         if plan is None:
             return False
