@@ -96,7 +96,7 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
                 unusable.setdefault(f["slot"], set()).update(idx.fault_sides(f))
     ahead = [(v.slot, set(v.tools)) for k, v in enumerate(profile.victims) if k not in fired]
     by_tool, called = called, _by_kind(idx.corpus, called)
-    fixed, lookups = 0, Counter[str]()
+    fixed, lookups = 0, Counter()
     for slot_id in idx.slot_ids:
         usable = [cids for k, cids in enumerate(idx.sides[slot_id])
                   if k not in unusable.get(slot_id, set())]
