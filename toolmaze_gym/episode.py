@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from toolmaze_gym.actions import MAX_ACTION_CHARS, action_text, parse_action
@@ -45,11 +46,13 @@ class Step:
     fault: dict[str, Any] | None  # the fault event, if one fired
     raw_chars: int | None = None  # the length of ``raw`` before a record cut it
 
-    @property
+    # Read once per step (the grader asks for both many times per episode); a step is
+    # immutable, and a changed one is a new Step (``dataclasses.replace``).
+    @cached_property
     def kind(self) -> str:
         return self.action["kind"]
 
-    @property
+    @cached_property
     def clean_ok(self) -> bool:
         return self.kind == "call" and self.status is not None and self.status < 400 \
             and self.fault is None

@@ -114,3 +114,23 @@ def test_the_clock_line_of_equal_instants_in_two_zones_is_each_zones_own():
     for now in (utc, paris, utc, paris):
         assert system_prompt("standard", now).endswith(clock_line(now))
     assert clock_line(utc) != clock_line(paris)
+
+
+def test_a_step_reads_its_own_kind_after_a_change():
+    """``Step.kind`` and ``clean_ok`` are read once per step (the grader asks for them
+    many times per episode); a step changed with ``dataclasses.replace`` (the grader
+    reads a shown Action as the expected call it does) is a new step with its own."""
+    from dataclasses import replace
+
+    from toolmaze_gym.episode import Step
+
+    call = Step('{"name": "t", "arguments": {}}', {"kind": "call", "name": "t",
+                                                   "arguments": {}}, 200, "{}", None)
+    assert (call.kind, call.clean_ok) == ("call", True)
+    assert (call.kind, call.clean_ok) == ("call", True)  # read again: the same
+    faulted = replace(call, fault={"victim": 0})
+    failed = replace(call, status=404)
+    ended = replace(call, action={"kind": "finish", "text": "done"}, status=None)
+    assert [s.clean_ok for s in (faulted, failed, ended)] == [False, False, False]
+    assert ended.kind == "finish" and call.kind == "call"
+    assert Step.from_dict(call.to_dict()) == call

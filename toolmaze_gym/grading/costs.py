@@ -96,10 +96,10 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
                 unusable.setdefault(f["slot"], set()).update(idx.fault_sides(f))
     ahead = [(v.slot, set(v.tools)) for k, v in enumerate(profile.victims) if k not in fired]
     by_tool, called = called, _by_kind(idx.corpus, called)
-    fixed, lookups = 0, Counter[str]()
+    fixed, lookups = 0, Counter()
     for slot_id in idx.slot_ids:
-        usable = [cids for k, cids in enumerate(idx.sides[slot_id])
-                  if k not in unusable.get(slot_id, set())]
+        gone = unusable.get(slot_id, ())
+        usable = [cids for k, cids in enumerate(idx.sides[slot_id]) if k not in gone]
         # The sides this agent went for after the fault, where it went for any.
         chosen = [cids for cids in usable if any(by_tool.get(idx.calls[c].tool) for c in cids)]
         here = [tools for slot, tools in ahead if slot == slot_id]

@@ -37,6 +37,9 @@ def _reads_as(idx: Any, s: Step) -> Step | None:
     tool = s.action.get("name")
     if not s.clean_ok or tool not in idx.actions or tool not in idx.corpus:
         return None
+    others = _other_calls(idx, tool)
+    if not others:  # no expected call this tool could do in effect: nothing to parse
+        return None
     args = s.action.get("arguments")
     if not isinstance(args, dict) or _own_call(idx, tool, args):
         return None
@@ -47,18 +50,27 @@ def _reads_as(idx: Any, s: Step) -> Step | None:
     if not isinstance(response, dict):
         return None
     said = _typed(idx.corpus[tool].returns, response)
-    for call in idx.calls:
-        if call.tool == tool or call.tool not in idx.actions or not call.args:
-            continue
-        spec = idx.corpus[call.tool]
-        if not spec.stateful or not idx.corpus[tool].stateful \
-                or not _reports_as_much(idx.corpus[tool], spec):
-            continue
-        types = {p.name: p.type for p in spec.params}
+    for call, spec, types in others:
         if all(k in types and any(_same(v, w) for w in said.get(types[k], ()))
                for k, v in call.args.items()):
             return _as_call(s, call, spec, said)
     return None
+
+
+def _other_calls(idx: Any, tool: str) -> tuple[tuple[Any, Any, dict[str, str]], ...]:
+    """The expected calls of other Actions that a call of ``tool`` may do in effect
+    (both stateful, ``tool`` reports as much), each with its spec and parameter types,
+    in call order; once per task and tool (kept on the task index)."""
+    hit = idx.effect_calls.get(tool)
+    if hit is None:
+        own = idx.corpus[tool]
+        hit = idx.effect_calls[tool] = tuple(
+            (call, spec, {p.name: p.type for p in spec.params})
+            for call in idx.calls
+            if call.tool != tool and call.tool in idx.actions and call.args
+            for spec in (idx.corpus[call.tool],)
+            if spec.stateful and own.stateful and _reports_as_much(own, spec))
+    return hit
 
 
 def _reports_as_much(tool: Any, expected: Any) -> bool:

@@ -168,8 +168,8 @@ def _downstream_calls(idx: TaskIndex, trace: Trace, profile: FaultProfile) -> li
     for v in profile.victims:
         down |= idx.down_slots[v.slot]
     elsewhere = {t for s in idx.slot_ids if s not in down
-                 for t in idx.task.slot_by_id[s].tools}
-    only_down = {t for s in down for t in idx.task.slot_by_id[s].tools} - elsewhere
+                 for t in idx.slot_by_id[s].tools}
+    only_down = {t for s in down for t in idx.slot_by_id[s].tools} - elsewhere
     down_steps = {i for cid, found in trace.pos.items() if idx.calls[cid].slot in down
                   for i in found}
     return [i for i, s in enumerate(trace.steps) if s.kind == "call"
@@ -231,7 +231,7 @@ def slot_actions(idx: TaskIndex, slot_id: str, tool: str) -> tuple[str, ...]:
     sides: send_sms where the closest path took create_twilio_message). A call of any
     of them is an attempt at that step, right or wrong: never an unrequested Action,
     never a step left unattempted (v5 play-test c3-0096)."""
-    slot = idx.task.slot_by_id.get(slot_id)
+    slot = idx.slot_by_id.get(slot_id)
     others = [t for t in slot.tools if t in idx.actions] if slot is not None else []
     return (tool, *(t for t in others if t != tool))
 

@@ -10,14 +10,16 @@ for world facts the agent did not look up.
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.corpus.derivations import derivable, keeps_part, own_text_skips
+from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
     EITHER_DIRECTION,
@@ -146,10 +148,15 @@ class TaskIndex:
         self.literal: list[bool] = []  # per call: every value a literal (see ``matcher``)
         self._literal_matchers: dict[int, Matcher] = {}
         self.ref_rules: list[dict[str, TextRule]] = []
+        # per call: its bound arguments with their parameter specs, and its text specs
+        # by parameter (what the resolver's provenance check reads, once per task)
+        self.arg_params: list[tuple[tuple[str, Ref, Any], ...]] = []
+        self.texts_of: list[dict[str, TextSpec]] = []
         self.by_tool: dict[str, list[int]] = {}
         self.paths: list[PathIndex] = []
         self.slot_ids = [s.id for s in task.slots]
-        by_id = task.slot_by_id
+        # slot id -> slot, once (``Task.slot_by_id`` builds the dict on every use)
+        self.slot_by_id = by_id = task.slot_by_id
         upstream = {s.id: s.upstream() for s in task.slots}
         order = [s.id for s in topological_order(task.slots)]
         ids: dict[tuple[str, str, str], int] = {}
@@ -207,6 +214,18 @@ class TaskIndex:
         self._sent: frozenset[str] | None = None
         self._needs: dict[tuple, set[str]] = {}
         self._side_tools: dict[tuple[int, ...], tuple] = {}
+        self._echoes: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+        self.effect_calls: dict[str, tuple] = {}  # tool -> ``effects._other_calls``
+        # per slot: the slots its non-literal inputs come from, in input order
+        self._sources = {s.id: tuple(i.source.slot for i in s.inputs if not i.source.is_literal)
+                         for s in task.slots}
+        # per tool: (type, field name) of what it returns, in order
+        self._returned: dict[str, tuple[tuple[str, str], ...]] = {}
+        # Responses parsed, and what a slot offers on given bodies: the same texts
+        # come back episode after episode (a deterministic world), so each is read
+        # once per task, not once per episode (bounded: a long run sees new ones).
+        self._bodies: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
+        self._outputs: OrderedDict[tuple, tuple[tuple, dict[str, Any]]] = OrderedDict()
 
     # -- building -------------------------------------------------------------
 
@@ -220,6 +239,10 @@ class TaskIndex:
         self.matchers.append(Matcher(self.corpus, call, rules))
         self.literal.append(_all_literal(exp))
         self.by_tool.setdefault(call.tool, []).append(cid)
+        spec = self.corpus[call.tool]
+        self.arg_params.append(tuple((name, r, spec.param(name)) for name, r in args
+                                     if spec.param(name) is not None))
+        self.texts_of.append(dict(texts))
 
     def _bindings(self, call: Call, slot: Slot):
         side = next((a for a in slot.alternatives if call.tool in a), (call.tool,))
@@ -324,7 +347,7 @@ class TaskIndex:
         """The article a summary slot ``slot_id`` sums up (a story's headline and
         description, as "headline\nbody"), where ``type_name`` asks for its summary:
         the agent's own summary says its claim in other words (c2-0060, c3-0061)."""
-        slot = self.task.slot_by_id[slot_id]
+        slot = self.slot_by_id[slot_id]
         if type_name != FREE_TEXT or not all(self.corpus[t].behaviour in SUMMARISERS
                                              for t in slot.tools):
             return None
@@ -364,7 +387,7 @@ class TaskIndex:
         it was given; a text made from a text the agent cannot reproduce (a summary
         of an article) with the facts of the Processor's own output, its figures and
         names (``toolmaze_gym.text_facts``), in its language if one was asked."""
-        slot = self.task.slot_by_id[slot_id]
+        slot = self.slot_by_id[slot_id]
         if depth > 4 or not all(derivable(self.corpus[t]) for t in slot.tools):
             return "", ()
         # An own summary told as it is: its gist. One a later step translates keeps its
@@ -490,11 +513,54 @@ class TaskIndex:
             hit = self._side_tools[cids] = (frozenset(side), side, tuple(sorted(set(side))))
         return hit
 
+    def body(self, observation: str) -> dict[str, Any] | None:
+        """``resolution.parse_body(observation)``, once per text (read-only: shared)."""
+        hit = self._bodies.get(observation, _NONE)
+        if hit is _NONE:
+            hit = self._bodies[observation] = parse_body(observation)
+            if len(self._bodies) > _SHARED_LIMIT:
+                self._bodies.popitem(last=False)
+        return hit
+
+    def outputs(self, slot_id: str, cids: tuple[int, ...], bodies: Sequence[dict[str, Any]],
+                compute: Callable[[Sequence[int], Sequence[dict[str, Any]]], dict[str, Any]]
+                ) -> dict[str, Any]:
+        """``compute(cids, bodies)``: what ``slot_id`` offers downstream on the bodies
+        its calls answered, once per bodies. Bodies are the shared objects ``body`` and
+        the reference responses give, so they are keyed by identity; an entry keeps
+        its bodies alive, so an id is not reused while it is cached. Read-only."""
+        key = (slot_id, cids, tuple(map(id, bodies)))
+        hit = self._outputs.get(key)
+        if hit is None:
+            hit = self._outputs[key] = (tuple(bodies), compute(cids, bodies))
+            if len(self._outputs) > _SHARED_LIMIT:
+                self._outputs.popitem(last=False)
+        return hit[1]
+
+    def returned(self, tool: str) -> tuple[tuple[str, str], ...]:
+        """(type, field name) of each field ``tool`` returns, in order; once per tool."""
+        hit = self._returned.get(tool)
+        if hit is None:
+            hit = self._returned[tool] = tuple((f.type, f.name)
+                                               for f in self.corpus[tool].returns)
+        return hit
+
+    def echoes(self, slot_id: str, tools: tuple[str, ...]) -> frozenset[str]:
+        """Tools whose responses cannot vouch for a value of ``slot_id`` done by
+        ``tools``: their Processors (they answer with what they were given) and every
+        tool downstream of the slot (they echo it); once per slot and tools."""
+        key = (slot_id, tools)
+        hit = self._echoes.get(key)
+        if hit is None:
+            hit = self._echoes[key] = frozenset(
+                t for t in tools if self.corpus[t].category == "Processor") \
+                | self.downstream[slot_id]
+        return hit
+
     def needs(self, slot: Slot, sides: Mapping[str, tuple[str, ...]], compute) -> set[str]:
         """``compute(slot, corpus, sides)`` (the resolver's ``_needs``), once per slot and
         the sides its inputs' slots took."""
-        key = (slot.id, tuple(sides.get(i.source.slot) for i in slot.inputs
-                              if not i.source.is_literal))
+        key = (slot.id, tuple(map(sides.get, self._sources[slot.id])))
         hit = self._needs.get(key)
         if hit is None:
             hit = self._needs[key] = compute(slot, self.corpus, sides)
@@ -504,7 +570,7 @@ class TaskIndex:
         """How ``side`` binds its parameters to the slot's inputs (``plan_side``), once."""
         key = (slot_id, side)
         if key not in self._plans:
-            slot = self.task.slot_by_id[slot_id]
+            slot = self.slot_by_id[slot_id]
             self._plans[key] = plan_side(self.corpus, side, [(i.role, i.type)
                                                              for i in slot.inputs])
         return self._plans[key]
@@ -562,6 +628,17 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
     return ref.value
 
 
+def parse_body(observation: str) -> dict[str, Any] | None:
+    """A response as the resolver reads it: its flat form (None: not a JSON object)."""
+    try:
+        wire = json.loads(observation)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return flat_form(wire) if isinstance(wire, dict) else None
+
+
+_NONE = object()
+_SHARED_LIMIT = 64  # responses and slot outputs a task index keeps (per task)
 _INDEX_LIMIT = 4096
 _INDEX: OrderedDict[tuple[int, int], tuple[Task, Corpus, TaskIndex]] = OrderedDict()
 

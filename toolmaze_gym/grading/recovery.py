@@ -121,5 +121,5 @@ def _switched(trace: Trace, i: int, done: int) -> bool:
         return True
     slot_id = ev["slot"]
     own = {idx.calls[c].tool for k in faulted for c in idx.sides[slot_id][k]}
-    others = set(idx.task.slot_by_id[slot_id].tools) - own
+    others = set(idx.slot_by_id[slot_id].tools) - own
     return any(s.clean_ok and s.action.get("name") in others for s in trace.steps[i + 1:])

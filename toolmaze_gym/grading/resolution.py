@@ -14,7 +14,6 @@ costs nothing here; the extra or missing calls show in c and c*.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -22,10 +21,16 @@ from typing import Any
 
 from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import derivable, known, rate_given
-from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
-from toolmaze_gym.grading.index import Expected, PathIndex, TaskIndex, TextSpec, resolve
+from toolmaze_gym.grading.index import (
+    Expected,
+    PathIndex,
+    TaskIndex,
+    TextSpec,
+    parse_body,
+    resolve,
+)
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
 from toolmaze_gym.world import phrasebook
@@ -57,9 +62,11 @@ class PathMatch:
 class EpisodeView:
     """The steps of a trajectory as the resolver reads them (bodies parsed once)."""
 
-    def __init__(self, steps: Sequence[Step], query: str = "") -> None:
+    def __init__(self, steps: Sequence[Step], query: str = "",
+                 parse: Callable[[str], dict[str, Any] | None] | None = None) -> None:
         self.steps = steps
         self.query = query
+        self._parse = parse or parse_body  # a task index shares bodies across episodes
         self.by_tool: dict[str, list[int]] = {}
         for i, s in enumerate(steps):
             if s.clean_ok and isinstance(s.action.get("arguments"), dict):
@@ -69,7 +76,6 @@ class EpisodeView:
         # id(matcher), step -> (the matcher, whether it accepts the step's arguments);
         # the matcher is kept so that its id is not reused while this view lives.
         self._accepts: dict[tuple[int, int], tuple[Matcher, bool]] = {}
-        self.outputs: dict[tuple, dict[str, Any]] = {}  # see _outputs
 
     def seen(self, type_: str, value: Any, before: int,
              besides: frozenset[str] | set[str] = frozenset()) -> bool:
@@ -109,12 +115,9 @@ class EpisodeView:
         return hit[1]
 
     def body(self, i: int) -> dict[str, Any] | None:
+        """Step ``i``'s response in flat form (None: not a JSON object); read-only."""
         if i not in self._bodies:
-            try:
-                wire = json.loads(self.steps[i].observation)
-                self._bodies[i] = flat_form(wire) if isinstance(wire, dict) else None
-            except (ValueError, TypeError, RecursionError):
-                self._bodies[i] = None
+            self._bodies[i] = self._parse(self.steps[i].observation)
         return self._bodies[i]
 
 
@@ -138,9 +141,10 @@ class _State:
         self.lookups: dict[int, tuple[int, str]] = {}  # see PathMatch.lookups
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _SlotResult:
-    """What one slot's side added to a path's state."""
+    """What one slot's side added to a path's state (read-only: memoised and shared by
+    the paths that agree on it; not frozen, as a frozen dataclass costs 5x to build)."""
 
     steps: tuple[tuple[int, int], ...]
     missing: tuple[int, ...]
@@ -204,8 +208,8 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
         key = None
         if memo is not None:
             taken = tuple(i for t in ordered for i in view.by_tool.get(t, ())
-                          if i in st.used)
-            key = (slot_id, cids, tuple(st.results.get(u) for u in idx.reads[slot_id]), taken)
+                          if i in st.used) if st.used else ()
+            key = (slot_id, cids, tuple(map(st.results.get, idx.reads[slot_id])), taken)
             result = memo.get(key)
         if key is None or result is None:
             result = _resolve_slot(idx, view, st, slot_id, cids, own)
@@ -220,8 +224,7 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
 def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                   cids: tuple[int, ...], own: OwnLookups | None = None) -> _SlotResult:
     """Resolve one slot's side of a path against the state before it."""
-    corpus = idx.corpus
-    slot = idx.task.slot_by_id[slot_id]
+    slot = idx.slot_by_id[slot_id]
     known = _Provenance(idx, view, st)
     after = max((st.avail.get(u, -1) for u in idx.needs(slot, st.sides, _needs)), default=-1)
     local: dict[str, Any] = {}
@@ -246,9 +249,9 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
             if found is None and exp.action else ()
         if parts:
             found = parts[-1]
-            used.new.extend(parts[:-1])
+            used.take(parts[:-1])
         elif found is not None and exp.action:
-            used.new.extend(_earlier_rows(idx, view, exp, found, after, used))
+            used.take(_earlier_rows(idx, view, exp, found, after, used))
         body = view.body(found) if found is not None else None
         if found is None or body is None or not _has_fields(body, exp.call.response):
             found, body = None, exp.call.response
@@ -274,22 +277,17 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
         else:
             steps[cid] = found
             if exp.action:
-                used.new.append(found)
+                used.take((found,))
                 produced = True
             if produced:
                 after = max(after, found)
-        for f in corpus[exp.call.tool].returns:
-            if f.type not in local and f.name in body:
-                local[f.type] = body[f.name]
-                local_at[f.type] = found
+        for type_, name in idx.returned(exp.call.tool):
+            if type_ not in local and name in body:
+                local[type_] = body[name]
+                local_at[type_] = found
         chain.append((exp.call.tool, body))
         bodies.append(body)
-    key = (slot_id, cids, tuple(map(id, bodies)))  # bodies live as long as the view
-    outs = view.outputs.get(key)
-    if outs is None:
-        provides = corpus.group_by_id[slot.group].provides if slot.group else ()
-        tools = [idx.calls[c].tool for c in cids]
-        outs = view.outputs[key] = _outputs(idx, slot, tools, bodies, cids, provides)
+    outs = idx.outputs(slot_id, cids, bodies, partial(_outputs, idx, slot))
     return _SlotResult(tuple(steps.items()), tuple(missing), tuple(wrong.items()),
                        tuple(used.new), tuple(expected.items()), outs,
                        max(steps.values()) if len(steps) == len(cids) else None,
@@ -321,15 +319,18 @@ def _own_lookup(idx: TaskIndex, view: EpisodeView, st: _State, exp: Expected, m:
     return body if body is not None and _has_fields(body, ref) else None
 
 
-class _Taken:
-    """Steps earlier Actions of the path took, and those this slot takes."""
+class _Taken(set):
+    """Steps earlier Actions of the path took, and those this slot takes (``new``, in
+    order). A set, so that ``i in used`` (asked for every candidate step) is a set
+    lookup."""
 
     def __init__(self, before: set[int]) -> None:
-        self.before = before
+        super().__init__(before)
         self.new: list[int] = []
 
-    def __contains__(self, i: object) -> bool:
-        return i in self.before or i in self.new
+    def take(self, steps: Sequence[int]) -> None:
+        self.new.extend(steps)
+        self.update(steps)
 
 
 class _Provenance:
@@ -353,13 +354,11 @@ class _Provenance:
         self.sides = st.sides  # slot -> the same, in order
         self.chains = st.chains  # slot -> the values its side's tools handed on
 
-    def echoes(self, slot_id: str, tools: Sequence[str] | None = None) -> set[str]:
+    def echoes(self, slot_id: str, tools: Sequence[str] | None = None) -> frozenset[str]:
         """Tools whose responses cannot vouch for a value of ``slot_id``."""
-        corpus = self.idx.corpus
         if tools is None:
-            tools = self.sides.get(slot_id) or self.idx.task.slot_by_id[slot_id].tools
-        return {t for t in tools if corpus[t].category == "Processor"} \
-            | self.idx.downstream[slot_id]
+            tools = self.sides.get(slot_id) or self.idx.slot_by_id[slot_id].tools
+        return self.idx.echoes(slot_id, tuple(tools))
 
     def args_ok(self, exp: Expected, local: Mapping[str, Any],
                 local_at: Mapping[str, int | None], i: int) -> bool:
@@ -369,13 +368,9 @@ class _Provenance:
                 local_at: Mapping[str, int | None], i: int) -> str | None:
         """The first argument of step ``i`` whose value the agent could not have had
         (None: it could have had them all)."""
-        spec = self.idx.corpus[exp.call.tool]
         sent = self.view.args(i)
-        texts = dict(exp.texts)
-        for name, r in exp.args:
-            p = spec.param(name)
-            if p is None:
-                continue
+        texts = self.idx.texts_of[exp.cid]
+        for name, r, p in self.idx.arg_params[exp.cid]:
             if p.type == FREE_TEXT:
                 if not self.text_ok(texts.get(name), sent.get(name), i):
                     return name
@@ -384,9 +379,9 @@ class _Provenance:
                 return name
             if r.kind == "local" and r.key in local:
                 at = local_at.get(r.key)
-                own = self.echoes(exp.call.slot, sorted(self.side_tools.get(exp.call.slot, ())))
-                if (at is None or at >= i) and not self.view.seen(p.type, local[r.key], i,
-                                                                  own) \
+                if (at is None or at >= i) and not self.view.seen(
+                        p.type, local[r.key], i, self.echoes(
+                            exp.call.slot, sorted(self.side_tools.get(exp.call.slot, ())))) \
                         and not self._local_derived(exp.call.slot, r.key, i):
                     return name
         return None
@@ -428,14 +423,16 @@ class _Provenance:
         cloudy, ...") is no translation anyone writes: it stays the tool's wording."""
         corpus = self.idx.corpus
         return phrasebook.translation(value, "en") is not None and all(
-            corpus[t].behaviour == TRANSLATE for t in self.idx.task.slot_by_id[slot_id].tools)
+            corpus[t].behaviour == TRANSLATE for t in self.idx.slot_by_id[slot_id].tools)
 
     def text_reached(self, slot_id: str, value: str, i: int) -> bool:
         at = self.done.get(slot_id)
         if at is not None and at < i:
             return True
-        besides = self.side_tools.get(slot_id, set(self.idx.task.slot_by_id[slot_id].tools)) \
-            | self.idx.downstream[slot_id]
+        own = self.side_tools.get(slot_id)
+        if own is None:
+            own = frozenset(self.idx.slot_by_id[slot_id].tools)
+        besides = own | self.idx.downstream[slot_id]
         return self.view.seen(FREE_TEXT, value, i, besides)
 
     def slot_value_ok(self, slot_id: str, key: str, type_: str, i: int, depth: int = 0
@@ -460,7 +457,7 @@ class _Provenance:
             return False
         if spec.category == "Source":
             return True  # common knowledge needs no inputs (a city's time zone)
-        slot = self.idx.task.slot_by_id[slot_id]
+        slot = self.idx.slot_by_id[slot_id]
         plan = self.idx.plan(slot_id, side)
         if plan is None:
             return False
@@ -507,12 +504,14 @@ def _producer(corpus, side: Sequence[str], key: str) -> int | None:
     return None
 
 
-def _outputs(idx: TaskIndex, slot, tools: list[str], bodies: list[dict[str, Any]],
-             cids: Sequence[int], provides) -> dict[str, Any]:
+def _outputs(idx: TaskIndex, slot, cids: Sequence[int], bodies: Sequence[dict[str, Any]]
+             ) -> dict[str, Any]:
     """What the slot offers downstream in this episode. A stored reference response
     that lacks a field today's tool returns (a suite built under an older world) is
     completed from the episode's body, and the other way round; what neither has is
     simply not offered (the calls that need it then fail to match, never crash)."""
+    provides = idx.corpus.group_by_id[slot.group].provides if slot.group else ()
+    tools = [idx.calls[c].tool for c in cids]
     refs = [idx.calls[c].response for c in cids]
     for merged in (bodies, [{**r, **b} for r, b in zip(refs, bodies, strict=True)]):
         try:
@@ -612,7 +611,7 @@ def _earlier_rows(idx: TaskIndex, view: EpisodeView, exp: Expected, found: int, 
 
 
 def _has_fields(body: Mapping[str, Any], reference: Mapping[str, Any]) -> bool:
-    return all(k in body for k in reference)
+    return body.keys() >= reference.keys()
 
 
 def _resolved(exp: Expected, outputs: Mapping[str, Mapping[str, Any]],

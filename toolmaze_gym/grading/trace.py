@@ -22,7 +22,7 @@ class Trace:
         # A shown Action with the step's effect on its target is that step's call.
         steps = as_expected(idx, steps)
         self.steps = steps
-        self.view = EpisodeView(steps, idx.task.query)
+        self.view = EpisodeView(steps, idx.task.query, idx.body)
         self._matches: list[PathMatch | None] = [None] * len(idx.paths)
         self._pos: dict[int, list[int]] = {}
         self._memo: SlotMemo = {}
