@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from toolmaze_gym.mentions import dates_in, datetimes_in, mentions, mentions_all, numbers_in
+from toolmaze_gym.mentions import (
+    dates_in,
+    datetimes_in,
+    mentions,
+    mentions_all,
+    numbers_in,
+    spoken_forms,
+)
 
 
 @pytest.mark.parametrize("text", ["It costs 1234.5 EUR", "It costs €1,234.50", "1 234,50 EUR",
@@ -284,6 +291,27 @@ def test_a_flight_or_train_is_mentioned_by_its_service_number():
 ])
 def test_a_three_letter_operator_code_is_part_of_the_service_number(text, value, ok):
     assert mentions(text, "train_id", value) is ok
+
+
+@pytest.mark.parametrize("text, value, ok", [
+    # v6 play-test c4-0081: "Came on Deutsche Bahn ICE 4215" (grading version 15).
+    ("Came on Deutsche Bahn ICE 4215, Berlin Hbf", "ICE4215-BERCPH-20260820", True),
+    ("on flight LH 6014 tomorrow", "LH6014-EZEIST-20260827", True),
+    ("on flight U2 0273", "U20273-BERARN-20260828", True),
+    ("Came on ICE 4216", "ICE4215-BERCPH-20260820", False),
+    ("Came on IC 4215", "ICE4215-BERCPH-20260820", False),
+    ("Came on ICE 42150", "ICE4215-BERCPH-20260820", False),
+    ("on flight U 20273", "U20273-BERARN-20260828", False),  # no carrier code is one letter
+])
+def test_a_service_number_may_have_a_space_after_its_code(text, value, ok):
+    assert mentions(text, "train_id", value) is ok
+
+
+def test_the_generator_names_a_service_without_the_space():
+    """What a request already states is read as toolmaze-v5 was built (``loosely=False``)."""
+    assert spoken_forms("flight_id", "LH6014-EZEIST-20260827", loosely=False) == ("LH6014",)
+    assert not mentions("on flight LH 6014", "flight_id", "LH6014-EZEIST-20260827",
+                        loosely=False)
 
 
 @pytest.mark.parametrize("text, ok", [

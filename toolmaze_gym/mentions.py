@@ -822,7 +822,9 @@ def spoken_forms(type_name: str, value: Any, *, loosely: bool = True) -> tuple[s
         return (name,) if name else ()
     if type_name in SERVICE_IDS and isinstance(value, str):
         m = (_SERVICE_ID if loosely else _SERVICE_ID_BUILT).match(value.strip())
-        return (m[1],) if m else ()
+        if not m:
+            return ()
+        return (m[1], *_spaced(m[1])) if loosely else (m[1],)
     if type_name == "timezone" and isinstance(value, str) and "/" in value:
         return (value.rsplit("/", 1)[1].replace("_", " ") + " time",)  # "Toronto time"
     return ()
@@ -851,6 +853,15 @@ def _unaccented(text: str) -> str:
 SERVICE_IDS = frozenset({"train_id", "flight_id"})
 _SERVICE_ID = re.compile(r"^([A-Z0-9]{2,3}\d{1,5})-[A-Z]{6}-\d{8}$")
 _SERVICE_ID_BUILT = re.compile(r"^([A-Z0-9]{2}\d{1,5})-[A-Z]{6}-\d{8}$")  # before version 13
+
+
+def _spaced(number: str) -> tuple[str, ...]:
+    """A service number as timetables and people also write it, a space between the
+    operator code and the number ("ICE 4215", "LH 6014"; grading version 15, v6
+    play-test c4-0081). The code is three letters (a rail operator) or two characters
+    (an airline's, "U2 123"); a split whose rest is not all digits is no reading."""
+    splits = [k for k in (2, 3) if number[k:].isdigit() and (k == 2 or number[:3].isalpha())]
+    return tuple(f"{number[:k]} {number[k:]}" for k in splits)
 
 
 # ---------------------------------------------------------------- the rule

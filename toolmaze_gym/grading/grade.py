@@ -43,7 +43,6 @@ from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch
 from toolmaze_gym.grading.trace import Trace
-from toolmaze_gym.mentions import mentions
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.readings import names_base
@@ -238,7 +237,9 @@ def slot_actions(idx: TaskIndex, slot_id: str, tool: str) -> tuple[str, ...]:
 
 def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]]:
     """The asked values the final answer leaves out, each as this episode gave it (the
-    reference run's where the agent never made the step: a value it knew)."""
+    reference run's where the agent never made the step: a value it knew). The answer
+    is read as any text is (``says``): a sum within its rounding order counts, 667.40
+    PLN for a 667.41 worked out in the other order (grading version 15)."""
     out = []
     either = not names_base(task.query)  # a percent change from either side (readings)
     for m in task.answer:
@@ -246,7 +247,7 @@ def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]
         if slot is not None:
             value = best.outputs.get(slot, {}).get(m[3], value)
         told = says(answer, EITHER_DIRECTION, value) if type_ == "percent_change" and either \
-            else mentions(answer, type_, value)
+            else says(answer, type_, value)
         if not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out

@@ -1,0 +1,60 @@
+"""The toolmaze-v6 play-test's probes (issue 27, grading version 15).
+
+Each probe in ``tests/data/played/v6-probes/probes/`` is a competent variant of an
+episode played on toolmaze-v6 that an earlier grader failed; each slip beside it in
+``slips/`` is its near miss, which must still fail. ``test_played.py`` replays both
+folders; the tests here name the rule each pair checks and what the reader sees.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolmaze_gym.play import PlaySession
+from toolmaze_gym.tasks.suite import get_task
+
+V6 = Path(__file__).parent.parent / "data" / "played" / "v6-probes"
+
+
+def replay(name: str) -> tuple[dict, str]:
+    """The grade and the closing text of ``probes/NAME`` or ``slips/NAME``."""
+    path = next(V6.glob(f"*/{name}.actions"))
+    task_id, mode = path.name.split(".")[0].rsplit("-", 1)
+    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if s.done:
+            break
+        s.handle(line)
+    if not s.done:
+        s.stop("input ended")
+    return s.env.record()["grade"], s.closing()
+
+
+def test_an_answer_gets_the_rounding_order_a_text_in_a_call_gets():
+    """c4-0065 P4: converted first, then taxed, the total is 667.40 PLN where the
+    reference order gives 667.41; the answer tells the same amount."""
+    for name in ("tmz-v6-c4-0065-P4.fx-then-tax-66740", "tmz-v6-c4-0065-P4.fx-then-tax-66741"):
+        g, text = replay(name)
+        assert g["success"] and not g["unanswered"], text
+        assert g["recovered"] is True, text  # the faulted tax step was done cleanly
+
+
+def test_an_answer_off_by_more_than_the_rounding_order_fails():
+    g, text = replay("tmz-v6-c4-0065-P4.fx-then-tax-66725")
+    assert not g["success"], text
+    assert [u["value"] for u in g["unanswered"]] == [667.41]
+
+
+def test_a_train_number_with_a_space_names_the_train():
+    """c4-0081 P1: "Deutsche Bahn ICE 4215" notes which train, as "ICE4215" does."""
+    g, text = replay("tmz-v6-c4-0081-P1.train-number-spaced")
+    assert g["success"], text
+
+
+def test_another_train_number_fails_and_the_reason_names_both_ways():
+    """The reason offers the service number as well as the e-ticket: it never says the
+    e-ticket number is required where the service number alone passes."""
+    g, text = replay("tmz-v6-c4-0081-P1.other-train-spaced")
+    assert not g["success"], text
+    assert 'does not mention "RTK-MRJCXNXD"' in text
+    assert 'or "ICE4215"' in text
