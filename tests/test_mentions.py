@@ -307,6 +307,32 @@ def test_a_service_number_may_have_a_space_after_its_code(text, value, ok):
     assert mentions(text, "train_id", value) is ok
 
 
+@pytest.mark.parametrize("text, type_name, value, ok", [
+    # v6 play-test c2-0097: an expense noted "244.1 kg CO2e" for the estimate 244.14.
+    ("244.1 kg CO2e", "co2_kg", 244.14, True),
+    ("244,1 kg CO2e", "co2_kg", 244.14, True),
+    ("about 244 kg of CO2", "co2_kg", 244.14, True),
+    ("~244 kg", "co2_kg", 244.14, True),
+    ("around 1,864 km", "distance_km", 1863.7, True),
+    ("12.5 kWh", "energy_kwh", 12.46, True),
+    ("244.2 kg CO2e", "co2_kg", 244.14, False),  # rounded the wrong way
+    ("about 243 kg", "co2_kg", 244.14, False),
+    ("244 kg", "co2_kg", 244.14, False),  # whole, with no word of approximation
+    ("244.1 t", "co2_kg", 244.14, False),  # no unit of the quantity after it
+    ("244.10 kg", "co2_kg", 244.14, False),  # as many decimals as the tool gave
+    ("about 667 PLN", "money_amount", 667.41, False),  # money is no measure
+    ("about 19 %", "percentage", 18.6, False),
+])
+def test_a_measure_may_be_told_rounded_to_fewer_decimals(text, type_name, value, ok):
+    assert mentions(text, type_name, value) is ok
+
+
+def test_a_rounded_measure_is_no_written_figure():
+    """What a request states and whether a corrupted value reached a text are asked
+    of the written figure (``loosely=False``)."""
+    assert not mentions("244.1 kg", "co2_kg", 244.14, loosely=False)
+
+
 def test_the_generator_names_a_service_without_the_space():
     """What a request already states is read as toolmaze-v5 was built (``loosely=False``)."""
     assert spoken_forms("flight_id", "LH6014-EZEIST-20260827", loosely=False) == ("LH6014",)

@@ -190,6 +190,8 @@ def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = Tru
         return same
     if not same and type_name in _figure_words()["whole_types"]:
         same = _whole_told(text, value)
+    if not same and type_name in _figure_words()["measures"]:
+        same = _rounded_told(text, type_name, value)
     if type_name in SPAN_MINUTES:
         # A time range tells its length ("from 12:00 to 12:45" is 45 minutes); a text
         # whose every range is of another length says another duration, whatever
@@ -279,6 +281,46 @@ def _whole_told(text: str, value: float) -> bool:
     return whole in _degrees_in(text)
 
 
+def _rounded_told(text: str, type_name: str, value: float) -> bool:
+    """Whether ``text`` tells the measured quantity ``value`` rounded to fewer decimals
+    than the tool gave, half up, with its unit after it (``figure_words.json``
+    "measures"): "244.1 kg CO2e" for 244.14, "about 244 kg" (a whole figure needs a word
+    of approximation before it, "approx_before"), never 244.2 or 243 (grading version
+    15, v6 play-test c2-0097). Money, percentages and counts are not measures: a
+    reader acts on the exact sum."""
+    if not math.isfinite(value):
+        return False
+    words = _figure_words()
+    unit, exact = words["measures"][type_name], Decimal(repr(float(value)))
+    places = max(0, -exact.normalize().as_tuple().exponent)
+    for m in _NUMBER.finditer(text):
+        token = m.group(0)
+        if not unit.match(text, m.end()):
+            continue
+        hedged = words["approx"].search(text[max(0, m.start() - _REACH):m.start()])
+        for k in _places_written(token):
+            if k >= places or (k == 0 and not hedged):
+                continue
+            rounded = float(exact.quantize(Decimal(1).scaleb(-k), rounding=ROUND_HALF_UP))
+            if rounded in _readings(token):
+                return True
+    return False
+
+
+def _places_written(token: str) -> tuple[int, ...]:
+    """The decimals a number may be written with: 1 for "244.1" or "244,1", 0 for "244"
+    or "1,864,000"; a group of three after the only mark may be either ("1,864": 1864
+    or, in Europe, 1.864)."""
+    digits = token.lstrip("+-\u2212")
+    marks = [i for i, c in enumerate(digits) if c in ".,"]
+    if not marks:
+        return (0,)
+    tail = len(digits) - marks[-1] - 1
+    if tail != 3:
+        return (tail,)
+    return (0,) if len(marks) > 1 and digits[marks[0]] == digits[marks[-1]] else (0, 3)
+
+
 @lru_cache(maxsize=1024)  # as _numbers_in
 def _degrees_in(text: str) -> frozenset[float]:
     """The whole numbers ``text`` writes as degrees: no decimal mark ("84", "−3"; not
@@ -314,6 +356,8 @@ def _figure_words() -> dict[str, Any]:
             "setting": re.compile(data["setting_before"], re.I),
             "set_after": re.compile(data["setting_after"], re.I),
             "duration": re.compile(data["duration_after"], re.I),
+            "measures": {t: re.compile(u, re.I) for t, u in data["measures"].items()},
+            "approx": re.compile(data["approx_before"], re.I),
             "zero": re.compile("|".join(f"(?:{p})" for p in data["zero"]), re.I),
             "before": re.compile(data["negative_before"], re.I),
             "after": re.compile(data["negative_after"], re.I)}

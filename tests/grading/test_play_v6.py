@@ -58,3 +58,17 @@ def test_another_train_number_fails_and_the_reason_names_both_ways():
     assert not g["success"], text
     assert 'does not mention "RTK-MRJCXNXD"' in text
     assert 'or "ICE4215"' in text
+
+
+def test_emissions_rounded_to_fewer_decimals_name_the_estimate():
+    """c2-0097 P0: the expense notes "244.1 kg CO2e" or "about 244 kg" for 244.14."""
+    for name in ("tmz-v6-c2-0097-P0.co2-244.1kg", "tmz-v6-c2-0097-P0.co2-about-244kg"):
+        g, text = replay(name)
+        assert g["success"], text
+
+
+def test_emissions_rounded_the_wrong_way_fail():
+    for name in ("tmz-v6-c2-0097-P0.co2-244.2kg", "tmz-v6-c2-0097-P0.co2-about-243kg"):
+        g, text = replay(name)
+        assert not g["success"], text
+        assert "244.14" in text  # the reason names the estimate the tool gave
