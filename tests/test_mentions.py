@@ -333,6 +333,29 @@ def test_a_rounded_measure_is_no_written_figure():
     assert not mentions("244.1 kg", "co2_kg", 244.14, loosely=False)
 
 
+@pytest.mark.parametrize("text, value, ok", [
+    # v6 play-test c3-0050: an SMS "lands in Barcelona on 14/09 at 17:09 local".
+    ("lands on 14/09 at 17:09", "2026-09-14", True),
+    ("lands on 14.09. at 17:09", "2026-09-14", True),  # a dotted one is day first
+    ("lands on 09/14", "2026-09-14", True),  # only one order is a date
+    ("back on 05/09, out on 14/09", "2026-09-05", True),  # the text writes day first
+    ("on 05/09", "2026-09-05", False),  # 5 September or 9 May: unread
+    ("on 05/09", "2026-05-09", False),
+    ("back on 05/09, out on 09/14", "2026-09-05", False),  # month first: 9 May
+    ("lands on 15/09", "2026-09-14", False),
+    ("paid 14.09 EUR", "2026-09-14", False),  # a number, no date
+    ("14/09/2027", "2026-09-14", False),  # another year
+])
+def test_a_day_and_month_in_figures(text, value, ok):
+    assert mentions(text, "iso_date", value) is ok
+
+
+def test_a_day_and_month_in_figures_is_no_written_date_for_the_generator():
+    assert not mentions("lands on 14/09", "iso_date", "2026-09-14", loosely=False)
+    assert mentions("lands on 14/09 at 17:09 (UTC+2)", "iso_datetime",
+                    "2026-09-14T17:09:00+02:00")
+
+
 def test_the_generator_names_a_service_without_the_space():
     """What a request already states is read as toolmaze-v5 was built (``loosely=False``)."""
     assert spoken_forms("flight_id", "LH6014-EZEIST-20260827", loosely=False) == ("LH6014",)

@@ -72,3 +72,16 @@ def test_emissions_rounded_the_wrong_way_fail():
         g, text = replay(name)
         assert not g["success"], text
         assert "244.14" in text  # the reason names the estimate the tool gave
+
+
+def test_a_day_and_month_in_figures_name_the_arrival_day():
+    """c3-0050 P3: the SMS says the flight lands "on 14/09" or "on 14.09." at 17:09."""
+    for name in ("tmz-v6-c3-0050-P3.date-14-slash-09", "tmz-v6-c3-0050-P3.date-14-dot-09"):
+        g, text = replay(name)
+        assert g["success"], text
+
+
+def test_another_day_in_figures_fails():
+    for name in ("tmz-v6-c3-0050-P3.date-15-slash-09", "tmz-v6-c3-0050-P3.date-14-dot-08"):
+        g, text = replay(name)
+        assert not g["success"], text
