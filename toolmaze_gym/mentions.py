@@ -576,12 +576,12 @@ def _day_months(text: str) -> list[tuple[int, int]]:
     """The (month, day) pairs a text writes in figures without a year where the
     reading is not in doubt (grading version 15, v6 play-test c3-0050): a dotted one
     is day first; a slashed one is read where only one order is a date (14/09, 09/14),
-    both orders give the same date (09/09), or the text's other slashed dates in figures
-    settle its convention (one day first, none month first). "05/09" alone stays
+    both orders give the same date (09/09), or the text's other dates in figures settle
+    its convention (14/09 or 14/09/2026 writes the day first, and none the month first). "05/09" alone stays
     unread. Generator-side checks (``loosely=False``) never read these."""
     pairs = [(int(b), int(a)) for a, b in _DOT_DAY_MONTH.findall(text)]
     slashed = [(int(a), int(b)) for a, b in _SLASH_DAY_MONTH.findall(text)]
-    slashed += [(int(a), int(b)) for a, b, _ in _NUMERIC_DATE.findall(text) if "/" in text]
+    slashed += [(int(a), int(b)) for a, b, _ in _NUMERIC_DATE.findall(text)]
     day_first = any(a > 12 >= b for a, b in slashed)
     month_first = any(b > 12 >= a for a, b in slashed)
     for a, b in ((int(x), int(y)) for x, y in _SLASH_DAY_MONTH.findall(text)):
