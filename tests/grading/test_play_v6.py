@@ -85,3 +85,18 @@ def test_another_day_in_figures_fails():
     for name in ("tmz-v6-c3-0050-P3.date-15-slash-09", "tmz-v6-c3-0050-P3.date-14-dot-08"):
         g, text = replay(name)
         assert not g["success"], text
+
+
+def test_a_clean_lookup_of_the_faulted_side_counts_in_c_star():
+    """c3-0092 P4 as played: search_flights answered a wrong origin for good, so its
+    side is unusable; the agent took the fare from skyscanner (the other side) and the
+    arrival from get_flight_status (a clean lookup of the faulted side), the fewest
+    calls it had. c* counts that lookup, as it counts flightaware on the other side."""
+    for name in ("tmz-v6-c3-0092-P4.as-played", "tmz-v6-c3-0092-P4.flightaware"):
+        g, text = replay(name)
+        assert g["success"] and (g["c"], g["c_star"], g["c_rec"]) == (4, 4, 0.0), text
+
+
+def test_a_lookup_made_twice_still_costs_recovery():
+    g, text = replay("tmz-v6-c3-0092-P4.status-twice")
+    assert g["success"] and (g["c"], g["c_star"]) == (5, 4) and g["c_rec"] == 0.2, text
