@@ -109,7 +109,14 @@ from toolmaze_gym.tasks.readings import names_base
 #     by the words the world knows in each language ("Chuva, 24,1 °C" is Portuguese,
 #     v5 review c1-0000); c* counts a call after the fault that did the work of a lookup
 #     the agent skipped (find_device for list_room_devices, v5 play-test c3-0016 P2).
-GRADING_VERSION = "14"
+# 15: the toolmaze-v6 play-test's false negatives (issue 27): the final answer read as
+#     any text (a sum within its rounding order, c4-0065 P4); a service number with a
+#     space after its code ("ICE 4215", c4-0081); a day and month in figures where the
+#     reading is not in doubt ("14/09", "14.09.", c3-0050); a measured quantity told to
+#     fewer decimals, rounded half up with its unit ("244.1 kg", "about 244 kg",
+#     c2-0097); c* counts a clean lookup of an unusable side that did the work of the
+#     chosen side's (c3-0092 P4).
+GRADING_VERSION = "15"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
