@@ -315,6 +315,13 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
                    before: Sequence[Step]) -> list[str]:
     if not isinstance(got, str) or not got.strip():
         return [f"argument {name} is empty"]
+    rule = ctx.rules.get(name)
+    if rule is not None and rule.accepts(got):
+        # The text says what the rule asks (in its own words, by another name): no
+        # value the reference run's text held is missing (v6 play-test c3-0027, a
+        # Dutch review failed on its rating was also told its own sentence was not
+        # the translator's; grading version 15).
+        return []
     need = ctx.needs.get(name)
     if need is None:  # the text must contain the expected one
         need = ((FREE_TEXT, want),)

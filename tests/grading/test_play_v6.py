@@ -100,3 +100,19 @@ def test_a_clean_lookup_of_the_faulted_side_counts_in_c_star():
 def test_a_lookup_made_twice_still_costs_recovery():
     g, text = replay("tmz-v6-c3-0092-P4.status-twice")
     assert g["success"] and (g["c"], g["c_star"]) == (5, 4) and g["c_rec"] == 0.2, text
+
+
+def test_a_reason_names_no_text_the_rule_accepts():
+    """c3-0027 P1 with a 4-star rating: the Dutch review text is the agent's own and
+    passes at 5 stars, so the reason names the rating only, never a translator's
+    sentence the text "does not mention"."""
+    g, text = replay("tmz-v6-c3-0027-P1.rating-4")
+    assert not g["success"], text
+    assert "argument rating: expected 5 (stated in the request), sent 4" in text
+    assert "argument text" not in text
+
+
+def test_a_reason_still_names_what_a_wrong_text_leaves_out():
+    g, text = replay("tmz-v6-c3-0027-P1.rating-4-wrong-dew")
+    assert not g["success"], text
+    assert "argument rating: expected 5" in text and "which leaves out 5.1" in text
