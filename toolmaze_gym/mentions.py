@@ -577,8 +577,9 @@ def _day_months(text: str) -> list[tuple[int, int]]:
     reading is not in doubt (grading version 15, v6 play-test c3-0050): a dotted one
     is day first; a slashed one is read where only one order is a date (14/09, 09/14),
     both orders give the same date (09/09), or the text's other dates in figures settle
-    its convention (14/09 or 14/09/2026 writes the day first, and none the month first). "05/09" alone stays
-    unread. Generator-side checks (``loosely=False``) never read these."""
+    its convention (14/09 or 14/09/2026 writes the day first, and none the month
+    first). "05/09" alone stays unread. Generator-side checks (``loosely=False``) never
+    read these."""
     pairs = [(int(b), int(a)) for a, b in _DOT_DAY_MONTH.findall(text)]
     slashed = [(int(a), int(b)) for a, b in _SLASH_DAY_MONTH.findall(text)]
     slashed += [(int(a), int(b)) for a, b, _ in _NUMERIC_DATE.findall(text)]
