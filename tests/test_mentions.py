@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from toolmaze_gym.mentions import dates_in, datetimes_in, mentions, mentions_all, numbers_in
+from toolmaze_gym.mentions import (
+    dates_in,
+    datetimes_in,
+    mentions,
+    mentions_all,
+    numbers_in,
+    spoken_forms,
+)
 
 
 @pytest.mark.parametrize("text", ["It costs 1234.5 EUR", "It costs €1,234.50", "1 234,50 EUR",
@@ -284,6 +291,76 @@ def test_a_flight_or_train_is_mentioned_by_its_service_number():
 ])
 def test_a_three_letter_operator_code_is_part_of_the_service_number(text, value, ok):
     assert mentions(text, "train_id", value) is ok
+
+
+@pytest.mark.parametrize("text, value, ok", [
+    # v6 play-test c4-0081: "Came on Deutsche Bahn ICE 4215" (grading version 15).
+    ("Came on Deutsche Bahn ICE 4215, Berlin Hbf", "ICE4215-BERCPH-20260820", True),
+    ("on flight LH 6014 tomorrow", "LH6014-EZEIST-20260827", True),
+    ("on flight U2 0273", "U20273-BERARN-20260828", True),
+    ("Came on ICE 4216", "ICE4215-BERCPH-20260820", False),
+    ("Came on IC 4215", "ICE4215-BERCPH-20260820", False),
+    ("Came on ICE 42150", "ICE4215-BERCPH-20260820", False),
+    ("on flight U 20273", "U20273-BERARN-20260828", False),  # no carrier code is one letter
+])
+def test_a_service_number_may_have_a_space_after_its_code(text, value, ok):
+    assert mentions(text, "train_id", value) is ok
+
+
+@pytest.mark.parametrize("text, type_name, value, ok", [
+    # v6 play-test c2-0097: an expense noted "244.1 kg CO2e" for the estimate 244.14.
+    ("244.1 kg CO2e", "co2_kg", 244.14, True),
+    ("244,1 kg CO2e", "co2_kg", 244.14, True),
+    ("about 244 kg of CO2", "co2_kg", 244.14, True),
+    ("~244 kg", "co2_kg", 244.14, True),
+    ("around 1,864 km", "distance_km", 1863.7, True),
+    ("12.5 kWh", "energy_kwh", 12.46, True),
+    ("244.2 kg CO2e", "co2_kg", 244.14, False),  # rounded the wrong way
+    ("about 243 kg", "co2_kg", 244.14, False),
+    ("244 kg", "co2_kg", 244.14, False),  # whole, with no word of approximation
+    ("244.1 t", "co2_kg", 244.14, False),  # no unit of the quantity after it
+    ("244.10 kg", "co2_kg", 244.14, False),  # as many decimals as the tool gave
+    ("about 667 PLN", "money_amount", 667.41, False),  # money is no measure
+    ("about 19 %", "percentage", 18.6, False),
+])
+def test_a_measure_may_be_told_rounded_to_fewer_decimals(text, type_name, value, ok):
+    assert mentions(text, type_name, value) is ok
+
+
+def test_a_rounded_measure_is_no_written_figure():
+    """What a request states and whether a corrupted value reached a text are asked
+    of the written figure (``loosely=False``)."""
+    assert not mentions("244.1 kg", "co2_kg", 244.14, loosely=False)
+
+
+@pytest.mark.parametrize("text, value, ok", [
+    # v6 play-test c3-0050: an SMS "lands in Barcelona on 14/09 at 17:09 local".
+    ("lands on 14/09 at 17:09", "2026-09-14", True),
+    ("lands on 14.09. at 17:09", "2026-09-14", True),  # a dotted one is day first
+    ("lands on 09/14", "2026-09-14", True),  # only one order is a date
+    ("back on 05/09, out on 14/09", "2026-09-05", True),  # the text writes day first
+    ("on 05/09", "2026-09-05", False),  # 5 September or 9 May: unread
+    ("on 05/09", "2026-05-09", False),
+    ("back on 05/09, out on 09/14", "2026-09-05", False),  # month first: 9 May
+    ("lands on 15/09", "2026-09-14", False),
+    ("paid 14.09 EUR", "2026-09-14", False),  # a number, no date
+    ("14/09/2027", "2026-09-14", False),  # another year
+])
+def test_a_day_and_month_in_figures(text, value, ok):
+    assert mentions(text, "iso_date", value) is ok
+
+
+def test_a_day_and_month_in_figures_is_no_written_date_for_the_generator():
+    assert not mentions("lands on 14/09", "iso_date", "2026-09-14", loosely=False)
+    assert mentions("lands on 14/09 at 17:09 (UTC+2)", "iso_datetime",
+                    "2026-09-14T17:09:00+02:00")
+
+
+def test_the_generator_names_a_service_without_the_space():
+    """What a request already states is read as toolmaze-v5 was built (``loosely=False``)."""
+    assert spoken_forms("flight_id", "LH6014-EZEIST-20260827", loosely=False) == ("LH6014",)
+    assert not mentions("on flight LH 6014", "flight_id", "LH6014-EZEIST-20260827",
+                        loosely=False)
 
 
 @pytest.mark.parametrize("text, ok", [

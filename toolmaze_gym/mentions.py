@@ -190,6 +190,8 @@ def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = Tru
         return same
     if not same and type_name in _figure_words()["whole_types"]:
         same = _whole_told(text, value)
+    if not same and type_name in _figure_words()["measures"]:
+        same = _rounded_told(text, type_name, value)
     if type_name in SPAN_MINUTES:
         # A time range tells its length ("from 12:00 to 12:45" is 45 minutes); a text
         # whose every range is of another length says another duration, whatever
@@ -279,6 +281,46 @@ def _whole_told(text: str, value: float) -> bool:
     return whole in _degrees_in(text)
 
 
+def _rounded_told(text: str, type_name: str, value: float) -> bool:
+    """Whether ``text`` tells the measured quantity ``value`` rounded to fewer decimals
+    than the tool gave, half up, with its unit after it (``figure_words.json``
+    "measures"): "244.1 kg CO2e" for 244.14, "about 244 kg" (a whole figure needs a word
+    of approximation before it, "approx_before"), never 244.2 or 243 (grading version
+    15, v6 play-test c2-0097). Money, percentages and counts are not measures: a
+    reader acts on the exact sum."""
+    if not math.isfinite(value):
+        return False
+    words = _figure_words()
+    unit, exact = words["measures"][type_name], Decimal(repr(float(value)))
+    places = max(0, -exact.normalize().as_tuple().exponent)
+    for m in _NUMBER.finditer(text):
+        token = m.group(0)
+        if not unit.match(text, m.end()):
+            continue
+        hedged = words["approx"].search(text[max(0, m.start() - _REACH):m.start()])
+        for k in _places_written(token):
+            if k >= places or (k == 0 and not hedged):
+                continue
+            rounded = float(exact.quantize(Decimal(1).scaleb(-k), rounding=ROUND_HALF_UP))
+            if rounded in _readings(token):
+                return True
+    return False
+
+
+def _places_written(token: str) -> tuple[int, ...]:
+    """The decimals a number may be written with: 1 for "244.1" or "244,1", 0 for "244"
+    or "1,864,000"; a group of three after the only mark may be either ("1,864": 1864
+    or, in Europe, 1.864)."""
+    digits = token.lstrip("+-\u2212")
+    marks = [i for i, c in enumerate(digits) if c in ".,"]
+    if not marks:
+        return (0,)
+    tail = len(digits) - marks[-1] - 1
+    if tail != 3:
+        return (tail,)
+    return (0,) if len(marks) > 1 and digits[marks[0]] == digits[marks[-1]] else (0, 3)
+
+
 @lru_cache(maxsize=1024)  # as _numbers_in
 def _degrees_in(text: str) -> frozenset[float]:
     """The whole numbers ``text`` writes as degrees: no decimal mark ("84", "−3"; not
@@ -314,6 +356,8 @@ def _figure_words() -> dict[str, Any]:
             "setting": re.compile(data["setting_before"], re.I),
             "set_after": re.compile(data["setting_after"], re.I),
             "duration": re.compile(data["duration_after"], re.I),
+            "measures": {t: re.compile(u, re.I) for t, u in data["measures"].items()},
+            "approx": re.compile(data["approx_before"], re.I),
             "zero": re.compile("|".join(f"(?:{p})" for p in data["zero"]), re.I),
             "before": re.compile(data["negative_before"], re.I),
             "after": re.compile(data["negative_after"], re.I)}
@@ -503,9 +547,14 @@ def dates_in(text: str) -> set[str]:
     return found
 
 
-def _dates_of_year(text: str, year: str) -> set[str]:
-    """``dates_in``, with dates written without a year read as in ``year``."""
+def _dates_of_year(text: str, year: str, numeric: bool = False) -> set[str]:
+    """``dates_in``, with dates written without a year read as in ``year``; with
+    ``numeric``, also a day and month in figures (``_day_months``)."""
     found = dates_in(text)
+    if numeric:
+        for month, day in _day_months(text):
+            with contextlib.suppress(ValueError):
+                found.add(date(int(year), month, day).isoformat())
     pairs = [(d, mon) for d, mon in _DAY_MONTH_NY.findall(text)]
     pairs += [(d, mon) for mon, d in _MONTH_DAY_NY.findall(text)]
     for d, mon in pairs:
@@ -514,6 +563,34 @@ def _dates_of_year(text: str, year: str) -> set[str]:
         with contextlib.suppress(ValueError):
             found.add(date(int(year), _MONTHS[mon.lower()], int(d)).isoformat())
     return found
+
+
+# A day and month in figures without a year: "14/09", "09/14", "14.09." (a dotted one
+# ends with its dot, as German and Scandinavian texts write it: "14.09" alone is a
+# number). Not part of a longer date or number ("14/09/2026", "1.14.09.").
+_SLASH_DAY_MONTH = re.compile(r"(?<![\d/.,])(\d{1,2})/(\d{1,2})(?![/.,]?\d)")
+_DOT_DAY_MONTH = re.compile(r"(?<![\d/.,])(\d{1,2})\.(\d{1,2})\.(?![\d])")
+
+
+def _day_months(text: str) -> list[tuple[int, int]]:
+    """The (month, day) pairs a text writes in figures without a year where the
+    reading is not in doubt (grading version 15, v6 play-test c3-0050): a dotted one
+    is day first; a slashed one is read where only one order is a date (14/09, 09/14),
+    both orders give the same date (09/09), or the text's other dates in figures settle
+    its convention (14/09 or 14/09/2026 writes the day first, and none the month
+    first). "05/09" alone stays unread. Generator-side checks (``loosely=False``) never
+    read these."""
+    pairs = [(int(b), int(a)) for a, b in _DOT_DAY_MONTH.findall(text)]
+    slashed = [(int(a), int(b)) for a, b in _SLASH_DAY_MONTH.findall(text)]
+    slashed += [(int(a), int(b)) for a, b, _ in _NUMERIC_DATE.findall(text)]
+    day_first = any(a > 12 >= b for a, b in slashed)
+    month_first = any(b > 12 >= a for a, b in slashed)
+    for a, b in ((int(x), int(y)) for x, y in _SLASH_DAY_MONTH.findall(text)):
+        if a > 12 >= b or a == b or (day_first and not month_first and max(a, b) <= 12):
+            pairs.append((b, a))
+        elif b > 12 >= a or (month_first and not day_first and max(a, b) <= 12):
+            pairs.append((a, b))
+    return pairs
 
 
 def _offset(zone: str | None) -> str | None:
@@ -604,11 +681,11 @@ def _minutes(hm: str) -> int:
     return int(h) * 60 + int(m)
 
 
-def _written_instants(text: str, year: str, bare: str) -> set[str]:
+def _written_instants(text: str, year: str, bare: str, numeric: bool = False) -> set[str]:
     """Each date ``text`` writes joined with each clock time it writes, in UTC
     minutes: a clock with a zone at that zone ("10:19 (UTC-5)"), one without at
     ``bare``."""
-    days = _dates_of_year(text, year)
+    days = _dates_of_year(text, year, numeric)
     if not days:
         return set()
     norm = values.get("iso_datetime").normalise
@@ -631,15 +708,15 @@ def _written_instants(text: str, year: str, bare: str) -> set[str]:
     return out
 
 
-def _date_mentioned(text: str, type_name: str, value: Any) -> bool:
+def _date_mentioned(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
     try:
         want = values.get(type_name).normalise(value)
     except (TypeError, ValueError, AttributeError):
         return False
-    return want in _dates_of_year(text, str(want)[:4])
+    return want in _dates_of_year(text, str(want)[:4], numeric=loosely)
 
 
-def _datetime_mentioned(text: str, type_name: str, value: Any) -> bool:
+def _datetime_mentioned(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
     try:
         want = values.get(type_name).normalise(value)
     except (TypeError, ValueError, AttributeError):
@@ -656,7 +733,7 @@ def _datetime_mentioned(text: str, type_name: str, value: Any) -> bool:
     # The ISO datetimes read whole are not read again in pieces; their dates stay,
     # for a clock written elsewhere ("2026-08-23 08:00 UTC ... 18:45 Sydney time").
     rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
-    return want in _written_instants(rest, str(value)[:4], own)
+    return want in _written_instants(rest, str(value)[:4], own, numeric=loosely)
 
 
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
@@ -822,7 +899,9 @@ def spoken_forms(type_name: str, value: Any, *, loosely: bool = True) -> tuple[s
         return (name,) if name else ()
     if type_name in SERVICE_IDS and isinstance(value, str):
         m = (_SERVICE_ID if loosely else _SERVICE_ID_BUILT).match(value.strip())
-        return (m[1],) if m else ()
+        if not m:
+            return ()
+        return (m[1], *_spaced(m[1])) if loosely else (m[1],)
     if type_name == "timezone" and isinstance(value, str) and "/" in value:
         return (value.rsplit("/", 1)[1].replace("_", " ") + " time",)  # "Toronto time"
     return ()
@@ -851,6 +930,15 @@ def _unaccented(text: str) -> str:
 SERVICE_IDS = frozenset({"train_id", "flight_id"})
 _SERVICE_ID = re.compile(r"^([A-Z0-9]{2,3}\d{1,5})-[A-Z]{6}-\d{8}$")
 _SERVICE_ID_BUILT = re.compile(r"^([A-Z0-9]{2}\d{1,5})-[A-Z]{6}-\d{8}$")  # before version 13
+
+
+def _spaced(number: str) -> tuple[str, ...]:
+    """A service number as timetables and people also write it, a space between the
+    operator code and the number ("ICE 4215", "LH 6014"; grading version 15, v6
+    play-test c4-0081). The code is three letters (a rail operator) or two characters
+    (an airline's, "U2 123"); a split whose rest is not all digits is no reading."""
+    splits = [k for k in (2, 3) if number[k:].isdigit() and (k == 2 or number[:3].isalpha())]
+    return tuple(f"{number[:k]} {number[k:]}" for k in splits)
 
 
 # ---------------------------------------------------------------- the rule
@@ -883,9 +971,9 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
     if type_name == FREE_TEXT or (t is None and isinstance(value, str) and " " in value):
         return _text_mentioned(text, value)
     if type_name in DATE_TYPES:
-        return _date_mentioned(text, type_name, value)
+        return _date_mentioned(text, type_name, value, loosely)
     if type_name in DATETIME_TYPES:
-        return _datetime_mentioned(text, type_name, value)
+        return _datetime_mentioned(text, type_name, value, loosely)
     if kind in ("number", "integer") or (t is None and isinstance(value, int | float)
                                          and not isinstance(value, bool)):
         return _number_mentioned(text, type_name, value, loosely)

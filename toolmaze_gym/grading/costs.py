@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading.index import task_index
+from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
@@ -95,6 +95,7 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
             if profile.permanent:
                 unusable.setdefault(f["slot"], set()).update(idx.fault_sides(f))
     ahead = [(v.slot, set(v.tools)) for k, v in enumerate(profile.victims) if k not in fired]
+    faulted = {trace.steps[i].action.get("name") for i in trace.faults if i <= limit}
     by_tool, called = called, _by_kind(idx.corpus, called)
     fixed, lookups = 0, Counter()
     for slot_id in idx.slot_ids:
@@ -105,7 +106,8 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
         here = [tools for slot, tools in ahead if slot == slot_id]
         hit = [set(v.tools) for k, v in enumerate(profile.victims)
                if k in fired and v.slot == slot_id] if len(chosen) > 1 else []
-        options = [_side_cost(trace, cids, limit, called, here, hit)
+        spare = _spare_lookups(idx, slot_id, unusable.get(slot_id, set()), faulted, called)
+        options = [_side_cost(trace, cids, limit, called, here, hit, spare)
                    for cids in chosen or usable]
         if not options:
             if completed:  # the agent had the slot's values without its tools
@@ -117,9 +119,23 @@ def agent_optimal_after(trace: Trace, profile: FaultProfile, limit: int,
     return fixed + sum(min(k, called.get(t, 0)) for t, k in lookups.items()) + 1
 
 
+def _spare_lookups(idx: TaskIndex, slot_id: str, unusable: set[int], faulted: set[str],
+                   called: Mapping[str, int]) -> list[str]:
+    """The lookups of a step's unusable sides that the agent called after the fault
+    and that are no faulted tool: a side is unusable because one of its tools keeps
+    failing, not its other lookups, so a clean get_flight_status beside the other
+    side's fare search did the work of that side's flightaware lookup (grading version
+    15, v6 play-test c3-0092 P4: C_rec 0.25 for the shortest path the agent had)."""
+    return [_kind(idx.corpus, idx.calls[c].tool)
+            for k, cids in enumerate(idx.sides[slot_id]) if k in unusable
+            for c in cids if idx.calls[c].tool not in idx.actions
+            and idx.calls[c].tool not in faulted
+            and called.get(_kind(idx.corpus, idx.calls[c].tool))]
+
+
 def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[str, int],
-               ahead: Sequence[set[str]], hit: Sequence[set[str]] = ()
-               ) -> tuple[int, list[str]]:
+               ahead: Sequence[set[str]], hit: Sequence[set[str]] = (),
+               spare: Sequence[str] = ()) -> tuple[int, list[str]]:
     """What one side still costs such an agent (see ``agent_optimal_after``): the
     Actions it never attempted, and the tools whose calls count at most as often as
     the agent made them after the fault (its lookups, and the Actions it attempted:
@@ -127,7 +143,9 @@ def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[st
     costs one call more of the same kind; so does one that fired (``hit``, given
     where the agent used tools of several sides) on a tool of this side that the
     agent did not call again: the faulty answer gave it nothing, so this side is no
-    cheaper for a Processor of its kind the agent called on another side."""
+    cheaper for a Processor of its kind the agent called on another side. ``spare``:
+    lookups of an unusable side the agent called cleanly instead of this side's
+    (``_spare_lookups``)."""
     idx = trace.idx
     actions = [c for c in cids if idx.calls[c].tool in idx.actions]
     made = trace.side_progress(actions, -1, limit) if actions else 0
@@ -137,9 +155,12 @@ def _side_cost(trace: Trace, cids: Sequence[int], limit: int, called: Mapping[st
     lookups = [_kind(idx.corpus, idx.calls[c].tool) for c in cids
                if idx.calls[c].tool not in idx.actions]
     tools += [k for k in lookups if called.get(k)]
-    tools += _stand_ins(trace, [c for c in cids if idx.calls[c].tool not in idx.actions
-                                and not called.get(_kind(idx.corpus, idx.calls[c].tool))],
-                        limit)
+    skipped = [c for c in cids if idx.calls[c].tool not in idx.actions
+               and not called.get(_kind(idx.corpus, idx.calls[c].tool))]
+    stood = _stand_ins(trace, skipped, limit)
+    tools += stood
+    # A skipped lookup whose work a clean lookup of an unusable side did (``spare``).
+    tools += [t for t in spare if t not in lookups][:max(0, len(skipped) - len(stood))]
     fixed = len(never)
     for victim in ahead:  # a fault still ahead costs one call more (a retry, a switch)
         # It fires on the first call of the group that the agent makes: a call it did

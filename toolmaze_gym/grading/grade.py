@@ -43,7 +43,6 @@ from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch
 from toolmaze_gym.grading.trace import Trace
-from toolmaze_gym.mentions import mentions
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.readings import names_base
@@ -110,7 +109,14 @@ from toolmaze_gym.tasks.readings import names_base
 #     by the words the world knows in each language ("Chuva, 24,1 °C" is Portuguese,
 #     v5 review c1-0000); c* counts a call after the fault that did the work of a lookup
 #     the agent skipped (find_device for list_room_devices, v5 play-test c3-0016 P2).
-GRADING_VERSION = "14"
+# 15: the toolmaze-v6 play-test's false negatives (issue 27): the final answer read as
+#     any text (a sum within its rounding order, c4-0065 P4); a service number with a
+#     space after its code ("ICE 4215", c4-0081); a day and month in figures where the
+#     reading is not in doubt ("14/09", "14.09.", c3-0050); a measured quantity told to
+#     fewer decimals, rounded half up with its unit ("244.1 kg", "about 244 kg",
+#     c2-0097); c* counts a clean lookup of an unusable side that did the work of the
+#     chosen side's (c3-0092 P4).
+GRADING_VERSION = "15"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
@@ -238,7 +244,9 @@ def slot_actions(idx: TaskIndex, slot_id: str, tool: str) -> tuple[str, ...]:
 
 def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]]:
     """The asked values the final answer leaves out, each as this episode gave it (the
-    reference run's where the agent never made the step: a value it knew)."""
+    reference run's where the agent never made the step: a value it knew). The answer
+    is read as any text is (``says``): a sum within its rounding order counts, 667.40
+    PLN for a 667.41 worked out in the other order (grading version 15)."""
     out = []
     either = not names_base(task.query)  # a percent change from either side (readings)
     for m in task.answer:
@@ -246,7 +254,7 @@ def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]
         if slot is not None:
             value = best.outputs.get(slot, {}).get(m[3], value)
         told = says(answer, EITHER_DIRECTION, value) if type_ == "percent_change" and either \
-            else mentions(answer, type_, value)
+            else says(answer, type_, value)
         if not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out
