@@ -57,19 +57,6 @@ _ZONE = "a time asked in a named zone is checked as an instant, so any zone or n
 _REFS = "a flight number or hotel name passes for the booking references the request asks for"
 _TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
 GRADER_STRICT = {
-    "tmz-v6-c2-0097-P0.variant-rounded-244.1kg": "an emission rounded to 244.1 kg fails "
-                                                 "against 244.14",
-    "tmz-v6-c2-0097-P0.variant-rounded-244kg": "an emission rounded to 'about 244 kg' fails "
-                                               "against 244.14",
-    "tmz-v6-c3-0050-P3.owntz": "a day/month date '14/09' is not read as 14 September",
-    "tmz-v6-c3-0050-P3.tz-newbody": "a day/month date '14/09' is not read as 14 September",
-    "tmz-v6-c3-0050-P3.tz-dotted": "a day/month date '14.09.' is not read as 14 September",
-    "tmz-v6-c4-0065-P4.fx-then-tax": "the final answer's 667.40 (converted, then taxed) must be "
-                                     "667.41: no rounding-order slack in the answer check",
-    "tmz-v6-c4-0065-P4.fx-then-vat": "the final answer's 667.40 (converted, then taxed) must be "
-                                     "667.41: no rounding-order slack in the answer check",
-    "tmz-v6-c4-0081-P1.trainname-only": "the service number written 'ICE 4215' (with a space) "
-                                        "is not the train ICE4215",
     "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
     "tmz-v6-c3-0071-P2.variant-rainy-wording": "'rainy (15.1 mm)' fails for not saying 'light "
                                                "rain' word for word (borderline)",
@@ -213,10 +200,9 @@ def test_every_listed_defect_names_a_file_that_is_kept():
 
 # Recoveries as short as the shortest, whose C_rec should match the probe's (issue 27).
 EQUAL_COST = [
-    pytest.param("v6", "tmz-v6-c3-0092-P4", "tmz-v6-c3-0092-P4.flightaware", id="v6/c3-0092-P4",
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "c* counts no lookup from a side a permanent fault made unusable, though "
-                     "get_flight_status was called with a clean id: c* 3 for a 4-step path"))),
+    # c* took no lookup from the side a permanent fault closed (c* 3 for a 4-step path)
+    # until grading version 15
+    pytest.param("v6", "tmz-v6-c3-0092-P4", "tmz-v6-c3-0092-P4.flightaware", id="v6/c3-0092-P4"),
 ]
 
 
