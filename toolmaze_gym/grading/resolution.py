@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from toolmaze_gym.corpus.additive import additive, combined, record_key
-from toolmaze_gym.corpus.derivations import derivable, known, rate_given
+from toolmaze_gym.corpus.derivations import derivable, known, own_rate, rate_given
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
@@ -456,7 +456,7 @@ class _Provenance:
         corpus = self.idx.corpus
         spec = corpus[side[k]]
         factor = rate_given(spec)
-        if not factor and not known(spec, key.partition("@")[0]):
+        if not factor and not known(spec, key.partition("@")[0]) and not own_rate(spec):
             return False
         if spec.category == "Source":
             return True  # common knowledge needs no inputs (a city's time zone)
