@@ -110,7 +110,11 @@ from toolmaze_gym.tasks.readings import names_base
 #     by the words the world knows in each language ("Chuva, 24,1 °C" is Portuguese,
 #     v5 review c1-0000); c* counts a call after the fault that did the work of a lookup
 #     the agent skipped (find_device for list_room_devices, v5 play-test c3-0016 P2).
-GRADING_VERSION = "14"
+# 15 (this branch's part): a status phrase told in a sentence ("the label has been
+#     created", "UPS has created the shipping label") says it (v6 review c1-0021); a tax
+#     at the destination's rate worked out by the agent and rounded to the cent is its
+#     own value, as the unrounded one already was (v6 review c3-0085).
+GRADING_VERSION = "15"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
