@@ -495,6 +495,16 @@ class _Provenance:
             return True
         return depth <= 6 and self._local_derived(slot_id, key, i, depth)
 
+    def worked_out_alone(self, slot_id: str, i: int) -> bool:
+        """Whether the agent had to work ``slot_id``'s value out itself: this is the
+        grade's reading (``own_rates``) and it called none of the slot's tools before
+        step ``i``. An agent that did call the tax tool has that answer, clean or not,
+        and a clean figure it never saw there stays a value the episode had not shown
+        (a scripted agent's reference value after a corrupted tax, c2-0034 P3)."""
+        tools = set(self.idx.task.slot_by_id[slot_id].tools)
+        return self.own_rates and not any(s.action.get("name") in tools
+                                          for s in self.view.steps[:i])
+
     def derived(self, slot_id: str, side: tuple[str, ...], k: int, key: str, i: int,
                 depth: int) -> bool:
         """Whether the agent could compute tool ``side[k]``'s ``key`` itself: the tool's
@@ -504,7 +514,7 @@ class _Provenance:
         spec = corpus[side[k]]
         factor = rate_given(spec)
         if not factor and not known(spec, key.partition("@")[0]) \
-                and not (self.own_rates and own_rate(spec)):
+                and not (own_rate(spec) and self.worked_out_alone(slot_id, i)):
             return False
         if spec.category == "Source":
             return True  # common knowledge needs no inputs (a city's time zone)
