@@ -61,7 +61,8 @@ RATE_GIVEN: dict[str, str] = {"finance.convert": "fx_rate"}
 # is written, as "a value the episode had not shown" (toolmaze-v6 review, c3-0085).
 # Since grading version 15 the grader's provenance check takes such a tax as the
 # agent's own work when every value it is worked from passes (a price the agent never
-# looked up still fails); nothing else reads this set.
+# looked up still fails) and the agent called no tax tool before (one that did has that
+# answer, corrupted or not); nothing else reads this set.
 OWN_RATE_BEHAVIOURS = frozenset({"shop.tax"})
 
 # Processors that keep part of a text (a summary's first sentences, the sentences
