@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolmaze_gym.play import PlaySession
-from toolmaze_gym.tasks.suite import get_task
+from tests.grading.test_played import _replay
 
 V6 = Path(__file__).parent.parent / "data" / "played" / "v6-probes"
 
@@ -19,15 +18,7 @@ V6 = Path(__file__).parent.parent / "data" / "played" / "v6-probes"
 def replay(name: str) -> tuple[dict, str]:
     """The grade and the closing text of ``probes/NAME`` or ``slips/NAME``."""
     path = next(V6.glob(f"*/{name}.actions"))
-    task_id, mode = path.name.split(".")[0].rsplit("-", 1)
-    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if s.done:
-            break
-        s.handle(line)
-    if not s.done:
-        s.stop("input ended")
-    return s.env.record()["grade"], s.closing()
+    return _replay(path, path.name.split(".")[0])
 
 
 def test_an_answer_gets_the_rounding_order_a_text_in_a_call_gets():

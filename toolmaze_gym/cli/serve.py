@@ -140,15 +140,13 @@ def _stop_flag(server: Any) -> Iterator[None]:
         yield
         return
 
-    def stop(_signum: int, _frame: Any) -> None:
+    from toolmaze_gym.serving.hosting import on_stop_signals
+
+    def stop() -> None:
         server.should_exit = True
 
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with on_stop_signals(stop):
         yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def serve_http(ns: argparse.Namespace, store: Any,

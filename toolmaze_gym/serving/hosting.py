@@ -14,7 +14,10 @@ messages a second (issue 32):
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import signal
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolmaze_gym.serving.limits import MAX_BODY_BYTES
@@ -26,3 +29,19 @@ def uvicorn_options() -> dict[str, Any]:
     return {"loop": "uvloop" if fast("uvloop") else "asyncio",
             "http": "httptools" if fast("httptools") else "h11",
             "ws_per_message_deflate": False, "ws_max_size": MAX_BODY_BYTES}
+
+
+@contextlib.contextmanager
+def on_stop_signals(stop: Callable[[], None]) -> Iterator[None]:
+    """Ctrl-C and SIGTERM call ``stop`` while the block runs (it sets a flag the server
+    reads between messages: an exception raised into the middle of storing a record
+    could lose it); the previous handlers come back after it."""
+    def handler(_signum: int, _frame: Any) -> None:
+        stop()
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)

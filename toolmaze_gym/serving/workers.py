@@ -43,6 +43,7 @@ import time
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from toolmaze_gym.serving.hosting import on_stop_signals
 from toolmaze_gym.serving.recorder import ServeRecorder, task_to_keep
 from toolmaze_gym.serving.session import Session
 
@@ -281,19 +282,10 @@ def say(line: str) -> None:
     print(f"toolmaze serve: {line}", file=sys.stderr, flush=True)
 
 
-@contextlib.contextmanager
 def _stop_requests(workers: _Workers) -> Any:
     """Ctrl-C or SIGTERM to the parent asks every worker to stop, as a flag read between
     messages: an exception raised into the middle of storing a record could lose it."""
-    def stop(_signum: int, _frame: Any) -> None:
-        workers.stop_all()
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    return on_stop_signals(workers.stop_all)
 
 
 def serve_workers(ns: argparse.Namespace, recorder: ServeRecorder, base: Any,
