@@ -61,16 +61,18 @@ def test_translate_summarise_chain(sim):
     summary = call(sim, "summarize_article", text=story["description"])
     assert len(summary["summary"]) <= len(story["description"])
     de = call(sim, "translate_text", text=summary["summary"], target_language="de")
-    assert de["translated_text"].startswith("[de] ") and de["source_language"] == "en"
+    # a news summary comes back in German since world edition 3 (news_texts.json)
+    assert not de["translated_text"].startswith("[de]") and de["source_language"] == "en"
+    assert de["translated_text"] != summary["summary"]
     for name, args, key in (("text_translator", {"to": "de"}, "translation"),
                             ("translate_v3", {"target_language_code": "de"},
                              "translation.translated_text")):
         field = "text" if name == "text_translator" else "contents"
         out = call(sim, name, **args, **{field: summary["summary"]})
         assert out[key] == de["translated_text"]
-    back = call(sim, "translate_v3", contents=de["translated_text"], target_language_code="en")
-    assert back["translation.translated_text"] == summary["summary"]
-    assert back["translation.detected_language_code"] == "de"
+    # news is translated out of English only (news_texts.json): a German story neither
+    # comes back to English nor is detected as German, which no scenario asks (issue 28
+    # work list); the round trip is tested on the phrasebook's sentences
 
 
 def test_formatters_and_calculators(sim):
