@@ -132,11 +132,13 @@ def asked_heating(task: Task, corpus: Corpus, world: World) -> list[str]:
 def weather_condition(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A day's condition fits its place, month and temperature
     (``world.geo.condition_choices``): no rain in a dry month (Cairo in August), no fog
-    on a warm day (toolmaze-v4 c4-0095: "Fog, 27.7 °C" in Lisbon)."""
+    on a warm day (toolmaze-v4 c4-0095: "Fog, 27.7 °C" in Lisbon), no clear sky in a
+    wet season (toolmaze-v6 c2-0058: "clear" in Mumbai in August, in the monsoon)."""
     out = []
     for city, day in _weather_days(task, corpus, world):
         w = world.geo.weather(world.geo.city(city), day)
-        if w.condition not in condition_choices(city, date.fromisoformat(day).month, w.high_c):
+        month = date.fromisoformat(day).month
+        if w.condition not in condition_choices(city, month, w.high_c, wet_season=True):
             out.append(f"weather: {w.condition!r} with a {w.high_c} °C high in {city} on {day}")
     return out
 
@@ -156,6 +158,29 @@ def eco_setpoint(task: Task, corpus: Corpus, world: World) -> list[str]:
             if mode == "cool" and any(h <= limits["cool_above_c"] for h in highs):
                 out.append(f"setpoint: {c.tool} cools on a day whose high is {min(highs)} °C")
     return out
+
+
+def eco_mild(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An eco set point is asked only where heating or cooling matters: not for a mild
+    outdoor temperature (``mild_c`` of coherence.json), where "eco" heating is pointless
+    (toolmaze-v6 c4-0025: 16.8 °C outside; c4-0035: a Lisbon night low of 22.1 °C)."""
+    lo, hi = _rules_data()["eco_setpoint"]["mild_c"]
+    return [f"setpoint: an eco set point for {t} °C outside, where the house needs "
+            f"neither heating nor cooling ({c.tool})"
+            for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
+            for t in c.args_of("temperature_c") if lo < float(t) < hi]
+
+
+def eco_setback(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An eco heating set point sets a thermostat back, never up: it is not above the
+    set point or the room reading the task shows for the thermostat (toolmaze-v6
+    c4-0005: an "eco setback" to 19 °C of a cabin room at 18.2 °C, held at 18.5 °C)."""
+    eco = [float(v) for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
+           and "heat" in c.returns_of("hvac_mode") for v in c.returns_of("temperature_c")]
+    shown = [float(v) for c in calls(task, corpus) if c.behaviour == "iot.thermostat_state"
+             for v in c.returns_of("temperature_c")]
+    return [f"setpoint: an eco set point of {s} °C raises a thermostat at {t} °C"
+            for s in eco for t in shown if t < s]
 
 
 # ---------------------------------------------------------------- times and trips
@@ -868,6 +893,8 @@ RULES: dict[str, Rule] = {
     "weather_condition": weather_condition,
     "asked_heating": asked_heating,
     "eco_setpoint": eco_setpoint,
+    "eco_mild": eco_mild,
+    "eco_setback": eco_setback,
     "event_hours": event_hours,
     "event_local_time": event_local_time,
     "stays_apart": stays_apart,
