@@ -486,6 +486,37 @@ def _is_conversion(c: Call) -> bool:
         or bool(c.values_of("fx_rate"))
 
 
+def _tariff_currency(query: str, price: Any) -> str | None:
+    """The currency code the request writes right after a tariff ("0.27 EUR per kWh")."""
+    try:
+        said = f"{float(price):g}"
+    except (TypeError, ValueError):
+        return None
+    m = re.search(rf"(?<![\d.]){re.escape(said)}\s*([A-Z]{{3}})\b", query)
+    return m.group(1) if m else None
+
+
+def energy_currency(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A home's electricity is priced in its country's currency: no London tariff in
+    EUR, no Melbourne one in CHF (toolmaze-v6 c4-0025, c4-0088). The home is the site
+    whose usage the cost call prices (its kWh); the currency, the code the request
+    writes after the tariff."""
+    sites = {float(v): str(s) for c in calls(task, corpus) if c.behaviour == "iot.energy_usage"
+             for v in c.returns_of("energy_kwh") for s in c.args_of("city_name")}
+    out = []
+    for c in calls(task, corpus):
+        if c.behaviour != "iot.energy_cost":
+            continue
+        city = next((world.geo.city(sites[float(v)]) for v in c.args_of("energy_kwh")
+                     if float(v) in sites), None)
+        for price in c.args_of("money_amount"):
+            code = _tariff_currency(task.query, price)
+            if city is not None and code is not None and code != city.currency:
+                out.append(f"tariff: {city.name}'s electricity at {price} {code} per kWh, "
+                           f"where homes pay in {city.currency}")
+    return out
+
+
 def currency_crossing(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A task whose money moves (Financial calls) in several currencies shows a
     conversion between them (no EUR take-home pay moved, unconverted, "in the
@@ -906,6 +937,7 @@ RULES: dict[str, Rule] = {
     "tax_place": tax_place,
     "headlines": headlines,
     "currency_crossing": currency_crossing,
+    "energy_currency": energy_currency,
     "iban_currency": iban_currency,
     "fx_pegs": fx_pegs,
     "dividend_earnings": dividend_earnings,

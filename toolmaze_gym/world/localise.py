@@ -21,7 +21,7 @@ _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
 _DATE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}) (\d{{1,2}}) ({'|'.join(_MONTHS)})\b")
-_UNIT = re.compile(r"(?<=\d) ([CF])\b(?![\w°])")
+_UNIT = re.compile(r"(?<=\d) ([CF])\b(?![\w°-])")
 
 
 @cache
