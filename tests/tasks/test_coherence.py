@@ -135,6 +135,9 @@ V6_SHIPPED = {
     # a London electricity tariff in EUR (and c4-0088's Melbourne home in CHF)
     "energy_currency": ("tmz-v6-c4-0025", "London's electricity at 0.27 EUR per kWh, "
                         "where homes pay in GBP"),
+    # "good night" for tonight at 16:00 UTC: 02:00 the next morning in Melbourne
+    "scene_hours": ("tmz-v6-c4-0088", "the 'good night' scene at 02:00 local time in "
+                    "Melbourne"),
 }
 # the toolmaze-v6 tasks each of those rules, and the rules widened for it, refuses
 # (scanned over the whole suite on edition 3)
@@ -149,6 +152,11 @@ V6_REFUSED = {
     # in the monsoon (c2-0058) and three more
     "weather_condition": {"tmz-v6-c1-0040", "tmz-v6-c2-0058", "tmz-v6-c2-0068",
                           "tmz-v6-c4-0000"},
+    # c2-0093: "good night" run at 11:00 when the family gets home early; c2-0050: a
+    # "dinner" scene at 10:00; c4-0007: "good night" at a 10:00 check-out
+    "scene_hours": {"tmz-v6-c1-0006", "tmz-v6-c1-0072", "tmz-v6-c2-0018", "tmz-v6-c2-0050",
+                    "tmz-v6-c2-0093", "tmz-v6-c4-0007", "tmz-v6-c4-0020", "tmz-v6-c4-0057",
+                    "tmz-v6-c4-0088"},
     "energy_currency": {"tmz-v6-c1-0034", "tmz-v6-c3-0016", "tmz-v6-c4-0025",
                         "tmz-v6-c4-0057", "tmz-v6-c4-0061", "tmz-v6-c4-0088",
                         "tmz-v6-c4-0092"},
@@ -165,6 +173,20 @@ def test_rule_fails_on_its_toolmaze_v6_counter_example(rule, corpus):
     task_id, said = V6_SHIPPED[rule]
     found = coherence.RULES[rule](get_task(task_id, "toolmaze-v6"), corpus, get_world(0, 3))
     assert any(said in p for p in found), (rule, found)
+
+
+def test_a_good_night_scene_run_now_in_the_morning_is_refused(corpus):
+    """c2-0093: home early, the cancelled schedule's "good night" scene run now, 11:00
+    in Johannesburg; the same scene at 21:00 local time passes."""
+    task = get_task("tmz-v6-c2-0093", "toolmaze-v6")
+    assert coherence.scene_hours(task, corpus, get_world(0, 3)) == [
+        "time: the 'good night' scene at 11:00 local time in Johannesburg"]
+    data = get_task("tmz-v6-c4-0088", "toolmaze-v6").to_dict()
+    for path in data["solutions"]:
+        for call in path["calls"]:
+            if call["tool"] == "schedule_scene":
+                call["args"]["run_at"] = "2026-08-25T11:00:00Z"  # 21:00 in Melbourne
+    assert coherence.scene_hours(Task.from_dict(data), corpus, get_world(0, 3)) == []
 
 
 def test_a_monsoon_clear_day_is_refused_on_the_world_v6_was_built_on(corpus):

@@ -237,6 +237,39 @@ def event_local_time(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def _scene_runs(task: Task, corpus: Corpus, world: World) -> Iterator[tuple[str, Any, datetime]]:
+    """(scene, home city, instant) of every scene a task runs: now for one activated,
+    its ``run_at`` for one scheduled."""
+    now = _instant(world.now_iso)
+    for c in calls(task, corpus):
+        if c.behaviour not in ("iot.activate_scene", "iot.schedule_scene"):
+            continue
+        cities = [world.geo.city(str(v)) for v in c.args_of("city_name")]
+        runs = [_instant(v) for v in c.args_of("iso_datetime")] or [now]
+        for scene in c.args_of("scene_name"):
+            for city in cities[:1]:
+                yield from ((str(scene).lower(), city, at) for at in runs
+                            if city is not None and at is not None)
+
+
+def scene_hours(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A home scene runs at a local time its name fits (``scene_hours`` of coherence.json),
+    as ``event_local_time`` holds a talk to waking hours: no "good night" at 02:00 local
+    time (toolmaze-v6 c4-0088: 16:00 UTC in Melbourne) nor at 11:00 when the family gets
+    home early (c2-0093)."""
+    hours = {w: h for w, h in _rules_data()["scene_hours"].items() if not w.startswith("_")}
+    out = []
+    for scene, city, at in _scene_runs(task, corpus, world):
+        if scene not in hours:
+            continue
+        local = zones.to_local(city.timezone, at)
+        h = local.hour + local.minute / 60
+        lo, hi = hours[scene]
+        if not (lo <= h <= hi or lo <= h + 24 <= hi):
+            out.append(f"time: the {scene!r} scene at {local:%H:%M} local time in {city.name}")
+    return out
+
+
 def _instant(value: Any) -> datetime | None:
     """An ISO datetime as an aware instant (no zone, or Z, is UTC); None if not one."""
     try:
@@ -928,6 +961,7 @@ RULES: dict[str, Rule] = {
     "eco_setback": eco_setback,
     "event_hours": event_hours,
     "event_local_time": event_local_time,
+    "scene_hours": scene_hours,
     "stays_apart": stays_apart,
     "review_subject": review_subject,
     "trip_from_home": trip_from_home,
