@@ -112,3 +112,11 @@ def test_a_heating_thermostat_is_held_above_the_eco_setpoint_from_edition_4():
             if d.kind == "thermostat"]
     heating = [h["setpoint_c"] for h in held if h["mode"] == "heat"]
     assert heating and min(heating) > 19.0
+
+
+def test_a_time_on_a_date_is_said_in_the_languages_order_and_comes_back_english():
+    english = "Sorry, our call at 09:00 UTC on Sunday 23 August is off; Monday 31 August?"
+    dutch = localised(english, "nl")
+    assert dutch == "Sorry, our call at zondag 23 augustus, 09:00 UTC is off; maandag 31 augustus?"
+    assert localised(dutch, "en") == english
+    assert localised(localised("Saturday 1 August", "fr"), "en") == "Saturday 1 August"
