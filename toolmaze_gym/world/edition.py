@@ -67,7 +67,9 @@ CHANGES: dict[str, int] = {
     "localised_dates_units": 4,
     # recommend_eco_setpoint never heats above 19 °C and sets back lower, not higher,
     # when it is milder outside: 17 °C between 16 and 26 °C, not "auto" at 21 °C
-    # (toolmaze-v6 c4-0025: 21 °C at 16.8 °C outside, 19 °C in colder weather).
+    # (toolmaze-v6 c4-0025: 21 °C at 16.8 °C outside, 19 °C in colder weather), and a
+    # heating thermostat is held at 20-22 °C, so an eco setting lowers it (world.devices;
+    # c4-0005 "set back" a thermostat held at 18.5 °C to 19 °C).
     "eco_setback": 4,
 }
 
