@@ -16,6 +16,8 @@ from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError, ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.suite import get_task, load_suite
+from toolmaze_gym.tasks.suites import edition_of
+from toolmaze_gym.world import get_world
 from toolmaze_gym.world.base import load_data
 from toolmaze_gym.world.geo import minor_units, round_money
 from toolmaze_gym.world.phones import is_mobile
@@ -121,9 +123,87 @@ V5_REFUSED = {
 }
 
 
+# rule -> (toolmaze-v6 task, what its blind review found): rules for the next suite
+# (tests/data/reviews-v6: /tmp/reviews-v6 r1, r2). The v6 tasks are read on the world
+# they were built on (edition 3).
+V6_SHIPPED = {
+    # 21 °C "eco" at 16.8 °C outside in Stockholm, 19 °C in colder weather elsewhere
+    "eco_mild": ("tmz-v6-c4-0025", "an eco set point for 16.8 °C outside"),
+    # an "eco setback" of the Oslo cabin's bedroom from 18.2 °C (held at 18.5) to 19 °C
+    "eco_setback": ("tmz-v6-c4-0005", "an eco set point of 19.0 °C raises a thermostat "
+                    "at 18.5 °C"),
+    # a London electricity tariff in EUR (and c4-0088's Melbourne home in CHF)
+    "energy_currency": ("tmz-v6-c4-0025", "London's electricity at 0.27 EUR per kWh, "
+                        "where homes pay in GBP"),
+    # "good night" for tonight at 16:00 UTC: 02:00 the next morning in Melbourne
+    "scene_hours": ("tmz-v6-c4-0088", "the 'good night' scene at 02:00 local time in "
+                    "Melbourne"),
+}
+# the toolmaze-v6 tasks each of those rules, and the rules widened for it, refuses
+# (scanned over the whole suite on edition 3)
+V6_REFUSED = {
+    "eco_mild": {"tmz-v6-c1-0006", "tmz-v6-c1-0068", "tmz-v6-c1-0099", "tmz-v6-c2-0018",
+                 "tmz-v6-c2-0029", "tmz-v6-c2-0056", "tmz-v6-c2-0072", "tmz-v6-c2-0095",
+                 "tmz-v6-c3-0030", "tmz-v6-c4-0021", "tmz-v6-c4-0025", "tmz-v6-c4-0035",
+                 "tmz-v6-c4-0052", "tmz-v6-c4-0066", "tmz-v6-c4-0067", "tmz-v6-c4-0075",
+                 "tmz-v6-c4-0078"},
+    "eco_setback": {"tmz-v6-c1-0024", "tmz-v6-c4-0005", "tmz-v6-c4-0037"},
+    # a "clear" day in a wet season (weather_condition reads wet seasons now): Mumbai
+    # in the monsoon (c2-0058) and three more
+    "weather_condition": {"tmz-v6-c1-0040", "tmz-v6-c2-0058", "tmz-v6-c2-0068",
+                          "tmz-v6-c4-0000"},
+    # c2-0093: "good night" run at 11:00 when the family gets home early; c2-0050: a
+    # "dinner" scene at 10:00; c4-0007: "good night" at a 10:00 check-out
+    "scene_hours": {"tmz-v6-c1-0006", "tmz-v6-c1-0072", "tmz-v6-c2-0018", "tmz-v6-c2-0050",
+                    "tmz-v6-c2-0093", "tmz-v6-c4-0007", "tmz-v6-c4-0020", "tmz-v6-c4-0057",
+                    "tmz-v6-c4-0088"},
+    "energy_currency": {"tmz-v6-c1-0034", "tmz-v6-c3-0016", "tmz-v6-c4-0025",
+                        "tmz-v6-c4-0057", "tmz-v6-c4-0061", "tmz-v6-c4-0088",
+                        "tmz-v6-c4-0092"},
+}
+
+
 def test_every_rule_has_a_counter_example():
-    assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) | set(V4_SHIPPED) | set(V5_SHIPPED) == \
-        set(coherence.RULES)
+    assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) | set(V4_SHIPPED) | set(V5_SHIPPED) | \
+        set(V6_SHIPPED) == set(coherence.RULES)
+
+
+@pytest.mark.parametrize("rule", sorted(V6_SHIPPED))
+def test_rule_fails_on_its_toolmaze_v6_counter_example(rule, corpus):
+    task_id, said = V6_SHIPPED[rule]
+    found = coherence.RULES[rule](get_task(task_id, "toolmaze-v6"), corpus, get_world(0, 3))
+    assert any(said in p for p in found), (rule, found)
+
+
+def test_a_good_night_scene_run_now_in_the_morning_is_refused(corpus):
+    """c2-0093: home early, the cancelled schedule's "good night" scene run now, 11:00
+    in Johannesburg; the same scene at 21:00 local time passes."""
+    task = get_task("tmz-v6-c2-0093", "toolmaze-v6")
+    assert coherence.scene_hours(task, corpus, get_world(0, 3)) == [
+        "time: the 'good night' scene at 11:00 local time in Johannesburg"]
+    data = get_task("tmz-v6-c4-0088", "toolmaze-v6").to_dict()
+    for path in data["solutions"]:
+        for call in path["calls"]:
+            if call["tool"] == "schedule_scene":
+                call["args"]["run_at"] = "2026-08-25T11:00:00Z"  # 21:00 in Melbourne
+    assert coherence.scene_hours(Task.from_dict(data), corpus, get_world(0, 3)) == []
+
+
+def test_a_monsoon_clear_day_is_refused_on_the_world_v6_was_built_on(corpus):
+    """c2-0058: Mumbai "clear" on 26 August; edition 4's weather there is rainy."""
+    task = get_task("tmz-v6-c2-0058", "toolmaze-v6")
+    assert coherence.weather_condition(task, corpus, get_world(0, 3)) == [
+        "weather: 'clear' with a 26.3 °C high in Mumbai on 2026-08-26"]
+    assert coherence.weather_condition(task, corpus, get_world(0, 4)) == []
+
+
+@pytest.mark.parametrize("task_id", sorted(set().union(*V6_REFUSED.values())))
+def test_the_generator_builds_the_v6_refused_scenarios_coherently(task_id, sim, corpus, world):
+    """Each scenario a refused v6 task came from still builds, on the latest world."""
+    old = get_task(task_id, "toolmaze-v6")
+    task = ScenarioGenerator(sim).generate(LIB[old.meta["scenario"]], old.level, "v7",
+                                           f"coh-{task_id}")
+    assert coherence.problems(task, corpus, world) == []
 
 
 @pytest.mark.parametrize("rule", sorted(V5_SHIPPED))
@@ -275,9 +355,11 @@ def test_default_suite_is_coherent(corpus, world):
     """toolmaze-v3 was built before the coherence rules (its counter-examples are above);
     the default suite, built by this generator, must pass."""
     suite = load_suite()
-    refused = {"tmz-v4-": V4_REFUSED, "tmz-v5-": V5_REFUSED}.get(suite[0].id[:7], {})
+    refused = {"tmz-v4-": V4_REFUSED, "tmz-v5-": V5_REFUSED,
+               "tmz-v6-": V6_REFUSED}.get(suite[0].id[:7], {})
     known = {i for ids in refused.values() for i in ids}
-    bad = {t.id: p for t in suite if (p := coherence.problems(t, corpus, world))}
+    built_on = get_world(0, edition_of(suite[0]))  # the world the suite was built on
+    bad = {t.id: p for t in suite if (p := coherence.problems(t, corpus, built_on))}
     assert set(bad) == known, json.dumps({k: v for k, v in bad.items() if k not in known},
                                          indent=1, ensure_ascii=False)[:3000]
 

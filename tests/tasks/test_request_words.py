@@ -110,3 +110,31 @@ def test_values_are_said_in_words_the_grader_and_the_solvability_check_read(type
         assert mentions(text, type_, value)
         assert not mentions(text.replace("August", "September").replace("Mexico", "Lima"),
                             type_, value)
+
+
+def test_v6_said_a_18500_loan_and_taxed_in_it_and_now_says_them_as_people_do(gen):
+    """toolmaze-v6 c1-0026 read "a 18500 car loan" and c2-0020 "taxed in IT" (the v6
+    blind review); the same draws now read "an 18500 car loan" and "taxed in Italy"."""
+    assert "a 18500 car loan" in get_task("tmz-v6-c1-0026", "toolmaze-v6").query
+    assert "taxed in IT)" in get_task("tmz-v6-c2-0020", "toolmaze-v6").query
+    loan = LIB["fin-loan-or-invest"]
+    params = {**gen.draw_params(loan, hashing.Stream("v6", loan.id)), "principal": 18500}
+    assert "an 18500 car loan" in _fill(loan, loan.phrasings[0], params)
+    pay = LIB["fin-save-share-of-net-pay"]
+    params = gen.draw_params(pay, hashing.Stream("v6", pay.id))
+    assert "taxed in Italy)" in _fill(pay, pay.phrasings[2], {**params, "country": "IT"})
+    assert "in the Netherlands." in _fill(pay, pay.phrasings[0], {**params, "country": "NL"})
+
+
+@pytest.mark.parametrize(("figure", "an"), [
+    ("18500", True), ("8", True), ("11", True), ("80", True), ("800", True),
+    ("11000", True), ("1850", False), ("110", False), ("2,800", False), ("one", False)])
+def test_a_figure_read_from_a_vowel_takes_an(figure, an):
+    from toolmaze_gym.tasks.scenario_gen import said_with_a_vowel
+
+    assert said_with_a_vowel(figure) is an
+
+
+def test_a_country_said_by_name_is_stated():
+    assert stated_as("I make 50567 gross, taxed in Italy.", "country_code", "IT")
+    assert stated_as("I earn 114555 a year in the Netherlands.", "country_code", "NL")

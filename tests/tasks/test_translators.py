@@ -190,14 +190,17 @@ def test_a_template_that_loses_a_hole_is_named(monkeypatch):
 
 def test_c3_0008_sms_is_dutch_with_its_facts():
     """toolmaze-v4 c3-0008: the SMS translated into Dutch came back '[nl] Sorry ...'.
-    Now it is Dutch, keeps the meeting's subject and time, and translates back."""
+    Now it is Dutch, keeps the meeting's subject and time (said in Dutch), and
+    translates back."""
     task = get_task("tmz-v4-c3-0008")
     text = next(c.args["contents"] for c in task.default_path.calls if c.tool == "translate_v3")
     got = general_text.translate(None, text, "nl")
     assert not got["translated_text"].startswith("[")
     assert is_language(got["translated_text"], "nl")
     assert "Quarterly business review" in got["translated_text"]
-    assert "09:00 UTC on Sunday 23 August" in got["translated_text"]
+    # the time said as Dutch orders it (world edition 4: toolmaze-v6 c4-0068 kept
+    # "desde el Monday 31 August" in Spanish)
+    assert "op zondag 23 augustus, 09:00 UTC" in got["translated_text"]
     back = general_text.translate(None, got["translated_text"], "en")
     assert back["translated_text"] == " ".join(text.split()) and back["source_language"] == "nl"
 

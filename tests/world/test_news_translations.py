@@ -206,6 +206,6 @@ def test_the_offsite_comparison_is_said_in_spanish_throughout():
             "spots a comet visible next month. Munich: clear, high 20.0 C / 68.0 F; news: "
             "Germany launches its first weather satellite.")
     said = translate(None, text, "es")["translated_text"]
-    assert said.startswith("Lisboa el 2026-08-29: lluvia, máxima 24.1 C")
+    assert said.startswith("Lisboa el 2026-08-29: lluvia, máxima 24.1 °C / 75.4 °F")
     assert "Múnich: despejado" in said
     assert said.endswith("noticias: Alemania lanza su primer satélite meteorológico.")

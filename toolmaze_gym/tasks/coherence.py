@@ -132,11 +132,13 @@ def asked_heating(task: Task, corpus: Corpus, world: World) -> list[str]:
 def weather_condition(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A day's condition fits its place, month and temperature
     (``world.geo.condition_choices``): no rain in a dry month (Cairo in August), no fog
-    on a warm day (toolmaze-v4 c4-0095: "Fog, 27.7 °C" in Lisbon)."""
+    on a warm day (toolmaze-v4 c4-0095: "Fog, 27.7 °C" in Lisbon), no clear sky in a
+    wet season (toolmaze-v6 c2-0058: "clear" in Mumbai in August, in the monsoon)."""
     out = []
     for city, day in _weather_days(task, corpus, world):
         w = world.geo.weather(world.geo.city(city), day)
-        if w.condition not in condition_choices(city, date.fromisoformat(day).month, w.high_c):
+        month = date.fromisoformat(day).month
+        if w.condition not in condition_choices(city, month, w.high_c, wet_season=True):
             out.append(f"weather: {w.condition!r} with a {w.high_c} °C high in {city} on {day}")
     return out
 
@@ -156,6 +158,29 @@ def eco_setpoint(task: Task, corpus: Corpus, world: World) -> list[str]:
             if mode == "cool" and any(h <= limits["cool_above_c"] for h in highs):
                 out.append(f"setpoint: {c.tool} cools on a day whose high is {min(highs)} °C")
     return out
+
+
+def eco_mild(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An eco set point is asked only where heating or cooling matters: not for a mild
+    outdoor temperature (``mild_c`` of coherence.json), where "eco" heating is pointless
+    (toolmaze-v6 c4-0025: 16.8 °C outside; c4-0035: a Lisbon night low of 22.1 °C)."""
+    lo, hi = _rules_data()["eco_setpoint"]["mild_c"]
+    return [f"setpoint: an eco set point for {t} °C outside, where the house needs "
+            f"neither heating nor cooling ({c.tool})"
+            for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
+            for t in c.args_of("temperature_c") if lo < float(t) < hi]
+
+
+def eco_setback(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An eco heating set point sets a thermostat back, never up: it is not above the
+    set point or the room reading the task shows for the thermostat (toolmaze-v6
+    c4-0005: an "eco setback" to 19 °C of a cabin room at 18.2 °C, held at 18.5 °C)."""
+    eco = [float(v) for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
+           and "heat" in c.returns_of("hvac_mode") for v in c.returns_of("temperature_c")]
+    shown = [float(v) for c in calls(task, corpus) if c.behaviour == "iot.thermostat_state"
+             for v in c.returns_of("temperature_c")]
+    return [f"setpoint: an eco set point of {s} °C raises a thermostat at {t} °C"
+            for s in eco for t in shown if t < s]
 
 
 # ---------------------------------------------------------------- times and trips
@@ -209,6 +234,39 @@ def event_local_time(task: Task, corpus: Corpus, world: World) -> list[str]:
             h = _local_hour(when)
             out += [f"time: a {word} at {str(when)[11:16]} local time ({c.tool})"
                     for word, (lo, hi) in events.items() if h is not None and not lo <= h <= hi]
+    return out
+
+
+def _scene_runs(task: Task, corpus: Corpus, world: World) -> Iterator[tuple[str, Any, datetime]]:
+    """(scene, home city, instant) of every scene a task runs: now for one activated,
+    its ``run_at`` for one scheduled."""
+    now = _instant(world.now_iso)
+    for c in calls(task, corpus):
+        if c.behaviour not in ("iot.activate_scene", "iot.schedule_scene"):
+            continue
+        cities = [world.geo.city(str(v)) for v in c.args_of("city_name")]
+        runs = [_instant(v) for v in c.args_of("iso_datetime")] or [now]
+        for scene in c.args_of("scene_name"):
+            for city in cities[:1]:
+                yield from ((str(scene).lower(), city, at) for at in runs
+                            if city is not None and at is not None)
+
+
+def scene_hours(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A home scene runs at a local time its name fits (``scene_hours`` of coherence.json),
+    as ``event_local_time`` holds a talk to waking hours: no "good night" at 02:00 local
+    time (toolmaze-v6 c4-0088: 16:00 UTC in Melbourne) nor at 11:00 when the family gets
+    home early (c2-0093)."""
+    hours = {w: h for w, h in _rules_data()["scene_hours"].items() if not w.startswith("_")}
+    out = []
+    for scene, city, at in _scene_runs(task, corpus, world):
+        if scene not in hours:
+            continue
+        local = zones.to_local(city.timezone, at)
+        h = local.hour + local.minute / 60
+        lo, hi = hours[scene]
+        if not (lo <= h <= hi or lo <= h + 24 <= hi):
+            out.append(f"time: the {scene!r} scene at {local:%H:%M} local time in {city.name}")
     return out
 
 
@@ -459,6 +517,37 @@ def _is_conversion(c: Call) -> bool:
     expense's and tells the budget's, which it converts into), or a rate."""
     return len({str(v).upper() for v in c.values_of("currency_code")}) >= 2 \
         or bool(c.values_of("fx_rate"))
+
+
+def _tariff_currency(query: str, price: Any) -> str | None:
+    """The currency code the request writes right after a tariff ("0.27 EUR per kWh")."""
+    try:
+        said = f"{float(price):g}"
+    except (TypeError, ValueError):
+        return None
+    m = re.search(rf"(?<![\d.]){re.escape(said)}\s*([A-Z]{{3}})\b", query)
+    return m.group(1) if m else None
+
+
+def energy_currency(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A home's electricity is priced in its country's currency: no London tariff in
+    EUR, no Melbourne one in CHF (toolmaze-v6 c4-0025, c4-0088). The home is the site
+    whose usage the cost call prices (its kWh); the currency, the code the request
+    writes after the tariff."""
+    sites = {float(v): str(s) for c in calls(task, corpus) if c.behaviour == "iot.energy_usage"
+             for v in c.returns_of("energy_kwh") for s in c.args_of("city_name")}
+    out = []
+    for c in calls(task, corpus):
+        if c.behaviour != "iot.energy_cost":
+            continue
+        city = next((world.geo.city(sites[float(v)]) for v in c.args_of("energy_kwh")
+                     if float(v) in sites), None)
+        for price in c.args_of("money_amount"):
+            code = _tariff_currency(task.query, price)
+            if city is not None and code is not None and code != city.currency:
+                out.append(f"tariff: {city.name}'s electricity at {price} {code} per kWh, "
+                           f"where homes pay in {city.currency}")
+    return out
 
 
 def currency_crossing(task: Task, corpus: Corpus, world: World) -> list[str]:
@@ -868,8 +957,11 @@ RULES: dict[str, Rule] = {
     "weather_condition": weather_condition,
     "asked_heating": asked_heating,
     "eco_setpoint": eco_setpoint,
+    "eco_mild": eco_mild,
+    "eco_setback": eco_setback,
     "event_hours": event_hours,
     "event_local_time": event_local_time,
+    "scene_hours": scene_hours,
     "stays_apart": stays_apart,
     "review_subject": review_subject,
     "trip_from_home": trip_from_home,
@@ -879,6 +971,7 @@ RULES: dict[str, Rule] = {
     "tax_place": tax_place,
     "headlines": headlines,
     "currency_crossing": currency_crossing,
+    "energy_currency": energy_currency,
     "iban_currency": iban_currency,
     "fx_pegs": fx_pegs,
     "dividend_earnings": dividend_earnings,

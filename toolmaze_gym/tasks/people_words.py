@@ -58,6 +58,24 @@ def say_datetime(dt: datetime) -> str:
     return " ".join(text.split())
 
 
+@cache
+def _country_names() -> dict[str, str]:
+    from toolmaze_gym.world.base import load_data  # the world's countries, by code
+
+    names = {row[1]: row[2] for row in load_data("cities.json")}
+    return {**names, **wording()["say"]["country_names"]}
+
+
+def country_in(code: str) -> str | None:
+    """How a request says a country code after "in": its name, with "the" where the
+    name takes it ("in the Netherlands"); None for a code of no known country."""
+    key = str(code).strip().upper()
+    name = _country_names().get(key)
+    if name is None:
+        return None
+    return f"the {name}" if key in wording()["say"]["countries_with_the"] else name
+
+
 def said(type_: str, value: Any) -> str | None:
     """``value`` in people's words, or None where it is written as it is."""
     if isinstance(value, bool) or not isinstance(value, str | int):

@@ -44,6 +44,7 @@ from toolmaze_gym.tasks.enumeration import default_index, enumerate_solutions
 from toolmaze_gym.tasks.execution import ExecutionError, run_slot, topological_order
 from toolmaze_gym.tasks.generator import signature
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
+from toolmaze_gym.tasks.people_words import country_in
 from toolmaze_gym.tasks.plurals import plural_name
 from toolmaze_gym.tasks.premises import draw_lookup, violations
 from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
@@ -845,7 +846,9 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
     value that ends a sentence with its own period ("Meta Platforms Inc.") takes the
     place of the phrasing's period, as a writer would (toolmaze-v5 c1-0091 read
     "looking at Meta Platforms Inc.."), and "a" before a value said with a vowel
-    becomes "an" ("a urgent ticket", "a Obsidian Trail Power Bank")."""
+    becomes "an" ("a urgent ticket", "a Obsidian Trail Power Bank", "a 18500 car loan":
+    toolmaze-v6 c1-0026); a country code after "in" is said by its name ("taxed in
+    Italy", not "taxed in IT": v6 c2-0020)."""
     types = {p.name: p.type for p in sc.params}
     switches = {a.ref for st in sc.steps for a in st.args
                 if a.kind == "param" and a.role in SWITCH_ROLES}
@@ -857,12 +860,14 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
         if words is None and name in switches:
             words = ("on", "off")
         said = say_as(types[name], params[name], words)
+        if types[name] == "country_code" and phrasing[:m.start()].endswith("in "):
+            said = country_in(said) or said  # "taxed in Italy", not "taxed in IT"
         if types[name] == "product_name" and _count_before(phrasing, m.start(), params) > 1:
             said = plural_name(said)
         ends_sentence = phrasing[m.end():m.end() + 1] == "."
         said = said[:-1] if ends_sentence and said.endswith(".") else said
         article = m.group("a")
-        if article and _VOWEL_SOUND.match(said):
+        if article and (_VOWEL_SOUND.match(said) or said_with_a_vowel(said)):
             article += "n"
         return f"{article} {said}" if article else said
 
@@ -904,6 +909,17 @@ def _once_in_fahrenheit(text: str) -> str:
 
 # A word said with a vowel sound: "an urgent", "an Obsidian"; not "a one-", "a uni..",
 # "a Euro..", "a US..." (said with a consonant).
+def said_with_a_vowel(said: str) -> bool:
+    """Whether a figure is read aloud from a vowel: eight, eleven, eighteen, eighty,
+    eight hundred, eighteen thousand ("an 18500 car loan", "a 1850 fee")."""
+    m = re.match(r"\d[\d,]*", said)
+    if m is None:
+        return False
+    digits = m.group(0).replace(",", "")
+    lead = digits[:len(digits) % 3 or 3]  # the group read first ("18" of 18500)
+    return lead.startswith("8") or lead in ("11", "18")
+
+
 _VOWEL_SOUND = re.compile(r"(?!one\b|one-|uni|use|usu|eu|ur[aeiou]|U[A-Z])[aeiouAEIOU]")
 
 

@@ -161,12 +161,22 @@ class Devices(Facts):
         if v is None:
             outdoor = self.world.geo.current_temp(self.world.geo.city(d.site))
             mode = "cool" if outdoor > 24 else "heat"
-            base = 24.0 if mode == "cool" else 20.0
-            setpoint = base + 0.5 * hashing.randint(-3, 3, *self.key("setpoint", d.id))
+            setpoint = self._default_setpoint(d, mode)
             v = (setpoint, mode)
             if len(self._thermo_memo) < _MEMO_CAP:
                 self._thermo_memo[mk] = v
         return {"setpoint_c": v[0], "mode": v[1]}
+
+    def _default_setpoint(self, d: Device, mode: str) -> float:
+        """A thermostat's own set point: 24 °C ± 1.5 cooling; heating 20 °C ± 1.5, or
+        from world edition 4 (``eco_setback``) 21 °C ± 1, above the eco set point of
+        19 °C, so an "eco setback" lowers it (toolmaze-v6 c4-0005 "set back" a
+        thermostat held at 18.5 °C to 19 °C)."""
+        if mode == "cool":
+            return 24.0 + 0.5 * hashing.randint(-3, 3, *self.key("setpoint", d.id))
+        if self.world.has("eco_setback"):
+            return 21.0 + 0.5 * hashing.randint(-2, 2, *self.key("setpoint", d.id))
+        return 20.0 + 0.5 * hashing.randint(-3, 3, *self.key("setpoint", d.id))
 
     def lock_default(self, d: Device) -> bool:
         v = self._locked_memo.get(d.id)

@@ -12,13 +12,14 @@ numbers. Which edition a task plays on is decided once per task
 
 Edition 1 is the world as of commit c4e8fd6 (toolmaze-v1 to v4 were built and played
 on it); edition 2 is the world toolmaze-v5 is built on; edition 3 the world of
-toolmaze-v6 (the v5 blind review's oddities, issue 28).
+toolmaze-v6 (the v5 blind review's oddities, issue 28); edition 4 the world the
+next suite is built on (the v6 blind review's oddities, issue 28).
 """
 
 from __future__ import annotations
 
-LATEST = 3
-EDITIONS = (1, 2, 3)
+LATEST = 4
+EDITIONS = (1, 2, 3, 4)
 
 # Each response-changing change of the world, and the first edition that has it.
 CHANGES: dict[str, int] = {
@@ -57,6 +58,19 @@ CHANGES: dict[str, int] = {
     # A translation fits a preposition to the name after it: Italian "ad Amsterdam",
     # French "d'Oslo" (world.euphony; a template filled with a city read "a Amsterdam").
     "preposition_euphony": 3,
+    # No clear sky in a city's wet season: Mumbai in August is cloudy or rainy
+    # (data/world/wet_months.json; toolmaze-v6 c2-0058: "clear" in the monsoon).
+    "wet_season": 4,
+    # A translation says the dates and units a filled text carries as its language
+    # does: "lunes 31 de agosto", "23.7 °C", not "Monday 31 August", "23.7 C"
+    # (world.localise; toolmaze-v6 c4-0068, c2-0058).
+    "localised_dates_units": 4,
+    # recommend_eco_setpoint never heats above 19 °C and sets back lower, not higher,
+    # when it is milder outside: 17 °C between 16 and 26 °C, not "auto" at 21 °C
+    # (toolmaze-v6 c4-0025: 21 °C at 16.8 °C outside, 19 °C in colder weather), and a
+    # heating thermostat is held at 20-22 °C, so an eco setting lowers it (world.devices;
+    # c4-0005 "set back" a thermostat held at 18.5 °C to 19 °C).
+    "eco_setback": 4,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

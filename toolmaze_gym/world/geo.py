@@ -18,6 +18,8 @@ _MEMO_CAP = 50_000
 CONDITIONS = ("clear", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorm",
               "snow", "fog", "windy")
 RAINY = frozenset({"light rain", "rain", "thunderstorm", "snow"})
+# Skies a wet-season day never has (data/world/wet_months.json).
+DRY_SKIES = frozenset({"clear", "partly cloudy"})
 # A day's high lies within this of its month's normal high (the coherence rules allow
 # ``climate_tolerance_c`` of data/world/coherence.json, a little more).
 HIGH_SPREAD_C = 3.0
@@ -39,19 +41,35 @@ def _dry_months() -> dict[str, frozenset[int]]:
             if not k.startswith("_")}
 
 
+@cache
+def _wet_months() -> dict[str, frozenset[int]]:
+    return {k: frozenset(v) for k, v in load_data("wet_months.json").items()
+            if not k.startswith("_")}
+
+
+def in_wet_season(city: str, month: int) -> bool:
+    """Whether ``month`` is in ``city``'s wet season (Mumbai's monsoon, June to
+    September): rain on most days, so no clear sky is told then."""
+    return month in _wet_months().get(city, frozenset())
+
+
 def normal_high(city: str, month: int) -> float | None:
     """The normal daily high of ``city`` in ``month`` (1-12); None: no normals."""
     row = _normals().get(city)
     return None if row is None else float(row[month - 1])
 
 
-def condition_choices(city: str, month: int, high_c: float) -> tuple[str, ...]:
+def condition_choices(city: str, month: int, high_c: float,
+                      wet_season: bool = False) -> tuple[str, ...]:
     """The conditions a day with this high may have there: no rain, storm or snow in a
     dry month (``data/world/dry_months.json``: Cairo in August), no fog on a warm day,
-    no thunderstorm on a cold one, snow only near freezing."""
+    no thunderstorm on a cold one, snow only near freezing; with ``wet_season`` (world
+    edition 4), no clear or partly cloudy sky in a wet month (Mumbai in August)."""
     dry = month in _dry_months().get(city, frozenset())
+    wet = wet_season and in_wet_season(city, month)
     return tuple(c for c in CONDITIONS
                  if not (dry and c in RAINY)
+                 and not (wet and c in DRY_SKIES)
                  and not (c == "fog" and high_c >= FOG_BELOW_C)
                  and not (c == "thunderstorm" and high_c < STORM_FROM_C)
                  and not (c == "snow" and high_c >= SNOW_BELOW_C))
@@ -208,7 +226,8 @@ class Geo(Facts):
         low = high - hashing.uniform(4, 11, *k, "lo")
         high = min(max(high, city.temp_min + 4), city.temp_max)
         low = min(max(low, city.temp_min), high - 1)
-        cond = hashing.choice(condition_choices(city.name, d.month, high), *k, "cond")
+        cond = hashing.choice(condition_choices(city.name, d.month, high,
+                                                self.world.has("wet_season")), *k, "cond")
         return self._daily(city, day, k, high, low, cond)
 
     @staticmethod

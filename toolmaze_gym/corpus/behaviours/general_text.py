@@ -16,6 +16,7 @@ import re
 from toolmaze_gym.corpus.behaviours import CallContext, ToolError, behaviour
 from toolmaze_gym.corpus.behaviours.general_common import field_name
 from toolmaze_gym.world.euphony import euphonic
+from toolmaze_gym.world.localise import localised
 from toolmaze_gym.world.phrasebook import translation
 
 _TAG = re.compile(r"^\[([a-z]{2})\]\s+")
@@ -50,6 +51,8 @@ def translate(ctx: CallContext, text: str, target_language: str) -> dict:
         source, translated = known
         if ctx is None or ctx.world.has("preposition_euphony"):
             translated = euphonic(translated, target)  # "ad Amsterdam", not "a Amsterdam"
+        if ctx is None or ctx.world.has("localised_dates_units"):
+            translated = localised(translated, target)  # "lunes 31 de agosto", "23.7 °C"
     else:
         translated = body if target == "en" else f"[{target}] {body}"
     return {"translated_text": translated, "target_language": target,

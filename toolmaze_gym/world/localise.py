@@ -1,0 +1,88 @@
+"""Dates and units in a translated text as its language writes them (world edition 4,
+``localised_dates_units``; issue 28, the toolmaze-v6 review).
+
+A translator fills a template's translation with the values of the text it is given,
+and edition 3 kept them as they were: "Tu hotel está reservado desde el Monday 31
+August", "maximale 26.3 C / 79.3 F" (toolmaze-v6 c4-0068, c2-0058). A date said in
+any language here ("Monday 31 August", "lunes 31 de agosto") is said as the target
+language says it (``data/world/date_forms.json``), a time with its zone on that date
+("09:00 UTC on Sunday 23 August") as the language orders them ("zondag 23 augustus,
+09:00 UTC"), and a temperature's bare "C" or "F" after a figure is written "°C" /
+"°F", as each of those languages writes it. Figures keep their decimal point: a
+grader reads the value the tool answered. Translating back gives the English again.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from toolmaze_gym.world.base import load_data
+
+_ENGLISH = {
+    "form": "{weekday} {day} {month}", "datetime": "{clock} {zone} on {date}",
+    "weekdays": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    "months": ["January", "February", "March", "April", "May", "June", "July", "August",
+               "September", "October", "November", "December"],
+}
+_CLOCK = r"(?P<clock>\d{1,2}:\d{2}(?::\d{2})?) (?P<zone>UTC(?:[+-]\d{2}:\d{2})?)"
+_UNIT = re.compile(r"(?<=\d) ([CF])\b(?![\w°-])")
+
+
+@cache
+def _forms() -> dict[str, dict]:
+    data = load_data("date_forms.json")
+    return {"en": _ENGLISH, **{k: v for k, v in data.items() if not k.startswith("_")}}
+
+
+def _alternation(words: list[str]) -> str:
+    return "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+
+
+def _date_rx(form: dict) -> str:
+    """A language's date form as a pattern with the groups weekday, day and month."""
+    first = re.escape(form.get("first_day", "1"))
+    weekday = f"(?P<weekday>{_alternation(form['weekdays'])})"
+    rx = re.escape(form["form"]).replace(r"\{weekday\}", weekday)
+    rx = rx.replace(r"\{day\}", rf"(?P<day>{first}|\d{{1,2}})")
+    return rx.replace(r"\{month\}", f"(?P<month>{_alternation(form['months'])})")
+
+
+@cache
+def _patterns() -> tuple[tuple[dict, re.Pattern[str], re.Pattern[str]], ...]:
+    """(form, its datetime pattern, its date pattern) of every language, English first."""
+    out = []
+    for form in _forms().values():
+        date_rx = _date_rx(form)
+        dt = re.escape(form.get("datetime", "{date}, {clock} {zone}"))
+        dt = dt.replace(r"\{date\}", date_rx).replace(r"\{clock\}\ \{zone\}", _CLOCK)
+        out.append((form, re.compile(rf"(?<!\w){dt}(?!\w)"),
+                    re.compile(rf"(?<!\w){date_rx}(?!\w)")))
+    return tuple(out)
+
+
+def _date(m: re.Match[str], source: dict, target: dict) -> str:
+    day = 1 if m.group("day") == source.get("first_day") else int(m.group("day"))
+    return target["form"].format(
+        weekday=target["weekdays"][source["weekdays"].index(m.group("weekday"))],
+        day=target.get("first_day", "1") if day == 1 else str(day),
+        month=target["months"][source["months"].index(m.group("month"))])
+
+
+def _datetime(m: re.Match[str], source: dict, target: dict) -> str:
+    return target.get("datetime", "{date}, {clock} {zone}").format(
+        date=_date(m, source, target), clock=m.group("clock"), zone=m.group("zone"))
+
+
+def localised(text: str, target: str) -> str:
+    """``text`` (a translation into ``target``) with its dates, and times on a date,
+    said as ``target`` says them, and its temperatures' units written with a degree
+    sign; a language without date forms here keeps its dates."""
+    goal = _forms().get(target)
+    if goal is not None:
+        for form, dt_rx, date_rx in _patterns():
+            if form is goal:
+                continue
+            text = dt_rx.sub(lambda m, f=form: _datetime(m, f, goal), text)
+            text = date_rx.sub(lambda m, f=form: _date(m, f, goal), text)
+    return _UNIT.sub(lambda m: f" °{m.group(1)}", text)
