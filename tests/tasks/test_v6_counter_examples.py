@@ -2,7 +2,8 @@
 check on the scenario as it was at i28-v6-switch (tests/data/conventions/v6_counter_examples.toml)
 and gone from the library now: a question the grader never reads (c4-0050's "total before
 shipping", c4-0005's "how much did each site use" and "what it's at now") and an account
-called by a currency it does not hold (c3-0059's "my CHF account", a USD one)."""
+called by a currency it does not hold (c3-0059's "my CHF account", a USD one), and one
+site's meter asked as "this month's energy use" in a request about two sites (c4-0098)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from toolmaze_gym.tasks.account_currency import account_currency_problems
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.questions import question_problems, questions
 from toolmaze_gym.tasks.scenarios import load_library, parse_file
+from toolmaze_gym.tasks.site_readings import site_reading_problems
 from toolmaze_gym.world import get_world
 
 V6 = Path(__file__).parents[1] / "data" / "conventions" / "v6_counter_examples.toml"
@@ -26,6 +28,8 @@ COUNTER_EXAMPLES = {
     "iot-err-cabin-energy-setback": (question_problems, "asks ", {1}),
     "up-refund-then-repay-in-home-currency": (
         account_currency_problems, "a {currency} account", {1}),
+    "iot-err-cold-snap-cabin-and-home": (
+        site_reading_problems, "without saying it is {home}'s", {0, 1, 2}),
 }
 
 
@@ -95,3 +99,8 @@ def test_a_stated_account_currency_is_read_off_the_account():
     assert derive("currency_code", "bank_account_id", account.id, world) == account.currency
     sc = _library("up-refund-then-repay-in-home-currency")
     assert sc.param_by_name["currency"].derived_from == "account"
+
+
+def test_each_sites_reading_asked_is_no_guess():
+    """c4-0005 asks the house's and the cabin's use: no site to guess, nothing reported."""
+    assert site_reading_problems(_v6("iot-err-cabin-energy-setback")) == []

@@ -42,6 +42,7 @@ from toolmaze_gym.tasks.request_words import phrasing_words
 from toolmaze_gym.tasks.roles import role_problems
 from toolmaze_gym.tasks.share_requests import share_request_problems
 from toolmaze_gym.tasks.ship_to_words import ship_to_problems
+from toolmaze_gym.tasks.site_readings import site_reading_problems
 from toolmaze_gym.tasks.stated_scope import scope_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -611,7 +612,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     problems += aggregate_problems(sc) + ship_to_problems(sc)
     problems += check_then_act_problems(sc) + budget_fit_problems(sc)
-    problems += share_request_problems(sc, corpus)
+    problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
