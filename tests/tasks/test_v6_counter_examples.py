@@ -3,7 +3,8 @@ check on the scenario as it was at i28-v6-switch (tests/data/conventions/v6_coun
 and gone from the library now: a question the grader never reads (c4-0050's "total before
 shipping", c4-0005's "how much did each site use" and "what it's at now") and an account
 called by a currency it does not hold (c3-0059's "my CHF account", a USD one), and one
-site's meter asked as "this month's energy use" in a request about two sites (c4-0098)."""
+site's meter asked as "this month's energy use" in a request about two sites (c4-0098), and
+a setpoint left to "a sensible eco value" where the recommendation is graded (c4-0088)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from toolmaze_gym.tasks.account_currency import account_currency_problems
 from toolmaze_gym.tasks.derived import derive
+from toolmaze_gym.tasks.judgement_words import judgement_problems
 from toolmaze_gym.tasks.questions import question_problems, questions
 from toolmaze_gym.tasks.scenarios import load_library, parse_file
 from toolmaze_gym.tasks.site_readings import site_reading_problems
@@ -30,6 +32,8 @@ COUNTER_EXAMPLES = {
         account_currency_problems, "a {currency} account", {1}),
     "iot-err-cold-snap-cabin-and-home": (
         site_reading_problems, "without saying it is {home}'s", {0, 1, 2}),
+    "iot-nursery-night-babysitter": (judgement_problems, "leaves the setpoint to judgement",
+                                     {0, 1}),
 }
 
 

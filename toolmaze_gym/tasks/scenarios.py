@@ -33,6 +33,7 @@ from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
+from toolmaze_gym.tasks.judgement_words import judgement_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.placement import placement_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
@@ -613,6 +614,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += aggregate_problems(sc) + ship_to_problems(sc)
     problems += check_then_act_problems(sc) + budget_fit_problems(sc)
     problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
+    problems += judgement_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
