@@ -4,7 +4,8 @@ and gone from the library now: a question the grader never reads (c4-0050's "tot
 shipping", c4-0005's "how much did each site use" and "what it's at now") and an account
 called by a currency it does not hold (c3-0059's "my CHF account", a USD one), and one
 site's meter asked as "this month's energy use" in a request about two sites (c4-0098), and
-a setpoint left to "a sensible eco value" where the recommendation is graded (c4-0088)."""
+a setpoint left to "a sensible eco value" where the recommendation is graded (c4-0088),
+and an order total re-billed on an invoice that adds VAT unsaid (c4-0038)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from toolmaze_gym.corpus import load_corpus
 from toolmaze_gym.tasks.account_currency import account_currency_problems
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.judgement_words import judgement_problems
 from toolmaze_gym.tasks.questions import question_problems, questions
+from toolmaze_gym.tasks.rebill_vat import rebill_problems
 from toolmaze_gym.tasks.scenarios import load_library, parse_file
 from toolmaze_gym.tasks.site_readings import site_reading_problems
 from toolmaze_gym.world import get_world
@@ -34,6 +37,8 @@ COUNTER_EXAMPLES = {
         site_reading_problems, "without saying it is {home}'s", {0, 1, 2}),
     "iot-nursery-night-babysitter": (judgement_problems, "leaves the setpoint to judgement",
                                      {0, 1}),
+    "fin-buy-for-client-and-rebill": (
+        lambda sc: rebill_problems(sc, load_corpus()), "adds VAT, and never says so", {0, 1}),
 }
 
 

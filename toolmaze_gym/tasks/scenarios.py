@@ -38,6 +38,7 @@ from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.placement import placement_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.questions import question_problems
+from toolmaze_gym.tasks.rebill_vat import rebill_problems
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
 from toolmaze_gym.tasks.roles import role_problems
@@ -614,7 +615,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += aggregate_problems(sc) + ship_to_problems(sc)
     problems += check_then_act_problems(sc) + budget_fit_problems(sc)
     problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
-    problems += judgement_problems(sc)
+    problems += judgement_problems(sc) + rebill_problems(sc, corpus)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
