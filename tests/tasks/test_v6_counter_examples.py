@@ -5,7 +5,8 @@ shipping", c4-0005's "how much did each site use" and "what it's at now") and an
 called by a currency it does not hold (c3-0059's "my CHF account", a USD one), and one
 site's meter asked as "this month's energy use" in a request about two sites (c4-0098), and
 a setpoint left to "a sensible eco value" where the recommendation is graded (c4-0088),
-and an order total re-billed on an invoice that adds VAT unsaid (c4-0038)."""
+an order total re-billed on an invoice that adds VAT unsaid (c4-0038), and a sentence
+ended on a company name whose own period the stop swallows (c1-0093)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from toolmaze_gym.corpus import load_corpus
 from toolmaze_gym.tasks.account_currency import account_currency_problems
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.judgement_words import judgement_problems
+from toolmaze_gym.tasks.name_stops import name_stop_problems
 from toolmaze_gym.tasks.questions import question_problems, questions
 from toolmaze_gym.tasks.rebill_vat import rebill_problems
 from toolmaze_gym.tasks.scenarios import load_library, parse_file
@@ -39,6 +41,7 @@ COUNTER_EXAMPLES = {
                                      {0, 1}),
     "fin-buy-for-client-and-rebill": (
         lambda sc: rebill_problems(sc, load_corpus()), "adds VAT, and never says so", {0, 1}),
+    "fin-investor-club-brief": (name_stop_problems, "ends a sentence on {company}", {0}),
 }
 
 

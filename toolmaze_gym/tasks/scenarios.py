@@ -35,6 +35,7 @@ from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.judgement_words import judgement_problems
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.name_stops import name_stop_problems
 from toolmaze_gym.tasks.placement import placement_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.questions import question_problems
@@ -615,7 +616,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += aggregate_problems(sc) + ship_to_problems(sc)
     problems += check_then_act_problems(sc) + budget_fit_problems(sc)
     problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
-    problems += judgement_problems(sc) + rebill_problems(sc, corpus)
+    problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
