@@ -45,9 +45,12 @@ def test_news_stories_read_well(sim3):
 
 def test_a_name_ending_a_sentence_keeps_one_period():
     """c1-0091's request read "looking at Meta Platforms Inc.. Get the share price";
-    a name's own period ends the sentence, one mid-sentence stays."""
+    a name's own period ends the sentence, one mid-sentence stays. (The library no
+    longer ends a sentence on such a name, tasks.name_stops; the fill still copes.)"""
     sc = next(s for s in load_library() if s.id == "fin-investor-club-brief")
-    ends, inside = (_fill(sc, p, {"company": "Meta Platforms Inc."}) for p in sc.phrasings[:2])
+    said = ("Our investor club is looking at {company}. Get the share price.",
+            "Please write a quick brief on {company}: current price.")
+    ends, inside = (_fill(sc, p, {"company": "Meta Platforms Inc."}) for p in said)
     assert "looking at Meta Platforms Inc. Get the share price" in ends and not _odd(ends)
     assert "a quick brief on Meta Platforms Inc.: current price" in inside
 

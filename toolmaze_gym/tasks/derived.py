@@ -107,6 +107,14 @@ def _iban_currency(value: Any, world: Any) -> str:
     return found.pop()
 
 
+def _account_currency(value: Any, world: Any) -> str:
+    """The currency an account of the user's holds ("from my {currency} account {account}")."""
+    account = world.markets.account(str(value))
+    if account is None:
+        raise DerivationError(f"{value!r} is not an account of the user's")
+    return account.currency
+
+
 def _alert_symbol(value: Any, world: Any) -> str:
     alert = world.records.alerts.get(str(value).strip().upper())
     if alert is None:
@@ -182,6 +190,7 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
     ("currency_code", "iban"): ("the currency of the IBAN's country", _iban_currency),
+    ("currency_code", "bank_account_id"): ("the currency the account holds", _account_currency),
     ("phone", "city_name"): ("a mobile of someone at home in the city's country",
                              _local_mobile),
     ("person_name", "flight_booking_ref"): ("someone at home where the booked flight lands",

@@ -21,6 +21,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.corpus.spec import DOMAINS
+from toolmaze_gym.tasks.account_currency import account_currency_problems
 from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.aggregates import aggregate_problems
@@ -32,14 +33,19 @@ from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
+from toolmaze_gym.tasks.judgement_words import judgement_problems
 from toolmaze_gym.tasks.model import LEVELS
+from toolmaze_gym.tasks.name_stops import name_stop_problems
 from toolmaze_gym.tasks.placement import placement_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
+from toolmaze_gym.tasks.questions import question_problems
+from toolmaze_gym.tasks.rebill_vat import rebill_problems
 from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
 from toolmaze_gym.tasks.roles import role_problems
 from toolmaze_gym.tasks.share_requests import share_request_problems
 from toolmaze_gym.tasks.ship_to_words import ship_to_problems
+from toolmaze_gym.tasks.site_readings import site_reading_problems
 from toolmaze_gym.tasks.stated_scope import scope_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -599,7 +605,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     _check_bindings(sc, corpus, where, problems)
     _check_answer(sc, corpus, where, problems)
     _check_ship_to(sc, where, problems)
-    problems += asks_problems(sc)
+    problems += asks_problems(sc) + question_problems(sc) + account_currency_problems(sc)
     problems += scope_problems(sc, corpus)
     problems += action_problems(sc, corpus)
     problems += empty_action_problems(sc, corpus)
@@ -609,7 +615,8 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += convention_problems(sc, corpus) + idle_steps(sc, corpus)
     problems += aggregate_problems(sc) + ship_to_problems(sc)
     problems += check_then_act_problems(sc) + budget_fit_problems(sc)
-    problems += share_request_problems(sc, corpus)
+    problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
+    problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
