@@ -1,6 +1,6 @@
 """A coherent world (issue 28, item 4): every rule fails on the v3 task the review
 found odd, passes on what the generator builds now, and holds over the default suite
-once it is built by this generator (toolmaze-v6)."""
+once it is built by this generator (toolmaze-v7)."""
 
 from __future__ import annotations
 
