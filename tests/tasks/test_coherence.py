@@ -163,9 +163,68 @@ V6_REFUSED = {
 }
 
 
+# rule -> [(toolmaze-v7 task, what its blind review found)]: rules for the next suite
+# (/tmp/reviews-v7 r2: one model of an eco set point). Read on edition 4, as built.
+V7_SHIPPED = {
+    # 26 °C "(cool)" for 29.5 °C in Madrid, written with nest_set_heat_setpoint; and
+    # c3-0031's 26 °C for a 27.4 °C Singapore low, the same way
+    "eco_setter": [("tmz-v7-c2-0023", "a cooling eco set point of 26.0 °C written as a "
+                    "heat set point (nest_set_heat_setpoint)"),
+                   ("tmz-v7-c3-0031", "a cooling eco set point of 26.0 °C written as a "
+                    "heat set point")],
+    # "from the low" of a 27.4 °C Singapore day, where the tool's doc says the high
+    "eco_forecast_side": [("tmz-v7-c3-0031", "the forecast low of 27.4 °C gives a 'cool' "
+                           "eco set point, which the tool reads from the high")],
+    # "heat the guest room" at 22.3 °C to 19 °C; a Delhi bedroom at 21.4 °C cooled to 27
+    "eco_room": [("tmz-v7-c4-0013", "a 'heat' eco set point of 19.0 °C for a room at "
+                  "22.3 °C"),
+                 ("tmz-v7-c3-0075", "a 'cool' eco set point of 27.0 °C for a room at "
+                  "21.4 °C")],
+}
+# the toolmaze-v7 tasks those rules refuse (scanned over the whole suite on edition 4)
+V7_REFUSED = {
+    "eco_setter": {"tmz-v7-c2-0023", "tmz-v7-c2-0048", "tmz-v7-c2-0066", "tmz-v7-c3-0031",
+                   "tmz-v7-c4-0050"},
+    "eco_forecast_side": {"tmz-v7-c3-0031", "tmz-v7-c3-0087"},
+    # the world's rooms read 17-25.5 °C whatever the weather (edition 4); away and
+    # set-back requests (c4-0028, c4-0067) leave a warmer room idle on purpose
+    "eco_room": {"tmz-v7-c1-0024", "tmz-v7-c1-0096", "tmz-v7-c3-0020", "tmz-v7-c3-0031",
+                 "tmz-v7-c3-0044", "tmz-v7-c3-0075", "tmz-v7-c3-0079", "tmz-v7-c3-0087",
+                 "tmz-v7-c4-0002", "tmz-v7-c4-0005", "tmz-v7-c4-0013", "tmz-v7-c4-0021",
+                 "tmz-v7-c4-0024", "tmz-v7-c4-0037", "tmz-v7-c4-0039",
+                 "tmz-v7-c4-0042", "tmz-v7-c4-0045", "tmz-v7-c4-0050",
+                 "tmz-v7-c4-0076", "tmz-v7-c4-0078", "tmz-v7-c4-0081"},
+}
+
+
 def test_every_rule_has_a_counter_example():
     assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) | set(V4_SHIPPED) | set(V5_SHIPPED) | \
-        set(V6_SHIPPED) == set(coherence.RULES)
+        set(V6_SHIPPED) | set(V7_SHIPPED) == set(coherence.RULES)
+
+
+@pytest.mark.parametrize(("rule", "task_id", "said"),
+                         [(r, t, s) for r, rows in sorted(V7_SHIPPED.items()) for t, s in rows])
+def test_rule_fails_on_its_toolmaze_v7_counter_example(rule, task_id, said, corpus):
+    found = coherence.RULES[rule](get_task(task_id, "toolmaze-v7"), corpus, get_world(0, 4))
+    assert any(said in p for p in found), (rule, found)
+
+
+def test_a_tool_choice_alone_is_not_the_draws_facts(corpus):
+    """c2-0023 breaks only eco_setter (another setter would do): the generator tries
+    the draw's other tools; c4-0013's room is a fact of the draw."""
+    world = get_world(0, 4)
+    assert coherence.problems(get_task("tmz-v7-c2-0023"), corpus, world)
+    assert not coherence.of_facts(get_task("tmz-v7-c2-0023"), corpus, world)
+    assert coherence.of_facts(get_task("tmz-v7-c4-0013"), corpus, world)
+
+
+@pytest.mark.parametrize("task_id", sorted(set().union(*V7_REFUSED.values())))
+def test_the_generator_builds_the_v7_refused_scenarios_coherently(task_id, sim, corpus, world):
+    """Each scenario a refused v7 task came from still builds, on the latest world."""
+    old = get_task(task_id, "toolmaze-v7")
+    task = ScenarioGenerator(sim).generate(LIB[old.meta["scenario"]], old.level, "v8",
+                                           f"coh-{task_id}")
+    assert coherence.problems(task, corpus, world) == []
 
 
 @pytest.mark.parametrize("rule", sorted(V6_SHIPPED))
@@ -356,7 +415,7 @@ def test_default_suite_is_coherent(corpus, world):
     the default suite, built by this generator, must pass."""
     suite = load_suite()
     refused = {"tmz-v4-": V4_REFUSED, "tmz-v5-": V5_REFUSED,
-               "tmz-v6-": V6_REFUSED}.get(suite[0].id[:7], {})
+               "tmz-v6-": V6_REFUSED, "tmz-v7-": V7_REFUSED}.get(suite[0].id[:7], {})
     known = {i for ids in refused.values() for i in ids}
     built_on = get_world(0, edition_of(suite[0]))  # the world the suite was built on
     bad = {t.id: p for t in suite if (p := coherence.problems(t, corpus, built_on))}

@@ -173,14 +173,98 @@ def eco_mild(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 def eco_setback(task: Task, corpus: Corpus, world: World) -> list[str]:
     """An eco heating set point sets a thermostat back, never up: it is not above the
-    set point or the room reading the task shows for the thermostat (toolmaze-v6
-    c4-0005: an "eco setback" to 19 °C of a cabin room at 18.2 °C, held at 18.5 °C)."""
-    eco = [float(v) for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
-           and "heat" in c.returns_of("hvac_mode") for v in c.returns_of("temperature_c")]
+    set point the task shows the thermostat held at (toolmaze-v6 c4-0005: an "eco
+    setback" to 19 °C of a cabin room held at 18.5 °C). The room's own reading is
+    ``eco_room``'s: heating to the set point means a room colder than it."""
     shown = [float(v) for c in calls(task, corpus) if c.behaviour == "iot.thermostat_state"
-             for v in c.returns_of("temperature_c")]
+             for k, v in _canonical(c, corpus).items() if k == "setpoint_c"]
     return [f"setpoint: an eco set point of {s} °C raises a thermostat at {t} °C"
-            for s in eco for t in shown if t < s]
+            for s, _ in _eco_setpoints(task, corpus, "heat") for t in shown if t < s]
+
+
+# ------------------------------------------------- eco modes (toolmaze-v7 review)
+#
+# One model of an eco set point (issue 28, the v7 blind review): it heats on a cold day
+# (from a day's forecast low) and cools on a hot one (from its high), as the tool's doc
+# says; a cooling value goes only to a setter that can cool, never to a heat set point
+# (c2-0023, c3-0031); and the room the task reads is on the side of the set point that
+# makes the heating or cooling run (c4-0013: "heat" a room at 22.3 °C to 19 °C;
+# c3-0075: cool a bedroom at 21.4 °C to 27 °C).
+
+
+def _canonical(c: Call, corpus: Corpus) -> dict[str, Any]:
+    """A call's response under the behaviour's canonical keys and units."""
+    return {f.canonical: f.to_canonical(c.response[f.name])
+            for f in corpus[c.tool].returns if f.name in c.response}
+
+
+def _eco_setpoints(task: Task, corpus: Corpus, mode: str = "") -> list[tuple[float, Call]]:
+    """(set point, call) of each eco recommendation (of ``mode`` when given)."""
+    out = []
+    for c in calls(task, corpus):
+        r = _canonical(c, corpus) if c.behaviour == "iot.eco_setpoint" else {}
+        if "setpoint_c" in r and (not mode or r.get("mode") == mode):
+            out.append((float(r["setpoint_c"]), c))
+    return out
+
+
+def _mode_of(c: Call, corpus: Corpus) -> str:
+    return str(_canonical(c, corpus).get("mode", ""))
+
+
+def eco_setter(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A cooling eco set point is not written through a heat set point
+    (``heat_only_setters`` of coherence.json; toolmaze-v7 c2-0023: 26 °C "(cool)" for
+    29.5 °C in Madrid, set with nest_set_heat_setpoint)."""
+    heat_only = set(_rules_data()["eco_modes"]["heat_only_setters"])
+    cooling = {s for s, _ in _eco_setpoints(task, corpus, "cool")}
+    return [f"setpoint: a cooling eco set point of {t} °C written as a heat set point "
+            f"({c.tool})" for c in calls(task, corpus) if c.tool in heat_only
+            for t in c.args_of("temperature_c") if float(t) in cooling]
+
+
+def eco_forecast_side(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An eco set point for a day ahead is read from its low when heating and its high
+    when cooling (the tool's doc): a low that makes it cool is a hot day's, where the
+    high is meant (toolmaze-v7 c3-0031: "from the low", 27.4 °C in Singapore, cooling)."""
+    sides = {"low_c": "heat", "high_c": "cool"}
+    read = {float(v): k for c in calls(task, corpus) if c.returns_of("weather_condition")
+            for k, v in _canonical(c, corpus).items() if k in sides}
+    out = []
+    for _, c in _eco_setpoints(task, corpus):
+        mode = _mode_of(c, corpus)
+        for t in c.args_of("temperature_c"):
+            side = read.get(float(t))
+            if side is not None and sides[side] != mode:
+                out.append(f"setpoint: the forecast {side[:-2]} of {t} °C gives a "
+                           f"{mode!r} eco set point, which the tool reads from the "
+                           f"{'high' if side == 'low_c' else 'low'}")
+    return out
+
+
+def eco_room(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A room the task reads is colder than a heating eco set point and warmer than a
+    cooling one, so setting it heats or cools the room (toolmaze-v7 c4-0013: "heat the
+    guest room" at 22.3 °C to 19 °C; c3-0075: a Delhi bedroom at 21.4 °C set to cool
+    at 27 °C). A request that sets the house back or away (``setback_words``) asks for
+    the opposite: a room the set point leaves idle."""
+    data = _rules_data()["eco_modes"]
+    if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", task.query, re.IGNORECASE)
+           for w in data["setback_words"]):
+        return []
+    keys = set(data["room_reading_keys"])
+    rooms = [float(v) for c in calls(task, corpus)
+             if c.behaviour in ("iot.room_climate", "iot.sensor_readings",
+                                "iot.thermostat_state")
+             for k, v in _canonical(c, corpus).items() if k in keys]
+    out = []
+    for s, c in _eco_setpoints(task, corpus):
+        mode = _mode_of(c, corpus)
+        for t in rooms:
+            if (mode == "heat" and t >= s) or (mode == "cool" and t <= s):
+                out.append(f"setpoint: a {mode!r} eco set point of {s} °C for a room "
+                           f"at {t} °C")
+    return out
 
 
 # ---------------------------------------------------------------- times and trips
@@ -959,6 +1043,9 @@ RULES: dict[str, Rule] = {
     "eco_setpoint": eco_setpoint,
     "eco_mild": eco_mild,
     "eco_setback": eco_setback,
+    "eco_setter": eco_setter,
+    "eco_forecast_side": eco_forecast_side,
+    "eco_room": eco_room,
     "event_hours": event_hours,
     "event_local_time": event_local_time,
     "scene_hours": scene_hours,
@@ -990,7 +1077,20 @@ RULES: dict[str, Rule] = {
 }
 
 
+# Rules a task breaks by the tools it was realised with, not by its drawn facts: the
+# same facts under other tools can be coherent (a cooling value through a setter that
+# can cool), so the generator tries the draw's other realisations first.
+TOOL_CHOICE_RULES = frozenset({"eco_setter"})
+
+
 def problems(task: Task, corpus: Corpus, world: World) -> list[str]:
     """Everything incoherent in the world a task shows (empty: a world one believes)."""
     return [p for rule in RULES.values() for p in dict.fromkeys(rule(task, corpus, world))]
+
+
+def of_facts(task: Task, corpus: Corpus, world: World) -> bool:
+    """Whether a rule beyond ``TOOL_CHOICE_RULES`` finds ``task`` incoherent: its drawn
+    facts, not only its tools, make a world nobody lives in."""
+    return any(rule(task, corpus, world) for name, rule in RULES.items()
+               if name not in TOOL_CHOICE_RULES)
 

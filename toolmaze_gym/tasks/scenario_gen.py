@@ -560,6 +560,8 @@ class ScenarioGenerator:
                           "steps": {f"s{k + 1}": s.id for k, s in enumerate(sc.steps)}})
         task.meta["signature"] = signature(task)
         incoherent = coherence.problems(task, self.corpus, self.sim.world)
+        if incoherent and not coherence.of_facts(task, self.corpus, self.sim.world):
+            raise ScenarioBuildError(incoherent[0])  # other tools may do: try them
         if incoherent:  # the drawn facts make a world nobody lives in: draw again
             raise Incoherent(incoherent[0])
         faults = self.fault_problems(task)

@@ -139,10 +139,25 @@ class Devices(Facts):
         band = self.data["room_climate"].get(room, self.data["room_climate"]["default"])
         k = self.key("climate", site, room, self.world.now_iso)
         return RoomClimate(
-            temp_c=round(hashing.uniform(*band["temp"], *k, "t"), 1),
+            temp_c=round(hashing.uniform(*self._temp_band(site, band["temp"]), *k, "t"), 1),
             humidity_pct=float(round(hashing.uniform(*band["humidity"], *k, "h"))),
             aqi=hashing.randint(*band["aqi"], *k, "aqi"),
             co2_ppm=hashing.randint(*band["co2"], *k, "co2"))
+
+    def _temp_band(self, site: str, band: list[float]) -> list[float]:
+        """A room's temperature band: the room's own, or from world edition 5
+        (``rooms_follow_weather``) a cold or hot day's, so an eco set point heats a
+        room colder than it and cools one warmer (toolmaze-v7 c4-0013, c3-0075)."""
+        city = self.world.geo.city(site)
+        if city is None or not self.world.has("rooms_follow_weather"):
+            return band
+        w = self.data["room_climate_weather"]
+        outdoor = self.world.geo.current_temp(city)
+        if outdoor <= w["cold_at_or_below_c"]:
+            return w["cold_temp"]
+        if outdoor >= w["hot_at_or_above_c"]:
+            return w["hot_temp"]
+        return band
 
     def light_default(self, d: Device) -> dict[str, Any]:
         v = self._light_memo.get(d.id)

@@ -12,14 +12,15 @@ numbers. Which edition a task plays on is decided once per task
 
 Edition 1 is the world as of commit c4e8fd6 (toolmaze-v1 to v4 were built and played
 on it); edition 2 is the world toolmaze-v5 is built on; edition 3 the world of
-toolmaze-v6 (the v5 blind review's oddities, issue 28); edition 4 the world the
-next suite is built on (the v6 blind review's oddities, issue 28).
+toolmaze-v6 (the v5 blind review's oddities, issue 28); edition 4 the world of
+toolmaze-v7 (the v6 blind review's oddities); edition 5 the world the next suite is
+built on (the v7 blind review's oddities, issue 28).
 """
 
 from __future__ import annotations
 
-LATEST = 4
-EDITIONS = (1, 2, 3, 4)
+LATEST = 5
+EDITIONS = (1, 2, 3, 4, 5)
 
 # Each response-changing change of the world, and the first edition that has it.
 CHANGES: dict[str, int] = {
@@ -71,6 +72,11 @@ CHANGES: dict[str, int] = {
     # heating thermostat is held at 20-22 °C, so an eco setting lowers it (world.devices;
     # c4-0005 "set back" a thermostat held at 18.5 °C to 19 °C).
     "eco_setback": 4,
+    # A room reads what the weather outside makes it: below the eco heating set point
+    # on a cold day, above the eco cooling one on a hot day (world.devices; toolmaze-v7
+    # c4-0013: "heat" a room at 22.3 °C to 19 °C on a 9 °C night; c3-0075: a Delhi
+    # bedroom at 21.4 °C in a 33.9 °C hot spell, "cooled" to 27 °C).
+    "rooms_follow_weather": 5,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -1,0 +1,36 @@
+"""World edition 5: the toolmaze-v7 blind review's world oddities (issue 28), each told
+as the v7 player read it on edition 4 and gone on edition 5: a guest room at 22.3 °C on
+a 9 °C Auckland night "heated" to an eco 19 °C (c4-0013), a Delhi bedroom at 21.4 °C in
+a 32 °C August "cooled" to 27 °C (c3-0075)."""
+
+from __future__ import annotations
+
+from toolmaze_gym.corpus.behaviours.iot_climate import eco_setpoint
+from toolmaze_gym.world import get_world
+
+V7, V8 = 4, 5
+
+
+def _room(edition: int, site: str, room: str) -> float:
+    return get_world(0, edition).devices.room_climate(site, room).temp_c
+
+
+def test_a_cold_night_leaves_a_room_below_the_eco_heating_set_point():
+    """Auckland at 9 °C: edition 4's guest room read 22.3 °C (no heating would run)."""
+    heat = eco_setpoint(None, 9.0)["setpoint_c"]
+    assert _room(V7, "Auckland", "guest room") == 22.3
+    assert all(_room(V8, "Auckland", r) < heat for r in ("guest room", "bedroom", "kitchen"))
+
+
+def test_a_hot_day_leaves_a_room_above_the_eco_cooling_set_point():
+    """Delhi at 32.2 °C: edition 4's bedroom read 21.4 °C on the v7 build date."""
+    w = get_world(0, V8)
+    assert _room(V7, "Delhi", "bedroom") == 21.4
+    assert w.geo.current_temp(w.geo.city("Delhi")) >= 30
+    cool = eco_setpoint(None, 33.9)["setpoint_c"]
+    assert all(_room(V8, "Delhi", r) > cool for r in ("guest room", "bedroom", "office"))
+
+
+def test_a_mild_day_keeps_the_rooms_own_band():
+    """Paris at 25.7 °C needs neither: its rooms read as on edition 4."""
+    assert _room(V8, "Paris", "guest room") == _room(V7, "Paris", "guest room")
