@@ -54,6 +54,22 @@ def test_c1_0054_without_the_phrasebook_the_german_report_came_back_german(monke
     assert len(problems) == 4  # each of the four reports
 
 
+def test_c1_0081_a_comment_a_template_carries_is_one_the_translators_translate(monkeypatch):
+    """toolmaze-v7 c1-0081 sent "{opinion} Delivered on {date}." into French and got the
+    user's comment back in English: the check reads a template's text-param holes too,
+    and finds each comment the phrasebook does not hold."""
+    chosen = [s for s in load_library() if s.id == "us-review-delivered-order-in-local-language"]
+    assert library_problems(chosen) == []
+    from toolmaze_gym.world import phrasebook
+
+    real = phrasebook._sentence
+    monkeypatch.setattr(phrasebook, "_sentence", lambda text, target, edition=None: None
+                        if "manual is thin" in text else real(text, target, edition))
+    problems = library_problems(chosen)
+    assert len(problems) == 4, problems  # into de, fr, es and it
+    assert all("'Does the job, though the manual is thin.'" in p for p in problems)
+
+
 def test_the_report_of_c1_0054_is_translated_by_every_translator_tool():
     corpus = load_corpus()
     tools = [t for t in corpus.tools.values() if t.behaviour == "text.translate"]

@@ -1,11 +1,14 @@
 """World edition 5: the toolmaze-v7 blind review's world oddities (issue 28), each told
 as the v7 player read it on edition 4 and gone on edition 5: a guest room at 22.3 °C on
 a 9 °C Auckland night "heated" to an eco 19 °C (c4-0013), a Delhi bedroom at 21.4 °C in
-a 32 °C August "cooled" to 27 °C (c3-0075)."""
+a 32 °C August "cooled" to 27 °C (c3-0075), a French review that kept the user's
+English comment (c1-0081)."""
 
 from __future__ import annotations
 
+from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.corpus.behaviours.iot_climate import eco_setpoint
+from toolmaze_gym.corpus.state import EpisodeState
 from toolmaze_gym.world import get_world
 
 V7, V8 = 4, 5
@@ -34,3 +37,17 @@ def test_a_hot_day_leaves_a_room_above_the_eco_cooling_set_point():
 def test_a_mild_day_keeps_the_rooms_own_band():
     """Paris at 25.7 °C needs neither: its rooms read as on edition 4."""
     assert _room(V8, "Paris", "guest room") == _room(V7, "Paris", "guest room")
+
+
+def test_c1_0081_the_users_comment_is_translated_from_edition_5(corpus):
+    """The v7 player read the comment back in English; edition 5 says it in French."""
+    text = "Does the job, though the manual is thin. Delivered on Friday 14 August."
+
+    def french(edition: int) -> str:
+        sim = Simulator(corpus, get_world(0, edition))
+        return sim.call("translate_text", {"text": text, "target_language": "fr"},
+                        EpisodeState()).body["translated_text"]
+
+    assert french(V7) == "Does the job, though the manual is thin. Livré le vendredi 14 août."
+    assert french(V8) == ("Fait le travail, même si le manuel est un peu mince. "
+                          "Livré le vendredi 14 août.")

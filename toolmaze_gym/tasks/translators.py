@@ -78,10 +78,10 @@ def library_problems(scenarios: Iterable[Scenario]) -> list[str]:
     translate = get(TRANSLATE)
     out = []
     for sc, step, text, target in _translate_steps(scenarios):
-        if text is None or target is None or {text.kind, target.kind} != {"param"}:
-            continue  # a text the author wrote, or a step's output: tagged, as documented
+        if text is None or target is None or target.kind != "param":
+            continue
         params = sc.param_by_name
-        for sentence in _values(params.get(text.ref)):
+        for sentence in _quoted(sc, text):
             for lang in _values(params.get(target.ref)):
                 got = translate(None, sentence, lang)["translated_text"]
                 if not is_language(got, lang):
@@ -89,6 +89,17 @@ def library_problems(scenarios: Iterable[Scenario]) -> list[str]:
                                f"gives {got!r}, which is not {lang!r} (add it to "
                                "data/world/phrasebook.json)")
     return out
+
+
+def _quoted(sc: Scenario, text: ArgSpec) -> tuple[str, ...]:
+    """The sentences of the request a translator step's text carries: a quoted text
+    param's choices, as the whole text or as a hole of the author's template ("{opinion}
+    Delivered on {date}.": toolmaze-v7 c1-0081 sent "Does the job, though the manual is
+    thin." into French and got it back in English); a step's output is the world's."""
+    names = [text.ref] if text.kind == "param" else holes(text.text) if text.kind == "text" \
+        else []
+    return tuple(str(v) for n in names if (p := sc.param_by_name.get(n)) is not None
+                 and p.type == "text" for v in _values(p))
 
 
 def _translate_steps(scenarios: Iterable[Scenario],

@@ -77,6 +77,11 @@ CHANGES: dict[str, int] = {
     # c4-0013: "heat" a room at 22.3 °C to 19 °C on a 9 °C night; c3-0075: a Delhi
     # bedroom at 21.4 °C in a 33.9 °C hot spell, "cooled" to 27 °C).
     "rooms_follow_weather": 5,
+    # A translator translates the comments a request quotes and a template carries
+    # ("{opinion} Delivered on {date}."): phrasebook.json entries marked with this
+    # change (toolmaze-v7 c1-0081: "Does the job, though the manual is thin. Livré le
+    # vendredi 14 août." came back half English, untagged).
+    "request_comment_translations": 5,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

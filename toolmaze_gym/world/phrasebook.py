@@ -26,6 +26,7 @@ import unicodedata
 from functools import cache
 
 from toolmaze_gym.world.base import load_data
+from toolmaze_gym.world.edition import has
 
 HEADS = "_heads"
 
@@ -57,16 +58,19 @@ def _index() -> dict[str, tuple[str, dict]]:
 
 
 def translation(text: str, target: str, templates: bool = True,
-                generated: bool = False) -> tuple[str, str] | None:
+                generated: bool = False, edition: int | None = None,
+                ) -> tuple[str, str] | None:
     """(the text's language, its version in ``target``), or None when the phrasebook
     does not hold the text in ``target``: a sentence of its own, else (unless
     ``templates`` is off: world edition 1 translated sentences only) a filled
     template (``template_translation``), else (when ``generated`` is on: world
     edition 3, the translators' own answer; off by default, as the graders read
-    editions before 3) a text another tool generated (``generated_translation``)."""
-    hit = _sentence(text, target)
+    editions before 3) a text another tool generated (``generated_translation``).
+    With ``edition``, an entry that arrived with a later change (its ``_change``) is
+    not held."""
+    hit = _sentence(text, target, edition)
     if hit is None and templates:
-        hit = template_translation(text, target, generated)
+        hit = template_translation(text, target, generated, edition)
     if hit is None and generated:
         hit = generated_translation(text, target)
     return hit
@@ -148,9 +152,16 @@ def _text(value: str, target: str) -> str:
     return said
 
 
-def _sentence(text: str, target: str) -> tuple[str, str] | None:
+def _sentence(text: str, target: str, edition: int | None = None) -> tuple[str, str] | None:
+    """(the sentence's language, its ``target`` version) from the phrasebook; an entry
+    marked with a world change (``_change``: a sentence the world learnt then, such as
+    edition 5's request comments, toolmaze-v7 c1-0081) only in an ``edition`` that
+    has it."""
     hit = _index().get(_key(text))
     if hit is None or target.startswith("_") or target not in hit[1]:
+        return None
+    change = hit[1].get("_change")
+    if edition is not None and change and not has(edition, change):
         return None
     return hit[0], hit[1][target]
 
@@ -177,8 +188,8 @@ def _templates() -> tuple[tuple[dict[str, str], dict[str, re.Pattern[str]]], ...
                  for e in load_data("phrasebook_templates.json")["templates"])
 
 
-def template_translation(text: str, target: str,
-                         generated: bool = False) -> tuple[str, str] | None:
+def template_translation(text: str, target: str, generated: bool = False,
+                         edition: int | None = None) -> tuple[str, str] | None:
     """(the language of the template version ``text`` fills, the ``target`` version
     filled with the same values), or None when no template matches or it has no
     ``target`` version. With ``generated`` (edition 3) a hole holding a text another
@@ -192,20 +203,24 @@ def template_translation(text: str, target: str,
             if m is None:
                 continue
             return lang, _fill(vs[target], dict(zip(holes(vs[lang]), m.groups(),
-                                                    strict=True)), target, generated)
+                                                    strict=True)), target, generated,
+                               edition)
     return None
 
 
-def _fill(template: str, values: dict[str, str], target: str, generated: bool = False) -> str:
+def _fill(template: str, values: dict[str, str], target: str, generated: bool = False,
+          edition: int | None = None) -> str:
     """``template`` with each hole's value, in ``target`` where the phrasebook has it."""
-    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target, generated), template)
+    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target, generated, edition),
+                     template)
 
 
-def _hole_value(value: str, target: str, generated: bool = False) -> str:
+def _hole_value(value: str, target: str, generated: bool = False,
+                edition: int | None = None) -> str:
     """A hole's text in ``target`` where the phrasebook holds it as a sentence (or,
     with ``generated``, as a generated text's template, a weather word or a place:
     off-offsite-weather-comparison's "Lisbon ...: rain" said "Lisboa ...: lluvia")."""
-    hit = _sentence(value, target)
+    hit = _sentence(value, target, edition)
     if hit is None and generated:
         hit = generated_translation(value, target)
         if hit is None:

@@ -46,7 +46,8 @@ def translate(ctx: CallContext, text: str, target_language: str) -> dict:
     # context (tasks.translators), asking of today's world.
     templates = ctx is None or ctx.world.has("template_translations")
     generated = ctx is None or ctx.world.has("generated_text_translations")
-    known = translation(body, target, templates, generated)
+    known = translation(body, target, templates, generated,
+                        None if ctx is None else ctx.world.edition)
     if known is not None:
         source, translated = known
         if ctx is None or ctx.world.has("preposition_euphony"):
