@@ -82,6 +82,10 @@ CHANGES: dict[str, int] = {
     # change (toolmaze-v7 c1-0081: "Does the job, though the manual is thin. Livré le
     # vendredi 14 août." came back half English, untagged).
     "request_comment_translations": 5,
+    # A translation says a time on a date clock first, as the prepositions before it
+    # need: "a las 11:45 UTC del viernes 21 de agosto", not "a las viernes 21 de
+    # agosto, 11:45 UTC" (world.localise; toolmaze-v7 c4-0042).
+    "clock_first_datetimes": 5,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -50,15 +50,24 @@ def _date_rx(form: dict) -> str:
 
 @cache
 def _patterns() -> tuple[tuple[dict, re.Pattern[str], re.Pattern[str]], ...]:
-    """(form, its datetime pattern, its date pattern) of every language, English first."""
+    """(form, a datetime pattern, its date pattern) of every language, English first:
+    one row per way the language orders a time on a date."""
     out = []
     for form in _forms().values():
         date_rx = _date_rx(form)
-        dt = re.escape(form.get("datetime", "{date}, {clock} {zone}"))
-        dt = dt.replace(r"\{date\}", date_rx).replace(r"\{clock\}\ \{zone\}", _CLOCK)
-        out.append((form, re.compile(rf"(?<!\w){dt}(?!\w)"),
-                    re.compile(rf"(?<!\w){date_rx}(?!\w)")))
+        for order in dict.fromkeys((_order(form, False), _order(form, True))):
+            dt = re.escape(order)
+            dt = dt.replace(r"\{date\}", date_rx).replace(r"\{clock\}\ \{zone\}", _CLOCK)
+            out.append((form, re.compile(rf"(?<!\w){dt}(?!\w)"),
+                        re.compile(rf"(?<!\w){date_rx}(?!\w)")))
     return tuple(out)
+
+
+def _order(form: dict, clock_first: bool) -> str:
+    """How ``form``'s language says a time on a date: its clock-first order (world
+    edition 5) where it has one and ``clock_first`` asks it, else its own."""
+    own = form.get("datetime", "{date}, {clock} {zone}")
+    return form.get("datetime_clock_first", own) if clock_first else own
 
 
 def _date(m: re.Match[str], source: dict, target: dict) -> str:
@@ -69,20 +78,24 @@ def _date(m: re.Match[str], source: dict, target: dict) -> str:
         month=target["months"][source["months"].index(m.group("month"))])
 
 
-def _datetime(m: re.Match[str], source: dict, target: dict) -> str:
-    return target.get("datetime", "{date}, {clock} {zone}").format(
+def _datetime(m: re.Match[str], source: dict, target: dict, clock_first: bool) -> str:
+    return _order(target, clock_first).format(
         date=_date(m, source, target), clock=m.group("clock"), zone=m.group("zone"))
 
 
-def localised(text: str, target: str) -> str:
+def localised(text: str, target: str, clock_first: bool = False) -> str:
     """``text`` (a translation into ``target``) with its dates, and times on a date,
     said as ``target`` says them, and its temperatures' units written with a degree
-    sign; a language without date forms here keeps its dates."""
+    sign; a language without date forms here keeps its dates. With ``clock_first``
+    (world edition 5, ``clock_first_datetimes``) a time on a date is said clock first,
+    "a las 11:45 UTC del viernes 21 de agosto", not "a las viernes 21 de agosto,
+    11:45 UTC" (toolmaze-v7 c4-0042)."""
     goal = _forms().get(target)
     if goal is not None:
-        for form, dt_rx, date_rx in _patterns():
-            if form is goal:
-                continue
-            text = dt_rx.sub(lambda m, f=form: _datetime(m, f, goal), text)
+        rows = [(form, dt_rx, date_rx) for form, dt_rx, date_rx in _patterns()
+                if form is not goal]
+        for form, dt_rx, _ in rows:  # times on a date first: any order a language has
+            text = dt_rx.sub(lambda m, f=form: _datetime(m, f, goal, clock_first), text)
+        for form, _, date_rx in rows:
             text = date_rx.sub(lambda m, f=form: _date(m, f, goal), text)
     return _UNIT.sub(lambda m: f" °{m.group(1)}", text)

@@ -53,7 +53,9 @@ def translate(ctx: CallContext, text: str, target_language: str) -> dict:
         if ctx is None or ctx.world.has("preposition_euphony"):
             translated = euphonic(translated, target)  # "ad Amsterdam", not "a Amsterdam"
         if ctx is None or ctx.world.has("localised_dates_units"):
-            translated = localised(translated, target)  # "lunes 31 de agosto", "23.7 °C"
+            # "lunes 31 de agosto", "23.7 °C"; "a las 11:45 UTC del viernes ..." (edition 5)
+            translated = localised(translated, target,
+                                   ctx is None or ctx.world.has("clock_first_datetimes"))
     else:
         translated = body if target == "en" else f"[{target}] {body}"
     return {"translated_text": translated, "target_language": target,
