@@ -218,6 +218,18 @@ def test_a_tool_choice_alone_is_not_the_draws_facts(corpus):
     assert coherence.of_facts(get_task("tmz-v7-c4-0013"), corpus, world)
 
 
+def test_the_guest_by_train_welcome_goes_to_the_guest(sim, world):
+    """toolmaze-v7 c4-0042 pushed "¡Bienvenido, Nora Costa!" to sara.dubois@...: the
+    guest's name is now the address's owner's, and the welcome says it."""
+    old = get_task("tmz-v7-c4-0042")
+    assert "Nora Costa" in old.query and "sara.dubois@" in old.query
+    task = ScenarioGenerator(sim).generate(LIB[old.meta["scenario"]], old.level, "v8",
+                                           "coh-guest-name")
+    push = next(c for c in task.default_path.calls if c.tool == "send_push_notification")
+    owner = world.people.by_email(push.args["recipient"]).name
+    assert owner in task.query and owner in push.args["message"]
+
+
 @pytest.mark.parametrize("task_id", sorted(set().union(*V7_REFUSED.values())))
 def test_the_generator_builds_the_v7_refused_scenarios_coherently(task_id, sim, corpus, world):
     """Each scenario a refused v7 task came from still builds, on the latest world."""
