@@ -42,7 +42,10 @@ MERGED = {"us-cancel-order-and-buy-alternative": "sh-swap-order-for-another"}
 # formatted price, so its v4 tasks have a step fewer.
 REWRITTEN = {"toolmaze-v3": {"tr-day-before-checkin-and-allowance", "iot-rail-trip-away-mode",
                              "tr-offsite-two-cities"},
-             "toolmaze-v4": {"fin-log-foreign-expense"}}.get(NAME, set())
+             "toolmaze-v4": {"fin-log-foreign-expense"},
+             # cool on hot days, not heat European Augusts (the v7 review's eco model)
+             "toolmaze-v7": {"iot-heatwave-two-rooms", "iot-guest-by-train-room-ready",
+                             "iot-err-guest-arrives-by-train"}}.get(NAME, set())
 
 
 def scenario_of(task) -> str:
