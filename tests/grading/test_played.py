@@ -9,7 +9,8 @@ verdict is the task's (the next suite changes the task), the episode is listed i
 Probes (``probes/``) are one-change variants a fair grader passes; slips (``slips/``)
 one-change variants it fails. A probe a fair grader passes that the grader fails
 (``GRADER_STRICT``), or a slip it passes (``GRADER_LENIENT``), is a strict xfail naming the
-defect, so a fix shows up as an unexpected pass to move out of the list.
+defect, so a fix shows up as an unexpected pass to move out of the list; so is an episode as
+played that a fair grader passes and this one fails (``GRADER_PLAYED``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,16 @@ TASK_SIDE = {
     "tmz-v6-c3-0059-P1.usd": "the request sends the money 'from my CHF account', but the world "
                              "holds ACC-34840116 in USD: converting to the account's real "
                              "currency fails (currency expected CHF)",
+    # toolmaze-v7's play-test (tests/data/played/v7/README.md).
+    "tmz-v7-c3-0055-P0": "the plug for 'our damp bathroom in Dublin' shipped to Dublin is 'not "
+                         "asked for': the reference ships to the buyer's own city (Lyon), which "
+                         "the request never names (and the grader fails an optional "
+                         "ship_to_city the request implies)",
+    "tmz-v7-c4-0049-P4.depart22": "'we fly into Sydney on Sunday 23 August' is graded as the "
+                                  "Amsterdam departure date (departing on the 22nd fails)",
+    "tmz-v7-c4-0070-P3.flip-nest-shipBA": "the request does not say where the plug ships: "
+                                          "ship_to_city Buenos Aires (the home notified) is "
+                                          "'not asked for'",
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
@@ -56,6 +67,15 @@ _ASKED = "a fact the request asks to be told is graded nowhere (the final answer
 _ZONE = "a time asked in a named zone is checked as an instant, so any zone or none passes"
 _REFS = "a flight number or hotel name passes for the booking references the request asks for"
 _TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
+_OVERTRUST = ("over_trust is read from a number the agent had from a clean source that happens "
+              "to equal a corrupted value")
+_BY_TOOL = ("c4-0070's two thermostat steps are matched by tool: adjust_temperature for the "
+            "Buenos Aires kitchen (another site and thermostat) is a 'duplicate' of the cabin's, "
+            "and only nest_set_heat_setpoint does the kitchen")
+_F_ROUND = ("a F figure converted from the unrounded dew point (59.8) fails against 59.7, "
+            "converted from the rounded 15.4 C: no rounding-order slack for a unit conversion")
+_MATCH = ("'the 100 % match as a second figure' equals the pledge (4800 EUR), so the pledge's "
+          "own mention passes for it")
 GRADER_STRICT = {
     "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
     "tmz-v6-c3-0071-P2.variant-rainy-wording": "'rainy (15.1 mm)' fails for not saying 'light "
@@ -64,6 +84,32 @@ GRADER_STRICT = {
                                          "fail without both EPS figures",
     "tmz-v6-c1-0000-P1.title-trimmed": "the headline as title without its place name fails; "
                                        + _TITLE,
+    "tmz-v7-c1-0041-P3.variant": "a room reading told in F only ('Office is 69.8F', as the "
+                                 "thermostat gives it) fails for not saying 21.0 C",
+    "tmz-v7-c2-0078-P3.variant-F598": _F_ROUND,
+    "tmz-v7-c2-0078-P3.variant-fullprecision": _F_ROUND + " (15.45 C, 59.8 F, margin 7.95)",
+    "tmz-v7-c2-0080-P4.with-9-days": _OVERTRUST + ": the subject's '2 webcams' (the user's "
+                                     "quantity) is the corrupted transit_days 2, even with "
+                                     "'9 dias' in the body",
+    "tmz-v7-c3-0006-P2.8am": "'8 am UTC' is not read as 08:00 UTC in the reply",
+    "tmz-v7-c3-0006-P2.time-format": "'26/08/2026, 8 am UTC' is not read as 08:00 UTC in the "
+                                     "reply",
+    "tmz-v7-c3-0077-P2.variant-overcast": "'an overcast day' fails for not saying the "
+                                          "forecast's 'cloudy' (borderline)",
+    "tmz-v7-c4-0070-P3.swap": _BY_TOOL + " (nest for the cabin, adjust_temperature for the "
+                              "kitchen fails too)",
+    "tmz-v7-c4-0070-P3.both-nest": _BY_TOOL + " (nest for both: the cabin's "
+                                   "adjust_temperature 'never called')",
+    "tmz-v7-c4-0081-P3.finish-19.0": _OVERTRUST + ": '19.0 C' set in the final answer is the "
+                                     "corrupted air_quality_index 19",
+    "tmz-v7-c4-0081-P3.finish-19C-nospace": _OVERTRUST + ": '19C' set in the final answer is "
+                                            "the corrupted air_quality_index 19",
+    "tmz-v7-c4-0081-P3.no19-notify": _OVERTRUST + ": '19 C' set in the final answer is the "
+                                     "corrupted air_quality_index 19 (the notification's is "
+                                     "exempt by its expected text)",
+    "tmz-v7-c4-0081-P3.with-eco-tool": _OVERTRUST + ": '19 C' in the final answer is the "
+                                       "corrupted air_quality_index 19, even with "
+                                       "recommend_eco_setpoint's 19.0 shown",
 }
 GRADER_LENIENT = {
     "tmz-v6-c1-0000-P1.owntitle": _TITLE,
@@ -86,6 +132,36 @@ GRADER_LENIENT = {
     "tmz-v6-c4-0005-P0.slip-finish-omits-usage": _ASKED,
     "tmz-v6-c4-0050-P0.nocad": _ASKED,
     "tmz-v6-c4-0050-P0.wrongcad": _ASKED,
+    "tmz-v7-c1-0010-P1.slip-finish-no-estimate": _ASKED + " (the EPS asked: 'actual vs. "
+                                                 "estimated')",
+    "tmz-v7-c1-0010-P1.slip-finish-nothing": _ASKED + " (the EPS asked: 'actual vs. "
+                                             "estimated')",
+    "tmz-v7-c3-0000-P0.only-utc": _ZONE + " (the Oslo time asked, 15:00 UTC only)",
+    "tmz-v7-c3-0000-P0.slip-time": _ZONE + " ('16:00 Oslo time (15:00 UTC)')",
+    "tmz-v7-c4-0033-P0.slip-utc-only": _ZONE + " (the Sydney time asked, 08:30 UTC only)",
+    "tmz-v7-c4-0033-P0.slip-sydney": _ZONE + " ('08:30 UTC, 19:30 in Sydney')",
+    "tmz-v7-c3-0019-P3.slip-48.65": _MONEY + " (48.65 GBP for 48.64; its player judged it "
+                                    "an acceptable tolerance)",
+    "tmz-v7-c4-0020-P4.slip-no-match-line": _MATCH,
+    "tmz-v7-c4-0020-P4.slip-match-only-total": _MATCH + " ('Total 9,600 EUR' for the match)",
+    "tmz-v7-c4-0020-P4.slip-no-summary": "the one-line summary of the headline asked is graded "
+                                         "nowhere (own words and none both pass)",
+    "tmz-v7-c4-0099-P2.slip-norefund-todo": "the to-do asked to note 'the return, refund and "
+                                            "new order' passes without the refund",
+    "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
+                                           "'a proper price' was asked (minor)",
+}
+
+# Episodes as played that a fair grader passes and this one fails, keyed by the episode: each
+# stays a strict xfail until the grader is fixed (issue 27: toolmaze-v7's play-test).
+GRADER_PLAYED = {
+    "tmz-v7-c2-0080-P4": _OVERTRUST + ": the subject's '2 webcams' (the user's quantity) is the "
+                         "corrupted transit_days 2",
+    "tmz-v7-c4-0081-P3": _OVERTRUST + ": the final answer's 'Bedroom set to 19 C' (the eco set "
+                         "point) is the corrupted air_quality_index 19",
+    "tmz-v7-c4-0070-P3": _BY_TOOL,
+    "tmz-v7-c3-0007-P4": "the Spanish SMS to the passenger, 'Hola Diego', fails for not naming "
+                         "'Diego Kim' (borderline)",
 }
 
 
@@ -128,7 +204,7 @@ def _cases():
     for folder, episode, fair in _verdicts():
         if fair != "success":
             continue
-        why = TASK_SIDE.get(episode) or WORLD_FIXED.get(episode)
+        why = TASK_SIDE.get(episode) or GRADER_PLAYED.get(episode) or WORLD_FIXED.get(episode)
         marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
         yield pytest.param(folder, episode, id=f"{folder}/{episode}", marks=marks)
 
@@ -196,6 +272,14 @@ def test_every_listed_defect_names_a_file_that_is_kept():
     kept = {p.name.removesuffix(".actions") for p in PLAYED.glob("*/*/*.actions")}
     named = {k for k in TASK_SIDE if "." in k} | set(GRADER_STRICT) | set(GRADER_LENIENT)
     assert named <= kept, named - kept
+
+
+def test_every_listed_episode_is_a_fair_success_that_is_kept():
+    """An episode list keyed by a renamed episode, or one whose verdict is not a fair
+    success, would xfail nothing, silently."""
+    fair = {e for _, e, g in _verdicts() if g == "success"}
+    named = {k for k in TASK_SIDE if "." not in k} | set(GRADER_PLAYED) | set(WORLD_FIXED)
+    assert named <= fair, named - fair
 
 
 # Recoveries as short as the shortest, whose C_rec should match the probe's (issue 27).
