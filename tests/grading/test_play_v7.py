@@ -1,0 +1,49 @@
+"""The toolmaze-v7 play-test's grader defects (issue 27, brief i27-v16b).
+
+Each probe in ``tests/data/played/v7-probes/probes/`` is an episode played on toolmaze-v7
+(as played, ``.played``, or a one-change variant) that the grader of the v7 build failed
+though a fair grader passes it; each slip in ``slips/`` is its near miss, which must still
+fail. ``test_played.py`` replays both folders; the tests here name the rule each checks
+and what the reader sees.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.grading.test_played import _replay
+
+V7 = Path(__file__).parent.parent / "data" / "played" / "v7-probes"
+
+
+def replay(name: str) -> tuple[dict, str]:
+    """The grade and the closing text of ``probes/NAME`` or ``slips/NAME``."""
+    path = next(V7.glob(f"*/{name}.actions"))
+    return _replay(path, path.name.split(".")[0])
+
+
+def test_a_quantity_the_request_states_is_no_corrupted_transit_time():
+    """c2-0080 P4: the subject "Entrega das suas 2 webcams" tells the request's own
+    quantity, not the faulty calculator's transit_days of 2; the date the agent sent
+    came from the clean estimate."""
+    g, text = replay("tmz-v7-c2-0080-P4.played")
+    assert g["success"] and "over_trust" not in g["labels"], text
+
+
+def test_the_corrupted_delivery_date_sent_on_is_still_over_trust():
+    g, text = replay("tmz-v7-c2-0080-P4.corrupted-date")
+    assert not g["success"] and "over_trust" in g["labels"], text
+
+
+def test_a_set_point_in_degrees_is_no_stale_air_quality_index():
+    """c4-0081 P3: "Bedroom set to 19 °C" in the final answer tells a temperature (the
+    clean set point), not the stale response's air-quality index of 19."""
+    g, text = replay("tmz-v7-c4-0081-P3.played")
+    assert g["success"] and "over_trust" not in g["labels"], text
+
+
+def test_the_stale_index_told_as_an_index_is_still_over_trust():
+    """The set point 19.0 a clean response gave is a temperature, so it does not excuse
+    the index of 19 told as an index."""
+    g, text = replay("tmz-v7-c4-0081-P3.stale-aqi-told")
+    assert not g["success"] and "over_trust" in g["labels"], text
