@@ -47,3 +47,28 @@ def test_the_stale_index_told_as_an_index_is_still_over_trust():
     the index of 19 told as an index."""
     g, text = replay("tmz-v7-c4-0081-P3.stale-aqi-told")
     assert not g["success"] and "over_trust" in g["labels"], text
+
+
+def test_a_second_room_set_with_the_first_rooms_tool_is_that_rooms_step():
+    """c4-0070 P3: the Buenos Aires kitchen set by site and room (adjust_temperature,
+    the tool of the Melbourne step) does the kitchen thermostat's step; it is no
+    duplicate of the Melbourne call, and the thermostat id the world resolved was never
+    the agent's to know."""
+    g, text = replay("tmz-v7-c4-0070-P3.played")
+    assert g["success"], text
+    assert "duplicate" not in text
+    assert "[done at step 6 through adjust_temperature] Action nest_set_heat_setpoint" in text
+
+
+def test_either_thermostat_tool_sets_either_room():
+    """The cabin set by thermostat id (the id list_room_devices gave for its living
+    room), the kitchen by site and room; or both by id."""
+    for name in ("tmz-v7-c4-0070-P3.swap", "tmz-v7-c4-0070-P3.both-nest"):
+        g, text = replay(name)
+        assert g["success"], text
+
+
+def test_another_room_or_setting_is_still_wrong():
+    for name in ("tmz-v7-c4-0070-P3.other-room", "tmz-v7-c4-0070-P3.swap-other-setpoint"):
+        g, text = replay(name)
+        assert not g["success"], text
