@@ -72,3 +72,28 @@ def test_another_room_or_setting_is_still_wrong():
     for name in ("tmz-v7-c4-0070-P3.other-room", "tmz-v7-c4-0070-P3.swap-other-setpoint"):
         g, text = replay(name)
         assert not g["success"], text
+
+
+def test_a_room_reading_told_in_fahrenheit_tells_it():
+    """c1-0041 P3: "Office is 69.8F right now" tells the office reading of 21.0 °C that
+    honeywell_get_thermostat also printed as 69.8 °F; the request (a hold at 72 °F)
+    asks for no unit."""
+    g, text = replay("tmz-v7-c1-0041-P3.office-in-fahrenheit")
+    assert g["success"], text
+
+
+def test_another_fahrenheit_figure_is_no_reading_and_an_asked_celsius_stays_asked():
+    """70.8 °F is not 21.0 °C; and where the request asks for the high "in Celsius and
+    Fahrenheit" (c2-0080 P4, a Portuguese text), the high in °F alone leaves the °C
+    figure out."""
+    g, text = replay("tmz-v7-c1-0041-P3.office-wrong-fahrenheit")
+    assert not g["success"] and "does not mention 21.0" in text, text
+    g, text = replay("tmz-v7-c2-0080-P4.high-in-fahrenheit-only")
+    assert not g["success"] and "19.6 (temperature_c" in text, text
+
+
+def test_a_text_asked_in_both_units_needs_both():
+    """c1-0038 P0 asks for the bedroom temperature "in Fahrenheit too": the °F figure
+    alone does not stand for the °C one."""
+    g, text = replay("tmz-v7-c1-0038-P0.fahrenheit-only")
+    assert not g["success"] and "does not mention 18.8" in text, text

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from toolmaze_gym import values
@@ -50,7 +51,11 @@ EITHER_DIRECTION = "either_direction"
 # claim's names and figures, this story's words, nothing the article contradicts. In
 # another language (names and words translated) the facts of one of its sentences.
 GIST = "gist"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST})
+# Nor this: an entry (IN_FAHRENHEIT, celsius) is a reading in °C told in °F instead,
+# converted exactly or to the tenth a tool prints (69.8 °F for 21.0 °C), where the
+# request asks for no unit (v7 play-test c1-0041 P3: the office "is 69.8F").
+IN_FAHRENHEIT = "in_fahrenheit"
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
@@ -241,6 +246,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
+    if type_name == IN_FAHRENHEIT:
+        return _in_fahrenheit(text, value)
     if type_name == GIST:
         if not isinstance(value, str):
             return False
@@ -286,6 +293,15 @@ def _either_direction(text: str, pct: Any) -> bool:
     return any(abs(abs(n) - abs(other)) <= slack
                and mentions(text, "percent_change", math.copysign(abs(n), other))
                for n in numbers_in(text))
+
+
+def _in_fahrenheit(text: str, celsius: Any) -> bool:
+    """A °C reading told in °F: the exact conversion, or it rounded to a tenth."""
+    if not isinstance(celsius, int | float) or isinstance(celsius, bool):
+        return False
+    exact = celsius * 9 / 5 + 32
+    tenth = float(Decimal(repr(exact)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return any(mentions(text, "temperature_f", f) for f in (exact, tenth))
 
 
 def in_language(text: str, code: str) -> bool:

@@ -11,6 +11,7 @@ for world facts the agent did not look up.
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
     EITHER_DIRECTION,
     GIST,
+    IN_FAHRENHEIT,
     IN_LANGUAGE,
     TEXT_FACTS,
     Matcher,
@@ -34,6 +36,9 @@ from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
 from toolmaze_gym.world.base import load_data
+
+# A request that names the Celsius scale asks for it ("in °C", "in Celsius").
+_CELSIUS = re.compile(r"[°º]\s?C\b|℃|\bcelsius\b|\bcentigrade\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -292,7 +297,7 @@ class TaskIndex:
             if inp.mentions or not quoted:  # asks (empty: the user left it free)
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need),
-                                names=self._record_names(need))
+                                names=self._record_names(need) + self._other_units(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -342,6 +347,16 @@ class TaskIndex:
             if groups:
                 out.append((k, groups))
         return tuple(out)
+
+    def _other_units(self, need: tuple[tuple[str, Ref], ...]
+                     ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked reading in °C, the same reading told in °F (``IN_FAHRENHEIT``),
+        unless the request names Celsius or the text must give °F as well (then each
+        unit is its own fact)."""
+        if any(t == "temperature_f" for t, _ in need) or _CELSIUS.search(self.task.query):
+            return ()
+        return tuple((k, (((IN_FAHRENHEIT, r),),)) for k, (t, r) in enumerate(need)
+                     if t == "temperature_c")
 
     def _summarised(self, slot_id: str, type_name: str) -> Ref | None:
         """The article a summary slot ``slot_id`` sums up (a story's headline and
