@@ -97,3 +97,11 @@ def test_a_text_asked_in_both_units_needs_both():
     alone does not stand for the °C one."""
     g, text = replay("tmz-v7-c1-0038-P0.fahrenheit-only")
     assert not g["success"] and "does not mention 18.8" in text, text
+
+
+def test_an_expense_on_an_itinerary_is_no_flight_added_to_it():
+    """c4-0049 P4: record_trip_expense reports the itinerary that add_to_itinerary put
+    the flight on; an expense sets nothing of the kind, so it is read as the expense
+    step it is, not as that flight's addition."""
+    g, text = replay("tmz-v7-c4-0049-P4.played")
+    assert g["success"], text

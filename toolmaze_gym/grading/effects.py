@@ -55,13 +55,15 @@ def _reads_as(idx: Any, s: Step, before: Sequence[Step]) -> Step | None:
         return None
     if not isinstance(response, dict):
         return None
-    said = _typed(idx.corpus[tool].returns, response)
-    said = {**_target_facts(idx, said, before), **said}
+    own = idx.corpus[tool]
+    said = _typed(own.returns, response)
+    known = {**_target_facts(idx, said, before), **said}
     for call, spec, types in others:
-        if all(f.type in said for f in spec.returns) \
-                and all(k in types and any(_same(v, w) for w in said.get(types[k], ()))
+        have = said if _reports_as_much(own, spec) else known
+        if all(f.type in have for f in spec.returns) \
+                and all(k in types and any(_same(v, w) for w in have.get(types[k], ()))
                         for k, v in call.args.items()):
-            return _as_call(s, call, spec, said)
+            return _as_call(s, call, spec, have)
     return None
 
 
@@ -83,11 +85,15 @@ def _other_calls(idx: Any, tool: str) -> tuple[tuple[Any, Any, dict[str, str]], 
 
 
 def _same_target_kind(tool: Any, expected: Any) -> bool:
-    """Whether both tools report a target of the same kind of id (a thermostat set by
-    its id, or by the site and room whose thermostat it is): what ``tool`` leaves out
-    of its effect an earlier response about that target may tell (``_target_facts``)."""
+    """Whether both tools report a target of the same kind of id and ``tool`` sets
+    nothing ``expected`` does not (a thermostat's heat set point by its id, or by the
+    site and room whose thermostat it is; not an expense booked on the itinerary a
+    flight was added to): what ``tool`` leaves out of its effect an earlier response
+    about that target may tell (``_target_facts``)."""
     have = {f.type for f in tool.returns if f.type.endswith("_id")}
-    return any(f.type in have for f in expected.returns)
+    sets = {p.type for p in expected.params}
+    return any(f.type in have for f in expected.returns) \
+        and all(p.type in sets for p in tool.params if not p.type.endswith("_id"))
 
 
 def _target_facts(idx: Any, said: dict[str, list[Any]],
