@@ -197,7 +197,24 @@ def where(origin: Origin, before: Sequence[Step]) -> str:
             in origin.tools]
     if made:  # the value is the one that call gives with the expected arguments
         return f"{origin.phrase} (this episode last called it cleanly at step {made[-1] + 1})"
-    return f"{origin.phrase}, which this episode had not answered cleanly before this step"
+    if any(s.action.get("name") in origin.tools for s in before):
+        return f"{origin.phrase}, which this episode had not answered cleanly before this step"
+    # Never called: the agent need not have called it (v7 play-test: the slips that
+    # worked a figure out themselves read as if a tool they never used were owed).
+    if _worked_out(origin.tools):
+        return (f"{origin.phrase}, a tool this episode never called before this step: the "
+                "value its documented rule gives, worked out yourself, counts the same")
+    return f"{origin.phrase}, a tool this episode never called before this step"
+
+
+def _worked_out(tools: Sequence[str]) -> bool:
+    """Whether an agent may produce what one of ``tools`` returns itself (its rule is
+    documented, or it is common knowledge)."""
+    from toolmaze_gym.corpus import load_corpus
+    from toolmaze_gym.corpus.derivations import derivable
+
+    corpus = load_corpus()
+    return any(t in corpus.tools and derivable(corpus.tools[t]) for t in tools)
 
 
 def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int,

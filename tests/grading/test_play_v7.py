@@ -105,3 +105,16 @@ def test_an_expense_on_an_itinerary_is_no_flight_added_to_it():
     step it is, not as that flight's addition."""
     g, text = replay("tmz-v7-c4-0049-P4.played")
     assert g["success"], text
+
+
+def test_a_value_from_a_tool_never_called_is_not_said_to_be_owed_a_call():
+    """c1-0039 P1 (and the p2, p3 slips): the agent converted the yen itself and never
+    called apply_fx_rate; the reason said the value came from "the response of
+    apply_fx_rate, which this episode had not answered cleanly", as if that call had
+    failed or were owed. It says the tool was never called, and that the value worked
+    out by its documented rule counts."""
+    g, text = replay("tmz-v7-c1-0039-P1.fare-not-refund")
+    assert not g["success"], text
+    assert "had not answered cleanly" not in text
+    assert ("apply_fx_rate, a tool this episode never called before this step: the value its "
+            "documented rule gives, worked out yourself, counts the same") in text
