@@ -23,7 +23,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
-from toolmaze_gym.grading.arguments import says
+from toolmaze_gym.grading.arguments import IN_LANGUAGE, says
 from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
@@ -407,13 +407,34 @@ def _own_facts_missing(ctx: _Context, name: str, got: str,
     foreign = bool(rule.language)
     lacking = [(t, v, o) for (t, v), o in zip(rule.own, where_own, strict=False)
                if v is not None and not says(got, t, v, foreign=foreign)]
+    head = f"argument {name} is {show(got)}"
+    if foreign and not says(got, IN_LANGUAGE, rule.language):
+        return f"{head}, which is not in {_language(rule.language)}: " \
+            + _in_language(lacking, before)
     if not lacking:
         return ""
     said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
                      for t, v, o in lacking)
     lang = f" (in {rule.language}, in your own words or a translator's)" if foreign else ""
-    return f"argument {name} is {show(got)}, which leaves out {said}: the text{lang} " \
-           "must carry these facts"
+    return f"{head}, which leaves out {said}: the text{lang} must carry these facts"
+
+
+def _language(code: str) -> str:
+    """A language code as a reader names it ("Spanish (es)")."""
+    forms = spoken_forms("language_code", code)
+    return f"{forms[0]} ({code})" if forms else code
+
+
+def _in_language(lacking: Sequence[tuple[str, Any, Origin | None]],
+                 before: Sequence[Step]) -> str:
+    """What a text asked in a language must be: written in it, in any words, with
+    the facts it lacks besides (v7 play-test: an English note was told it missed a
+    whole Spanish sentence, as if that translation were required word for word)."""
+    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
+                     for t, v, o in lacking)
+    also = f", and carry {said}" if said else ""
+    return f"the text must be written in that language, in your own words or a " \
+           f"translator's{also}"
 
 
 def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]

@@ -118,3 +118,15 @@ def test_a_value_from_a_tool_never_called_is_not_said_to_be_owed_a_call():
     assert "had not answered cleanly" not in text
     assert ("apply_fx_rate, a tool this episode never called before this step: the value its "
             "documented rule gives, worked out yourself, counts the same") in text
+
+
+def test_a_text_in_another_language_than_asked_says_so():
+    """c2-0041 P2 (and c2-0003 P3, c3-0019 P3): a note asked in Spanish and written in
+    English was told it "does not mention" the translator's whole Spanish sentence, as
+    if that wording were required; an own Spanish note passes. The reason names the
+    language."""
+    g, text = replay("tmz-v7-c2-0041-P2.note-in-english")
+    assert not g["success"], text
+    assert "which is not in Spanish (es): the text must be written in that language, in " \
+           "your own words or a translator's" in text
+    assert "Fuera hace" not in text
