@@ -23,7 +23,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
-from toolmaze_gym.grading.arguments import IN_LANGUAGE, says
+from toolmaze_gym.grading.arguments import IN_LANGUAGE, implied, says
 from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
@@ -118,7 +118,7 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
     needs = {k: rule.need for k, rule in getattr(accepts, "texts", ())}
     ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs,
                    _text_origins(idx, cid), idx.text_rules(idx.expected[cid], outputs, None),
-                   _text_origins(idx, cid, own=True))
+                   _text_origins(idx, cid, own=True), idx.stated)
     tries = _tries(steps, call.tool, entry)
     if not tries:
         return ["never called"]
@@ -175,6 +175,7 @@ class _Context:
     # its own-words facts comes from (a text the agent may write itself, in a language)
     rules: Mapping[str, Any] = field(default_factory=dict)
     own_where: Mapping[str, Sequence[Origin]] = field(default_factory=dict)
+    stated: Mapping[str, Sequence[Any]] = field(default_factory=dict)  # places the request names
 
 
 def _text_origins(idx: Any, cid: int, own: bool = False) -> dict[str, list[Origin]]:
@@ -274,7 +275,8 @@ def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
                            f"{show(sent[p.name])}"
                            + _own_value(corpus, call, p.name, origin, sent[p.name], before))
         elif p.name in sent and p.type != FREE_TEXT \
-                and not same(p.type, sent[p.name], p.default):  # open texts are free
+                and not same(p.type, sent[p.name], p.default) \
+                and not (p.default is None and implied(p.type, sent[p.name], ctx.stated)):
             out.append(f"argument {p.name}={show(sent[p.name])} was not asked for "
                        f"(leave it out or send its default {show(p.default)})")
     known = {p.name for p in spec.params}

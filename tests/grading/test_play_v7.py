@@ -130,3 +130,24 @@ def test_a_text_in_another_language_than_asked_says_so():
     assert "which is not in Spanish (es): the text must be written in that language, in " \
            "your own words or a translator's" in text
     assert "Fuera hace" not in text
+
+
+def test_an_order_may_ship_to_the_place_the_request_names():
+    """c3-0055 P0: the plug "for the dehumidifier in our damp bathroom in Dublin" sent
+    to Dublin (ship_to_city, which the reference run leaves unset) is what the request
+    implies, not an argument nobody asked for."""
+    g, text = replay("tmz-v7-c3-0055-P0.played")
+    assert g["success"], text
+
+
+def test_an_order_shipped_to_a_place_the_request_never_names_still_fails():
+    g, text = replay("tmz-v7-c3-0055-P0.ship-elsewhere")
+    assert not g["success"], text
+    assert 'argument ship_to_city="Paris" was not asked for' in text
+
+
+def test_the_reason_for_another_miss_does_not_blame_the_named_place():
+    g, text = replay("tmz-v7-c3-0055-P0.two-plugs")
+    assert not g["success"], text
+    assert "argument quantity: expected 1 (stated in the request), sent 2" in text
+    assert "ship_to_city=" not in text

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -313,16 +313,38 @@ def in_language(text: str, code: str) -> bool:
 
 
 _RAW = object()  # the expected value does not normalise: compare as sent
+# Optional parameters that a place the request names may fill though the reference run
+# leaves them unset: the plug "for our bathroom in Dublin" may ship to Dublin (v7
+# play-test c3-0055 P0). Other optional settings (a discount, a priority) change what is
+# done and keep their default unless asked.
+PLACE_TYPES = frozenset({"city_name"})
+
+
+def stated_places(entities: Sequence[Mapping[str, Any]]) -> dict[str, tuple[Any, ...]]:
+    """The places a request states (its entities of ``PLACE_TYPES``), by type."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for e in entities:
+        if e.get("type") in PLACE_TYPES and e.get("value") not in out.get(e["type"], ()):
+            out[e["type"]] = (*out.get(e["type"], ()), e.get("value"))
+    return out
+
+
+def implied(type_name: str, value: Any, stated: Mapping[str, Sequence[Any]]) -> bool:
+    """Whether an optional argument's ``value`` is a place the request states."""
+    t = values.get(type_name)
+    return any(t.same(value, s) for s in stated.get(type_name, ()))
 
 
 class Matcher:
     """One expected call's argument check, prepared once (types looked up and the
     expected values normalised once, ``SemanticType.same`` semantics kept)."""
 
-    __slots__ = ("allowed", "defaults", "money", "required", "text_names", "texts", "whole")
+    __slots__ = ("allowed", "defaults", "money", "places", "required", "stated", "text_names",
+                 "texts", "whole")
 
     def __init__(self, corpus: Corpus, call: Call,
-                 texts: Mapping[str, TextRule] | None = None) -> None:
+                 texts: Mapping[str, TextRule] | None = None,
+                 stated: Mapping[str, Sequence[Any]] | None = None) -> None:
         spec = corpus[call.tool]
         self.required: list[tuple[str, Any, Any, Any]] = []
         self.texts: list[tuple[str, TextRule]] = []
@@ -351,6 +373,10 @@ class Matcher:
         self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
                          if p.name not in call.args
                          and not (p.type == FREE_TEXT and p.default is None)}
+        # An unset optional place may be one the request states (``PLACE_TYPES``).
+        self.stated = stated or {}
+        self.places = {p.name: p.type for p in spec.params if p.name in self.defaults
+                       and p.default is None and self.stated.get(p.type)}
         # Amounts in a currency with no minor unit (JPY) may be given in whole units.
         self.whole = any(p.type == "currency_code" and isinstance(call.args.get(p.name), str)
                          and minor_units(call.args[p.name]) == 0 for p in spec.params)
@@ -389,7 +415,9 @@ class Matcher:
                 return name
             if name in self.defaults:
                 t, default = self.defaults[name]
-                if not (v is None if default is None else t.same(v, default)):
+                if not (v is None if default is None else t.same(v, default)) \
+                        and not (name in self.places
+                                 and implied(self.places[name], v, self.stated)):
                     return name
         return None
 

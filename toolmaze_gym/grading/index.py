@@ -30,6 +30,7 @@ from toolmaze_gym.grading.arguments import (
     TEXT_FACTS,
     Matcher,
     TextRule,
+    stated_places,
 )
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
@@ -146,6 +147,7 @@ class TaskIndex:
     def __init__(self, task: Task, corpus: Corpus) -> None:
         self.task = task
         self.corpus = corpus
+        self.stated = stated_places(task.entities)  # places an optional argument may take
         self.actions = frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
         self.calls: list[Call] = []
         self.expected: list[Expected] = []
@@ -241,7 +243,7 @@ class TaskIndex:
         self.expected.append(exp)
         rules = self.text_rules(exp, None, None)
         self.ref_rules.append(rules)
-        self.matchers.append(Matcher(self.corpus, call, rules))
+        self.matchers.append(Matcher(self.corpus, call, rules, self.stated))
         self.literal.append(_all_literal(exp))
         self.by_tool.setdefault(call.tool, []).append(cid)
         spec = self.corpus[call.tool]
@@ -512,7 +514,8 @@ class TaskIndex:
                                          for k, r in rules.items()))))
         hit = self._matcher_cache.get(ref_key)
         if hit is None:
-            hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules)
+            hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules,
+                          self.stated)
             self._matcher_cache[ref_key] = hit
             if len(self._matcher_cache) > 256:
                 self._matcher_cache.popitem(last=False)
