@@ -151,3 +151,18 @@ def test_the_reason_for_another_miss_does_not_blame_the_named_place():
     assert not g["success"], text
     assert "argument quantity: expected 1 (stated in the request), sent 2" in text
     assert "ship_to_city=" not in text
+
+
+def test_a_text_to_the_passenger_may_greet_them_by_their_given_name():
+    """c3-0007 P4: the booking confirmation texted, in the agent's own Spanish, to Diego
+    Kim himself ("Hola Diego: tu vuelo está confirmado...") names its reader as a
+    greeting does; the full name is no fact he needs told."""
+    g, text = replay("tmz-v7-c3-0007-P4.played")
+    assert g["success"], text
+
+
+def test_a_text_to_the_passenger_that_names_nobody_or_another_still_fails():
+    for name in ("tmz-v7-c3-0007-P4.no-name", "tmz-v7-c3-0007-P4.other-name"):
+        g, text = replay(name)
+        assert not g["success"], text
+        assert '"Diego Kim" (addressee' in text

@@ -55,7 +55,12 @@ GIST = "gist"
 # converted exactly or to the tenth a tool prints (69.8 °F for 21.0 °C), where the
 # request asks for no unit (v7 play-test c1-0041 P3: the office "is 69.8F").
 IN_FAHRENHEIT = "in_fahrenheit"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT})
+# Nor this: an entry (ADDRESSEE, name) is the name of the person an own-words text is
+# sent to, told in full or by a greeting with the given name ("Hola Diego" in the SMS
+# to Diego Kim: v7 play-test c3-0007 P4).
+ADDRESSEE = "addressee"
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
+                          ADDRESSEE})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
@@ -248,6 +253,9 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return _either_direction(text, value)
     if type_name == IN_FAHRENHEIT:
         return _in_fahrenheit(text, value)
+    if type_name == ADDRESSEE:
+        given = value.split()[0] if isinstance(value, str) and value.split() else value
+        return mentions(text, "person_name", value) or mentions(text, "person_name", given)
     if type_name == GIST:
         if not isinstance(value, str):
             return False

@@ -14,7 +14,7 @@ import json
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -23,6 +23,7 @@ from toolmaze_gym.corpus.derivations import derivable, keeps_part, own_text_skip
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
+    ADDRESSEE,
     EITHER_DIRECTION,
     GIST,
     IN_FAHRENHEIT,
@@ -40,6 +41,19 @@ from toolmaze_gym.world.base import load_data
 
 # A request that names the Celsius scale asks for it ("in °C", "in Celsius").
 _CELSIUS = re.compile(r"[°º]\s?C\b|℃|\bcelsius\b|\bcentigrade\b", re.IGNORECASE)
+
+
+def _to_addressee(spec: TextSpec, slot: Slot) -> TextSpec:
+    """A text the agent writes itself to a person the sending slot names (the SMS to
+    Diego Kim) tells that person's name as a greeting does, by the given name: the
+    reader is the person (``ADDRESSEE``)."""
+    to = {i.source.value for i in slot.inputs
+          if i.type == "person_name" and i.source.is_literal}
+    if not to or not any(t == "person_name" for t, _ in spec.own):
+        return spec
+    own = tuple((ADDRESSEE if t == "person_name" and r.kind == "literal" and r.value in to
+                 else t, r) for t, r in spec.own)
+    return replace(spec, own=own)
 
 
 @dataclass(frozen=True)
@@ -273,7 +287,7 @@ class TaskIndex:
                 spec_ = self._text_spec(r, slot.inputs[ref] if kind == "input" else None)
                 if kind == "local":
                     spec_ = self._local_text_spec(r, slot, side, call.tool)
-                texts.append((pname, spec_))
+                texts.append((pname, _to_addressee(spec_, slot)))
         return tuple(args), tuple(texts)
 
     def _local_text_spec(self, ref: Ref, slot: Slot, side: tuple[str, ...], tool: str
