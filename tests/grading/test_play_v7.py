@@ -56,6 +56,7 @@ def test_a_second_room_set_with_the_first_rooms_tool_is_that_rooms_step():
     the agent's to know."""
     g, text = replay("tmz-v7-c4-0070-P3.played")
     assert g["success"], text
+    assert g["c"] == g["c_star"] == 10, text  # the kitchen's call is its step's call
     assert "duplicate" not in text
     assert "[done at step 6 through adjust_temperature] Action nest_set_heat_setpoint" in text
 

@@ -58,12 +58,16 @@ def _reads_as(idx: Any, s: Step, before: Sequence[Step]) -> Step | None:
     own = idx.corpus[tool]
     said = _typed(own.returns, response)
     known = {**_target_facts(idx, said, before), **said}
+    # A value the agent sent is read as sent, not as the world applied it: 19.019 °C
+    # rounded by the thermostat to 19.0 is no set point of 19.0 (``off_tolerance``).
+    sent = {p.type: [args[p.name]] for p in own.params if p.name in args}
     for call, spec, types in others:
         have = said if _reports_as_much(own, spec) else known
+        told = {**have, **sent}
         if all(f.type in have for f in spec.returns) \
-                and all(k in types and any(_same(v, w) for w in have.get(types[k], ()))
+                and all(k in types and any(_same(v, w) for w in told.get(types[k], ()))
                         for k, v in call.args.items()):
-            return _as_call(s, call, spec, have)
+            return _as_call(s, call, spec, told, have)
     return None
 
 
@@ -142,11 +146,13 @@ def _typed(fields: Sequence[Any], response: dict[str, Any]) -> dict[str, list[An
     return out
 
 
-def _as_call(s: Step, call: Any, spec: Any, said: dict[str, list[Any]]) -> Step:
-    """Step ``s`` as a call of ``call.tool``: the arguments it did send in effect (the
-    values its response reports), the response in that tool's own field names."""
+def _as_call(s: Step, call: Any, spec: Any, told: dict[str, list[Any]],
+             said: dict[str, list[Any]]) -> Step:
+    """Step ``s`` as a call of ``call.tool``: the arguments it did send in effect (what
+    it sent, else the values its response reports: ``told``), the response (``said``)
+    in that tool's own field names."""
     types = {p.name: p.type for p in spec.params}
-    args = {k: next(w for w in said[types[k]] if _same(v, w)) for k, v in call.args.items()}
+    args = {k: next(w for w in told[types[k]] if _same(v, w)) for k, v in call.args.items()}
     response = {f.name: said[f.type][0] if said.get(f.type) else call.response.get(f.name)
                 for f in spec.returns if f.type in said or f.name in call.response}
     # What the agent itself sent stays beside the arguments in effect: a target the world

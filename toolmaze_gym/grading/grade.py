@@ -129,7 +129,8 @@ from toolmaze_gym.tasks.readings import names_base
 #     Action done through another shown tool is matched by its target (a second room set
 #     with the first room's tool; a thermostat set by the id an earlier response gave
 #     for the room), and what the world resolved from the agent's arguments needs no
-#     provenance (c4-0070 P3); a °C reading told in °F where the request asks for
+#     provenance nor costs a lookup in c*, while what it sent is read as sent (c4-0070
+#     P3); a °C reading told in °F where the request asks for
 #     neither Celsius nor both units (c1-0041 P3); an optional place the request names
 #     (ship_to_city, c3-0055 P0); an own text to the person its step names may greet
 #     them by the given name (c3-0007 P4). Reasons: a tool never called is said to be

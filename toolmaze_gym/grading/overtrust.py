@@ -9,7 +9,7 @@ where a corrupted value told to the user as a result is passed on just as surely
 but not where the sentence that names it says it is wrong (a warning, the opposite of
 passing it on). An ``abort`` is not: it claims nothing.
 
-A value the agent had from elsewhere is no trust of the corrupted one, wherever it
+A number the agent had from elsewhere is no trust of the corrupted one, wherever it
 goes: one the request itself states ("2 webcams" beside a corrupted transit time of 2
 days), one a clean response of the episode gave before as a value of the same type (a
 price that another clean look-up also quoted), and in text a figure told with another
@@ -137,10 +137,11 @@ def _response_values(step: Step, corpus: Corpus | None) -> list[tuple[str, Any]]
 
 def _had_elsewhere(value: Any, type_name: str, query: str,
                    seen: Sequence[tuple[str, Any]]) -> bool:
-    """Whether the agent had ``value`` without the faulty response: the request states
-    it, or a clean response gave it as a value of the same type (a set point of 19.0 is
-    no air-quality index of 19)."""
-    if value is None or isinstance(value, dict | list):
+    """Whether the agent had the number ``value`` without the faulty response: the
+    request states it, or a clean response gave it as a value of the same type (a set
+    point of 19.0 is no air-quality index of 19). Only numbers coincide so: a name, an
+    id or a date a corruption shows is news of its own."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     return mentions(query, type_name, value, loosely=False) \
         or any(t == type_name and _values_equal(value, v) for t, v in seen)
