@@ -10,9 +10,13 @@ call reports of its effect, is read as that call. Only
 where the call is not already one of its own tool's expected calls (a second room set
 with the tool that set the first is no duplicate of it, and no other step either).
 
-An argument the call did not send itself (the thermostat id of the site and room it
-named) is the world's answer, not a value the agent had to have: its provenance is not
-asked (v7 play-test c4-0070 P3, the Buenos Aires kitchen set by site and room).
+Since grading version 16 (v7 play-test c4-0070 P3): an argument the call did not send
+itself (the thermostat id of the site and room it named) is the world's answer, not a
+value the agent had to have, so its provenance is not asked; a call that names its
+target by id (a thermostat set by id) may be read as the Action that names it by site
+and room, where the latest earlier clean response about that id gave them
+(``list_room_devices``) and the call sets nothing that Action does not; and what the
+agent sent is read as sent, never as the world applied it.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ def as_expected(idx: Any, steps: Sequence[Step]) -> list[Step]:
 
 
 def _reads_as(idx: Any, s: Step, before: Sequence[Step]) -> Step | None:
+    """Step ``s`` read as the expected call of another Action it does in effect (None:
+    it does none); ``before``: the steps before it, for what they told of its target."""
     tool = s.action.get("name")
     if not s.clean_ok or tool not in idx.actions or tool not in idx.corpus:
         return None
