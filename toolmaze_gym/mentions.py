@@ -345,6 +345,20 @@ def _degrees_in(text: str) -> frozenset[float]:
     return frozenset(found)
 
 
+def degrees_blanked(text: str, type_name: str) -> str:
+    """``text`` with every number a degree unit follows blanked out, for a type that is
+    no temperature: "Bedroom set to 19 °C" tells a temperature, never an air-quality
+    index of 19 (over-trust asks whether a corrupted figure was told; the v7 play-test's
+    c4-0081 P3). A temperature type keeps the text as it is."""
+    if type_name.startswith("temperature"):
+        return text
+    degrees = _figure_words()["degrees"]
+    spans = [m.span() for m in _NUMBER.finditer(text) if degrees.match(text, m.end())]
+    for start, end in reversed(spans):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 # ---------------------------------------------------------------- figures in words
 
 # A zero amount told in words ("pays no dividend", "nothing to withhold") and a negative

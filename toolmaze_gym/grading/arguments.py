@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from toolmaze_gym import values
@@ -50,7 +51,16 @@ EITHER_DIRECTION = "either_direction"
 # claim's names and figures, this story's words, nothing the article contradicts. In
 # another language (names and words translated) the facts of one of its sentences.
 GIST = "gist"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST})
+# Nor this: an entry (IN_FAHRENHEIT, celsius) is a reading in °C told in °F instead,
+# converted exactly or to the tenth a tool prints (69.8 °F for 21.0 °C), where the
+# request asks for no unit (v7 play-test c1-0041 P3: the office "is 69.8F").
+IN_FAHRENHEIT = "in_fahrenheit"
+# Nor this: an entry (ADDRESSEE, name) is the name of the person an own-words text is
+# sent to, told in full or by a greeting with the given name ("Hola Diego" in the SMS
+# to Diego Kim: v7 play-test c3-0007 P4).
+ADDRESSEE = "addressee"
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
+                          ADDRESSEE})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
@@ -241,6 +251,11 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
+    if type_name == IN_FAHRENHEIT:
+        return _in_fahrenheit(text, value)
+    if type_name == ADDRESSEE:
+        given = value.split()[0] if isinstance(value, str) and value.split() else value
+        return mentions(text, "person_name", value) or mentions(text, "person_name", given)
     if type_name == GIST:
         if not isinstance(value, str):
             return False
@@ -288,6 +303,15 @@ def _either_direction(text: str, pct: Any) -> bool:
                for n in numbers_in(text))
 
 
+def _in_fahrenheit(text: str, celsius: Any) -> bool:
+    """A °C reading told in °F: the exact conversion, or it rounded to a tenth."""
+    if not isinstance(celsius, int | float) or isinstance(celsius, bool):
+        return False
+    exact = celsius * 9 / 5 + 32
+    tenth = float(Decimal(repr(exact)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return any(mentions(text, "temperature_f", f) for f in (exact, tenth))
+
+
 def in_language(text: str, code: str) -> bool:
     """Whether ``text`` is written in the language ``code`` (ISO 639-1); a text too
     short for the detector by its words (``language.reads_as``, grading version 14)."""
@@ -297,16 +321,38 @@ def in_language(text: str, code: str) -> bool:
 
 
 _RAW = object()  # the expected value does not normalise: compare as sent
+# Optional parameters that a place the request names may fill though the reference run
+# leaves them unset: the plug "for our bathroom in Dublin" may ship to Dublin (v7
+# play-test c3-0055 P0). Other optional settings (a discount, a priority) change what is
+# done and keep their default unless asked.
+PLACE_TYPES = frozenset({"city_name"})
+
+
+def stated_places(entities: Sequence[Mapping[str, Any]]) -> dict[str, tuple[Any, ...]]:
+    """The places a request states (its entities of ``PLACE_TYPES``), by type."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for e in entities:
+        if e.get("type") in PLACE_TYPES and e.get("value") not in out.get(e["type"], ()):
+            out[e["type"]] = (*out.get(e["type"], ()), e.get("value"))
+    return out
+
+
+def implied(type_name: str, value: Any, stated: Mapping[str, Sequence[Any]]) -> bool:
+    """Whether an optional argument's ``value`` is a place the request states."""
+    t = values.get(type_name)
+    return any(t.same(value, s) for s in stated.get(type_name, ()))
 
 
 class Matcher:
     """One expected call's argument check, prepared once (types looked up and the
     expected values normalised once, ``SemanticType.same`` semantics kept)."""
 
-    __slots__ = ("allowed", "defaults", "money", "required", "text_names", "texts", "whole")
+    __slots__ = ("allowed", "defaults", "money", "places", "required", "stated", "text_names",
+                 "texts", "whole")
 
     def __init__(self, corpus: Corpus, call: Call,
-                 texts: Mapping[str, TextRule] | None = None) -> None:
+                 texts: Mapping[str, TextRule] | None = None,
+                 stated: Mapping[str, Sequence[Any]] | None = None) -> None:
         spec = corpus[call.tool]
         self.required: list[tuple[str, Any, Any, Any]] = []
         self.texts: list[tuple[str, TextRule]] = []
@@ -335,6 +381,10 @@ class Matcher:
         self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
                          if p.name not in call.args
                          and not (p.type == FREE_TEXT and p.default is None)}
+        # An unset optional place may be one the request states (``PLACE_TYPES``).
+        self.stated = stated or {}
+        self.places = {p.name: p.type for p in spec.params if p.name in self.defaults
+                       and p.default is None and self.stated.get(p.type)}
         # Amounts in a currency with no minor unit (JPY) may be given in whole units.
         self.whole = any(p.type == "currency_code" and isinstance(call.args.get(p.name), str)
                          and minor_units(call.args[p.name]) == 0 for p in spec.params)
@@ -373,7 +423,9 @@ class Matcher:
                 return name
             if name in self.defaults:
                 t, default = self.defaults[name]
-                if not (v is None if default is None else t.same(v, default)):
+                if not (v is None if default is None else t.same(v, default)) \
+                        and not (name in self.places
+                                 and implied(self.places[name], v, self.stated)):
                     return name
         return None
 

@@ -123,7 +123,19 @@ from toolmaze_gym.tasks.readings import names_base
 #     (a calendar's first free slot) is read from the agent's latest call before the
 #     Action where the reference run's answer leaves it undone, so bookings the request
 #     does not order pass in either order (v6 review c4-0080).
-GRADING_VERSION = "15"
+# 16 (i27-v16b, the toolmaze-v7 play-test, issue 27): over-trust reads no corrupted value
+#     in a figure the request states, one a clean response gave as the same type, or a
+#     figure in degrees for a field that is no temperature (c2-0080 P4, c4-0081 P3); an
+#     Action done through another shown tool is matched by its target (a second room set
+#     with the first room's tool; a thermostat set by the id an earlier response gave
+#     for the room), and what the world resolved from the agent's arguments needs no
+#     provenance nor costs a lookup in c*, while what it sent is read as sent (c4-0070
+#     P3); a °C reading told in °F where the request asks for
+#     neither Celsius nor both units (c1-0041 P3); an optional place the request names
+#     (ship_to_city, c3-0055 P0); an own text to the person its step names may greet
+#     them by the given name (c3-0007 P4). Reasons: a tool never called is said to be
+#     so; a text in another language than asked is said to be (p2, p3, p4).
+GRADING_VERSION = "16"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

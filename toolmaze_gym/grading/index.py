@@ -11,9 +11,10 @@ for world facts the agent did not look up.
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -22,18 +23,37 @@ from toolmaze_gym.corpus.derivations import derivable, keeps_part, own_text_skip
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
+    ADDRESSEE,
     EITHER_DIRECTION,
     GIST,
+    IN_FAHRENHEIT,
     IN_LANGUAGE,
     TEXT_FACTS,
     Matcher,
     TextRule,
+    stated_places,
 )
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
 from toolmaze_gym.world.base import load_data
+
+# A request that names the Celsius scale asks for it ("in °C", "in Celsius").
+_CELSIUS = re.compile(r"[°º]\s?C\b|℃|\bcelsius\b|\bcentigrade\b", re.IGNORECASE)
+
+
+def _to_addressee(spec: TextSpec, slot: Slot) -> TextSpec:
+    """A text the agent writes itself to a person the sending slot names (the SMS to
+    Diego Kim) tells that person's name as a greeting does, by the given name: the
+    reader is the person (``ADDRESSEE``)."""
+    to = {i.source.value for i in slot.inputs
+          if i.type == "person_name" and i.source.is_literal}
+    if not to or not any(t == "person_name" for t, _ in spec.own):
+        return spec
+    own = tuple((ADDRESSEE if t == "person_name" and r.kind == "literal" and r.value in to
+                 else t, r) for t, r in spec.own)
+    return replace(spec, own=own)
 
 
 @dataclass(frozen=True)
@@ -141,6 +161,7 @@ class TaskIndex:
     def __init__(self, task: Task, corpus: Corpus) -> None:
         self.task = task
         self.corpus = corpus
+        self.stated = stated_places(task.entities)  # places an optional argument may take
         self.actions = frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
         self.calls: list[Call] = []
         self.expected: list[Expected] = []
@@ -236,7 +257,7 @@ class TaskIndex:
         self.expected.append(exp)
         rules = self.text_rules(exp, None, None)
         self.ref_rules.append(rules)
-        self.matchers.append(Matcher(self.corpus, call, rules))
+        self.matchers.append(Matcher(self.corpus, call, rules, self.stated))
         self.literal.append(_all_literal(exp))
         self.by_tool.setdefault(call.tool, []).append(cid)
         spec = self.corpus[call.tool]
@@ -266,7 +287,7 @@ class TaskIndex:
                 spec_ = self._text_spec(r, slot.inputs[ref] if kind == "input" else None)
                 if kind == "local":
                     spec_ = self._local_text_spec(r, slot, side, call.tool)
-                texts.append((pname, spec_))
+                texts.append((pname, _to_addressee(spec_, slot)))
         return tuple(args), tuple(texts)
 
     def _local_text_spec(self, ref: Ref, slot: Slot, side: tuple[str, ...], tool: str
@@ -292,7 +313,7 @@ class TaskIndex:
             if inp.mentions or not quoted:  # asks (empty: the user left it free)
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need),
-                                names=self._record_names(need))
+                                names=self._record_names(need) + self._other_units(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -342,6 +363,16 @@ class TaskIndex:
             if groups:
                 out.append((k, groups))
         return tuple(out)
+
+    def _other_units(self, need: tuple[tuple[str, Ref], ...]
+                     ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked reading in °C, the same reading told in °F (``IN_FAHRENHEIT``),
+        unless the request names Celsius or the text must give °F as well (then each
+        unit is its own fact)."""
+        if any(t == "temperature_f" for t, _ in need) or _CELSIUS.search(self.task.query):
+            return ()
+        return tuple((k, (((IN_FAHRENHEIT, r),),)) for k, (t, r) in enumerate(need)
+                     if t == "temperature_c")
 
     def _summarised(self, slot_id: str, type_name: str) -> Ref | None:
         """The article a summary slot ``slot_id`` sums up (a story's headline and
@@ -497,7 +528,8 @@ class TaskIndex:
                                          for k, r in rules.items()))))
         hit = self._matcher_cache.get(ref_key)
         if hit is None:
-            hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules)
+            hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules,
+                          self.stated)
             self._matcher_cache[ref_key] = hit
             if len(self._matcher_cache) > 256:
                 self._matcher_cache.popitem(last=False)

@@ -23,6 +23,7 @@ from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import derivable, known, own_rate, rate_given
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
+from toolmaze_gym.grading.effects import sent_itself
 from toolmaze_gym.grading.index import (
     Expected,
     PathIndex,
@@ -416,8 +417,11 @@ class _Provenance:
         """The first argument of step ``i`` whose value the agent could not have had
         (None: it could have had them all)."""
         sent = self.view.args(i)
+        action = self.view.steps[i].action
         texts = self.idx.texts_of[exp.cid]
         for name, r, p in self.idx.arg_params[exp.cid]:
+            if not sent_itself(action, sent.get(name)):
+                continue  # the world resolved it from what the agent named (``effects``)
             if p.type == FREE_TEXT:
                 if not self.text_ok(texts.get(name), sent.get(name), i):
                     return name
