@@ -614,3 +614,25 @@ def test_a_typed_temperature_stays_exact():
     from toolmaze_gym import values
     assert not values.get("temperature_c").same(21, 20.6)
     assert not values.get("temperature_f").same(84, 84.4)
+
+
+@pytest.mark.parametrize("text", [
+    "label created, awaiting pickup",
+    "the shipping label has been created with UPS, not picked up yet",
+    "UPS has created the shipping label; the parcel has not been picked up yet",
+    "The label's been created.", "UPS created a label for it"])
+def test_a_status_is_told_as_people_write_it(text):
+    """v6 review c1-0021: the status "label created" in a sentence of one's own."""
+    assert mentions(text, "shipment_status", "label created")
+
+
+@pytest.mark.parametrize("text", [
+    "in transit with UPS", "the label has not been created yet", "UPS hasn't created the label",
+    "UPS has not created the label", "the label was printed; the order created yesterday"])
+def test_another_status_or_a_denied_one_is_not_told(text):
+    assert not mentions(text, "shipment_status", "label created")
+
+
+def test_a_status_sentence_says_only_its_own_status():
+    assert not mentions("the label has been created", "shipment_status", "in transit")
+    assert mentions("it is now in transit", "shipment_status", "in transit")

@@ -48,7 +48,10 @@ mentions a value when the value appears in it in a form a reader would accept:
   and ``—`` that the value itself does not contain (``Seoul-Milan`` mentions Seoul
   and Milan; ``release-train-2`` does not mention ``release-train``); e-mail
   addresses, URLs and file names part only at spaces. A leading ``#`` or ``@``
-  (``#release-train``, ``@freya``) is not part of the name.
+  (``#release-train``, ``@freya``) is not part of the name;
+* a status phrase of a noun and its participle (``label created``) also in a sentence
+  of its own: ``the label has been created``, ``UPS has created the shipping label``
+  (``status_phrases``); ``in transit`` never says it.
 
 The grader (``toolmaze_gym.grading``) uses this for every free-text argument of an
 expected call; docs/grading.md states the rule for users.
@@ -67,6 +70,7 @@ from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym import values
+from toolmaze_gym.status_phrases import STATUS_TYPES, status_told
 from toolmaze_gym.world import zones
 from toolmaze_gym.world.base import load_data
 
@@ -983,7 +987,8 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
               *(_exonyms(value.strip()) if type_name == "city_name" and isinstance(value, str)
                 else ()))
     return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \
-        or (type_name == "currency_code" and _signed(text, value))
+        or (type_name == "currency_code" and _signed(text, value)) \
+        or (type_name in STATUS_TYPES and isinstance(value, str) and status_told(text, value))
 
 
 def _signed(text: str, code: Any) -> bool:

@@ -53,6 +53,18 @@ DERIVABLE_BEHAVIOURS = frozenset({
 # the tool converted the whole). Behaviour -> the type of the factor it applies.
 RATE_GIVEN: dict[str, str] = {"finance.convert": "fx_rate"}
 
+# Taxes at the destination's rate (``shop.tax``: a US city's sales tax, Canada's GST
+# and PST) are world facts a fault may hide, so they stay no derivation for the fault
+# profiles; but an agent that knows the rate and works the tax out itself has its own
+# value, and the grader accepted that value whenever it was a fraction of a cent off
+# the tool's (931.7952 for 931.80) yet refused it rounded to the cent, the way money
+# is written, as "a value the episode had not shown" (toolmaze-v6 review, c3-0085).
+# Since grading version 15 the grader's provenance check takes such a tax as the
+# agent's own work when every value it is worked from passes (a price the agent never
+# looked up still fails) and the agent called no tax tool before (one that did has that
+# answer, corrupted or not); nothing else reads this set.
+OWN_RATE_BEHAVIOURS = frozenset({"shop.tax"})
+
 # Processors that keep part of a text (a summary's first sentences, the sentences
 # that ask for action): an agent's own version says what the kept part says, so it
 # is checked on the facts of the tool's output, not on the whole input.
@@ -90,6 +102,12 @@ def known(spec, type_name: str) -> bool:
     """Whether an agent can have the ``type_name`` output of tool ``spec`` without
     calling it: the tool is ``derivable``, or the field is common knowledge."""
     return derivable(spec) or known_field(spec, type_name)
+
+
+def own_rate(spec) -> bool:
+    """Whether the grader takes tool ``spec``'s result, worked out by the agent at a
+    rate it knows, as the agent's own value (``OWN_RATE_BEHAVIOURS``)."""
+    return spec.category == "Processor" and spec.behaviour in OWN_RATE_BEHAVIOURS
 
 
 def known_field(spec, type_name: str) -> bool:

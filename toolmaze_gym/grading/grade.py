@@ -116,6 +116,13 @@ from toolmaze_gym.tasks.readings import names_base
 #     fewer decimals, rounded half up with its unit ("244.1 kg", "about 244 kg",
 #     c2-0097); c* counts a clean lookup of an unusable side that did the work of the
 #     chosen side's (c3-0092 P4).
+#     Also: a status phrase told in a sentence ("the label has been
+#     created", "UPS has created the shipping label") says it (v6 review c1-0021); a tax
+#     at the destination's rate worked out by the agent and rounded to the cent is its
+#     own value, as the unrounded one already was (v6 review c3-0085); a stateful lookup
+#     (a calendar's first free slot) is read from the agent's latest call before the
+#     Action where the reference run's answer leaves it undone, so bookings the request
+#     does not order pass in either order (v6 review c4-0080).
 GRADING_VERSION = "15"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",

@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from toolmaze_gym.corpus.additive import additive, combined, record_key
-from toolmaze_gym.corpus.derivations import derivable, known, rate_given
+from toolmaze_gym.corpus.derivations import derivable, known, own_rate, rate_given
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
 from toolmaze_gym.grading.index import (
@@ -212,7 +212,7 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
             key = (slot_id, cids, tuple(map(st.results.get, idx.reads[slot_id])), taken)
             result = memo.get(key)
         if key is None or result is None:
-            result = _resolve_slot(idx, view, st, slot_id, cids, own)
+            result = _resolve_in_any_order(idx, view, st, slot_id, cids, own)
             if key is not None:
                 memo[key] = result
         result.apply(st, slot_id)
@@ -221,11 +221,53 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
                      st.lookups)
 
 
+def _resolve_in_any_order(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
+                          cids: tuple[int, ...], own: OwnLookups | None = None
+                          ) -> _SlotResult:
+    """``_resolve_slot``, and where an Action of the side is then missing, again with
+    its lookups read from the agent's other calls of their tools.
+
+    A lookup of a stateful Source is matched first to the call that saw what the
+    reference run saw (the first free slot of a calendar), which fixes the order the
+    reference run booked in: two meetings booked in the other order of mention each
+    read their own free slot (toolmaze-v6 review c4-0080, grading version 15). The
+    second reading counts only when it leaves fewer Actions missing and every lookup
+    it takes is the agent's latest call of its tool before the Action that used it, so
+    an Action sent on an answer the agent's own later lookup had overtaken (a second
+    meeting booked into the slot the first one took) still fails."""
+    first = _resolve_slot(idx, view, st, slot_id, cids, own)
+    if not first.missing:
+        return first
+    taken = {i for c, i in first.steps if not idx.expected[c].action}
+    if not taken:
+        return first
+    again = _resolve_slot(idx, view, st, slot_id, cids, own, avoid=frozenset(taken))
+    if len(again.missing) < len(first.missing) and _latest_lookups(idx, view, again):
+        return again
+    return first
+
+
+def _latest_lookups(idx: TaskIndex, view: EpisodeView, result: _SlotResult) -> bool:
+    """Whether no call of a lookup's tool lies between the lookup a reading took and
+    an Action of the side it took after it."""
+    steps = dict(result.steps)
+    acts = [i for c, i in steps.items() if idx.expected[c].action]
+    for c, i in steps.items():
+        if idx.expected[c].action:
+            continue
+        calls = view.by_tool.get(idx.expected[c].call.tool, ())
+        if any(i < j < a for a in acts if a > i for j in calls):
+            return False
+    return True
+
+
 def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
-                  cids: tuple[int, ...], own: OwnLookups | None = None) -> _SlotResult:
-    """Resolve one slot's side of a path against the state before it."""
+                  cids: tuple[int, ...], own: OwnLookups | None = None,
+                  avoid: frozenset[int] = frozenset()) -> _SlotResult:
+    """Resolve one slot's side of a path against the state before it; lookups never
+    take a step of ``avoid`` (``_resolve_in_any_order``)."""
     slot = idx.slot_by_id[slot_id]
-    known = _Provenance(idx, view, st)
+    known = _Provenance(idx, view, st, own_rates=own is None)
     after = max((st.avail.get(u, -1) for u in idx.needs(slot, st.sides, _needs)), default=-1)
     local: dict[str, Any] = {}
     local_at: dict[str, int | None] = {}
@@ -242,7 +284,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
         exp = idx.expected[cid]
         m = idx.matcher(exp, st.outputs, local)
         ok = partial(known.args_ok, exp, local, local_at)
-        found = _pick(view, exp, m, after, used, ok)
+        found = _pick(view, exp, m, after, used, ok, avoid)
         if found is None and exp.action:
             found = _pick_rounded(view, exp, m, after, used, ok)
         parts = _pick_split(idx, view, exp, m, after, used, ok) \
@@ -347,8 +389,13 @@ class _Provenance:
     Processors (they answer with what they were given, so a guessed input comes
     back as a plausible output) and every tool downstream of it (they echo it)."""
 
-    def __init__(self, idx: TaskIndex, view: EpisodeView, st: _State) -> None:
+    def __init__(self, idx: TaskIndex, view: EpisodeView, st: _State,
+                 own_rates: bool = True) -> None:
         self.idx, self.view, self.outputs = idx, view, st.outputs
+        # A tax the agent worked out at a rate it knows (``own_rate``) is judged for the
+        # grade, on the reference run's value; the explanation's reading of the agent's
+        # own lookups (``OwnLookups``) keeps naming the call that was not the one asked for.
+        self.own_rates = own_rates
         self.done = st.done  # slot -> the last step of its side, when all were made
         self.side_tools = st.side_tools  # slot -> the tools of this path's side
         self.sides = st.sides  # slot -> the same, in order
@@ -445,6 +492,16 @@ class _Provenance:
             return True
         return depth <= 6 and self._local_derived(slot_id, key, i, depth)
 
+    def worked_out_alone(self, slot_id: str, i: int) -> bool:
+        """Whether the agent had to work ``slot_id``'s value out itself: this is the
+        grade's reading (``own_rates``) and it called none of the slot's tools before
+        step ``i``. An agent that did call the tax tool has that answer, clean or not,
+        and a clean figure it never saw there stays a value the episode had not shown
+        (a scripted agent's reference value after a corrupted tax, c2-0034 P3)."""
+        tools = set(self.idx.task.slot_by_id[slot_id].tools)
+        return self.own_rates and not any(s.action.get("name") in tools
+                                          for s in self.view.steps[:i])
+
     def derived(self, slot_id: str, side: tuple[str, ...], k: int, key: str, i: int,
                 depth: int) -> bool:
         """Whether the agent could compute tool ``side[k]``'s ``key`` itself: the tool's
@@ -453,7 +510,8 @@ class _Provenance:
         corpus = self.idx.corpus
         spec = corpus[side[k]]
         factor = rate_given(spec)
-        if not factor and not known(spec, key.partition("@")[0]):
+        if not factor and not known(spec, key.partition("@")[0]) \
+                and not (own_rate(spec) and self.worked_out_alone(slot_id, i)):
             return False
         if spec.category == "Source":
             return True  # common knowledge needs no inputs (a city's time zone)
@@ -547,13 +605,15 @@ def _echoed(corpus, side: Sequence[str], key: str) -> bool:
 
 
 def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken,
-          ok: Callable[[int], bool]) -> int | None:
+          ok: Callable[[int], bool], avoid: frozenset[int] = frozenset()) -> int | None:
     """The step that is ``exp``: the earliest unused match for an Action; for a
     lookup, a match that saw what the reference run saw where there is one (a
     stateful source, free slots in a calendar, answers differently after a booking),
-    else the earliest. ``ok``: the agent could have had the values it sent."""
+    else the earliest; never one of ``avoid``. ``ok``: the agent could have had the
+    values it sent."""
     cands = (i for i in view.by_tool.get(exp.call.tool, ())
-             if i > after and not (exp.action and i in used) and view.accepts(m, i) and ok(i))
+             if i > after and i not in avoid and not (exp.action and i in used)
+             and view.accepts(m, i) and ok(i))
     first = next(cands, None)
     if first is None or exp.action or view.body(first) == exp.call.response:
         return first
