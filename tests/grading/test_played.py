@@ -51,7 +51,6 @@ TASK_SIDE = {
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
-_MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
 _ZONE = "a time asked in a named zone is checked as an instant, so any zone or none passes"
 _REFS = "a flight number or hotel name passes for the booking references the request asks for"
@@ -71,13 +70,6 @@ GRADER_LENIENT = {
     "tmz-v6-c2-0077-P1.notime": _ZONE,
     "tmz-v6-c2-0077-P1.wrongtime": _ZONE,
     "tmz-v6-c3-0032-P3.utc-not-local": _ZONE,
-    "tmz-v6-c2-0092-P4.centoff": _MONEY,
-    "tmz-v6-c2-0092-P4.grossoff": _MONEY,
-    "tmz-v6-c2-0092-P4.tools-netoff": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-cent": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-1229.20": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-1229.28": _MONEY,
-    "tmz-v6-c3-0071-P2.slip-transposed-digits": _MONEY + " (a world-changing expense)",
     "tmz-v6-c3-0074-P2.no-flight-ref": _REFS,
     "tmz-v6-c3-0074-P2.no-hotel-ref": _REFS,
     "tmz-v6-c3-0074-P2.no-refs-at-all": _REFS,

@@ -263,7 +263,7 @@ def _money_near(text: str, value: Any) -> bool:
     the rounding; a reader learns the same amount."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return any(_cent_apart(n, value) for n in numbers_in(text))
+    return any(cent_apart(n, value) for n in numbers_in(text))
 
 
 def _inflected(text: str, word: str) -> bool:
@@ -383,13 +383,13 @@ class Matcher:
         ``ROUNDING_ORDER`` of its expected value (empty: some other argument differs,
         or none does). Whether that is the rounding of an own derivation is the
         caller's to judge (``grading.resolution``)."""
-        names = tuple(n for n, want in self.money.items() if _cent_apart(sent.get(n), want))
+        names = tuple(n for n, want in self.money.items() if cent_apart(sent.get(n), want))
         if not names or self.mismatch({**sent, **{n: self.money[n] for n in names}}):
             return ()
         return names
 
 
-def _cent_apart(got: Any, want: float) -> bool:
+def cent_apart(got: Any, want: float) -> bool:
     if isinstance(got, bool) or not isinstance(got, int | float):
         return False
     slack = max(ROUNDING_ORDER, ROUNDING_SHARE * abs(want))
