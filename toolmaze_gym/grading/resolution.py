@@ -458,9 +458,11 @@ class _Provenance:
             if value is None:
                 continue
             if not mentions(got, t, value):
-                if t == MONEY and not self.near_sum_ok(r.slot, value, got, i,
-                                                       _no_minor_unit(self, entries)):
-                    return False  # a figure only near the sum, and no rounding of its
+                # A sum the text must tell, told only near: the agent's own rounding or
+                # a slip (grading version 16). Other entries' sums are judged as before.
+                if t == MONEY and (t, r) in spec.need and not self.near_sum_ok(
+                        r.slot, value, got, i, _no_minor_unit(self, entries)):
+                    return False
                 continue
             if t == FREE_TEXT and isinstance(value, str):
                 if not self.text_reached(r.slot, value, i) \
