@@ -52,7 +52,6 @@ TASK_SIDE = {
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-_ZONE = "a time asked in a named zone is checked as an instant, so any zone or none passes"
 _REFS = "a flight number or hotel name passes for the booking references the request asks for"
 _TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
 GRADER_STRICT = {
@@ -67,9 +66,6 @@ GRADER_STRICT = {
 GRADER_LENIENT = {
     "tmz-v6-c1-0000-P1.owntitle": _TITLE,
     "tmz-v6-c1-0000-P1.title-hello-vienna": _TITLE,
-    "tmz-v6-c2-0077-P1.notime": _ZONE,
-    "tmz-v6-c2-0077-P1.wrongtime": _ZONE,
-    "tmz-v6-c3-0032-P3.utc-not-local": _ZONE,
     "tmz-v6-c3-0074-P2.no-flight-ref": _REFS,
     "tmz-v6-c3-0074-P2.no-hotel-ref": _REFS,
     "tmz-v6-c3-0074-P2.no-refs-at-all": _REFS,

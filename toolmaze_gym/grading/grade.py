@@ -37,13 +37,14 @@ from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, says
+from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
-from toolmaze_gym.mentions import mentions
+from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.readings import names_base
@@ -131,7 +132,9 @@ from toolmaze_gym.world.geo import minor_units
 #     c3-0010), and no further off than a cent plus a cent of each value it had to work
 #     out on the way, carried to the sum (925.57 SEK for 80.32 EUR at 11.525809 fails,
 #     c3-0071; 1,205.31 GBP for 1,205.21 fails, c2-0092), in texts, typed amounts and
-#     the final answer alike.
+#     the final answer alike. A time the request asks in a zone ("in local time",
+#     "what time that is in Mexico City") is told as that zone's clock, not the instant
+#     in another zone (c2-0077, c3-0032: ``asked_zone``).
 GRADING_VERSION = "16"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
@@ -278,6 +281,8 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
             else says(answer, type_, value)
         if told and type_ == MONEY and slot is not None and not mentions(answer, type_, value):
             told = near_sum_told(trace.idx, trace.view, best, slot, value, answer, whole)
+        if told and type_ in DATETIME_TYPES and zone_asked(task.query, value):
+            told = wall_clock_mentioned(answer, type_, value)  # the asked zone's clock
         if not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out

@@ -24,6 +24,7 @@ from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import derivable, known, own_rate, rate_given
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import CURRENCY, MONEY, PSEUDO_TYPES, Matcher, cent_apart
+from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.index import (
     Expected,
     PathIndex,
@@ -33,7 +34,13 @@ from toolmaze_gym.grading.index import (
     resolve,
 )
 from toolmaze_gym.grading.own_rounding import own_rounding
-from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
+from toolmaze_gym.mentions import (
+    DATETIME_TYPES,
+    FREE_TEXT,
+    mentions,
+    numbers_in,
+    wall_clock_mentioned,
+)
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
 from toolmaze_gym.world import phrasebook
 from toolmaze_gym.world.geo import minor_units
@@ -422,7 +429,8 @@ class _Provenance:
         texts = self.idx.texts_of[exp.cid]
         for name, r, p in self.idx.arg_params[exp.cid]:
             if p.type == FREE_TEXT:
-                if not self.text_ok(texts.get(name), sent.get(name), i):
+                pool = "\n".join(v for k, v in sent.items() if k != name and isinstance(v, str))
+                if not self.text_ok(texts.get(name), sent.get(name), i, pool):
                     return name
                 continue
             if r.kind == "slot" and not self.slot_value_ok(r.slot, r.key, p.type, i):
@@ -443,10 +451,13 @@ class _Provenance:
         k = _producer(self.idx.corpus, side, key) if side else None
         return k is not None and self.derived(slot_id, side, k, key, i, depth)
 
-    def text_ok(self, spec: TextSpec | None, got: Any, i: int) -> bool:
+    def text_ok(self, spec: TextSpec | None, got: Any, i: int, pool: str = "") -> bool:
         """What a text carries must be what the agent had: an upstream text it contains
         word for word must have reached it (its own call, or a response), never be
-        "derived"; each value it mentions passes ``slot_value_ok`` (derivations allowed)."""
+        "derived"; each value it mentions passes ``slot_value_ok`` (derivations allowed).
+        A sum it must tell told only near is the agent's own rounding (``near_sum_ok``);
+        a time the request asks in a zone is told as that zone's clock, in this text or
+        the call's others (``pool``; ``asked_zone``)."""
         if spec is None or not isinstance(got, str):
             return True
         entries = [*spec.need, *spec.own, *(m for _, alt in spec.alts for m in alt),
@@ -464,6 +475,10 @@ class _Provenance:
                         r.slot, value, got, i, _no_minor_unit(self, entries)):
                     return False
                 continue
+            if t in DATETIME_TYPES and ((t, r) in spec.need or (t, r) in spec.own) \
+                    and zone_asked(self.idx.task.query, value) \
+                    and not wall_clock_mentioned(f"{got}\n{pool}", t, value):
+                return False  # the instant in another zone, where the zone's clock is asked
             if t == FREE_TEXT and isinstance(value, str):
                 if not self.text_reached(r.slot, value, i) \
                         and not self.translated(r.slot, value):
