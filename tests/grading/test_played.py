@@ -52,7 +52,6 @@ TASK_SIDE = {
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-_REFS = "a flight number or hotel name passes for the booking references the request asks for"
 _TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
 GRADER_STRICT = {
     "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
@@ -66,9 +65,6 @@ GRADER_STRICT = {
 GRADER_LENIENT = {
     "tmz-v6-c1-0000-P1.owntitle": _TITLE,
     "tmz-v6-c1-0000-P1.title-hello-vienna": _TITLE,
-    "tmz-v6-c3-0074-P2.no-flight-ref": _REFS,
-    "tmz-v6-c3-0074-P2.no-hotel-ref": _REFS,
-    "tmz-v6-c3-0074-P2.no-refs-at-all": _REFS,
     "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-usage": _ASKED,

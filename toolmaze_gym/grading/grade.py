@@ -134,7 +134,9 @@ from toolmaze_gym.world.geo import minor_units
 #     c3-0071; 1,205.31 GBP for 1,205.21 fails, c2-0092), in texts, typed amounts and
 #     the final answer alike. A time the request asks in a zone ("in local time",
 #     "what time that is in Mexico City") is told as that zone's clock, not the instant
-#     in another zone (c2-0077, c3-0032: ``asked_zone``).
+#     in another zone (c2-0077, c3-0032: ``asked_zone``). Booking references the
+#     request asks for are the codes: a flight number or a hotel's name no longer stands
+#     in for them there (c3-0074: ``asked_references``).
 GRADING_VERSION = "16"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",

@@ -29,6 +29,7 @@ from toolmaze_gym.grading.arguments import (
     Matcher,
     TextRule,
 )
+from toolmaze_gym.grading.asked_references import is_reference, references_asked
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -329,14 +330,17 @@ class TaskIndex:
                       ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
         """For each asked value that names a record (a booking reference), the record's
         other namings (its flight number), from the same slot's outputs or a slot joined
-        to it by a data edge (``data/world/record_names.json``); for an asked summary of
+        to it by a data edge (``data/world/record_names.json``), unless the request asks
+        for the references themselves (``asked_references``); for an asked summary of
         an article, any sentence of the article (``_summarised``)."""
         out = []
+        codes = references_asked(self.task.query)  # the codes themselves are asked
         for k, (t, r) in enumerate(need):
             if r.kind != "slot":
                 continue
             groups = tuple(g for naming in _namings_besides(r.key)
-                           if (g := self._naming(r.slot, naming)))
+                           if not (codes and is_reference(r.key))
+                           and (g := self._naming(r.slot, naming)))
             if article := self._summarised(r.slot, t):
                 groups = (*groups, ((GIST, article),))
             if groups:
