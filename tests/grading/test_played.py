@@ -52,19 +52,14 @@ TASK_SIDE = {
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-_TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
 GRADER_STRICT = {
     "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
     "tmz-v6-c3-0071-P2.variant-rainy-wording": "'rainy (15.1 mm)' fails for not saying 'light "
                                                "rain' word for word (borderline)",
     "tmz-v6-c4-0087-P2.pct-only-no-eps": "earnings against the estimate told as the surprise % "
                                          "fail without both EPS figures",
-    "tmz-v6-c1-0000-P1.title-trimmed": "the headline as title without its place name fails; "
-                                       + _TITLE,
 }
 GRADER_LENIENT = {
-    "tmz-v6-c1-0000-P1.owntitle": _TITLE,
-    "tmz-v6-c1-0000-P1.title-hello-vienna": _TITLE,
     "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-usage": _ASKED,

@@ -23,6 +23,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
@@ -50,7 +51,9 @@ EITHER_DIRECTION = "either_direction"
 # claim's names and figures, this story's words, nothing the article contradicts. In
 # another language (names and words translated) the facts of one of its sentences.
 GIST = "gist"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST})
+# And HEADLINE_WORDS (``grading.headline_words``): a headline asked as a title, said by
+# its own words less its names (grading version 16).
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, HEADLINE_WORDS})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 # A sum an agent works out itself (a third of a converted total, where the reference
@@ -237,6 +240,10 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         if foreign:  # nothing but words ("Sprint planning"): a title stays as it is
             return carries(text, value)
         return carries(text, value) if facts(value) else mentions(text, FREE_TEXT, value)
+    if type_name == HEADLINE_WORDS:  # in another language: its figures, as any text's
+        if not isinstance(value, str):
+            return False
+        return carries(text, value, names=False) if foreign else headline_said(text, value)
     if type_name == IN_LANGUAGE:  # or what the shown translators return for it
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:

@@ -136,7 +136,10 @@ from toolmaze_gym.world.geo import minor_units
 #     "what time that is in Mexico City") is told as that zone's clock, not the instant
 #     in another zone (c2-0077, c3-0032: ``asked_zone``). Booking references the
 #     request asks for are the codes: a flight number or a hotel's name no longer stands
-#     in for them there (c3-0074: ``asked_references``).
+#     in for them there (c3-0074: ``asked_references``). A headline asked by its
+#     content is said by its own words less its names, not by its names alone (c1-0000:
+#     "Flood defences completed" is the title asked, "Hello from Vienna" is not;
+#     ``headline_words``).
 GRADING_VERSION = "16"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",

@@ -30,6 +30,7 @@ from toolmaze_gym.grading.arguments import (
     TextRule,
 )
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
+from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -320,7 +321,8 @@ class TaskIndex:
             if t == FREE_TEXT and r.kind == "slot":
                 language, own = self._own_content(r.slot, r.key)
                 if not own and content:  # a returned text asked for its content
-                    out.append((k, ((TEXT_FACTS, r),)))
+                    said = HEADLINE_WORDS if r.key == HEADLINE else TEXT_FACTS
+                    out.append((k, ((said, r),)))
                 elif own:
                     out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
                                 if language else own))
