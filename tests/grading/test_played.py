@@ -53,9 +53,6 @@ TASK_SIDE = {
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
 GRADER_STRICT = {
-    "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
-    "tmz-v6-c3-0071-P2.variant-rainy-wording": "'rainy (15.1 mm)' fails for not saying 'light "
-                                               "rain' word for word (borderline)",
     "tmz-v6-c4-0087-P2.pct-only-no-eps": "earnings against the estimate told as the surprise % "
                                          "fail without both EPS figures",
 }

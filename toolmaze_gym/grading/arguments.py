@@ -23,6 +23,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.condition_synonyms import condition_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
@@ -56,6 +57,7 @@ GIST = "gist"
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, HEADLINE_WORDS})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
+CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
 # A sum an agent works out itself (a third of a converted total, where the reference
 # converts the third) may round at another point: a cent apart, or a cent of the
 # source currency carried through a rate (at most this share of the sum).
@@ -257,6 +259,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return any(facts(part) and carries(text, part, names=False)
                    for part in _SENTENCE.split(_untagged(body)))
     if mentions(text, type_name, value):
+        return True
+    if type_name == CONDITION and isinstance(value, str) and condition_said(text, value):
         return True
     if type_name == MONEY:
         return _money_near(text, value)

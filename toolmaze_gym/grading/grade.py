@@ -139,7 +139,8 @@ from toolmaze_gym.world.geo import minor_units
 #     in for them there (c3-0074: ``asked_references``). A headline asked by its
 #     content is said by its own words less its names, not by its names alone (c1-0000:
 #     "Flood defences completed" is the title asked, "Hello from Vienna" is not;
-#     ``headline_words``).
+#     ``headline_words``). A weather condition in the words people use for it ("sunny
+#     and dry" for "clear", "rainy (15.1 mm)" for "light rain": c1-0061, c3-0071).
 GRADING_VERSION = "16"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
