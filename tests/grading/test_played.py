@@ -53,8 +53,6 @@ TASK_SIDE = {
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
 GRADER_STRICT = {
-    "tmz-v6-c4-0087-P2.pct-only-no-eps": "earnings against the estimate told as the surprise % "
-                                         "fail without both EPS figures",
 }
 GRADER_LENIENT = {
     "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,

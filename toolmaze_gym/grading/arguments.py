@@ -24,6 +24,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.condition_synonyms import condition_said
+from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
@@ -54,7 +55,9 @@ EITHER_DIRECTION = "either_direction"
 GIST = "gist"
 # And HEADLINE_WORDS (``grading.headline_words``): a headline asked as a title, said by
 # its own words less its names (grading version 16).
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, HEADLINE_WORDS})
+# And EPS_SURPRISE (``grading.earnings_surprise``): an EPS pair told as the surprise.
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, HEADLINE_WORDS,
+                          EPS_SURPRISE})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
@@ -242,6 +245,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         if foreign:  # nothing but words ("Sprint planning"): a title stays as it is
             return carries(text, value)
         return carries(text, value) if facts(value) else mentions(text, FREE_TEXT, value)
+    if type_name == EPS_SURPRISE:
+        return surprise_said(text, value)
     if type_name == HEADLINE_WORDS:  # in another language: its figures, as any text's
         if not isinstance(value, str):
             return False

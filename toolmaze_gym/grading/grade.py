@@ -140,7 +140,9 @@ from toolmaze_gym.world.geo import minor_units
 #     content is said by its own words less its names, not by its names alone (c1-0000:
 #     "Flood defences completed" is the title asked, "Hello from Vienna" is not;
 #     ``headline_words``). A weather condition in the words people use for it ("sunny
-#     and dry" for "clear", "rainy (15.1 mm)" for "light rain": c1-0061, c3-0071).
+#     and dry" for "clear", "rainy (15.1 mm)" for "light rain": c1-0061, c3-0071). Both
+#     EPS figures of a report told as the surprise in per cent with its direction
+#     ("missed the estimate by 16.98 %": c4-0087; ``earnings_surprise``).
 GRADING_VERSION = "16"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",

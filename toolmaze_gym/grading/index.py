@@ -30,6 +30,7 @@ from toolmaze_gym.grading.arguments import (
     TextRule,
 )
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
+from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
@@ -46,7 +47,7 @@ class Ref:
     output, read with the same response's headline as "headline\nbody"). ``value`` is
     the reference run's value."""
 
-    kind: str  # "literal" | "slot" | "local" | "article"
+    kind: str  # "literal" | "slot" | "local" | "article" | "surprise" (of an EPS pair)
     value: Any = None
     slot: str = ""
     key: str = ""
@@ -318,6 +319,9 @@ class TaskIndex:
             if t == "percent_change" and either:
                 out.append((k, ((EITHER_DIRECTION, r),)))
                 continue
+            if (pair := self._surprise(need, t, r)) is not None:
+                out.append((k, ((EPS_SURPRISE, pair),)))
+                continue
             if t == FREE_TEXT and r.kind == "slot":
                 language, own = self._own_content(r.slot, r.key)
                 if not own and content:  # a returned text asked for its content
@@ -327,6 +331,19 @@ class TaskIndex:
                     out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
                                 if language else own))
         return tuple(out)
+
+    def _surprise(self, need: tuple[tuple[str, Ref], ...], type_name: str, ref: Ref
+                  ) -> Ref | None:
+        """For an asked EPS figure whose pair (the actual and the estimate of one
+        report) is asked too, the surprise that tells both (``earnings_surprise``)."""
+        if ref.kind != "slot" or ref.key not in (ACTUAL, ESTIMATE):
+            return None
+        keys = {r.key for t, r in need if r.kind == "slot" and r.slot == ref.slot}
+        if not {ACTUAL, ESTIMATE} <= keys:
+            return None
+        value = surprise(self._reference_output(ref.slot, ACTUAL),
+                         self._reference_output(ref.slot, ESTIMATE))
+        return Ref("surprise", value, ref.slot, ACTUAL)
 
     def _record_names(self, need: tuple[tuple[str, Ref], ...]
                       ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
@@ -626,6 +643,11 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
             return got[ref.key]
     if ref.kind == "local" and local is not None and ref.key in local:
         return local[ref.key]
+    if ref.kind == "surprise":  # earnings against the estimate, in per cent
+        got = outputs.get(ref.slot) if outputs is not None else None
+        if got is not None and ACTUAL in got and ESTIMATE in got:
+            return surprise(got[ACTUAL], got[ESTIMATE])
+        return ref.value
     if ref.kind == "article" and outputs is not None:
         got = outputs.get(ref.slot)
         if got is not None and ref.key in got:
