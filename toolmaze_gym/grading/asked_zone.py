@@ -30,7 +30,12 @@ def zone_asked(query: str, value: Any) -> bool:
     """Whether ``query`` asks for the datetime ``value`` in its own zone: it says
     "local time", or a sentence that asks a time names a city whose clock on that day
     runs at the value's offset."""
-    m = _OFFSET.match(str(value))
+    return _zone_asked(query, str(value))
+
+
+@lru_cache(maxsize=1024)  # a grade asks once per text per path; bounded: values vary
+def _zone_asked(query: str, value: str) -> bool:
+    m = _OFFSET.match(value)
     if m is None:
         return False
     if _LOCAL.search(query):
