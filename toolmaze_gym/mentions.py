@@ -620,16 +620,19 @@ def _offset(zone: str | None) -> str | None:
     return f"{m[1]}{int(m[2]):02d}:{m[3] or '00'}" if m else None
 
 
-def datetimes_in(text: str, bare: str = "+00:00") -> set[str]:
+def datetimes_in(text: str, bare: str = "+00:00", only: str | None = None) -> set[str]:
     """Every date-and-time ``text`` writes in ISO form, normalised to UTC minutes; one
     written without a zone is read at the offset ``bare`` (a range's start and end
-    both at the zone written after it: "2026-08-23 08:00-08:45 UTC")."""
+    both at the zone written after it: "2026-08-23 08:00-08:45 UTC"). ``only``: just
+    those written at that offset (a wall clock of that zone)."""
     norm = values.get("iso_datetime").normalise
     found: set[str] = set()
     for m in _ISO_DATETIME.finditer(text):
         day, clocks, zone = _read_iso(m)
         offsets = [_offset(zone)] if zone else _zone_after(text, m.end(), day) or [bare]
         for offset in offsets:
+            if only is not None and offset != only:
+                continue
             for hm in clocks if offset is not None else ():
                 with contextlib.suppress(ValueError):
                     found.add(norm(f"{day}T{int(hm[:-3]):02d}:{hm[-2:]}:00{offset}"))
@@ -699,10 +702,11 @@ def _minutes(hm: str) -> int:
     return int(h) * 60 + int(m)
 
 
-def _written_instants(text: str, year: str, bare: str, numeric: bool = False) -> set[str]:
+def _written_instants(text: str, year: str, bare: str, numeric: bool = False,
+                      only: str | None = None) -> set[str]:
     """Each date ``text`` writes joined with each clock time it writes, in UTC
     minutes: a clock with a zone at that zone ("10:19 (UTC-5)"), one without at
-    ``bare``."""
+    ``bare``; ``only``: just the clocks read at that offset."""
     days = _dates_of_year(text, year, numeric)
     if not days:
         return set()
@@ -719,7 +723,7 @@ def _written_instants(text: str, year: str, bare: str, numeric: bool = False) ->
             offsets = [_offset(zone)] if zone else _zone_after(text, clock.end(), day) \
                 or [bare]
             for offset in offsets:
-                if offset is None:
+                if offset is None or (only is not None and offset != only):
                     continue
                 with contextlib.suppress(ValueError):
                     out.add(norm(f"{day}T{hour:02d}:{m}:00{offset}"))
@@ -752,6 +756,23 @@ def _datetime_mentioned(text: str, type_name: str, value: Any, loosely: bool = T
     # for a clock written elsewhere ("2026-08-23 08:00 UTC ... 18:45 Sydney time").
     rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
     return want in _written_instants(rest, str(value)[:4], own, numeric=loosely)
+
+
+def wall_clock_mentioned(text: str, type_name: str, value: Any) -> bool:
+    """Whether ``text`` tells the datetime ``value`` as the clock of its own zone: a
+    time written bare or with a zone read at the value's offset ("11:00 ora di Città
+    del Messico", "11:13 local time" for 2026-08-19T11:13:00+02:00), not the same
+    instant in another zone ("09:13 UTC"). A value with no offset is UTC's clock."""
+    try:
+        want = values.get(type_name).normalise(value)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    local = _LOCAL.match(str(value))
+    own = "+00:00" if local is None or local[3] == "Z" else local[3]
+    if want in datetimes_in(text, bare=own, only=own):
+        return True
+    rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
+    return want in _written_instants(rest, str(value)[:4], own, numeric=True, only=own)
 
 
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"

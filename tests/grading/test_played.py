@@ -49,84 +49,28 @@ TASK_SIDE = {
                              "holds ACC-34840116 in USD: converting to the account's real "
                              "currency fails (currency expected CHF)",
     # toolmaze-v7's play-test (tests/data/played/v7/README.md).
-    "tmz-v7-c3-0055-P0": "the plug for 'our damp bathroom in Dublin' shipped to Dublin is 'not "
-                         "asked for': the reference ships to the buyer's own city (Lyon), which "
-                         "the request never names (and the grader fails an optional "
-                         "ship_to_city the request implies)",
     "tmz-v7-c4-0049-P4.depart22": "'we fly into Sydney on Sunday 23 August' is graded as the "
                                   "Amsterdam departure date (departing on the 22nd fails)",
-    "tmz-v7-c4-0070-P3.flip-nest-shipBA": "the request does not say where the plug ships: "
-                                          "ship_to_city Buenos Aires (the home notified) is "
-                                          "'not asked for'",
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-_ZONE = "a time asked in a named zone is checked as an instant, so any zone or none passes"
-_REFS = "a flight number or hotel name passes for the booking references the request asks for"
-_TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
-_OVERTRUST = ("over_trust is read from a number the agent had from a clean source that happens "
-              "to equal a corrupted value")
-_BY_TOOL = ("c4-0070's two thermostat steps are matched by tool: adjust_temperature for the "
-            "Buenos Aires kitchen (another site and thermostat) is a 'duplicate' of the cabin's, "
-            "and only nest_set_heat_setpoint does the kitchen")
 _F_ROUND = ("a F figure converted from the unrounded dew point (59.8) fails against 59.7, "
             "converted from the rounded 15.4 C: no rounding-order slack for a unit conversion")
 _MATCH = ("'the 100 % match as a second figure' equals the pledge (4800 EUR), so the pledge's "
           "own mention passes for it")
 GRADER_STRICT = {
-    "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
-    "tmz-v6-c3-0071-P2.variant-rainy-wording": "'rainy (15.1 mm)' fails for not saying 'light "
-                                               "rain' word for word (borderline)",
-    "tmz-v6-c4-0087-P2.pct-only-no-eps": "earnings against the estimate told as the surprise % "
-                                         "fail without both EPS figures",
-    "tmz-v6-c1-0000-P1.title-trimmed": "the headline as title without its place name fails; "
-                                       + _TITLE,
-    "tmz-v7-c1-0041-P3.variant": "a room reading told in F only ('Office is 69.8F', as the "
-                                 "thermostat gives it) fails for not saying 21.0 C",
     "tmz-v7-c2-0078-P3.variant-F598": _F_ROUND,
     "tmz-v7-c2-0078-P3.variant-fullprecision": _F_ROUND + " (15.45 C, 59.8 F, margin 7.95)",
-    "tmz-v7-c2-0080-P4.with-9-days": _OVERTRUST + ": the subject's '2 webcams' (the user's "
-                                     "quantity) is the corrupted transit_days 2, even with "
-                                     "'9 dias' in the body",
     "tmz-v7-c3-0006-P2.8am": "'8 am UTC' is not read as 08:00 UTC in the reply",
     "tmz-v7-c3-0006-P2.time-format": "'26/08/2026, 8 am UTC' is not read as 08:00 UTC in the "
                                      "reply",
     "tmz-v7-c3-0077-P2.variant-overcast": "'an overcast day' fails for not saying the "
                                           "forecast's 'cloudy' (borderline)",
-    "tmz-v7-c4-0070-P3.swap": _BY_TOOL + " (nest for the cabin, adjust_temperature for the "
-                              "kitchen fails too)",
-    "tmz-v7-c4-0070-P3.both-nest": _BY_TOOL + " (nest for both: the cabin's "
-                                   "adjust_temperature 'never called')",
-    "tmz-v7-c4-0081-P3.finish-19.0": _OVERTRUST + ": '19.0 C' set in the final answer is the "
-                                     "corrupted air_quality_index 19",
-    "tmz-v7-c4-0081-P3.finish-19C-nospace": _OVERTRUST + ": '19C' set in the final answer is "
-                                            "the corrupted air_quality_index 19",
-    "tmz-v7-c4-0081-P3.no19-notify": _OVERTRUST + ": '19 C' set in the final answer is the "
-                                     "corrupted air_quality_index 19 (the notification's is "
-                                     "exempt by its expected text)",
-    "tmz-v7-c4-0081-P3.with-eco-tool": _OVERTRUST + ": '19 C' in the final answer is the "
-                                       "corrupted air_quality_index 19, even with "
-                                       "recommend_eco_setpoint's 19.0 shown",
 }
 GRADER_LENIENT = {
-    "tmz-v6-c1-0000-P1.owntitle": _TITLE,
-    "tmz-v6-c1-0000-P1.title-hello-vienna": _TITLE,
-    "tmz-v6-c2-0077-P1.notime": _ZONE,
-    "tmz-v6-c2-0077-P1.wrongtime": _ZONE,
-    "tmz-v6-c3-0032-P3.utc-not-local": _ZONE,
-    "tmz-v6-c2-0092-P4.centoff": _MONEY,
-    "tmz-v6-c2-0092-P4.grossoff": _MONEY,
-    "tmz-v6-c2-0092-P4.tools-netoff": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-cent": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-1229.20": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-1229.28": _MONEY,
-    "tmz-v6-c3-0071-P2.slip-transposed-digits": _MONEY + " (a world-changing expense)",
-    "tmz-v6-c3-0074-P2.no-flight-ref": _REFS,
-    "tmz-v6-c3-0074-P2.no-hotel-ref": _REFS,
-    "tmz-v6-c3-0074-P2.no-refs-at-all": _REFS,
     "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-usage": _ASKED,
@@ -136,10 +80,6 @@ GRADER_LENIENT = {
                                                  "estimated')",
     "tmz-v7-c1-0010-P1.slip-finish-nothing": _ASKED + " (the EPS asked: 'actual vs. "
                                              "estimated')",
-    "tmz-v7-c3-0000-P0.only-utc": _ZONE + " (the Oslo time asked, 15:00 UTC only)",
-    "tmz-v7-c3-0000-P0.slip-time": _ZONE + " ('16:00 Oslo time (15:00 UTC)')",
-    "tmz-v7-c4-0033-P0.slip-utc-only": _ZONE + " (the Sydney time asked, 08:30 UTC only)",
-    "tmz-v7-c4-0033-P0.slip-sydney": _ZONE + " ('08:30 UTC, 19:30 in Sydney')",
     "tmz-v7-c3-0019-P3.slip-48.65": _MONEY + " (48.65 GBP for 48.64; its player judged it "
                                     "an acceptable tolerance)",
     "tmz-v7-c4-0020-P4.slip-no-match-line": _MATCH,
@@ -154,15 +94,7 @@ GRADER_LENIENT = {
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each
 # stays a strict xfail until the grader is fixed (issue 27: toolmaze-v7's play-test).
-GRADER_PLAYED = {
-    "tmz-v7-c2-0080-P4": _OVERTRUST + ": the subject's '2 webcams' (the user's quantity) is the "
-                         "corrupted transit_days 2",
-    "tmz-v7-c4-0081-P3": _OVERTRUST + ": the final answer's 'Bedroom set to 19 C' (the eco set "
-                         "point) is the corrupted air_quality_index 19",
-    "tmz-v7-c4-0070-P3": _BY_TOOL,
-    "tmz-v7-c3-0007-P4": "the Spanish SMS to the passenger, 'Hola Diego', fails for not naming "
-                         "'Diego Kim' (borderline)",
-}
+GRADER_PLAYED: dict[str, str] = {}  # all four of v7's fixed by grading version 16
 
 
 # Played on a world a careful person did not believe, which issue 28 (the v4-draft2 review)

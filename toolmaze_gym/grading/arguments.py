@@ -24,6 +24,9 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.condition_synonyms import condition_said
+from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
+from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
@@ -59,10 +62,14 @@ IN_FAHRENHEIT = "in_fahrenheit"
 # sent to, told in full or by a greeting with the given name ("Hola Diego" in the SMS
 # to Diego Kim: v7 play-test c3-0007 P4).
 ADDRESSEE = "addressee"
+# And HEADLINE_WORDS (``grading.headline_words``): a headline asked as a title, said by
+# its own words less its names (grading version 16).
+# And EPS_SURPRISE (``grading.earnings_surprise``): an EPS pair told as the surprise.
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
-                          ADDRESSEE})
+                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
+CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
 # A sum an agent works out itself (a third of a converted total, where the reference
 # converts the third) may round at another point: a cent apart, or a cent of the
 # source currency carried through a rate (at most this share of the sum).
@@ -247,6 +254,12 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         if foreign:  # nothing but words ("Sprint planning"): a title stays as it is
             return carries(text, value)
         return carries(text, value) if facts(value) else mentions(text, FREE_TEXT, value)
+    if type_name == EPS_SURPRISE:
+        return surprise_said(text, value)
+    if type_name == HEADLINE_WORDS:  # in another language: its figures, as any text's
+        if not isinstance(value, str):
+            return False
+        return carries(text, value, names=False) if foreign else headline_said(text, value)
     if type_name == IN_LANGUAGE:  # or what the shown translators return for it
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
@@ -266,6 +279,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
                    for part in _SENTENCE.split(_untagged(body)))
     if mentions(text, type_name, value):
         return True
+    if type_name == CONDITION and isinstance(value, str) and condition_said(text, value):
+        return True
     if type_name == MONEY:
         return _money_near(text, value)
     return _word(value) and ((len(value) >= 4 and value in text.lower())
@@ -278,7 +293,7 @@ def _money_near(text: str, value: Any) -> bool:
     the rounding; a reader learns the same amount."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return any(_cent_apart(n, value) for n in numbers_in(text))
+    return any(cent_apart(n, value) for n in numbers_in(text))
 
 
 def _inflected(text: str, word: str) -> bool:
@@ -435,13 +450,13 @@ class Matcher:
         ``ROUNDING_ORDER`` of its expected value (empty: some other argument differs,
         or none does). Whether that is the rounding of an own derivation is the
         caller's to judge (``grading.resolution``)."""
-        names = tuple(n for n, want in self.money.items() if _cent_apart(sent.get(n), want))
+        names = tuple(n for n, want in self.money.items() if cent_apart(sent.get(n), want))
         if not names or self.mismatch({**sent, **{n: self.money[n] for n in names}}):
             return ()
         return names
 
 
-def _cent_apart(got: Any, want: float) -> bool:
+def cent_apart(got: Any, want: float) -> bool:
     if isinstance(got, bool) or not isinstance(got, int | float):
         return False
     slack = max(ROUNDING_ORDER, ROUNDING_SHARE * abs(want))

@@ -33,6 +33,9 @@ from toolmaze_gym.grading.arguments import (
     TextRule,
     stated_places,
 )
+from toolmaze_gym.grading.asked_references import is_reference, references_asked
+from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
+from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -64,7 +67,7 @@ class Ref:
     output, read with the same response's headline as "headline\nbody"). ``value`` is
     the reference run's value."""
 
-    kind: str  # "literal" | "slot" | "local" | "article"
+    kind: str  # "literal" | "slot" | "local" | "article" | "surprise" (of an EPS pair)
     value: Any = None
     slot: str = ""
     key: str = ""
@@ -337,27 +340,47 @@ class TaskIndex:
             if t == "percent_change" and either:
                 out.append((k, ((EITHER_DIRECTION, r),)))
                 continue
+            if (pair := self._surprise(need, t, r)) is not None:
+                out.append((k, ((EPS_SURPRISE, pair),)))
+                continue
             if t == FREE_TEXT and r.kind == "slot":
                 language, own = self._own_content(r.slot, r.key)
                 if not own and content:  # a returned text asked for its content
-                    out.append((k, ((TEXT_FACTS, r),)))
+                    said = HEADLINE_WORDS if r.key == HEADLINE else TEXT_FACTS
+                    out.append((k, ((said, r),)))
                 elif own:
                     out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
                                 if language else own))
         return tuple(out)
 
+    def _surprise(self, need: tuple[tuple[str, Ref], ...], type_name: str, ref: Ref
+                  ) -> Ref | None:
+        """For an asked EPS figure whose pair (the actual and the estimate of one
+        report) is asked too, the surprise that tells both (``earnings_surprise``)."""
+        if ref.kind != "slot" or ref.key not in (ACTUAL, ESTIMATE):
+            return None
+        keys = {r.key for t, r in need if r.kind == "slot" and r.slot == ref.slot}
+        if not {ACTUAL, ESTIMATE} <= keys:
+            return None
+        value = surprise(self._reference_output(ref.slot, ACTUAL),
+                         self._reference_output(ref.slot, ESTIMATE))
+        return Ref("surprise", value, ref.slot, ACTUAL)
+
     def _record_names(self, need: tuple[tuple[str, Ref], ...]
                       ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
         """For each asked value that names a record (a booking reference), the record's
         other namings (its flight number), from the same slot's outputs or a slot joined
-        to it by a data edge (``data/world/record_names.json``); for an asked summary of
+        to it by a data edge (``data/world/record_names.json``), unless the request asks
+        for the references themselves (``asked_references``); for an asked summary of
         an article, any sentence of the article (``_summarised``)."""
         out = []
+        codes = references_asked(self.task.query)  # the codes themselves are asked
         for k, (t, r) in enumerate(need):
             if r.kind != "slot":
                 continue
             groups = tuple(g for naming in _namings_besides(r.key)
-                           if (g := self._naming(r.slot, naming)))
+                           if not (codes and is_reference(r.key))
+                           and (g := self._naming(r.slot, naming)))
             if article := self._summarised(r.slot, t):
                 groups = (*groups, ((GIST, article),))
             if groups:
@@ -652,6 +675,11 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
             return got[ref.key]
     if ref.kind == "local" and local is not None and ref.key in local:
         return local[ref.key]
+    if ref.kind == "surprise":  # earnings against the estimate, in per cent
+        got = outputs.get(ref.slot) if outputs is not None else None
+        if got is not None and ACTUAL in got and ESTIMATE in got:
+            return surprise(got[ACTUAL], got[ESTIMATE])
+        return ref.value
     if ref.kind == "article" and outputs is not None:
         got = outputs.get(ref.slot)
         if got is not None and ref.key in got:
