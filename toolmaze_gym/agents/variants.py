@@ -772,26 +772,38 @@ class OwnSummary(OwnWording):
         spec = self.sim.corpus[name]
         if spec.behaviour not in SUMMARY_LIKE:
             return None
-        body = self.dry_run(name, args)
+        body = self.dry_run(name, self.own_values(args))
         if body is None:
             return None
         out = dict(body)
         for f in spec.returns:
             text = out.get(f.name)
             own = None if f.type != FREE_TEXT or f.echo or not isinstance(text, str) else \
-                own_summary(text) if spec.behaviour in SUMMARISING and self._read_text() \
+                own_summary(text) if spec.behaviour in SUMMARISING \
                 else own_sentence(text, args.values())
             if own is not None:
                 out[f.name] = own
                 self.detail.add(spec.behaviour)
         return out
 
-
-    def _read_text(self) -> bool:
-        """Whether the slot sums up a text the agent read (a story, a channel's
-        history), not one the request itself gives (filled with the reference run's
-        ids: the careful agent's own rendering of that text is its own wording)."""
-        return any(i.type == FREE_TEXT and not i.source.is_literal for i in self.slot.inputs)
+    def own_values(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``args`` with this episode's values in the texts the agent writes itself: a
+        literal text the task fills with the reference run's ids (the ticket it opened,
+        "Ticket TKT-XQ3ZQ4ME opened for the complaint ...") names the ones this
+        episode's own calls returned, as the careful agent's does in its episode."""
+        out = dict(args)
+        for pname, inp in self.bindings():
+            text = out.get(pname)
+            if inp.type != FREE_TEXT or not inp.source.is_literal or not isinstance(text, str):
+                continue
+            for calls in self.ref.calls.values():
+                for c in calls:
+                    for v in c.response.values():
+                        own = self.resolve(v) if isinstance(v, str) and v in text else v
+                        if isinstance(own, str) and own != v:
+                            text = text.replace(v, own)
+            out[pname] = text
+        return out
 
 
 # Actions that add to an existing record (a row, a paragraph, cart or invoice lines):
