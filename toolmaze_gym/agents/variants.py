@@ -779,12 +779,21 @@ class OwnSummary(OwnWording):
         for f in spec.returns:
             text = out.get(f.name)
             own = None if f.type != FREE_TEXT or f.echo or not isinstance(text, str) else \
-                own_summary(text) if spec.behaviour in SUMMARISING \
+                own_summary(text) if spec.behaviour in SUMMARISING and self._given_text() \
                 else own_sentence(text, args.values())
             if own is not None:
                 out[f.name] = own
                 self.detail.add(spec.behaviour)
         return out
+
+    def _given_text(self) -> bool:
+        """Whether the slot sums up a text it is given: one the agent read (a story, a
+        channel's history) or wrote itself (complaint notes, in this episode's ids:
+        ``own_values``). Only a text written with the reference run's ids once kept
+        the notes out; summed up as facts, "08:00 UTC on Wednesday 26 August" came
+        apart into "08:00; UTC; Wednesday; 26; August" (toolmaze-v7 c3-0006). A
+        summariser chained behind the search that fetches its story keeps its facts."""
+        return any(i.type == FREE_TEXT for i in self.slot.inputs)
 
     def own_values(self, args: dict[str, Any]) -> dict[str, Any]:
         """``args`` with this episode's values in the texts the agent writes itself: a
