@@ -809,8 +809,9 @@ class OwnSummary(OwnWording):
                 for c in calls:
                     for v in c.response.values():
                         own = self.resolve(v) if isinstance(v, str) and v in text else v
-                        if isinstance(own, str) and own != v:
-                            text = text.replace(v, own)
+                        if isinstance(own, str) and own != v:  # a whole value, not "open"
+                            text = re.sub(rf"(?<!\w){re.escape(v)}(?!\w)",  # in "opened"
+                                          own.replace("\\", r"\\"), text)
             out[pname] = text
         return out
 
