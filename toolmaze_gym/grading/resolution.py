@@ -15,7 +15,7 @@ costs nothing here; the extra or missing calls show in c and c*.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -542,6 +542,9 @@ class _Provenance:
             corpus[t].behaviour == TRANSLATE for t in self.idx.slot_by_id[slot_id].tools)
 
     def text_reached(self, slot_id: str, value: str, i: int) -> bool:
+        """Whether ``slot_id``'s text ``value`` reached the agent before step ``i``: the
+        slot was done, a tool outside it and its downstream showed the text, or a
+        Source of its own side returned it whole (``returned_whole``)."""
         at = self.done.get(slot_id)
         if at is not None and at < i:
             return True
@@ -549,7 +552,26 @@ class _Provenance:
         if own is None:
             own = frozenset(self.idx.slot_by_id[slot_id].tools)
         besides = own | self.idx.downstream[slot_id]
-        return self.view.seen(FREE_TEXT, value, i, besides)
+        return self.view.seen(FREE_TEXT, value, i, besides) \
+            or self.returned_whole(own - self.idx.downstream[slot_id], value, i)
+
+    def returned_whole(self, tools: Iterable[str], value: str, i: int) -> bool:
+        """Whether a Source among ``tools`` (a slot's own side) answered with ``value``
+        as one whole field before step ``i``. A summariser behind a news search hands
+        a headline back unchanged (toolmaze-v7's digests of a headline, c1-0075), so an
+        agent that read the headline had the digest; a part of a longer field (the
+        first sentence of a description) is no such answer: the side's Processor made
+        it, and only its own call gives it (grading version 16)."""
+        corpus = self.idx.corpus
+        sources = {t for t in tools if corpus[t].category == "Source"}
+        want = value.strip()
+        for j in range(min(i, len(self.view.steps))):
+            if self.view.steps[j].action.get("name") not in sources:
+                continue
+            body = self.view.body(j)
+            if body and any(isinstance(v, str) and v.strip() == want for v in body.values()):
+                return True
+        return False
 
     def slot_value_ok(self, slot_id: str, key: str, type_: str, i: int, depth: int = 0
                       ) -> bool:
