@@ -34,9 +34,10 @@ from toolmaze_gym.grading.arguments import (
     stated_places,
 )
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
+from toolmaze_gym.grading.asked_zone import at_visit_clock
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
-from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
@@ -516,14 +517,16 @@ class TaskIndex:
 
     def text_rules(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]] | None,
                    local: Mapping[str, Any] | None) -> dict[str, TextRule]:
-        def val(r: Ref) -> Any:
-            return resolve(r, outputs, local)
+        def val(t: str, r: Ref) -> Any:
+            # a time told to a visitor is read on the visited place's clock (asked_zone)
+            value = resolve(r, outputs, local)
+            return at_visit_clock(self.task.query, value) if t in DATETIME_TYPES else value
 
-        return {name: TextRule(tuple((t, val(r)) for t, r in spec.need), spec.language,
-                               tuple((t, val(r)) for t, r in spec.own),
-                               tuple((k, tuple((t, val(r)) for t, r in alt))
+        return {name: TextRule(tuple((t, val(t, r)) for t, r in spec.need), spec.language,
+                               tuple((t, val(t, r)) for t, r in spec.own),
+                               tuple((k, tuple((t, val(t, r)) for t, r in alt))
                                      for k, alt in spec.alts),
-                               tuple((k, tuple(tuple((t, val(r)) for t, r in g)
+                               tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
                                                for g in groups))
                                      for k, groups in spec.names))
                 for name, spec in exp.texts}
