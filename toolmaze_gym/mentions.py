@@ -538,8 +538,11 @@ _ISO_DATETIME = re.compile(
 # A bare "-11:02" after a clock time is a range ("08:00-11:02"), not an offset: clock
 # times take a zone only from a word (Z, UTC, GMT, optionally with an offset).
 # French and others write the hour mark as "h" ("06h00", "15 h 05").
-_CLOCK = re.compile(r"(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})?\s*"
+# A whole hour may be written with its half of the day alone: "8 am UTC" is 08:00 UTC
+# (grading version 17, v7 play-test c3-0006 P2).
+_CLOCK = re.compile(r"(?:(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})?\s*"
                     r"(am|pm|a\.m\.|p\.m\.)?"
+                    r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?(am|pm|a\.m\.|p\.m\.)(?![a-z]))"
                     r"(?:\s*\(?\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
 
 
@@ -713,7 +716,9 @@ def _written_instants(text: str, year: str, bare: str, numeric: bool = False,
     norm = values.get("iso_datetime").normalise
     out: set[str] = set()
     for clock in _CLOCK.finditer(text):
-        h, m, ampm, zone = clock.groups()
+        h, m, ampm, hour_only, half, zone = clock.groups()
+        if hour_only:  # "8 am": the whole hour
+            h, m, ampm = hour_only, "00", half
         hour = int(h)
         if ampm:
             hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)

@@ -64,9 +64,6 @@ _MATCH = ("'the 100 % match as a second figure' equals the pledge (4800 EUR), so
 GRADER_STRICT = {
     "tmz-v7-c2-0078-P3.variant-F598": _F_ROUND,
     "tmz-v7-c2-0078-P3.variant-fullprecision": _F_ROUND + " (15.45 C, 59.8 F, margin 7.95)",
-    "tmz-v7-c3-0006-P2.8am": "'8 am UTC' is not read as 08:00 UTC in the reply",
-    "tmz-v7-c3-0006-P2.time-format": "'26/08/2026, 8 am UTC' is not read as 08:00 UTC in the "
-                                     "reply",
     "tmz-v7-c3-0077-P2.variant-overcast": "'an overcast day' fails for not saying the "
                                           "forecast's 'cloudy' (borderline)",
 }
