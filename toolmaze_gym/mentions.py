@@ -196,6 +196,8 @@ def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = Tru
         same = _whole_told(text, value)
     if not same and type_name in _figure_words()["measures"]:
         same = _rounded_told(text, type_name, value)
+    if not same and type_name in _TEMPERATURES:
+        same = _finer_told(text, type_name, value)
     if type_name in SPAN_MINUTES:
         # A time range tells its length ("from 12:00 to 12:45" is 45 minutes); a text
         # whose every range is of another length says another duration, whatever
@@ -309,6 +311,44 @@ def _rounded_told(text: str, type_name: str, value: float) -> bool:
             if rounded in _readings(token):
                 return True
     return False
+
+
+# The temperature types, and those converted from °C: a °F figure the agent converts
+# from the unrounded °C carries the °C rounding's slack (x 1.8) into it.
+_TEMPERATURES = frozenset({"temperature_c", "temperature_f", "temperature_spread_c"})
+_CONVERTED = {"temperature_f": 1.8}
+
+
+def _finer_told(text: str, type_name: str, value: float) -> bool:
+    """Whether ``text`` tells the temperature ``value`` with a degree unit, at least as
+    finely as the tool printed it, as a figure the tool's could have been rounded from:
+    "6.88 C" for the tool's 6.9, "15.45 °C" for 15.4 (the two figures' rounding
+    intervals meet), and, for a °F value converted from a °C reading printed to the
+    same places, a figure converted from the unrounded reading: 59.8 °F from 15.448 °C
+    for the tool's 59.7 from 15.4 (grading version 17: v7 review c1-0031, play-test
+    c2-0078 P3). Never 7.0 for 6.9, 59.9 for 59.7, nor a figure with no unit."""
+    if not math.isfinite(value):
+        return False
+    words = _figure_words()
+    half = Decimal(5).scaleb(-1 - _places(Decimal(repr(float(value)))))
+    carried = half * Decimal(repr(_CONVERTED.get(type_name, 0.0)))
+    cells = _writes_cells(text)
+    for m in _NUMBER.finditer(text):
+        if words["degrees"].match(text, m.end()) is None:
+            continue
+        for k in _places_written(m.group(0)):
+            own = Decimal(5).scaleb(-1 - k)
+            if own > half or (own == half and not carried):
+                continue  # as coarse as the tool's: its own rules (_whole_told, same)
+            slack = float(half + own + carried) + 1e-9
+            if any(abs(x - value) <= slack for x in _token_values(m.group(0), cells)):
+                return True
+    return False
+
+
+def _places(exact: Decimal) -> int:
+    """The decimals a printed figure has (6.9: 1; 8.0: 1; 12: 0)."""
+    return max(0, -exact.as_tuple().exponent)
 
 
 def _places_written(token: str) -> tuple[int, ...]:
