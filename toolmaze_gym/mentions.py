@@ -313,34 +313,37 @@ def _rounded_told(text: str, type_name: str, value: float) -> bool:
     return False
 
 
-# The temperature types, and those converted from °C: a °F figure the agent converts
-# from the unrounded °C carries the °C rounding's slack (x 1.8) into it.
+# The temperature types: a figure told more finely than the tool's (``_finer_told``).
 _TEMPERATURES = frozenset({"temperature_c", "temperature_f", "temperature_spread_c"})
-_CONVERTED = {"temperature_f": 1.8}
 
 
 def _finer_told(text: str, type_name: str, value: float) -> bool:
-    """Whether ``text`` tells the temperature ``value`` with a degree unit, at least as
-    finely as the tool printed it, as a figure the tool's could have been rounded from:
+    """Whether ``text`` tells the temperature ``value`` with a degree unit, more finely
+    than the tool printed it, as a figure the tool's could have been rounded from:
     "6.88 C" for the tool's 6.9, "15.45 °C" for 15.4 (the two figures' rounding
-    intervals meet), and, for a °F value converted from a °C reading printed to the
-    same places, a figure converted from the unrounded reading: 59.8 °F from 15.448 °C
-    for the tool's 59.7 from 15.4 (grading version 17: v7 review c1-0031, play-test
-    c2-0078 P3). Never 7.0 for 6.9, 59.9 for 59.7, nor a figure with no unit."""
+    intervals meet; grading version 17, v7 review c1-0031, where "7 C" already passed).
+    Never 6.96 or 7.0 for 6.9, nor a figure with no unit."""
+    return finer_within(text, value, 0.0)
+
+
+def finer_within(text: str, value: float, carried: float) -> bool:
+    """``_finer_told`` with ``carried`` more slack, as a multiple of half the tool's
+    last place: a °F figure converted from an unrounded °C reading carries 1.8 of it,
+    and may then be told to the tool's own places (``grading.converted_reading``)."""
     if not math.isfinite(value):
         return False
     words = _figure_words()
     half = Decimal(5).scaleb(-1 - _places(Decimal(repr(float(value)))))
-    carried = half * Decimal(repr(_CONVERTED.get(type_name, 0.0)))
+    extra = half * Decimal(repr(carried))
     cells = _writes_cells(text)
     for m in _NUMBER.finditer(text):
         if words["degrees"].match(text, m.end()) is None:
             continue
         for k in _places_written(m.group(0)):
             own = Decimal(5).scaleb(-1 - k)
-            if own > half or (own == half and not carried):
+            if own > half or (own == half and not extra):
                 continue  # as coarse as the tool's: its own rules (_whole_told, same)
-            slack = float(half + own + carried) + 1e-9
+            slack = float(half + own + extra) + 1e-9
             if any(abs(x - value) <= slack for x in _token_values(m.group(0), cells)):
                 return True
     return False

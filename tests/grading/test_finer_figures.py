@@ -1,8 +1,9 @@
 """A temperature told more finely than the tool printed it passes where the tool's
 figure could have been rounded from it (grading version 17): "dew point 6.88 C" for the
 tool's 6.9 (v7 review c1-0031, where "7 C" already passed), and a °F figure converted
-from the unrounded °C reading (59.8 °F from 15.448 °C for the tool's 59.7 from 15.4:
-v7 play-test c2-0078 P3). A figure as coarse as the tool's keeps the old rules."""
+from a computed °C reading's unrounded value (59.8 °F from 15.448 °C for the tool's
+59.7 from 15.4: v7 play-test c2-0078 P3; ``grading.converted_reading``). A figure as
+coarse as the tool's keeps the old rules, and a °F figure of a forecast no slack."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.grading.test_played import _replay
+from toolmaze_gym.corpus import Simulator
+from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
+from toolmaze_gym.grading.index import task_index
 from toolmaze_gym.mentions import mentions
+from toolmaze_gym.tasks.suite import get_task
 
 PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
 
@@ -21,8 +26,8 @@ PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
     ("dew point 6.94 °C", "temperature_c", 6.9, True),
     ("Dew point 15.45 °C", "temperature_c", 15.4, True),     # the intervals meet
     ("margin 7.95 °C", "temperature_spread_c", 8.0, True),
-    ("59.8 °F", "temperature_f", 59.7, True),                # converted from 15.448 °C
-    ("59.6 °F", "temperature_f", 59.7, True),
+    ("59.75 °F", "temperature_f", 59.7, True),
+    ("59.8 °F", "temperature_f", 59.7, False),              # see converted_reading
     ("dew point 6.96 C", "temperature_c", 6.9, False),       # rounds to 7.0
     ("dew point 6.84 C", "temperature_c", 6.9, False),       # rounds to 6.8
     ("dew point 7.0 C", "temperature_c", 6.9, False),        # as coarse, another figure
@@ -58,3 +63,38 @@ def _posted(tmp_path: Path, dew: str) -> bool:
     ("6.9", True), ("6.88", True), ("7", True), ("7.0", False), ("6.96", False)])
 def test_the_ventilation_payload_tells_the_dew_point_finer(tmp_path, dew, success):
     assert _posted(tmp_path, dew) is success
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Dew point 15.4 °C / 59.8 °F", True), ("59.6 °F", True), ("59.75 °F", True),
+    ("59.9 °F", False), ("59.8", False)])
+def test_a_converted_reading_carries_the_celsius_rounding(text, said):
+    assert converted_said(text, 59.7) is said
+
+
+def _converted_entries(task_id: str) -> list:
+    idx = task_index(get_task(task_id), Simulator().corpus)
+    return [m for exp in idx.expected for _, spec in exp.texts
+            for _, groups in spec.names for group in groups for m in group
+            if m[0] == CONVERTED_F]
+
+
+def test_only_a_computed_readings_fahrenheit_carries_the_slack():
+    """c2-0078 converts the dew point a calculator computed; c3-0022 a forecast's high."""
+    assert [r.value for _, r in _converted_entries("tmz-v7-c2-0078")] == [59.7]
+    assert _converted_entries("tmz-v7-c3-0022") == []
+
+
+def _pushed(tmp_path: Path, fahrenheit: str) -> bool:
+    """c2-0078 P3's F598 probe with the °F figure ``fahrenheit``."""
+    source = PLAYED / "probes" / "tmz-v7-c2-0078-P3.variant-F598.actions"
+    text = source.read_text(encoding="utf-8").replace("59.8 °F", f"{fahrenheit} °F")
+    path = tmp_path / source.name
+    path.write_text(text, encoding="utf-8")
+    return _replay(path, "tmz-v7-c2-0078-P3")[0]["success"]
+
+
+@pytest.mark.parametrize(("fahrenheit", "success"), [
+    ("59.7", True), ("59.8", True), ("59.9", False), ("60.0", False)])
+def test_the_dew_points_fahrenheit_from_the_unrounded_reading(tmp_path, fahrenheit, success):
+    assert _pushed(tmp_path, fahrenheit) is success

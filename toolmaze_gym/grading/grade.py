@@ -161,8 +161,9 @@ from toolmaze_gym.world.geo import minor_units
 #     (c3-0022; ``asked_zone.visit_offset``). A whole hour with its half of the day is
 #     that clock ("8 am UTC", c3-0006 P2). A temperature told more finely than the tool
 #     printed it, with its unit, says the tool's figure where that could be rounded from
-#     it ("6.88 C" for 6.9, c1-0031), and a °F figure carries the slack of the °C
-#     reading it was converted from ("59.8 °F" for 59.7 from 15.4 °C, c2-0078 P3).
+#     it ("6.88 C" for 6.9, c1-0031), and a °F figure converted from a °C reading a
+#     Processor computed carries that reading's rounding ("59.8 °F" for the tool's
+#     59.7 from a 15.4 °C dew point, c2-0078 P3; ``converted_reading``).
 #     An exchange a company is listed on names its place in an own summary ("a Hong
 #     Kong-listed beverages maker" for "listed on HKEX", c1-0090).
 GRADING_VERSION = "17"
