@@ -196,6 +196,8 @@ def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = Tru
         same = _whole_told(text, value)
     if not same and type_name in _figure_words()["measures"]:
         same = _rounded_told(text, type_name, value)
+    if not same and type_name in _TEMPERATURES:
+        same = _finer_told(text, type_name, value)
     if type_name in SPAN_MINUTES:
         # A time range tells its length ("from 12:00 to 12:45" is 45 minutes); a text
         # whose every range is of another length says another duration, whatever
@@ -309,6 +311,47 @@ def _rounded_told(text: str, type_name: str, value: float) -> bool:
             if rounded in _readings(token):
                 return True
     return False
+
+
+# The temperature types: a figure told more finely than the tool's (``_finer_told``).
+_TEMPERATURES = frozenset({"temperature_c", "temperature_f", "temperature_spread_c"})
+
+
+def _finer_told(text: str, type_name: str, value: float) -> bool:
+    """Whether ``text`` tells the temperature ``value`` with a degree unit, more finely
+    than the tool printed it, as a figure the tool's could have been rounded from:
+    "6.88 C" for the tool's 6.9, "15.45 °C" for 15.4 (the two figures' rounding
+    intervals meet; grading version 17, v7 review c1-0031, where "7 C" already passed).
+    Never 6.96 or 7.0 for 6.9, nor a figure with no unit."""
+    return finer_within(text, value, 0.0)
+
+
+def finer_within(text: str, value: float, carried: float) -> bool:
+    """``_finer_told`` with ``carried`` more slack, as a multiple of half the tool's
+    last place: a °F figure converted from an unrounded °C reading carries 1.8 of it,
+    and may then be told to the tool's own places (``grading.converted_reading``)."""
+    if not math.isfinite(value):
+        return False
+    words = _figure_words()
+    half = Decimal(5).scaleb(-1 - _places(Decimal(repr(float(value)))))
+    extra = half * Decimal(repr(carried))
+    cells = _writes_cells(text)
+    for m in _NUMBER.finditer(text):
+        if words["degrees"].match(text, m.end()) is None:
+            continue
+        for k in _places_written(m.group(0)):
+            own = Decimal(5).scaleb(-1 - k)
+            if own > half or (own == half and not extra):
+                continue  # as coarse as the tool's: its own rules (_whole_told, same)
+            slack = float(half + own + extra) + 1e-9
+            if any(abs(x - value) <= slack for x in _token_values(m.group(0), cells)):
+                return True
+    return False
+
+
+def _places(exact: Decimal) -> int:
+    """The decimals a printed figure has (6.9: 1; 8.0: 1; 12: 0)."""
+    return max(0, -exact.as_tuple().exponent)
 
 
 def _places_written(token: str) -> tuple[int, ...]:
@@ -538,8 +581,11 @@ _ISO_DATETIME = re.compile(
 # A bare "-11:02" after a clock time is a range ("08:00-11:02"), not an offset: clock
 # times take a zone only from a word (Z, UTC, GMT, optionally with an offset).
 # French and others write the hour mark as "h" ("06h00", "15 h 05").
-_CLOCK = re.compile(r"(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})?\s*"
+# A whole hour may be written with its half of the day alone: "8 am UTC" is 08:00 UTC
+# (grading version 17, v7 play-test c3-0006 P2).
+_CLOCK = re.compile(r"(?:(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})?\s*"
                     r"(am|pm|a\.m\.|p\.m\.)?"
+                    r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?(am|pm|a\.m\.|p\.m\.)(?![a-z]))"
                     r"(?:\s*\(?\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
 
 
@@ -713,7 +759,9 @@ def _written_instants(text: str, year: str, bare: str, numeric: bool = False,
     norm = values.get("iso_datetime").normalise
     out: set[str] = set()
     for clock in _CLOCK.finditer(text):
-        h, m, ampm, zone = clock.groups()
+        h, m, ampm, hour_only, half, zone = clock.groups()
+        if hour_only:  # "8 am": the whole hour
+            h, m, ampm = hour_only, "00", half
         hour = int(h)
         if ampm:
             hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)

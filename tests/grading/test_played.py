@@ -57,16 +57,9 @@ TASK_SIDE = {
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-_F_ROUND = ("a F figure converted from the unrounded dew point (59.8) fails against 59.7, "
-            "converted from the rounded 15.4 C: no rounding-order slack for a unit conversion")
 _MATCH = ("'the 100 % match as a second figure' equals the pledge (4800 EUR), so the pledge's "
           "own mention passes for it")
 GRADER_STRICT = {
-    "tmz-v7-c2-0078-P3.variant-F598": _F_ROUND,
-    "tmz-v7-c2-0078-P3.variant-fullprecision": _F_ROUND + " (15.45 C, 59.8 F, margin 7.95)",
-    "tmz-v7-c3-0006-P2.8am": "'8 am UTC' is not read as 08:00 UTC in the reply",
-    "tmz-v7-c3-0006-P2.time-format": "'26/08/2026, 8 am UTC' is not read as 08:00 UTC in the "
-                                     "reply",
     "tmz-v7-c3-0077-P2.variant-overcast": "'an overcast day' fails for not saying the "
                                           "forecast's 'cloudy' (borderline)",
 }

@@ -25,6 +25,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.condition_synonyms import condition_said
+from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
@@ -65,8 +66,10 @@ ADDRESSEE = "addressee"
 # And HEADLINE_WORDS (``grading.headline_words``): a headline asked as a title, said by
 # its own words less its names (grading version 16).
 # And EPS_SURPRISE (``grading.earnings_surprise``): an EPS pair told as the surprise.
+# And CONVERTED_F (``grading.converted_reading``): a °F figure converted from a computed
+# °C reading, told with that reading's rounding carried (grading version 17).
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
-                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE})
+                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
@@ -266,6 +269,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return _either_direction(text, value)
     if type_name == IN_FAHRENHEIT:
         return _in_fahrenheit(text, value)
+    if type_name == CONVERTED_F:
+        return converted_said(text, value)
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
         return mentions(text, "person_name", value) or mentions(text, "person_name", given)

@@ -155,7 +155,18 @@ from toolmaze_gym.world.geo import minor_units
 #     and dry" for "clear", "rainy (15.1 mm)" for "light rain": c1-0061, c3-0071). Both
 #     EPS figures of a report told as the surprise in per cent with its direction
 #     ("missed the estimate by 16.98 %": c4-0087; ``earnings_surprise``).
-GRADING_VERSION = "16"
+# 17 (i27-v17, the toolmaze-v7 blind review and play-test, issue 27): a time told to a
+#     visitor is read on the visited place's clock where the request writes none: "we
+#     meet at 10:00" to a Paris visitor says 08:00Z, "08:00" unlabelled no longer does
+#     (c3-0022; ``asked_zone.visit_offset``). A whole hour with its half of the day is
+#     that clock ("8 am UTC", c3-0006 P2). A temperature told more finely than the tool
+#     printed it, with its unit, says the tool's figure where that could be rounded from
+#     it ("6.88 C" for 6.9, c1-0031), and a °F figure converted from a °C reading a
+#     Processor computed carries that reading's rounding ("59.8 °F" for the tool's
+#     59.7 from a 15.4 °C dew point, c2-0078 P3; ``converted_reading``).
+#     An exchange a company is listed on names its place in an own summary ("a Hong
+#     Kong-listed beverages maker" for "listed on HKEX", c1-0090).
+GRADING_VERSION = "17"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

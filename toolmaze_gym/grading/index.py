@@ -34,9 +34,11 @@ from toolmaze_gym.grading.arguments import (
     stated_places,
 )
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
+from toolmaze_gym.grading.asked_zone import at_visit_clock
+from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
-from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
@@ -316,7 +318,8 @@ class TaskIndex:
             if inp.mentions or not quoted:  # asks (empty: the user left it free)
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need),
-                                names=self._record_names(need) + self._other_units(need))
+                                names=self._record_names(need) + self._other_units(need)
+                                + self._converted(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -396,6 +399,22 @@ class TaskIndex:
             return ()
         return tuple((k, (((IN_FAHRENHEIT, r),),)) for k, (t, r) in enumerate(need)
                      if t == "temperature_c")
+
+    def _converted(self, need: tuple[tuple[str, Ref], ...]
+                   ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked °F figure converted from a °C reading a Processor computed (a
+        dew point), the same figure told with that reading's rounding carried
+        (``converted_reading``: 59.8 °F from 15.448 °C for the tool's 59.7)."""
+        return tuple((k, (((CONVERTED_F, r),),)) for k, (t, r) in enumerate(need)
+                     if t == "temperature_f" and r.kind == "slot" and self._of_computed(r.slot))
+
+    def _of_computed(self, slot_id: str) -> bool:
+        """Whether ``slot_id`` converts a °C reading only Processors produced."""
+        sources = {i.source.slot for i in self.slot_by_id[slot_id].inputs
+                   if i.type == "temperature_c" and not i.source.is_literal}
+        return bool(sources) and all(
+            self.corpus[t].category == "Processor"
+            for s in sources for t in self.slot_by_id[s].tools)
 
     def _summarised(self, slot_id: str, type_name: str) -> Ref | None:
         """The article a summary slot ``slot_id`` sums up (a story's headline and
@@ -516,14 +535,16 @@ class TaskIndex:
 
     def text_rules(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]] | None,
                    local: Mapping[str, Any] | None) -> dict[str, TextRule]:
-        def val(r: Ref) -> Any:
-            return resolve(r, outputs, local)
+        def val(t: str, r: Ref) -> Any:
+            # a time told to a visitor is read on the visited place's clock (asked_zone)
+            value = resolve(r, outputs, local)
+            return at_visit_clock(self.task.query, value) if t in DATETIME_TYPES else value
 
-        return {name: TextRule(tuple((t, val(r)) for t, r in spec.need), spec.language,
-                               tuple((t, val(r)) for t, r in spec.own),
-                               tuple((k, tuple((t, val(r)) for t, r in alt))
+        return {name: TextRule(tuple((t, val(t, r)) for t, r in spec.need), spec.language,
+                               tuple((t, val(t, r)) for t, r in spec.own),
+                               tuple((k, tuple((t, val(t, r)) for t, r in alt))
                                      for k, alt in spec.alts),
-                               tuple((k, tuple(tuple((t, val(r)) for t, r in g)
+                               tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
                                                for g in groups))
                                      for k, groups in spec.names))
                 for name, spec in exp.texts}
