@@ -787,23 +787,11 @@ def _date_mentioned(text: str, type_name: str, value: Any, loosely: bool = True)
 
 
 def _datetime_mentioned(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
-    try:
-        want = values.get(type_name).normalise(value)
-    except (TypeError, ValueError, AttributeError):
-        return False
     # A time written without a zone is the value's own clock: the local time a value
     # with an offset shows ("10:19" for 2026-08-27T10:19:00-05:00, as "2026-08-19 05:00
     # New York time"), never its UTC clock unlabelled ("15:19 local time" is five hours
-    # off). Else a date and a clock time written apart ("29 Aug 2026, 08:00 UTC"); the
-    # ISO datetimes read first are not read again in pieces.
-    local = _LOCAL.match(str(value))
-    own = "+00:00" if local is None or local[3] == "Z" else local[3]
-    if want in datetimes_in(text, bare=own):
-        return True
-    # The ISO datetimes read whole are not read again in pieces; their dates stay,
-    # for a clock written elsewhere ("2026-08-23 08:00 UTC ... 18:45 Sydney time").
-    rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
-    return want in _written_instants(rest, str(value)[:4], own, numeric=loosely)
+    # off). Else a date and a clock time written apart ("29 Aug 2026, 08:00 UTC").
+    return _instant_told(text, type_name, value, numeric=loosely, own_zone_only=False)
 
 
 def wall_clock_mentioned(text: str, type_name: str, value: Any) -> bool:
@@ -811,16 +799,26 @@ def wall_clock_mentioned(text: str, type_name: str, value: Any) -> bool:
     time written bare or with a zone read at the value's offset ("11:00 ora di Città
     del Messico", "11:13 local time" for 2026-08-19T11:13:00+02:00), not the same
     instant in another zone ("09:13 UTC"). A value with no offset is UTC's clock."""
+    return _instant_told(text, type_name, value, numeric=True, own_zone_only=True)
+
+
+def _instant_told(text: str, type_name: str, value: Any, numeric: bool,
+                  own_zone_only: bool) -> bool:
+    """Whether ``text`` writes the instant ``value``, a clock without a zone read at the
+    value's own offset; ``own_zone_only``: only as a clock of that offset. The ISO
+    datetimes read whole are not read again in pieces; their dates stay, for a clock
+    written elsewhere ("2026-08-23 08:00 UTC ... 18:45 Sydney time")."""
     try:
         want = values.get(type_name).normalise(value)
     except (TypeError, ValueError, AttributeError):
         return False
     local = _LOCAL.match(str(value))
     own = "+00:00" if local is None or local[3] == "Z" else local[3]
-    if want in datetimes_in(text, bare=own, only=own):
+    only = own if own_zone_only else None
+    if want in datetimes_in(text, bare=own, only=only):
         return True
     rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
-    return want in _written_instants(rest, str(value)[:4], own, numeric=True, only=own)
+    return want in _written_instants(rest, str(value)[:4], own, numeric=numeric, only=only)
 
 
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
