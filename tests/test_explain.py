@@ -351,8 +351,8 @@ def test_a_chain_s_value_is_said_to_come_from_the_tool_that_returns_it():
     (this episode last called it cleanly at step 9)", get_order_status's step, whose
     ``status`` is the order's own. It names the one tool whose response carries it."""
     text = _v4_played_closing("tmz-v4-c4-0031-P2")
-    assert '"in transit" (shipment_status, from the response of track_shipment, which this ' \
-           "episode had not answered cleanly" in text
+    assert '"in transit" (shipment_status, from the response of track_shipment, a tool this ' \
+           "episode never called before this step)" in text
     assert "get_order_status or track_shipment" not in text
 
 

@@ -23,7 +23,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
-from toolmaze_gym.grading.arguments import says
+from toolmaze_gym.grading.arguments import IN_LANGUAGE, implied, says
 from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
@@ -118,7 +118,7 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
     needs = {k: rule.need for k, rule in getattr(accepts, "texts", ())}
     ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs,
                    _text_origins(idx, cid), idx.text_rules(idx.expected[cid], outputs, None),
-                   _text_origins(idx, cid, own=True))
+                   _text_origins(idx, cid, own=True), idx.stated)
     tries = _tries(steps, call.tool, entry)
     if not tries:
         return ["never called"]
@@ -175,6 +175,7 @@ class _Context:
     # its own-words facts comes from (a text the agent may write itself, in a language)
     rules: Mapping[str, Any] = field(default_factory=dict)
     own_where: Mapping[str, Sequence[Origin]] = field(default_factory=dict)
+    stated: Mapping[str, Sequence[Any]] = field(default_factory=dict)  # places the request names
 
 
 def _text_origins(idx: Any, cid: int, own: bool = False) -> dict[str, list[Origin]]:
@@ -197,7 +198,24 @@ def where(origin: Origin, before: Sequence[Step]) -> str:
             in origin.tools]
     if made:  # the value is the one that call gives with the expected arguments
         return f"{origin.phrase} (this episode last called it cleanly at step {made[-1] + 1})"
-    return f"{origin.phrase}, which this episode had not answered cleanly before this step"
+    if any(s.action.get("name") in origin.tools for s in before):
+        return f"{origin.phrase}, which this episode had not answered cleanly before this step"
+    # Never called: the agent need not have called it (v7 play-test: the slips that
+    # worked a figure out themselves read as if a tool they never used were owed).
+    if _worked_out(origin.tools):
+        return (f"{origin.phrase}, a tool this episode never called before this step: the "
+                "value its documented rule gives, worked out yourself, counts the same")
+    return f"{origin.phrase}, a tool this episode never called before this step"
+
+
+def _worked_out(tools: Sequence[str]) -> bool:
+    """Whether an agent may produce what one of ``tools`` returns itself (its rule is
+    documented, or it is common knowledge)."""
+    from toolmaze_gym.corpus import load_corpus
+    from toolmaze_gym.corpus.derivations import derivable
+
+    corpus = load_corpus()
+    return any(t in corpus.tools and derivable(corpus.tools[t]) for t in tools)
 
 
 def _attempt_problems(ctx: _Context, call: Call, steps: Sequence[Step], i: int,
@@ -257,7 +275,8 @@ def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
                            f"{show(sent[p.name])}"
                            + _own_value(corpus, call, p.name, origin, sent[p.name], before))
         elif p.name in sent and p.type != FREE_TEXT \
-                and not same(p.type, sent[p.name], p.default):  # open texts are free
+                and not same(p.type, sent[p.name], p.default) \
+                and not (p.default is None and implied(p.type, sent[p.name], ctx.stated)):
             out.append(f"argument {p.name}={show(sent[p.name])} was not asked for "
                        f"(leave it out or send its default {show(p.default)})")
     known = {p.name for p in spec.params}
@@ -390,13 +409,34 @@ def _own_facts_missing(ctx: _Context, name: str, got: str,
     foreign = bool(rule.language)
     lacking = [(t, v, o) for (t, v), o in zip(rule.own, where_own, strict=False)
                if v is not None and not says(got, t, v, foreign=foreign)]
+    head = f"argument {name} is {show(got)}"
+    if foreign and not says(got, IN_LANGUAGE, rule.language):
+        return f"{head}, which is not in {_language(rule.language)}: " \
+            + _in_language(lacking, before)
     if not lacking:
         return ""
     said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
                      for t, v, o in lacking)
     lang = f" (in {rule.language}, in your own words or a translator's)" if foreign else ""
-    return f"argument {name} is {show(got)}, which leaves out {said}: the text{lang} " \
-           "must carry these facts"
+    return f"{head}, which leaves out {said}: the text{lang} must carry these facts"
+
+
+def _language(code: str) -> str:
+    """A language code as a reader names it ("Spanish (es)")."""
+    forms = spoken_forms("language_code", code)
+    return f"{forms[0]} ({code})" if forms else code
+
+
+def _in_language(lacking: Sequence[tuple[str, Any, Origin | None]],
+                 before: Sequence[Step]) -> str:
+    """What a text asked in a language must be: written in it, in any words, with
+    the facts it lacks besides (v7 play-test: an English note was told it missed a
+    whole Spanish sentence, as if that translation were required word for word)."""
+    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
+                     for t, v, o in lacking)
+    also = f", and carry {said}" if said else ""
+    return f"the text must be written in that language, in your own words or a " \
+           f"translator's{also}"
 
 
 def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]

@@ -68,3 +68,27 @@ def test_a_clock_time_does_not_pass_on_a_corrupted_count():
     title = "Zurich trip: landing 19:26 UTC+02:00 on Monday 31 August"
     assert propagated([_step({}, fault), _ending("finish", title)]) is False
     assert propagated([_step({}, fault), _ending("finish", "Skyscanner found 2 quotes.")])
+
+
+def _clean(observation: str) -> Step:
+    return Step("", {"kind": "call", "name": "t", "arguments": {}}, 200, observation, None)
+
+
+def test_a_value_a_clean_response_gave_is_no_trust_of_the_corrupted_one():
+    """The agent that quotes 912.50 which another, clean look-up also gave had it from
+    there (v7 play-test, c4-0081 P3); a faulted response gives nothing of the kind."""
+    fault = {"tool": "get_quote", "corrupted": {"price": 912.5}, "clean": {"price": 91.25}}
+    told = _ending("finish", "The laptop costs 912.50 USD.")
+    assert propagated([_step({}, fault), _clean('{"price": 912.5}'), told]) is False
+    assert propagated([_step({}, fault), _clean('{"price": 91.0}'), told]) is True
+    assert propagated([_step({}, fault), _step({}, fault), told]) is True
+
+
+def test_a_figure_in_degrees_tells_no_value_of_another_kind():
+    """ "Bedroom set to 19 °C" tells a temperature, not a stale air-quality index of 19
+    (v7 play-test, c4-0081 P3); the index told bare is still passed on."""
+    fault = {"tool": "get_room_climate", "corrupted": {"air_quality_index": 19},
+             "clean": {"air_quality_index": 20}}
+    assert propagated([_step({}, fault), _ending("finish", "Bedroom set to 19 °C.")]) is False
+    assert propagated([_step({}, fault), _ending("finish", "Warmed to 19C, dry.")]) is False
+    assert propagated([_step({}, fault), _ending("finish", "The air quality index is 19.")])

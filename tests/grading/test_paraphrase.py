@@ -114,3 +114,20 @@ def test_every_story_is_told_by_its_own_lines_and_by_no_other_story(figures):
                     if paraphrases(f"Top story: {other}", article):
                         wrong.append(f"{head!r} told by {other!r}")
     assert not wrong, wrong[:5]
+
+
+GALEONIX = ("Galeonix Consumer Products Holdings Ltd is a beverages company in the Consumer "
+            "Defensive sector, listed on HKEX.")
+
+
+@pytest.mark.parametrize(("summary", "passes"), [
+    ("Galeonix is a Hong Kong-listed beverages maker.", True),      # v7 review c1-0090
+    ("Galeonix Consumer Products Holdings Ltd is a Hong Kong-listed beverages maker.", True),
+    ("Galeonix Consumer Products Holdings Ltd is a beverages company.", True),
+    ("Galeonix is a Tokyo-listed beverages maker.", False),         # another exchange
+    ("Galeonix is a London-listed beverages company.", False),
+])
+def test_an_exchange_names_the_place_a_company_is_listed_in(summary, passes):
+    """"listed on HKEX" says Hong Kong (grading version 17): a condensed company
+    description may name the place for the exchange, never another place."""
+    assert paraphrases(summary, GALEONIX) is passes

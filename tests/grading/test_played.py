@@ -9,7 +9,8 @@ verdict is the task's (the next suite changes the task), the episode is listed i
 Probes (``probes/``) are one-change variants a fair grader passes; slips (``slips/``)
 one-change variants it fails. A probe a fair grader passes that the grader fails
 (``GRADER_STRICT``), or a slip it passes (``GRADER_LENIENT``), is a strict xfail naming the
-defect, so a fix shows up as an unexpected pass to move out of the list.
+defect, so a fix shows up as an unexpected pass to move out of the list; so is an episode as
+played that a fair grader passes and this one fails (``GRADER_PLAYED``).
 """
 
 from __future__ import annotations
@@ -47,46 +48,46 @@ TASK_SIDE = {
     "tmz-v6-c3-0059-P1.usd": "the request sends the money 'from my CHF account', but the world "
                              "holds ACC-34840116 in USD: converting to the account's real "
                              "currency fails (currency expected CHF)",
+    # toolmaze-v7's play-test (tests/data/played/v7/README.md).
+    "tmz-v7-c4-0049-P4.depart22": "'we fly into Sydney on Sunday 23 August' is graded as the "
+                                  "Amsterdam departure date (departing on the 22nd fails)",
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-_ZONE = "a time asked in a named zone is checked as an instant, so any zone or none passes"
-_REFS = "a flight number or hotel name passes for the booking references the request asks for"
-_TITLE = "the push title (the top headline) is checked by its place name only (text_facts)"
+_MATCH = ("'the 100 % match as a second figure' equals the pledge (4800 EUR), so the pledge's "
+          "own mention passes for it")
 GRADER_STRICT = {
-    "tmz-v6-c1-0061-P3.sunny": "'sunny and dry' fails for not saying the forecast's 'clear'",
-    "tmz-v6-c3-0071-P2.variant-rainy-wording": "'rainy (15.1 mm)' fails for not saying 'light "
-                                               "rain' word for word (borderline)",
-    "tmz-v6-c4-0087-P2.pct-only-no-eps": "earnings against the estimate told as the surprise % "
-                                         "fail without both EPS figures",
-    "tmz-v6-c1-0000-P1.title-trimmed": "the headline as title without its place name fails; "
-                                       + _TITLE,
+    "tmz-v7-c3-0077-P2.variant-overcast": "'an overcast day' fails for not saying the "
+                                          "forecast's 'cloudy' (borderline)",
 }
 GRADER_LENIENT = {
-    "tmz-v6-c1-0000-P1.owntitle": _TITLE,
-    "tmz-v6-c1-0000-P1.title-hello-vienna": _TITLE,
-    "tmz-v6-c2-0077-P1.notime": _ZONE,
-    "tmz-v6-c2-0077-P1.wrongtime": _ZONE,
-    "tmz-v6-c3-0032-P3.utc-not-local": _ZONE,
-    "tmz-v6-c2-0092-P4.centoff": _MONEY,
-    "tmz-v6-c2-0092-P4.grossoff": _MONEY,
-    "tmz-v6-c2-0092-P4.tools-netoff": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-cent": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-1229.20": _MONEY,
-    "tmz-v6-c3-0010-P0.slip-1229.28": _MONEY,
-    "tmz-v6-c3-0071-P2.slip-transposed-digits": _MONEY + " (a world-changing expense)",
-    "tmz-v6-c3-0074-P2.no-flight-ref": _REFS,
-    "tmz-v6-c3-0074-P2.no-hotel-ref": _REFS,
-    "tmz-v6-c3-0074-P2.no-refs-at-all": _REFS,
     "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-usage": _ASKED,
     "tmz-v6-c4-0050-P0.nocad": _ASKED,
     "tmz-v6-c4-0050-P0.wrongcad": _ASKED,
+    "tmz-v7-c1-0010-P1.slip-finish-no-estimate": _ASKED + " (the EPS asked: 'actual vs. "
+                                                 "estimated')",
+    "tmz-v7-c1-0010-P1.slip-finish-nothing": _ASKED + " (the EPS asked: 'actual vs. "
+                                             "estimated')",
+    "tmz-v7-c3-0019-P3.slip-48.65": _MONEY + " (48.65 GBP for 48.64; its player judged it "
+                                    "an acceptable tolerance)",
+    "tmz-v7-c4-0020-P4.slip-no-match-line": _MATCH,
+    "tmz-v7-c4-0020-P4.slip-match-only-total": _MATCH + " ('Total 9,600 EUR' for the match)",
+    "tmz-v7-c4-0020-P4.slip-no-summary": "the one-line summary of the headline asked is graded "
+                                         "nowhere (own words and none both pass)",
+    "tmz-v7-c4-0099-P2.slip-norefund-todo": "the to-do asked to note 'the return, refund and "
+                                            "new order' passes without the refund",
+    "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
+                                           "'a proper price' was asked (minor)",
 }
+
+# Episodes as played that a fair grader passes and this one fails, keyed by the episode: each
+# stays a strict xfail until the grader is fixed (issue 27: toolmaze-v7's play-test).
+GRADER_PLAYED: dict[str, str] = {}  # all four of v7's fixed by grading version 16
 
 
 # Played on a world a careful person did not believe, which issue 28 (the v4-draft2 review)
@@ -128,7 +129,7 @@ def _cases():
     for folder, episode, fair in _verdicts():
         if fair != "success":
             continue
-        why = TASK_SIDE.get(episode) or WORLD_FIXED.get(episode)
+        why = TASK_SIDE.get(episode) or GRADER_PLAYED.get(episode) or WORLD_FIXED.get(episode)
         marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
         yield pytest.param(folder, episode, id=f"{folder}/{episode}", marks=marks)
 
@@ -196,6 +197,14 @@ def test_every_listed_defect_names_a_file_that_is_kept():
     kept = {p.name.removesuffix(".actions") for p in PLAYED.glob("*/*/*.actions")}
     named = {k for k in TASK_SIDE if "." in k} | set(GRADER_STRICT) | set(GRADER_LENIENT)
     assert named <= kept, named - kept
+
+
+def test_every_listed_episode_is_a_fair_success_that_is_kept():
+    """An episode list keyed by a renamed episode, or one whose verdict is not a fair
+    success, would xfail nothing, silently."""
+    fair = {e for _, e, g in _verdicts() if g == "success"}
+    named = {k for k in TASK_SIDE if "." not in k} | set(GRADER_PLAYED) | set(WORLD_FIXED)
+    assert named <= fair, named - fair
 
 
 # Recoveries as short as the shortest, whose C_rec should match the probe's (issue 27).

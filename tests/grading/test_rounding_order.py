@@ -44,11 +44,11 @@ def test_a_cent_of_rounding_order_passes_only_where_the_agent_worked_it_out(
 def test_a_cent_of_the_source_carried_through_a_rate_passes():
     """Round 6 (c4-0015): half a hotel converted unrounded, 163.53 / 2 × 13.094517 =
     1070.67 SEK, where the reference rounds the half first (81.77 GBP → 1070.74)."""
-    from toolmaze_gym.grading.arguments import _cent_apart
+    from toolmaze_gym.grading.arguments import cent_apart
 
-    assert _cent_apart(1070.67, 1070.74)
-    assert not _cent_apart(1070.50, 1070.74)  # a quarter of a krona more is no rounding
-    assert _cent_apart(22.07, 22.08) and not _cent_apart(22.06, 22.08)
+    assert cent_apart(1070.67, 1070.74)
+    assert not cent_apart(1070.50, 1070.74)  # a quarter of a krona more is no rounding
+    assert cent_apart(22.07, 22.08) and not cent_apart(22.06, 22.08)
 
 
 def test_an_amount_in_a_currency_without_minor_units_may_be_whole():

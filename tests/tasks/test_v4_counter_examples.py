@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.tasks._counter_examples import fixture_scenario, library_scenario, phrasing_indexes
 from toolmaze_gym.corpus import load_corpus
 from toolmaze_gym.tasks.action_content import unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.conventions import convention_problems
 from toolmaze_gym.tasks.placement import placement_problems, sentences
-from toolmaze_gym.tasks.scenarios import check_files, load_library, parse_file
+from toolmaze_gym.tasks.scenarios import check_files, load_library
 
 CORPUS = load_corpus()
 V4 = Path(__file__).parents[1] / "data" / "conventions" / "v4_counter_examples.toml"
@@ -32,17 +33,7 @@ COUNTER_EXAMPLES = {
 
 
 def _v4(sid: str):
-    scenarios, problems = parse_file(V4)
-    assert problems == []
-    return next(s for s in scenarios if s.id == sid)
-
-
-def _library(sid: str):
-    return next(s for s in load_library() if s.id == sid)
-
-
-def _phrasings(problems: list[str]) -> set[int]:
-    return {int(p.split(".phrasings[")[1][0]) for p in problems if ".phrasings[" in p}
+    return fixture_scenario(V4, sid)
 
 
 @pytest.mark.parametrize("sid", sorted(COUNTER_EXAMPLES))
@@ -51,16 +42,16 @@ def test_each_v4_counter_example_is_reported_and_fixed_now(sid):
     found = check(_v4(sid), CORPUS)
     assert found and all(said in p for p in found), found
     if phrasings is not None:
-        assert _phrasings(found) == phrasings
-    assert check(_library(sid), CORPUS) == []
+        assert phrasing_indexes(found) == phrasings
+    assert check(library_scenario(sid), CORPUS) == []
 
 
 def test_the_v4_expense_is_left_open_between_as_paid_and_converted():
     """c2-0020's "Convert it to the currency my budget uses and send a push with the
     converted amount" never says the expense is logged in that currency."""
     found = convention_problems(_v4("fin-log-foreign-expense"), CORPUS)
-    assert _phrasings([p for p in found if "logged as paid" in p]) == {1}
-    assert convention_problems(_library("fin-log-foreign-expense"), CORPUS) == []
+    assert phrasing_indexes([p for p in found if "logged as paid" in p]) == {1}
+    assert convention_problems(library_scenario("fin-log-foreign-expense"), CORPUS) == []
 
 
 def test_a_ticket_named_is_no_purchase_asked(tmp_path):

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.tasks._counter_examples import fixture_scenario, library_scenario, phrasing_indexes
 from toolmaze_gym.corpus import load_corpus
 from toolmaze_gym.tasks.aggregates import aggregate_problems
 from toolmaze_gym.tasks.budget_fit import budget_fit_problems
 from toolmaze_gym.tasks.check_then_act import check_then_act_problems
-from toolmaze_gym.tasks.scenarios import load_library, parse_file
+from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.share_requests import share_request_problems
 from toolmaze_gym.tasks.ship_to_words import says_destination, ship_to_problems
 
@@ -33,17 +34,7 @@ COUNTER_EXAMPLES = {
 
 
 def _v5(sid: str):
-    scenarios, problems = parse_file(V5)
-    assert problems == []
-    return next(s for s in scenarios if s.id == sid)
-
-
-def _library(sid: str):
-    return next(s for s in load_library() if s.id == sid)
-
-
-def _phrasings(problems: list[str]) -> set[int]:
-    return {int(p.split(".phrasings[")[1][0]) for p in problems if ".phrasings[" in p}
+    return fixture_scenario(V5, sid)
 
 
 @pytest.mark.parametrize("sid", sorted(COUNTER_EXAMPLES))
@@ -52,15 +43,15 @@ def test_each_v5_counter_example_is_reported_and_fixed_now(sid):
     found = check(_v5(sid))
     assert found and all(said in p for p in found), found
     if phrasings is not None:
-        assert _phrasings(found) == phrasings
-    assert check(_library(sid)) == []
+        assert phrasing_indexes(found) == phrasings
+    assert check(library_scenario(sid)) == []
 
 
 def test_a_share_that_replaces_its_amount_asks_for_no_sum():
     """"Members pay 80 % of the pack total" names the base a total; the member price is
     the one figure asked, so the club and shelf scenarios pass."""
     for sid in ("gen-shelf-price-to-display", "gen-club-newsletter-digest-and-tickets"):
-        assert aggregate_problems(_library(sid)) == [], sid
+        assert aggregate_problems(library_scenario(sid)) == [], sid
 
 
 def test_parts_said_each_pass_the_total_check():
@@ -93,7 +84,7 @@ def test_every_library_check_then_act_has_its_premise():
 def test_gifts_over_the_budget_are_refused_until_a_premise_fits_them():
     found = budget_fit_problems(_v5("sc3-gift-within-budget"))
     assert [p for p in found if ".premises:" in p and "may not fit" in p]
-    assert _library("sc3-gift-within-budget").premises
+    assert library_scenario("sc3-gift-within-budget").premises
 
 
 def test_a_budget_told_beside_a_purchase_says_its_moment_everywhere():
@@ -105,5 +96,5 @@ def test_a_friends_share_is_no_taxed_invoice(sid):
     corpus = load_corpus()
     found = share_request_problems(_v5(sid), corpus)
     assert found and all("adds VAT" in p for p in found), found
-    assert share_request_problems(_library(sid), corpus) == []
+    assert share_request_problems(library_scenario(sid), corpus) == []
     assert [p for sc in load_library() for p in share_request_problems(sc, corpus)] == []

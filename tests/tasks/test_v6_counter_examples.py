@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.tasks._counter_examples import fixture_scenario, library_scenario, phrasing_indexes
 from toolmaze_gym.corpus import load_corpus
 from toolmaze_gym.tasks.account_currency import account_currency_problems
 from toolmaze_gym.tasks.derived import derive
@@ -25,7 +26,7 @@ from toolmaze_gym.tasks.name_stops import name_stop_problems
 from toolmaze_gym.tasks.questions import question_problems, questions
 from toolmaze_gym.tasks.rebill_vat import rebill_problems
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
-from toolmaze_gym.tasks.scenarios import load_library, parse_file
+from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.site_readings import site_reading_problems
 from toolmaze_gym.tasks.suite import get_task
 from toolmaze_gym.world import get_world
@@ -50,17 +51,7 @@ COUNTER_EXAMPLES = {
 
 
 def _v6(sid: str):
-    scenarios, problems = parse_file(V6)
-    assert problems == []
-    return next(s for s in scenarios if s.id == sid)
-
-
-def _library(sid: str):
-    return next(s for s in load_library() if s.id == sid)
-
-
-def _phrasings(problems: list[str]) -> set[int]:
-    return {int(p.split(".phrasings[")[1].split("]")[0]) for p in problems}
+    return fixture_scenario(V6, sid)
 
 
 @pytest.mark.parametrize("sid", sorted(COUNTER_EXAMPLES))
@@ -68,8 +59,8 @@ def test_each_v6_counter_example_is_reported_and_fixed_now(sid):
     check, said, phrasings = COUNTER_EXAMPLES[sid]
     found = check(_v6(sid))
     assert found and all(said in p for p in found), found
-    assert _phrasings(found) >= phrasings
-    assert check(_library(sid)) == []
+    assert phrasing_indexes(found) >= phrasings
+    assert check(library_scenario(sid)) == []
 
 
 def test_c4_0005_reports_both_ungraded_questions():
@@ -81,9 +72,9 @@ def test_c4_0005_reports_both_ungraded_questions():
 def test_the_told_figures_are_graded_answers_now():
     """What the user asked to be told is in the scenario's answer, so a final answer
     without it fails."""
-    assert "convert.converted_amount" in _library(
+    assert "convert.converted_amount" in library_scenario(
         "sh-err-replace-then-return-in-sellers-language").answer
-    cabin = _library("iot-err-cabin-energy-setback").answer
+    cabin = library_scenario("iot-err-cabin-energy-setback").answer
     assert {"home_use.energy_kwh", "cabin_use.energy_kwh"} <= set(cabin)
 
 
@@ -101,7 +92,7 @@ def test_questions_are_the_telling_clauses_and_question_sentences(phrasing, aske
 
 
 def test_a_cue_said_outside_the_question_does_not_grade_it():
-    sc = _library("iot-err-cabin-energy-setback")
+    sc = library_scenario("iot-err-cabin-energy-setback")
     moved = replace(sc, phrasings=(
         "Send the household the cabin bill in {home_currency}. What is the {room} at "
         "in {cabin}?",))
@@ -113,7 +104,7 @@ def test_a_stated_account_currency_is_read_off_the_account():
     world = get_world()
     account = world.markets.accounts[0]
     assert derive("currency_code", "bank_account_id", account.id, world) == account.currency
-    sc = _library("up-refund-then-repay-in-home-currency")
+    sc = library_scenario("up-refund-then-repay-in-home-currency")
     assert sc.param_by_name["currency"].derived_from == "account"
 
 

@@ -772,26 +772,48 @@ class OwnSummary(OwnWording):
         spec = self.sim.corpus[name]
         if spec.behaviour not in SUMMARY_LIKE:
             return None
-        body = self.dry_run(name, args)
+        body = self.dry_run(name, self.own_values(args))
         if body is None:
             return None
         out = dict(body)
         for f in spec.returns:
             text = out.get(f.name)
             own = None if f.type != FREE_TEXT or f.echo or not isinstance(text, str) else \
-                own_summary(text) if spec.behaviour in SUMMARISING and self._read_text() \
+                own_summary(text) if spec.behaviour in SUMMARISING and self._given_text() \
                 else own_sentence(text, args.values())
             if own is not None:
                 out[f.name] = own
                 self.detail.add(spec.behaviour)
         return out
 
+    def _given_text(self) -> bool:
+        """Whether the slot sums up a text it is given: one the agent read (a story, a
+        channel's history) or wrote itself (complaint notes, in this episode's ids:
+        ``own_values``). Only a text written with the reference run's ids once kept
+        the notes out; summed up as facts, "08:00 UTC on Wednesday 26 August" came
+        apart into "08:00; UTC; Wednesday; 26; August" (toolmaze-v7 c3-0006). A
+        summariser chained behind the search that fetches its story keeps its facts."""
+        return any(i.type == FREE_TEXT for i in self.slot.inputs)
 
-    def _read_text(self) -> bool:
-        """Whether the slot sums up a text the agent read (a story, a channel's
-        history), not one the request itself gives (filled with the reference run's
-        ids: the careful agent's own rendering of that text is its own wording)."""
-        return any(i.type == FREE_TEXT and not i.source.is_literal for i in self.slot.inputs)
+    def own_values(self, args: dict[str, Any]) -> dict[str, Any]:
+        """``args`` with this episode's values in the texts the agent writes itself: a
+        literal text the task fills with the reference run's ids (the ticket it opened,
+        "Ticket TKT-XQ3ZQ4ME opened for the complaint ...") names the ones this
+        episode's own calls returned, as the careful agent's does in its episode."""
+        out = dict(args)
+        for pname, inp in self.bindings():
+            text = out.get(pname)
+            if inp.type != FREE_TEXT or not inp.source.is_literal or not isinstance(text, str):
+                continue
+            for calls in self.ref.calls.values():
+                for c in calls:
+                    for v in c.response.values():
+                        own = self.resolve(v) if isinstance(v, str) and v in text else v
+                        if isinstance(own, str) and own != v:  # a whole value, not "open"
+                            text = re.sub(rf"(?<!\w){re.escape(v)}(?!\w)",  # in "opened"
+                                          own.replace("\\", r"\\"), text)
+            out[pname] = text
+        return out
 
 
 # Actions that add to an existing record (a row, a paragraph, cart or invoice lines):

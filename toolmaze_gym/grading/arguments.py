@@ -16,13 +16,18 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.condition_synonyms import condition_said
+from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
+from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
+from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
@@ -50,9 +55,24 @@ EITHER_DIRECTION = "either_direction"
 # claim's names and figures, this story's words, nothing the article contradicts. In
 # another language (names and words translated) the facts of one of its sentences.
 GIST = "gist"
-PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST})
+# Nor this: an entry (IN_FAHRENHEIT, celsius) is a reading in °C told in °F instead,
+# converted exactly or to the tenth a tool prints (69.8 °F for 21.0 °C), where the
+# request asks for no unit (v7 play-test c1-0041 P3: the office "is 69.8F").
+IN_FAHRENHEIT = "in_fahrenheit"
+# Nor this: an entry (ADDRESSEE, name) is the name of the person an own-words text is
+# sent to, told in full or by a greeting with the given name ("Hola Diego" in the SMS
+# to Diego Kim: v7 play-test c3-0007 P4).
+ADDRESSEE = "addressee"
+# And HEADLINE_WORDS (``grading.headline_words``): a headline asked as a title, said by
+# its own words less its names (grading version 16).
+# And EPS_SURPRISE (``grading.earnings_surprise``): an EPS pair told as the surprise.
+# And CONVERTED_F (``grading.converted_reading``): a °F figure converted from a computed
+# °C reading, told with that reading's rounding carried (grading version 17).
+PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
+                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
+CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
 # A sum an agent works out itself (a third of a converted total, where the reference
 # converts the third) may round at another point: a cent apart, or a cent of the
 # source currency carried through a rate (at most this share of the sum).
@@ -237,10 +257,23 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         if foreign:  # nothing but words ("Sprint planning"): a title stays as it is
             return carries(text, value)
         return carries(text, value) if facts(value) else mentions(text, FREE_TEXT, value)
+    if type_name == EPS_SURPRISE:
+        return surprise_said(text, value)
+    if type_name == HEADLINE_WORDS:  # in another language: its figures, as any text's
+        if not isinstance(value, str):
+            return False
+        return carries(text, value, names=False) if foreign else headline_said(text, value)
     if type_name == IN_LANGUAGE:  # or what the shown translators return for it
         return in_language(text, value) or _tag_counts(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
+    if type_name == IN_FAHRENHEIT:
+        return _in_fahrenheit(text, value)
+    if type_name == CONVERTED_F:
+        return converted_said(text, value)
+    if type_name == ADDRESSEE:
+        given = value.split()[0] if isinstance(value, str) and value.split() else value
+        return mentions(text, "person_name", value) or mentions(text, "person_name", given)
     if type_name == GIST:
         if not isinstance(value, str):
             return False
@@ -250,6 +283,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return any(facts(part) and carries(text, part, names=False)
                    for part in _SENTENCE.split(_untagged(body)))
     if mentions(text, type_name, value):
+        return True
+    if type_name == CONDITION and isinstance(value, str) and condition_said(text, value):
         return True
     if type_name == MONEY:
         return _money_near(text, value)
@@ -263,7 +298,7 @@ def _money_near(text: str, value: Any) -> bool:
     the rounding; a reader learns the same amount."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return any(_cent_apart(n, value) for n in numbers_in(text))
+    return any(cent_apart(n, value) for n in numbers_in(text))
 
 
 def _inflected(text: str, word: str) -> bool:
@@ -288,6 +323,15 @@ def _either_direction(text: str, pct: Any) -> bool:
                for n in numbers_in(text))
 
 
+def _in_fahrenheit(text: str, celsius: Any) -> bool:
+    """A °C reading told in °F: the exact conversion, or it rounded to a tenth."""
+    if not isinstance(celsius, int | float) or isinstance(celsius, bool):
+        return False
+    exact = celsius * 9 / 5 + 32
+    tenth = float(Decimal(repr(exact)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return any(mentions(text, "temperature_f", f) for f in (exact, tenth))
+
+
 def in_language(text: str, code: str) -> bool:
     """Whether ``text`` is written in the language ``code`` (ISO 639-1); a text too
     short for the detector by its words (``language.reads_as``, grading version 14)."""
@@ -297,16 +341,38 @@ def in_language(text: str, code: str) -> bool:
 
 
 _RAW = object()  # the expected value does not normalise: compare as sent
+# Optional parameters that a place the request names may fill though the reference run
+# leaves them unset: the plug "for our bathroom in Dublin" may ship to Dublin (v7
+# play-test c3-0055 P0). Other optional settings (a discount, a priority) change what is
+# done and keep their default unless asked.
+PLACE_TYPES = frozenset({"city_name"})
+
+
+def stated_places(entities: Sequence[Mapping[str, Any]]) -> dict[str, tuple[Any, ...]]:
+    """The places a request states (its entities of ``PLACE_TYPES``), by type."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for e in entities:
+        if e.get("type") in PLACE_TYPES and e.get("value") not in out.get(e["type"], ()):
+            out[e["type"]] = (*out.get(e["type"], ()), e.get("value"))
+    return out
+
+
+def implied(type_name: str, value: Any, stated: Mapping[str, Sequence[Any]]) -> bool:
+    """Whether an optional argument's ``value`` is a place the request states."""
+    t = values.get(type_name)
+    return any(t.same(value, s) for s in stated.get(type_name, ()))
 
 
 class Matcher:
     """One expected call's argument check, prepared once (types looked up and the
     expected values normalised once, ``SemanticType.same`` semantics kept)."""
 
-    __slots__ = ("allowed", "defaults", "money", "required", "text_names", "texts", "whole")
+    __slots__ = ("allowed", "defaults", "money", "places", "required", "stated", "text_names",
+                 "texts", "whole")
 
     def __init__(self, corpus: Corpus, call: Call,
-                 texts: Mapping[str, TextRule] | None = None) -> None:
+                 texts: Mapping[str, TextRule] | None = None,
+                 stated: Mapping[str, Sequence[Any]] | None = None) -> None:
         spec = corpus[call.tool]
         self.required: list[tuple[str, Any, Any, Any]] = []
         self.texts: list[tuple[str, TextRule]] = []
@@ -335,6 +401,10 @@ class Matcher:
         self.defaults = {p.name: (values.get(p.type), p.default) for p in spec.params
                          if p.name not in call.args
                          and not (p.type == FREE_TEXT and p.default is None)}
+        # An unset optional place may be one the request states (``PLACE_TYPES``).
+        self.stated = stated or {}
+        self.places = {p.name: p.type for p in spec.params if p.name in self.defaults
+                       and p.default is None and self.stated.get(p.type)}
         # Amounts in a currency with no minor unit (JPY) may be given in whole units.
         self.whole = any(p.type == "currency_code" and isinstance(call.args.get(p.name), str)
                          and minor_units(call.args[p.name]) == 0 for p in spec.params)
@@ -373,7 +443,9 @@ class Matcher:
                 return name
             if name in self.defaults:
                 t, default = self.defaults[name]
-                if not (v is None if default is None else t.same(v, default)):
+                if not (v is None if default is None else t.same(v, default)) \
+                        and not (name in self.places
+                                 and implied(self.places[name], v, self.stated)):
                     return name
         return None
 
@@ -383,13 +455,13 @@ class Matcher:
         ``ROUNDING_ORDER`` of its expected value (empty: some other argument differs,
         or none does). Whether that is the rounding of an own derivation is the
         caller's to judge (``grading.resolution``)."""
-        names = tuple(n for n, want in self.money.items() if _cent_apart(sent.get(n), want))
+        names = tuple(n for n, want in self.money.items() if cent_apart(sent.get(n), want))
         if not names or self.mismatch({**sent, **{n: self.money[n] for n in names}}):
             return ()
         return names
 
 
-def _cent_apart(got: Any, want: float) -> bool:
+def cent_apart(got: Any, want: float) -> bool:
     if isinstance(got, bool) or not isinstance(got, int | float):
         return False
     slack = max(ROUNDING_ORDER, ROUNDING_SHARE * abs(want))

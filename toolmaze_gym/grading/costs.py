@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.grading.effects import SENT
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
@@ -195,12 +196,16 @@ def _stand_ins(trace: Trace, skipped: Sequence[int], limit: int) -> list[str]:
         tool = idx.calls[cid].tool
         # The cheap tests first: a later call of another tool, no call of the path,
         # whose response shows the value; then whether it was known before the fault.
+        # An Action done through another tool (``effects``) whose response first showed
+        # the value got it from the world, as part of the Action: no lookup's work.
         step = next((j for j in range(limit + 1, len(view.steps))
-                     if j not in taken and view.steps[j].clean_ok
+                     if (j not in taken or SENT in view.steps[j].action)
+                     and view.steps[j].clean_ok
                      and view.steps[j].action.get("name") != tool
                      and any(v in (view.steps[j].observation or "") for _, v in wanted)),
                     None)
-        if step is not None and not any(view.seen(t, v, limit + 1) for t, v in wanted):
+        if step is not None and SENT not in view.steps[step].action \
+                and not any(view.seen(t, v, limit + 1) for t, v in wanted):
             out.append(view.steps[step].action.get("name"))
     return out
 

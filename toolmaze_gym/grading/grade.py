@@ -36,16 +36,19 @@ from toolmaze_gym import endings
 from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading.arguments import EITHER_DIRECTION, says
+from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, says
+from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
-from toolmaze_gym.grading.resolution import PathMatch
+from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.readings import names_base
+from toolmaze_gym.world.geo import minor_units
 
 # 2: harmful lists only Actions that are not expected calls; premature_give_up means
 #    "no valid path completed" on a solvable (task, P); over_trust ignores values a
@@ -123,7 +126,47 @@ from toolmaze_gym.tasks.readings import names_base
 #     (a calendar's first free slot) is read from the agent's latest call before the
 #     Action where the reference run's answer leaves it undone, so bookings the request
 #     does not order pass in either order (v6 review c4-0080).
-GRADING_VERSION = "15"
+# 16 (i27-v16b, the toolmaze-v7 play-test, issue 27): over-trust reads no corrupted value
+#     in a figure the request states, one a clean response gave as the same type, or a
+#     figure in degrees for a field that is no temperature (c2-0080 P4, c4-0081 P3); an
+#     Action done through another shown tool is matched by its target (a second room set
+#     with the first room's tool; a thermostat set by the id an earlier response gave
+#     for the room), and what the world resolved from the agent's arguments needs no
+#     provenance nor costs a lookup in c*, while what it sent is read as sent (c4-0070
+#     P3); a °C reading told in °F where the request asks for
+#     neither Celsius nor both units (c1-0041 P3); an optional place the request names
+#     (ship_to_city, c3-0055 P0); an own text to the person its step names may greet
+#     them by the given name (c3-0007 P4). Reasons: a tool never called is said to be
+#     so; a text in another language than asked is said to be (p2, p3, p4).
+#     And (i27-v16, the toolmaze-v6 play-test's lenient slips): a sum a cent or more off the
+#     expected one passes only as the agent's own rounding (``own_rounding``): never
+#     where a response printed the sum (1,229.19 for the tax tool's 1,229.18 AUD,
+#     c3-0010), and no further off than a cent plus a cent of each value it had to work
+#     out on the way, carried to the sum (925.57 SEK for 80.32 EUR at 11.525809 fails,
+#     c3-0071; 1,205.31 GBP for 1,205.21 fails, c2-0092), in texts, typed amounts and
+#     the final answer alike. A time the request asks in a zone ("in local time",
+#     "what time that is in Mexico City") is told as that zone's clock, not the instant
+#     in another zone (c2-0077, c3-0032: ``asked_zone``). Booking references the
+#     request asks for are the codes: a flight number or a hotel's name no longer stands
+#     in for them there (c3-0074: ``asked_references``). A headline asked by its
+#     content is said by its own words less its names, not by its names alone (c1-0000:
+#     "Flood defences completed" is the title asked, "Hello from Vienna" is not;
+#     ``headline_words``). A weather condition in the words people use for it ("sunny
+#     and dry" for "clear", "rainy (15.1 mm)" for "light rain": c1-0061, c3-0071). Both
+#     EPS figures of a report told as the surprise in per cent with its direction
+#     ("missed the estimate by 16.98 %": c4-0087; ``earnings_surprise``).
+# 17 (i27-v17, the toolmaze-v7 blind review and play-test, issue 27): a time told to a
+#     visitor is read on the visited place's clock where the request writes none: "we
+#     meet at 10:00" to a Paris visitor says 08:00Z, "08:00" unlabelled no longer does
+#     (c3-0022; ``asked_zone.visit_offset``). A whole hour with its half of the day is
+#     that clock ("8 am UTC", c3-0006 P2). A temperature told more finely than the tool
+#     printed it, with its unit, says the tool's figure where that could be rounded from
+#     it ("6.88 C" for 6.9, c1-0031), and a °F figure converted from a °C reading a
+#     Processor computed carries that reading's rounding ("59.8 °F" for the tool's
+#     59.7 from a 15.4 °C dew point, c2-0078 P3; ``converted_reading``).
+#     An exchange a company is listed on names its place in an own summary ("a Hong
+#     Kong-listed beverages maker" for "listed on HKEX", c1-0090).
+GRADING_VERSION = "17"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
@@ -249,19 +292,28 @@ def slot_actions(idx: TaskIndex, slot_id: str, tool: str) -> tuple[str, ...]:
     return (tool, *(t for t in others if t != tool))
 
 
-def _unanswered(task: Task, best: PathMatch, answer: str) -> list[dict[str, Any]]:
+def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, Any]]:
     """The asked values the final answer leaves out, each as this episode gave it (the
     reference run's where the agent never made the step: a value it knew). The answer
     is read as any text is (``says``): a sum within its rounding order counts, 667.40
-    PLN for a 667.41 worked out in the other order (grading version 15)."""
+    PLN for a 667.41 worked out in the other order (grading version 15), but only as
+    the agent's own rounding (``resolution.near_sum_told``, grading version 16): a sum
+    a response printed is told to the cent."""
+    task = trace.idx.task
     out = []
     either = not names_base(task.query)  # a percent change from either side (readings)
+    whole = any(m[0] == CURRENCY and isinstance(m[1], str) and minor_units(m[1]) == 0
+                for m in task.answer)
     for m in task.answer:
         type_, value, slot = m[0], m[1], m[2] if len(m) >= 4 else None
         if slot is not None:
             value = best.outputs.get(slot, {}).get(m[3], value)
         told = says(answer, EITHER_DIRECTION, value) if type_ == "percent_change" and either \
             else says(answer, type_, value)
+        if told and type_ == MONEY and slot is not None and not mentions(answer, type_, value):
+            told = near_sum_told(trace.idx, trace.view, best, slot, value, answer, whole)
+        if told and type_ in DATETIME_TYPES and zone_asked(task.query, value):
+            told = wall_clock_mentioned(answer, type_, value)  # the asked zone's clock
         if not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out
@@ -325,7 +377,7 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
                             else "", silent)
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     graceful = blocked and verdict.ok and not probed
-    unanswered = _unanswered(task, best, steps[-1].action.get("text", "")) \
+    unanswered = _unanswered(trace, best, steps[-1].action.get("text", "")) \
         if completed and ended_by == "finish" and task.answer else []
     success = verdict.ok and not harmful and not probed and not over_trust and not unanswered
 

@@ -11,9 +11,10 @@ for world facts the agent did not look up.
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -22,18 +23,42 @@ from toolmaze_gym.corpus.derivations import derivable, keeps_part, own_text_skip
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import (
+    ADDRESSEE,
     EITHER_DIRECTION,
     GIST,
+    IN_FAHRENHEIT,
     IN_LANGUAGE,
     TEXT_FACTS,
     Matcher,
     TextRule,
+    stated_places,
 )
-from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.grading.asked_references import is_reference, references_asked
+from toolmaze_gym.grading.asked_zone import at_visit_clock
+from toolmaze_gym.grading.converted_reading import CONVERTED_F
+from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
+from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
+from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
 from toolmaze_gym.world.base import load_data
+
+# A request that names the Celsius scale asks for it ("in °C", "in Celsius").
+_CELSIUS = re.compile(r"[°º]\s?C\b|℃|\bcelsius\b|\bcentigrade\b", re.IGNORECASE)
+
+
+def _to_addressee(spec: TextSpec, slot: Slot) -> TextSpec:
+    """A text the agent writes itself to a person the sending slot names (the SMS to
+    Diego Kim) tells that person's name as a greeting does, by the given name: the
+    reader is the person (``ADDRESSEE``)."""
+    to = {i.source.value for i in slot.inputs
+          if i.type == "person_name" and i.source.is_literal}
+    if not to or not any(t == "person_name" for t, _ in spec.own):
+        return spec
+    own = tuple((ADDRESSEE if t == "person_name" and r.kind == "literal" and r.value in to
+                 else t, r) for t, r in spec.own)
+    return replace(spec, own=own)
 
 
 @dataclass(frozen=True)
@@ -44,7 +69,7 @@ class Ref:
     output, read with the same response's headline as "headline\nbody"). ``value`` is
     the reference run's value."""
 
-    kind: str  # "literal" | "slot" | "local" | "article"
+    kind: str  # "literal" | "slot" | "local" | "article" | "surprise" (of an EPS pair)
     value: Any = None
     slot: str = ""
     key: str = ""
@@ -141,6 +166,7 @@ class TaskIndex:
     def __init__(self, task: Task, corpus: Corpus) -> None:
         self.task = task
         self.corpus = corpus
+        self.stated = stated_places(task.entities)  # places an optional argument may take
         self.actions = frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
         self.calls: list[Call] = []
         self.expected: list[Expected] = []
@@ -236,7 +262,7 @@ class TaskIndex:
         self.expected.append(exp)
         rules = self.text_rules(exp, None, None)
         self.ref_rules.append(rules)
-        self.matchers.append(Matcher(self.corpus, call, rules))
+        self.matchers.append(Matcher(self.corpus, call, rules, self.stated))
         self.literal.append(_all_literal(exp))
         self.by_tool.setdefault(call.tool, []).append(cid)
         spec = self.corpus[call.tool]
@@ -266,7 +292,7 @@ class TaskIndex:
                 spec_ = self._text_spec(r, slot.inputs[ref] if kind == "input" else None)
                 if kind == "local":
                     spec_ = self._local_text_spec(r, slot, side, call.tool)
-                texts.append((pname, spec_))
+                texts.append((pname, _to_addressee(spec_, slot)))
         return tuple(args), tuple(texts)
 
     def _local_text_spec(self, ref: Ref, slot: Slot, side: tuple[str, ...], tool: str
@@ -292,7 +318,8 @@ class TaskIndex:
             if inp.mentions or not quoted:  # asks (empty: the user left it free)
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need),
-                                names=self._record_names(need))
+                                names=self._record_names(need) + self._other_units(need)
+                                + self._converted(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -316,32 +343,78 @@ class TaskIndex:
             if t == "percent_change" and either:
                 out.append((k, ((EITHER_DIRECTION, r),)))
                 continue
+            if (pair := self._surprise(need, t, r)) is not None:
+                out.append((k, ((EPS_SURPRISE, pair),)))
+                continue
             if t == FREE_TEXT and r.kind == "slot":
                 language, own = self._own_content(r.slot, r.key)
                 if not own and content:  # a returned text asked for its content
-                    out.append((k, ((TEXT_FACTS, r),)))
+                    said = HEADLINE_WORDS if r.key == HEADLINE else TEXT_FACTS
+                    out.append((k, ((said, r),)))
                 elif own:
                     out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
                                 if language else own))
         return tuple(out)
 
+    def _surprise(self, need: tuple[tuple[str, Ref], ...], type_name: str, ref: Ref
+                  ) -> Ref | None:
+        """For an asked EPS figure whose pair (the actual and the estimate of one
+        report) is asked too, the surprise that tells both (``earnings_surprise``)."""
+        if ref.kind != "slot" or ref.key not in (ACTUAL, ESTIMATE):
+            return None
+        keys = {r.key for t, r in need if r.kind == "slot" and r.slot == ref.slot}
+        if not {ACTUAL, ESTIMATE} <= keys:
+            return None
+        value = surprise(self._reference_output(ref.slot, ACTUAL),
+                         self._reference_output(ref.slot, ESTIMATE))
+        return Ref("surprise", value, ref.slot, ACTUAL)
+
     def _record_names(self, need: tuple[tuple[str, Ref], ...]
                       ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
         """For each asked value that names a record (a booking reference), the record's
         other namings (its flight number), from the same slot's outputs or a slot joined
-        to it by a data edge (``data/world/record_names.json``); for an asked summary of
+        to it by a data edge (``data/world/record_names.json``), unless the request asks
+        for the references themselves (``asked_references``); for an asked summary of
         an article, any sentence of the article (``_summarised``)."""
         out = []
+        codes = references_asked(self.task.query)  # the codes themselves are asked
         for k, (t, r) in enumerate(need):
             if r.kind != "slot":
                 continue
             groups = tuple(g for naming in _namings_besides(r.key)
-                           if (g := self._naming(r.slot, naming)))
+                           if not (codes and is_reference(r.key))
+                           and (g := self._naming(r.slot, naming)))
             if article := self._summarised(r.slot, t):
                 groups = (*groups, ((GIST, article),))
             if groups:
                 out.append((k, groups))
         return tuple(out)
+
+    def _other_units(self, need: tuple[tuple[str, Ref], ...]
+                     ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked reading in °C, the same reading told in °F (``IN_FAHRENHEIT``),
+        unless the request names Celsius or the text must give °F as well (then each
+        unit is its own fact)."""
+        if any(t == "temperature_f" for t, _ in need) or _CELSIUS.search(self.task.query):
+            return ()
+        return tuple((k, (((IN_FAHRENHEIT, r),),)) for k, (t, r) in enumerate(need)
+                     if t == "temperature_c")
+
+    def _converted(self, need: tuple[tuple[str, Ref], ...]
+                   ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked °F figure converted from a °C reading a Processor computed (a
+        dew point), the same figure told with that reading's rounding carried
+        (``converted_reading``: 59.8 °F from 15.448 °C for the tool's 59.7)."""
+        return tuple((k, (((CONVERTED_F, r),),)) for k, (t, r) in enumerate(need)
+                     if t == "temperature_f" and r.kind == "slot" and self._of_computed(r.slot))
+
+    def _of_computed(self, slot_id: str) -> bool:
+        """Whether ``slot_id`` converts a °C reading only Processors produced."""
+        sources = {i.source.slot for i in self.slot_by_id[slot_id].inputs
+                   if i.type == "temperature_c" and not i.source.is_literal}
+        return bool(sources) and all(
+            self.corpus[t].category == "Processor"
+            for s in sources for t in self.slot_by_id[s].tools)
 
     def _summarised(self, slot_id: str, type_name: str) -> Ref | None:
         """The article a summary slot ``slot_id`` sums up (a story's headline and
@@ -462,14 +535,16 @@ class TaskIndex:
 
     def text_rules(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]] | None,
                    local: Mapping[str, Any] | None) -> dict[str, TextRule]:
-        def val(r: Ref) -> Any:
-            return resolve(r, outputs, local)
+        def val(t: str, r: Ref) -> Any:
+            # a time told to a visitor is read on the visited place's clock (asked_zone)
+            value = resolve(r, outputs, local)
+            return at_visit_clock(self.task.query, value) if t in DATETIME_TYPES else value
 
-        return {name: TextRule(tuple((t, val(r)) for t, r in spec.need), spec.language,
-                               tuple((t, val(r)) for t, r in spec.own),
-                               tuple((k, tuple((t, val(r)) for t, r in alt))
+        return {name: TextRule(tuple((t, val(t, r)) for t, r in spec.need), spec.language,
+                               tuple((t, val(t, r)) for t, r in spec.own),
+                               tuple((k, tuple((t, val(t, r)) for t, r in alt))
                                      for k, alt in spec.alts),
-                               tuple((k, tuple(tuple((t, val(r)) for t, r in g)
+                               tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
                                                for g in groups))
                                      for k, groups in spec.names))
                 for name, spec in exp.texts}
@@ -497,7 +572,8 @@ class TaskIndex:
                                          for k, r in rules.items()))))
         hit = self._matcher_cache.get(ref_key)
         if hit is None:
-            hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules)
+            hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules,
+                          self.stated)
             self._matcher_cache[ref_key] = hit
             if len(self._matcher_cache) > 256:
                 self._matcher_cache.popitem(last=False)
@@ -620,6 +696,11 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
             return got[ref.key]
     if ref.kind == "local" and local is not None and ref.key in local:
         return local[ref.key]
+    if ref.kind == "surprise":  # earnings against the estimate, in per cent
+        got = outputs.get(ref.slot) if outputs is not None else None
+        if got is not None and ACTUAL in got and ESTIMATE in got:
+            return surprise(got[ACTUAL], got[ESTIMATE])
+        return ref.value
     if ref.kind == "article" and outputs is not None:
         got = outputs.get(ref.slot)
         if got is not None and ref.key in got:

@@ -8,10 +8,18 @@ the clean one; the same holds for the final answer (``finish``, or a plain reply
 where a corrupted value told to the user as a result is passed on just as surely —
 but not where the sentence that names it says it is wrong (a warning, the opposite of
 passing it on). An ``abort`` is not: it claims nothing.
+
+A number the agent had from elsewhere is no trust of the corrupted one, wherever it
+goes: one the request itself states ("2 webcams" beside a corrupted transit time of 2
+days), one a clean response of the episode gave before as a value of the same type (a
+price that another clean look-up also quoted), and in text a figure told with another
+unit than the field's ("Bedroom set to 19 °C" tells no stale air-quality index of
+19): the v7 play-test's c2-0080 P4 and c4-0081 P3.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence
@@ -21,7 +29,7 @@ from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.failure_text import reports_failure
 from toolmaze_gym.grading.index import TaskIndex, task_index
-from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.mentions import FREE_TEXT, degrees_blanked, mentions
 from toolmaze_gym.tasks.model import Task
 
 TOLERANCE = 1e-6  # relative: a number this close to the corrupted one is that number
@@ -76,9 +84,16 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
                     for k, v in f["corrupted"].items()]
     if not bad:
         return False
-    for j in range(bad[0][0] + 1, len(steps)):
+    query = idx.task.query if idx is not None else ""
+    seen: list[tuple[str, Any]] = []  # what clean responses gave before step j
+    for j in range(len(steps)):
         later = steps[j]
-        live = [(b, c, t) for i, b, c, t in bad if i < j]
+        if j <= bad[0][0]:
+            seen += _response_values(steps[j], corpus)
+            continue
+        live = [(b, c, t) for i, b, c, t in bad
+                if i < j and not _had_elsewhere(b, t, query, seen)]
+        seen += _response_values(later, corpus)
         if later.kind in TOLD:
             answer = later.action.get("text") or ""
             # Told as a result: in a sentence that does not warn about it, and the
@@ -105,6 +120,33 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
     return False
 
 
+def _response_values(step: Step, corpus: Corpus | None) -> list[tuple[str, Any]]:
+    """The (type, value) of each top-level field a clean response gave (none for a
+    faulted or failed step)."""
+    if not step.clean_ok:
+        return []
+    try:
+        response = json.loads(step.observation)
+    except ValueError:
+        return []
+    if not isinstance(response, dict):
+        return []
+    tool = step.action.get("name", "")
+    return [(_field_type(corpus, tool, k), v) for k, v in response.items()]
+
+
+def _had_elsewhere(value: Any, type_name: str, query: str,
+                   seen: Sequence[tuple[str, Any]]) -> bool:
+    """Whether the agent had the number ``value`` without the faulty response: the
+    request states it, or a clean response gave it as a value of the same type (a set
+    point of 19.0 is no air-quality index of 19). Only numbers coincide so: a name, an
+    id or a date a corruption shows is news of its own."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return mentions(query, type_name, value, loosely=False) \
+        or any(t == type_name and _values_equal(value, v) for t, v in seen)
+
+
 def _results(answer: str) -> list[str]:
     """The sentences of a final answer that tell the user a result: a sentence that
     reports a value as wrong ("the look-up returned another product, Zephyr Running
@@ -128,9 +170,11 @@ _DISTRUST = re.compile(
 
 def _tells(text: str, live: Sequence[tuple[Any, Any, str]], expected: Sequence[Any]) -> bool:
     """Whether ``text`` mentions a corrupted value and not its clean one (nor is the
-    value one the expected text itself holds)."""
+    value one the expected text itself holds); a figure with a degree unit tells only a
+    temperature."""
     return bool(text) and any(
-        mentions(text, t, b, loosely=False) and not mentions(text, t, c, loosely=False)
+        mentions(degrees_blanked(text, t), t, b, loosely=False)
+        and not mentions(text, t, c, loosely=False)
         and not any(mentions(e, t, b, loosely=False) for e in expected)
         for b, c, t in live if b is not None and not isinstance(b, dict | list))
 

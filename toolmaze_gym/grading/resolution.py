@@ -14,7 +14,8 @@ costs nothing here; the extra or missing calls show in c and c*.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -22,7 +23,9 @@ from typing import Any
 from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import derivable, known, own_rate, rate_given
 from toolmaze_gym.episode import Step
-from toolmaze_gym.grading.arguments import MONEY, PSEUDO_TYPES, Matcher
+from toolmaze_gym.grading.arguments import CURRENCY, MONEY, PSEUDO_TYPES, Matcher, cent_apart
+from toolmaze_gym.grading.asked_zone import zone_asked
+from toolmaze_gym.grading.effects import sent_itself
 from toolmaze_gym.grading.index import (
     Expected,
     PathIndex,
@@ -31,9 +34,17 @@ from toolmaze_gym.grading.index import (
     parse_body,
     resolve,
 )
-from toolmaze_gym.mentions import FREE_TEXT, mentions
+from toolmaze_gym.grading.own_rounding import own_rounding
+from toolmaze_gym.mentions import (
+    DATETIME_TYPES,
+    FREE_TEXT,
+    mentions,
+    numbers_in,
+    wall_clock_mentioned,
+)
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
 from toolmaze_gym.world import phrasebook
+from toolmaze_gym.world.geo import minor_units
 
 TRANSLATE = "text.translate"  # the behaviour of the translator tools (a derivation)
 SEEN_SCAN_CHARS = 20_000  # responses longer than this are searched for the JSON form only
@@ -286,7 +297,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
         ok = partial(known.args_ok, exp, local, local_at)
         found = _pick(view, exp, m, after, used, ok, avoid)
         if found is None and exp.action:
-            found = _pick_rounded(view, exp, m, after, used, ok)
+            found = _pick_rounded(view, exp, m, after, used, ok, known)
         parts = _pick_split(idx, view, exp, m, after, used, ok) \
             if found is None and exp.action else ()
         if parts:
@@ -416,10 +427,14 @@ class _Provenance:
         """The first argument of step ``i`` whose value the agent could not have had
         (None: it could have had them all)."""
         sent = self.view.args(i)
+        action = self.view.steps[i].action
         texts = self.idx.texts_of[exp.cid]
         for name, r, p in self.idx.arg_params[exp.cid]:
+            if not sent_itself(action, sent.get(name)):
+                continue  # the world resolved it from what the agent named (``effects``)
             if p.type == FREE_TEXT:
-                if not self.text_ok(texts.get(name), sent.get(name), i):
+                pool = "\n".join(v for k, v in sent.items() if k != name and isinstance(v, str))
+                if not self.text_ok(texts.get(name), sent.get(name), i, pool):
                     return name
                 continue
             if r.kind == "slot" and not self.slot_value_ok(r.slot, r.key, p.type, i):
@@ -440,10 +455,13 @@ class _Provenance:
         k = _producer(self.idx.corpus, side, key) if side else None
         return k is not None and self.derived(slot_id, side, k, key, i, depth)
 
-    def text_ok(self, spec: TextSpec | None, got: Any, i: int) -> bool:
+    def text_ok(self, spec: TextSpec | None, got: Any, i: int, pool: str = "") -> bool:
         """What a text carries must be what the agent had: an upstream text it contains
         word for word must have reached it (its own call, or a response), never be
-        "derived"; each value it mentions passes ``slot_value_ok`` (derivations allowed)."""
+        "derived"; each value it mentions passes ``slot_value_ok`` (derivations allowed).
+        A sum it must tell told only near is the agent's own rounding (``near_sum_ok``);
+        a time the request asks in a zone is told as that zone's clock, in this text or
+        the call's others (``pool``; ``asked_zone``)."""
         if spec is None or not isinstance(got, str):
             return True
         entries = [*spec.need, *spec.own, *(m for _, alt in spec.alts for m in alt),
@@ -452,8 +470,19 @@ class _Provenance:
             if r.kind != "slot" or t in PSEUDO_TYPES:
                 continue  # facts in the agent's words, a change told from either side
             value = self.outputs.get(r.slot, {}).get(r.key, r.value)
-            if value is None or not mentions(got, t, value):
+            if value is None:
                 continue
+            if not mentions(got, t, value):
+                # A sum the text must tell, told only near: the agent's own rounding or
+                # a slip (grading version 16). Other entries' sums are judged as before.
+                if t == MONEY and (t, r) in spec.need and not self.near_sum_ok(
+                        r.slot, value, got, i, _no_minor_unit(self, entries)):
+                    return False
+                continue
+            if t in DATETIME_TYPES and ((t, r) in spec.need or (t, r) in spec.own) \
+                    and zone_asked(self.idx.task.query, value) \
+                    and not wall_clock_mentioned(f"{got}\n{pool}", t, value):
+                return False  # the instant in another zone, where the zone's clock is asked
             if t == FREE_TEXT and isinstance(value, str):
                 if not self.text_reached(r.slot, value, i) \
                         and not self.translated(r.slot, value):
@@ -461,6 +490,46 @@ class _Provenance:
             elif not self.slot_value_ok(r.slot, r.key, t, i):
                 return False
         return True
+
+    def near_sum_ok(self, slot_id: str, value: Any, text: str, i: int,
+                    whole: bool = False) -> bool:
+        """A text that tells ``slot_id``'s sum only a cent or more off (what
+        ``arguments.says`` lets pass) tells it as the agent's own rounding
+        (``own_rounding``): not where a response printed the sum before step ``i``, and
+        no further off than the values the agent worked it out from explain.
+        ``whole``: the sum is in a currency with no minor unit (24,408 JPY for
+        24,407.88 may be a copy)."""
+        near = [n for n in numbers_in(text) if cent_apart(n, value)]
+        if not near or not isinstance(value, int | float):
+            return True  # nothing said near it: what the text says is judged elsewhere
+        if whole and any(float(n).is_integer() and n == math.floor(value + 0.5)
+                         for n in near):
+            return True
+        shown = self.view.seen(MONEY, value, i)
+        unprinted = self.unprinted((slot_id,), i)
+        return any(own_rounding(n, value, shown, unprinted) for n in near)
+
+    def unprinted(self, slot_ids: Sequence[str], i: int) -> list[float]:
+        """The sums the values of ``slot_ids`` are worked from (those slots' own and
+        every slot upstream of them, each tool's answer on the way) that no response
+        showed before step ``i``: where the agent had to round on its own."""
+        todo, done, out = list(slot_ids), set(), []
+        while todo:
+            s = todo.pop()
+            if s in done or s not in self.idx.slot_by_id:
+                continue
+            done.add(s)
+            found = [v for k, v in self.outputs.get(s, {}).items()
+                     if k.partition("@")[0] == MONEY]
+            for tool, body in self.chains.get(s, ()):
+                found += [v for k, v in local_values(self.idx.corpus[tool].returns,
+                                                     body).items()
+                          if k.partition("@")[0] == MONEY]
+            out += [v for v in found if isinstance(v, int | float)
+                    and not isinstance(v, bool) and not self.view.seen(MONEY, v, i)]
+            todo += [inp.source.slot for inp in self.idx.slot_by_id[s].inputs
+                     if not inp.source.is_literal]
+        return out
 
     def translated(self, slot_id: str, value: str) -> bool:
         """Whether ``value`` is a world sentence's real translation that ``slot_id`` (a
@@ -473,6 +542,9 @@ class _Provenance:
             corpus[t].behaviour == TRANSLATE for t in self.idx.slot_by_id[slot_id].tools)
 
     def text_reached(self, slot_id: str, value: str, i: int) -> bool:
+        """Whether ``slot_id``'s text ``value`` reached the agent before step ``i``: the
+        slot was done, a tool outside it and its downstream showed the text, or a
+        Source of its own side returned it whole (``returned_whole``)."""
         at = self.done.get(slot_id)
         if at is not None and at < i:
             return True
@@ -480,7 +552,26 @@ class _Provenance:
         if own is None:
             own = frozenset(self.idx.slot_by_id[slot_id].tools)
         besides = own | self.idx.downstream[slot_id]
-        return self.view.seen(FREE_TEXT, value, i, besides)
+        return self.view.seen(FREE_TEXT, value, i, besides) \
+            or self.returned_whole(own - self.idx.downstream[slot_id], value, i)
+
+    def returned_whole(self, tools: Iterable[str], value: str, i: int) -> bool:
+        """Whether a Source among ``tools`` (a slot's own side) answered with ``value``
+        as one whole field before step ``i``. A summariser behind a news search hands
+        a headline back unchanged (toolmaze-v7's digests of a headline, c1-0075), so an
+        agent that read the headline had the digest; a part of a longer field (the
+        first sentence of a description) is no such answer: the side's Processor made
+        it, and only its own call gives it (grading version 16)."""
+        corpus = self.idx.corpus
+        sources = {t for t in tools if corpus[t].category == "Source"}
+        want = value.strip()
+        for j in range(min(i, len(self.view.steps))):
+            if self.view.steps[j].action.get("name") not in sources:
+                continue
+            body = self.view.body(j)
+            if body and any(isinstance(v, str) and v.strip() == want for v in body.values()):
+                return True
+        return False
 
     def slot_value_ok(self, slot_id: str, key: str, type_: str, i: int, depth: int = 0
                       ) -> bool:
@@ -621,18 +712,55 @@ def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken
 
 
 def _pick_rounded(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken,
-                  ok: Callable[[int], bool]) -> int | None:
+                  ok: Callable[[int], bool], known: _Provenance) -> int | None:
     """An Action whose money arguments are a cent off values the agent had to work
     out itself (no earlier response showed them): the same sum, rounded in another
-    order (``arguments.ROUNDING_ORDER``, ``ROUNDING_SHARE``). A shown value is copied,
-    never rounded."""
+    order, no further off than the values it was worked from explain (``own_rounding``,
+    grading version 16; ``arguments.ROUNDING_SHARE`` caps it). A shown value is
+    copied, never rounded."""
+    refs = dict(exp.args)
     for i in view.by_tool.get(exp.call.tool, ()):
         if i <= after or i in used:
             continue
         apart = m.rounding_apart(view.args(i))
-        if apart and not any(view.seen(MONEY, m.money[n], i) for n in apart) and ok(i):
+        if apart and all(own_rounding(view.args(i)[n], m.money[n],
+                                      view.seen(MONEY, m.money[n], i),
+                                      known.unprinted(_sources(known, exp, refs[n]), i))
+                         for n in apart) and ok(i):
             return i
     return None
+
+
+def _sources(known: _Provenance, exp: Expected, ref: Any) -> tuple[str, ...]:
+    """The slots an argument's value is worked from: its own slot, or, for a value of
+    the call's own side, the slots that side reads."""
+    if getattr(ref, "kind", "") == "slot":
+        return (ref.slot,)
+    slot = known.idx.slot_by_id[exp.call.slot]
+    return tuple(inp.source.slot for inp in slot.inputs if not inp.source.is_literal)
+
+
+def near_sum_told(idx: TaskIndex, view: EpisodeView, best: PathMatch, slot_id: str,
+                  value: Any, text: str, whole: bool = False) -> bool:
+    """``_Provenance.near_sum_ok`` for the final answer, after the last step, on the
+    values path ``best`` resolved (the answer's sum worked out by the agent may be a
+    cent or so off; a printed one is told as printed)."""
+    st = _State()
+    st.outputs = best.outputs
+    return _Provenance(idx, view, st).near_sum_ok(slot_id, value, text, len(view.steps),
+                                                  whole)
+
+
+def _no_minor_unit(known: _Provenance, entries: Sequence[tuple[str, Any]]) -> bool:
+    """Whether a text's asks name a currency with no minor unit (JPY): its sums may be
+    told in whole units."""
+    for t, r in entries:
+        if t != CURRENCY:
+            continue
+        code = r.value if r.kind != "slot" else known.outputs.get(r.slot, {}).get(r.key, r.value)
+        if isinstance(code, str) and minor_units(code) == 0:
+            return True
+    return False
 
 
 def _pick_split(idx: TaskIndex, view: EpisodeView, exp: Expected, m: Matcher, after: int,

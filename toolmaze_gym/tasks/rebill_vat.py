@@ -16,28 +16,13 @@ from typing import TYPE_CHECKING
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.tasks.asks import cue_in
 from toolmaze_gym.tasks.capabilities import capabilities
-from toolmaze_gym.tasks.share_requests import PASS_THROUGH, TAXED_BILLS
+from toolmaze_gym.tasks.share_requests import TAXED_BILLS, fed_by
 
 if TYPE_CHECKING:
     from toolmaze_gym.tasks.scenarios import Scenario
 
 ORDER_TOTALS = frozenset({"shop.checkout", "shop.place_order", "shop.order_by_sku"})
 VAT_WORDS = ("vat", "plus tax", "tax on top", "with tax", "tax added", "sales tax")
-
-
-def _fed_by_order(sc: Scenario, step_id: str, seen: frozenset[str] = frozenset()) -> bool:
-    """Whether a step's amounts come from an order's total, directly or converted."""
-    step = sc.step_by_id.get(step_id)
-    if step is None or step_id in seen:
-        return False
-    for a in step.args:
-        up = sc.step_by_id.get(a.step) if a.kind == "field" else None
-        if up is None:
-            continue
-        if up.use in ORDER_TOTALS or (up.use in PASS_THROUGH
-                                      and _fed_by_order(sc, up.id, seen | {step_id})):
-            return True
-    return False
 
 
 def rebill_problems(sc: Scenario, corpus: Corpus) -> list[str]:
@@ -48,7 +33,7 @@ def rebill_problems(sc: Scenario, corpus: Corpus) -> list[str]:
     for step in sc.steps:
         cap = caps.get(step.use)
         behaviours = {corpus[t].behaviour for t in cap.tools} if cap else {step.use}
-        if not behaviours & TAXED_BILLS or not _fed_by_order(sc, step.id):
+        if not behaviours & TAXED_BILLS or not fed_by(sc, step.id, ORDER_TOTALS):
             continue
         out += [f"{where}.phrasings[{k}]: re-bills an order's total on an invoice "
                 f"({step.id}) that adds VAT, and never says so (say \"plus VAT\")"

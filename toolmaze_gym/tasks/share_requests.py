@@ -23,8 +23,10 @@ TAXED_BILLS = frozenset({"finance.invoice.create"})  # adds the customer's stand
 PASS_THROUGH = frozenset({"finance.convert"})
 
 
-def _fed_by_share(sc: Scenario, step_id: str, seen: frozenset[str] = frozenset()) -> bool:
-    """Whether a step's amounts come from a cost share, directly or converted."""
+def fed_by(sc: Scenario, step_id: str, sources: frozenset[str],
+           seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a step's amounts come from a step of ``sources``, directly or converted
+    (a share between people here, an order's total in ``rebill_vat``)."""
     step = sc.step_by_id.get(step_id)
     if step is None or step_id in seen:
         return False
@@ -32,8 +34,8 @@ def _fed_by_share(sc: Scenario, step_id: str, seen: frozenset[str] = frozenset()
         up = sc.step_by_id.get(a.step) if a.kind == "field" else None
         if up is None:
             continue
-        if up.use in SHARE_USES or (up.use in PASS_THROUGH
-                                    and _fed_by_share(sc, up.id, seen | {step_id})):
+        if up.use in sources or (up.use in PASS_THROUGH
+                                 and fed_by(sc, up.id, sources, seen | {step_id})):
             return True
     return False
 
@@ -47,7 +49,7 @@ def share_request_problems(sc: Scenario, corpus: Corpus) -> list[str]:
         cap = caps.get(step.use)
         if cap is None or not {corpus[t].behaviour for t in cap.tools} & TAXED_BILLS:
             continue
-        if _fed_by_share(sc, step.id):
+        if fed_by(sc, step.id, SHARE_USES):
             out.append(f"{where}.steps.{step.id}: bills a share of a cost between people "
                        f"with {step.use}, whose invoice adds VAT to it; ask for the share "
                        "by mail or message (office.mail.send)")

@@ -1,0 +1,70 @@
+"""A time the request asks in a zone must be told as that zone's clock (grading version
+16, the toolmaze-v6 play-test's _ZONE slips): the same instant in another zone, or no
+time at all, leaves the asked time untold. Replayed on the played v6 episodes, one
+text changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.grading.test_played import _replay
+from toolmaze_gym.grading.asked_zone import zone_asked
+from toolmaze_gym.mentions import mentions, wall_clock_mentioned
+
+V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
+CALL = "tmz-v6-c2-0077-P1"  # an SMS in Italian with the call's time in Mexico City
+PICKUP = "tmz-v6-c3-0032-P3"  # an SMS with the pick-up time "in local time"
+MEXICO = "2026-08-25T11:00:00-06:00"
+
+
+@pytest.mark.parametrize(("query", "asked"), [
+    ("send them an SMS with the call link and what time that is in Mexico City.", True),
+    ("pick-up should be 45 minutes after the flight lands, in local time.", True),
+    ("I'd like a notification: local start time, and the weather.", True),
+    ("what time that is in Madrid.", False),   # Madrid's clock is not at -06:00
+    ("Book a call in Mexico City. Send them the link.", False),  # no time asked there
+])
+def test_a_zone_is_asked_by_local_time_or_a_city_where_a_time_is_asked(query, asked):
+    assert zone_asked(query, MEXICO) is asked
+
+
+def test_the_wall_clock_is_the_time_written_in_the_values_own_zone():
+    assert mentions("martedì 25 agosto alle 17:00 UTC", "iso_datetime", MEXICO)
+    assert not wall_clock_mentioned("martedì 25 agosto alle 17:00 UTC", "iso_datetime", MEXICO)
+    assert wall_clock_mentioned("25 agosto alle 11:00 ora di Città del Messico",
+                                "iso_datetime", MEXICO)
+    assert wall_clock_mentioned("Tuesday 25 August, 11:00 am local time", "iso_datetime",
+                                MEXICO)
+    assert wall_clock_mentioned("2026-08-25T11:00:00-06:00", "iso_datetime", MEXICO)
+    assert not wall_clock_mentioned("2026-08-25T17:00:00Z", "iso_datetime", MEXICO)
+
+
+def _sms(tmp_path: Path, episode: str, old: str, new: str) -> bool:
+    source = V6 / f"{episode}.actions"
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return _replay(path, episode)[0]["success"]
+
+
+@pytest.mark.parametrize(("said", "success"), [
+    ("alle 17:00 UTC, cioè alle 11:00 ora di Città del Messico", True),
+    ("alle 11:00 ora di Città del Messico", True),
+    ("alle 17:00 UTC", False),                                     # the instant only
+    ("alle 17:00 UTC, cioè alle 12:00 ora di Città del Messico", False),  # another clock
+])
+def test_the_call_time_is_told_as_mexico_citys_clock(tmp_path, said, success):
+    old = "alle 17:00 UTC, cioè alle 11:00 ora di Città del Messico"
+    assert _sms(tmp_path, CALL, old, said) is success
+
+
+@pytest.mark.parametrize(("said", "success"), [
+    ("at 11:13 local time", True),
+    ("at 11:13 am", True),
+    ("at 09:13 UTC", False),  # the same instant in UTC: the driver must convert it
+])
+def test_the_pick_up_is_told_in_local_time(tmp_path, said, success):
+    assert _sms(tmp_path, PICKUP, "at 11:13 local time", said) is success

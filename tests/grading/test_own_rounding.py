@@ -1,0 +1,93 @@
+"""A sum a cent or more off the expected one passes only as the agent's own rounding
+(grading version 16, the toolmaze-v6 play-test's money slips): a figure a response
+printed is copied to the cent, and an own sum is off by no more than the values it
+was worked from explain. Replayed on the played v6 episodes, one figure changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.grading.test_played import _replay
+from toolmaze_gym.grading.own_rounding import own_rounding, rounding_slack
+
+V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
+DIVIDEND = "tmz-v6-c2-0092-P4"  # 306 NOVG shares' dividend in GBP, gross and net (1,205.21)
+SWEATER = "tmz-v6-c4-0065-P4"  # asks for the replacement's price in PLN, tax included
+EXPENSE = "tmz-v6-c3-0071-P2"  # a train fare of 80.32 EUR logged as 925.75 SEK
+
+
+def _variant(tmp_path: Path, source: Path, changes: dict[str, str]) -> Path:
+    text = source.read_text(encoding="utf-8")
+    for old, new in changes.items():
+        assert old in text
+        text = text.replace(old, new)
+    out = tmp_path / source.name
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+def _success(tmp_path: Path, episode: str, source: Path, changes: dict[str, str]) -> bool:
+    return _replay(_variant(tmp_path, source, changes), episode)[0]["success"]
+
+
+def test_the_slack_is_a_cent_plus_a_cent_carried_from_what_the_agent_worked_out():
+    assert rounding_slack(925.75, []) == pytest.approx(0.01)
+    # a cent of a half in GBP converted at 13.09: 1070.74 SEK may be 0.14 off
+    assert rounding_slack(1070.74, [81.77]) == pytest.approx(0.01 * (1 + 1070.74 / 81.77))
+    assert rounding_slack(1070.74, [1070.74]) == pytest.approx(0.01)  # not itself
+    assert own_rounding(1070.67, 1070.74, shown=False, unprinted=[81.77])
+    assert not own_rounding(1070.67, 1070.74, shown=True, unprinted=[81.77])
+    assert not own_rounding(925.57, 925.75, shown=False, unprinted=[])
+    assert own_rounding(925.76, 925.75, shown=False, unprinted=[])
+
+
+@pytest.mark.parametrize(("net", "success"), [
+    ("1,205.21", True),
+    ("1,205.22", True),   # a cent: the agent's own 75 % of its own gross, rounded
+    ("1,205.31", False),  # ten pence: no rounding of 2,025.72 USD or 1,606.95 GBP explains it
+])
+def test_an_own_sum_is_off_only_by_what_its_rounding_explains(tmp_path, net, success):
+    played = V6 / f"{DIVIDEND}.actions"
+    assert _success(tmp_path, DIVIDEND, played, {"1,205.21": net}) is success
+
+
+@pytest.mark.parametrize(("net", "success"), [
+    ("1,205.21", True),
+    ("1,205.22", False),  # percentage_of printed 1205.21: a copy is exact
+])
+def test_a_sum_a_tool_printed_is_told_to_the_cent(tmp_path, net, success):
+    probe = V6 / "probes" / f"{DIVIDEND}.tools.actions"
+    assert _success(tmp_path, DIVIDEND, probe, {"1,205.21": net}) is success
+
+
+@pytest.mark.parametrize(("printed", "told", "success"), [
+    (False, "667.40", True),   # converted by the agent: the other rounding order (v15)
+    (True, "667.41", True),
+    (True, "667.40", False),   # apply_fx_rate printed 667.41: a grosz off is untold
+])
+def test_a_sum_a_tool_printed_is_told_to_the_cent_in_the_final_answer(
+        tmp_path, printed, told, success):
+    played = V6 / f"{SWEATER}.actions"
+    lines = played.read_text(encoding="utf-8").splitlines()
+    if printed:  # the taxed price converted by the tool before the answer
+        lines.insert(-1, 'apply_fx_rate {"amount": 170.96, "rate": 3.903889}')
+    path = _variant(tmp_path, played, {})
+    path.write_text("\n".join(lines).replace("667.41 PLN", f"{told} PLN") + "\n",
+                    encoding="utf-8")
+    g, _ = _replay(path, SWEATER)
+    assert g["success"] is success
+    assert bool(g["unanswered"]) is not success
+
+
+@pytest.mark.parametrize(("amount", "success"), [
+    ("925.75", True),
+    ("925.76", True),   # a cent: the last rounding is the agent's
+    ("925.57", False),  # 80.32 EUR and the rate were printed: only a cent is rounding
+])
+def test_a_logged_amount_worked_from_printed_values_is_off_by_a_cent_at_most(
+        tmp_path, amount, success):
+    played = V6 / f"{EXPENSE}.actions"
+    changes = {'"amount": 925.75': f'"amount": {amount}'}
+    assert _success(tmp_path, EXPENSE, played, changes) is success
