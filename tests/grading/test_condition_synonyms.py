@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.condition_synonyms import condition_said
 
@@ -42,9 +42,5 @@ def test_the_grader_reads_a_condition_in_other_words():
     ("tmz-v6-c3-0071-P2", "light rain, 15.1 mm, high", "rainy, high", False),
 ])
 def test_the_expense_names_the_forecast_in_other_words(tmp_path, episode, old, new, success):
-    source = V6 / f"{episode}.actions"
-    text = source.read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / source.name
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    assert _replay(path, episode)[0]["success"] is success
+    graded = replay_changed(V6 / f"{episode}.actions", episode, old, new, tmp_path)
+    assert graded["success"] is success

@@ -125,6 +125,18 @@ def _replay(path: Path, episode: str) -> tuple[dict, str]:
     return s.env.record()["grade"], s.closing()
 
 
+
+def replay_changed(source: Path, episode: str, old: str, new: str, tmp_path: Path,
+                   count: int = -1) -> dict:
+    """The grade of ``episode`` replayed from ``source`` with ``old`` written ``new``
+    (``count`` times; every time by default): a one-change variant of a played file.
+    The change must land, or the variant would replay the original and prove nothing."""
+    text = source.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {source.name}"
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return _replay(path, episode)[0]
+
 def _cases():
     for folder, episode, fair in _verdicts():
         if fair != "success":
