@@ -59,10 +59,7 @@ _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure 
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
 _MATCH = ("'the 100 % match as a second figure' equals the pledge (4800 EUR), so the pledge's "
           "own mention passes for it")
-GRADER_STRICT = {
-    "tmz-v7-c3-0077-P2.variant-overcast": "'an overcast day' fails for not saying the "
-                                          "forecast's 'cloudy' (borderline)",
-}
+GRADER_STRICT: dict[str, str] = {}  # v7's c3-0077 "overcast" passes since grading version 18
 GRADER_LENIENT = {
     "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED,
