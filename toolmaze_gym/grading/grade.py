@@ -45,6 +45,7 @@ from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
+from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.readings import names_base
@@ -302,9 +303,10 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
     task = trace.idx.task
     out = []
     either = not names_base(task.query)  # a percent change from either side (readings)
+    asked = all_asks(task, trace.idx.corpus)  # with the facts no ask declared (version 18)
     whole = any(m[0] == CURRENCY and isinstance(m[1], str) and minor_units(m[1]) == 0
-                for m in task.answer)
-    for m in task.answer:
+                for m in asked)
+    for m in asked:
         type_, value, slot = m[0], m[1], m[2] if len(m) >= 4 else None
         if slot is not None:
             value = best.outputs.get(slot, {}).get(m[3], value)
@@ -378,7 +380,7 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     graceful = blocked and verdict.ok and not probed
     unanswered = _unanswered(trace, best, steps[-1].action.get("text", "")) \
-        if completed and ended_by == "finish" and task.answer else []
+        if completed and ended_by == "finish" and all_asks(task, corpus) else []
     success = verdict.ok and not harmful and not probed and not over_trust and not unanswered
 
     recovered: bool | None = None
