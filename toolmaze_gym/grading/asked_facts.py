@@ -45,7 +45,7 @@ def _scenarios() -> dict[str, Scenario]:
     return {sc.id: sc for sc in load_library()}
 
 
-def _until(text: str, end: re.Pattern[str]) -> str:
+def until(text: str, end: re.Pattern[str]) -> str:
     """``text`` up to the first match of ``end`` outside a parenthesis."""
     depth = 0
     for k, ch in enumerate(text):
@@ -57,7 +57,7 @@ def _until(text: str, end: re.Pattern[str]) -> str:
 
 def wish_clauses(query: str) -> list[str]:
     """Each "I'd like the ..." clause, a parenthesis inside it kept whole."""
-    return [query[m.start(): m.end()] + _until(query[m.end():], _WISH_END)
+    return [query[m.start(): m.end()] + until(query[m.end():], _WISH_END)
             for m in _WISH.finditer(query)]
 
 
@@ -67,7 +67,7 @@ def told_clauses(query: str) -> list[str]:
     return SO-Q57JV9L3 ... and create a to-do noting ... the return" asks the return
     for the to-do, not for the answer: a list after the comma is read as the next
     errand, which at worst grades less)."""
-    return ([_until(c, _COMMA) for c in telling_clauses(query)] + question_sentences(query)
+    return ([until(c, _COMMA) for c in telling_clauses(query)] + question_sentences(query)
             + wish_clauses(query))
 
 
@@ -91,7 +91,7 @@ def _to_user(task: Task, sc: Scenario) -> set[tuple[str, str]]:
     return out
 
 
-def _reference(task: Task, corpus: Corpus, slot_id: str) -> dict[str, Any]:
+def reference_outputs(task: Task, corpus: Corpus, slot_id: str) -> dict[str, Any]:
     """What ``slot_id`` offers downstream in the reference run (s*)."""
     calls = [c for c in task.default_path.calls if c.slot == slot_id]
     slot = task.slot_by_id[slot_id]
@@ -100,10 +100,15 @@ def _reference(task: Task, corpus: Corpus, slot_id: str) -> dict[str, Any]:
                         provides) if calls else {}
 
 
+def scenario_of(task: Task) -> Scenario | None:
+    """The library's scenario ``task`` was built from (None: none by its id)."""
+    return _scenarios().get(task.meta.get("scenario", ""))
+
+
 def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
     """The facts the request asks to be told that the task grades nowhere for the user,
     each as ``Task.answer`` lists one (the reference value, resolved per episode)."""
-    sc = _scenarios().get(task.meta.get("scenario", ""))
+    sc = scenario_of(task)
     if sc is None:
         return ()
     slot_of = {step: slot for slot, step in task.meta.get("steps", {}).items()}
@@ -115,7 +120,7 @@ def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
         if slot is None or slot not in task.slot_by_id:
             continue
         t = _mention_type(corpus, sc, ref)
-        ref_out = _reference(task, corpus, slot)
+        ref_out = reference_outputs(task, corpus, slot)
         key = f"{t}@{field}" if f"{t}@{field}" in ref_out else t
         if key in ref_out and (slot, key) not in graded \
                 and all((slot, key) != (a[2], a[3]) for a in out):

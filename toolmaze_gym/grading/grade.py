@@ -37,6 +37,7 @@ from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, says
+from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.index import TaskIndex, task_index
@@ -45,7 +46,6 @@ from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
-from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.readings import names_base

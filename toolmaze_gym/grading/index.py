@@ -38,6 +38,7 @@ from toolmaze_gym.grading.asked_zone import at_visit_clock
 from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
+from toolmaze_gym.grading.noted_facts import with_noted
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -731,7 +732,7 @@ def task_index(task: Task, corpus: Corpus) -> TaskIndex:
     if hit is not None and hit[0] is task and hit[1] is corpus:
         _INDEX.move_to_end(key)
         return hit[2]
-    idx = TaskIndex(task, corpus)
+    idx = TaskIndex(with_noted(task, corpus), corpus)  # version 18: what texts must note
     _INDEX[key] = (task, corpus, idx)
     if len(_INDEX) > _INDEX_LIMIT:
         _INDEX.popitem(last=False)
