@@ -28,6 +28,7 @@ from toolmaze_gym.grading.condition_synonyms import condition_said
 from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
+from toolmaze_gym.grading.second_figure import repeats_told
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
@@ -116,7 +117,8 @@ class TextRule:
                or (k in alts and _own_part(whole, alts[k], foreign))
                or any(all(says(whole, *m, foreign=foreign) for m in group)
                       for group in named.get(k, ()))
-               for k, (t, v) in enumerate(self.need)):
+               for k, (t, v) in enumerate(self.need)) \
+                and repeats_told(whole, self.need):  # a second figure (version 18)
             return True
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
             return False

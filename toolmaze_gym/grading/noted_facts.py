@@ -22,6 +22,7 @@ from typing import Any
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.asked_facts import reference_outputs, scenario_of, until
+from toolmaze_gym.grading.second_figure import MONEY, second_figures
 from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
 from toolmaze_gym.tasks.asks import cue_in
 from toolmaze_gym.tasks.model import Task
@@ -69,6 +70,21 @@ def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
     return tuple(out)
 
 
+def _seconds(task: Task, corpus: Corpus, asks: tuple[tuple[Any, ...], ...], text: str,
+             have: set[tuple[str, str]]) -> tuple[tuple[Any, ...], ...]:
+    """The figures a text is asked beside an equal one (``second_figure``)."""
+    out: list[tuple[Any, ...]] = []
+    for m in asks:
+        if len(m) < 4 or m[0] != MONEY or not isinstance(m[1], int | float):
+            continue
+        for slot, key in second_figures(task.slot_by_id, m[2], m[1], text,
+                                        lambda s: reference_outputs(task, corpus, s)):
+            if (slot, key) not in have:
+                have.add((slot, key))
+                out.append((MONEY, m[1], slot, key))
+    return tuple(out)
+
+
 def with_noted(task: Task, corpus: Corpus) -> Task:
     """``task`` with each Action text's asks completed by what the request asks it to
     note (the same task where nothing is added)."""
@@ -84,7 +100,8 @@ def with_noted(task: Task, corpus: Corpus) -> Task:
             if step is not None and inp.mentions and isinstance(inp.source.value, str) \
                     and inp.source.is_literal:
                 have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
-                more = _extra(task, corpus, sc, step, inp.source.value, have)
+                more = _extra(task, corpus, sc, step, inp.source.value, have) \
+                    + _seconds(task, corpus, inp.mentions, inp.source.value, have)
                 if more:
                     inp, grew = replace(inp, mentions=inp.mentions + more), True
             inputs.append(inp)
