@@ -167,7 +167,16 @@ from toolmaze_gym.world.geo import minor_units
 #     59.7 from a 15.4 °C dew point, c2-0078 P3; ``converted_reading``).
 #     An exchange a company is listed on names its place in an own summary ("a Hong
 #     Kong-listed beverages maker" for "listed on HKEX", c1-0090).
-GRADING_VERSION = "17"
+# 18 (i27-v18, the v6/v7 play-tests' open grader defects, issue 27): a fact the request
+#     asks to be told (a question, "tell me ...", "I'd like the ... (actual vs.
+#     estimated EPS)", named by a scenario cue) that no ask declares must be in the final
+#     answer, unless a text to the user themself carries it (v6 c4-0005, c4-0050; v7
+#     c1-0010: ``asked_facts``). A text the request asks to note several facts carries
+#     each one its reference text carries (v7 c4-0099's to-do without the refund:
+#     ``noted_facts``). A figure asked beside an equal one is written as its own (v7
+#     c4-0020: the 100 % match of the 4,800 EUR pledge; ``second_figure``). "Overcast"
+#     (and "grey skies") says the forecast's "cloudy" (v7 c3-0077 P2).
+GRADING_VERSION = "18"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
