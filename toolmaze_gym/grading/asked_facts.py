@@ -14,7 +14,9 @@ So the request's questions are read as the library reads them when it builds a t
 cue word (``Scenario.cues``) falls inside one is asked to be told. It must be in the
 final answer unless the task already grades it there (``answer``) or in a text sent
 to the user themself (an argument bound to the scenario's ``$me``: "tell me the
-balance by a push to me"), where the text's own asks grade it.
+balance by a push to me"), where the text's own asks grade it. A text asked (a news
+digest: v3 c3-0006 "give me a short digest of the latest climate news") is not asked
+here: it is told in the agent's own words, often in the file or message it writes.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from functools import cache
 from typing import Any
 
 from toolmaze_gym.corpus.catalog import Corpus
+from toolmaze_gym.mentions import FREE_TEXT
 from toolmaze_gym.tasks.asks import cue_in
 from toolmaze_gym.tasks.execution import slot_outputs
 from toolmaze_gym.tasks.model import Task
@@ -96,13 +99,30 @@ def reference_outputs(task: Task, corpus: Corpus, slot_id: str) -> dict[str, Any
     calls = [c for c in task.default_path.calls if c.slot == slot_id]
     slot = task.slot_by_id[slot_id]
     provides = corpus.group_by_id[slot.group].provides if slot.group else ()
-    return slot_outputs(corpus, slot, [c.tool for c in calls], [c.response for c in calls],
-                        provides) if calls else {}
+    try:
+        return slot_outputs(corpus, slot, [c.tool for c in calls],
+                            [c.response for c in calls], provides) if calls else {}
+    except KeyError:  # an older suite's response, before a tool's field was added
+        return {}
 
 
 def scenario_of(task: Task) -> Scenario | None:
-    """The library's scenario ``task`` was built from (None: none by its id)."""
-    return _scenarios().get(task.meta.get("scenario", ""))
+    """The library's scenario ``task`` was built from (None: none by its id, or one
+    whose steps have changed since: an older suite's task is read as it was built)."""
+    sc = _scenarios().get(task.meta.get("scenario", ""))
+    steps = task.meta.get("steps", {})
+    if sc is None or [steps.get(f"s{k + 1}") for k in range(len(sc.steps))] \
+            != [s.id for s in sc.steps] or len(steps) != len(sc.steps):
+        return None
+    return sc
+
+
+def output_type(corpus: Corpus, sc: Scenario, ref: str) -> str | None:
+    """The type of a scenario output (None: the step has no such output)."""
+    try:
+        return _mention_type(corpus, sc, ref)
+    except KeyError:
+        return None
 
 
 def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
@@ -119,7 +139,9 @@ def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
         slot = slot_of.get(step)
         if slot is None or slot not in task.slot_by_id:
             continue
-        t = _mention_type(corpus, sc, ref)
+        t = output_type(corpus, sc, ref)
+        if t is None or t == FREE_TEXT:  # a text (a digest) is told in own words: not here
+            continue
         ref_out = reference_outputs(task, corpus, slot)
         key = f"{t}@{field}" if f"{t}@{field}" in ref_out else t
         if key in ref_out and (slot, key) not in graded \

@@ -21,12 +21,16 @@ from typing import Any
 
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.arguments import says
-from toolmaze_gym.grading.asked_facts import reference_outputs, scenario_of, until
+from toolmaze_gym.grading.asked_facts import (
+    output_type,
+    reference_outputs,
+    scenario_of,
+    until,
+)
 from toolmaze_gym.grading.second_figure import MONEY, second_figures
 from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
 from toolmaze_gym.tasks.asks import cue_in
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.tasks.scenario_gen import _mention_type
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 
 _CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
@@ -61,7 +65,9 @@ def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
         slot = slot_of.get(up)
         if slot is None or slot not in task.slot_by_id:
             continue
-        t = _mention_type(corpus, sc, ref)
+        t = output_type(corpus, sc, ref)
+        if t is None:
+            continue
         outs = reference_outputs(task, corpus, slot)
         key = f"{t}@{field}" if f"{t}@{field}" in outs else t
         if key in outs and (slot, key) not in have and says(text, t, outs[key]):
