@@ -42,7 +42,9 @@ def second_figures(slots: dict[str, Any], slot_id: str, value: float, ref_text: 
     pledge a 100 % match is worked from) where the reference text ``ref_text`` writes
     the figure twice: a second ask of the same figure. ``outputs(slot)``: what a slot
     offers in the reference run."""
-    out = []
+    out: list[tuple[str, str]] = []
+    if not value:  # a nil amount is no figure of its own (a dividend of 0, v3 c1-0063)
+        return out
     for inp in slots[slot_id].inputs:
         src = inp.source
         if src.is_literal or src.slot not in slots or src.type != MONEY:
