@@ -657,7 +657,7 @@ class OwnAnswer(Variant):
 
     def told(self, drop: int | None = None) -> list[str]:
         """The asked values this episode gave, as the variant writes them."""
-        return [self.say(m, a[1]) for k, (m, a) in enumerate(zip(self.task.answer,
+        return [self.say(m, a[1]) for k, (m, a) in enumerate(zip(self.asks(),
                                                                   self.answered(), strict=True))
                 if a is not None and a[1] is not None and k != drop]
 
@@ -1141,7 +1141,7 @@ class Unanswered(OwnAnswer):
     summary = "a final answer that leaves out one value the user asked to be told"
 
     def _finish(self) -> str:
-        if not self.task.answer:
+        if not self.asks():
             return super()._finish()
         told = self.told(drop=0)
         first = self.answered()[0]
