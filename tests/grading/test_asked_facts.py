@@ -29,6 +29,7 @@ def test_questions_wishes_and_telling_clauses_are_where_facts_are_asked():
     ("tmz-v6-c4-0050", [34.49]),            # "tell me the total before shipping in CAD"
     ("tmz-v7-c1-0010", [19.04, 21.19]),     # "I'd like the earnings (actual vs. estimated)"
     ("tmz-v7-c4-0099", []),                 # the return and new order: for the to-do
+    ("tmz-v7-c4-0059", []),                 # "the reason spelled out: when it arrives, ...?"
 ])
 def test_the_facts_asked_beyond_the_declared_answer(task_id, values):
     assert [a[1] for a in untold_asks(get_task(task_id), load_corpus())] == values

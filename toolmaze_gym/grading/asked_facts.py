@@ -27,6 +27,7 @@ from typing import Any
 
 from toolmaze_gym.corpus.catalog import Corpus
 from toolmaze_gym.mentions import FREE_TEXT
+from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
 from toolmaze_gym.tasks.asks import cue_in
 from toolmaze_gym.tasks.execution import slot_outputs
 from toolmaze_gym.tasks.model import Task
@@ -74,10 +75,27 @@ def told_clauses(query: str) -> list[str]:
             + wish_clauses(query))
 
 
-def asked_refs(query: str, sc: Scenario) -> list[str]:
+def _action_words(sc: Scenario, corpus: Corpus) -> list[str]:
+    """The words that ask for each Action step of ``sc`` that writes a text."""
+    own = {ref: words for ref, words in sc.cues if "." not in ref}
+    return [w for step, cap in action_steps(sc, corpus)
+            if any(a.kind == "text" for a in step.args)
+            for w in step_cues(corpus, step, cap, own, default_cues())]
+
+
+def _for_a_text(clause: str, words: list[str]) -> bool:
+    """Whether ``clause`` lists what a text holds: its lead-in before a colon asks for
+    an Action's text ("send back SO-V32ANH72 with the reason spelled out: when it
+    arrives, my departure and the replacement order?", v7 c4-0059)."""
+    lead = clause.rpartition(":")[0]
+    return bool(lead) and any(cue_in(lead, w) for w in words)
+
+
+def asked_refs(query: str, sc: Scenario, corpus: Corpus) -> list[str]:
     """The scenario outputs (``step.field``) a question or wish of ``query`` names by a
     cue, in the order of the scenario's cues."""
-    clauses = told_clauses(query)
+    words = _action_words(sc, corpus)
+    clauses = [c for c in told_clauses(query) if not _for_a_text(c, words)]
     return [ref for ref, words in sc.cues if "." in ref
             and any(cue_in(q, w) for q in clauses for w in words)]
 
@@ -134,7 +152,7 @@ def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
     slot_of = {step: slot for slot, step in task.meta.get("steps", {}).items()}
     graded = {(m[2], m[3]) for m in task.answer if len(m) >= 4} | _to_user(task, sc)
     out: list[Asked] = []
-    for ref in asked_refs(task.query, sc):
+    for ref in asked_refs(task.query, sc, corpus):
         step, field = ref.split(".", 1)
         slot = slot_of.get(step)
         if slot is None or slot not in task.slot_by_id:
