@@ -174,7 +174,9 @@ from toolmaze_gym.world.geo import minor_units
 #     c1-0010: ``asked_facts``). A text the request asks to note several facts carries
 #     each one its reference text carries (v7 c4-0099's to-do without the refund:
 #     ``noted_facts``). A figure asked beside an equal one is written as its own (v7
-#     c4-0020: the 100 % match of the 4,800 EUR pledge; ``second_figure``). "Overcast"
+#     c4-0020: the 100 % match of the 4,800 EUR pledge; ``second_figure``), and a
+#     story's summary beside its headline adds a word of the body (``summary_beside``).
+#     "Overcast"
 #     (and "grey skies") says the forecast's "cloudy" (v7 c3-0077 P2).
 GRADING_VERSION = "18"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
