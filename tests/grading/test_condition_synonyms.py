@@ -25,6 +25,10 @@ V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
     ("no rain, 0 mm", "light rain", False),
     ("some drizzle", "light rain", True),
     ("sunny", "light rain", False),
+    ("Expect an overcast day in Berlin", "cloudy", True),   # v7 c3-0077 (version 18)
+    ("grey skies", "cloudy", True),
+    ("overcast", "partly cloudy", False),           # broken cloud is not overcast
+    ("not overcast", "cloudy", False),
 ])
 def test_a_condition_is_said_by_the_words_people_use_for_it(text, condition, said):
     assert condition_said(text, condition) is said
