@@ -23,6 +23,8 @@ def test_figures_are_counted_as_written():
     need = [("money_amount", 4800.0), ("money_amount", 4800.0), ("currency_code", "EUR")]
     assert repeats_told("4,800 EUR pledged, 4,800 EUR matched", need)
     assert not repeats_told("4,800 EUR pledged and matched", need)
+    nil = [("money_amount", 0.0), ("money_amount", 0.0), ("currency_code", "JPY")]
+    assert repeats_told("RYNI pays no dividend, so nothing to withhold", nil)  # v3 c1-0063
 
 
 @pytest.mark.parametrize(("new", "success"), [

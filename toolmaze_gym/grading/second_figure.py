@@ -30,9 +30,11 @@ def told_times(text: str, value: float) -> int:
 
 
 def repeats_told(text: str, need: Iterable[tuple[str, Any]]) -> bool:
-    """Whether each money value ``need`` asks more than once is written as many times."""
+    """Whether each money value ``need`` asks more than once is written as many times.
+    A nil amount is no figure of its own: "pays no dividend, nothing to withhold" tells
+    a dividend of 0 before and after withholding (v3 c1-0063)."""
     counts = Counter(round(v, 2) for t, v in need if t == MONEY
-                     and isinstance(v, int | float) and not isinstance(v, bool))
+                     and isinstance(v, int | float) and not isinstance(v, bool) and v)
     return all(told_times(text, v) >= k for v, k in counts.items() if k > 1)
 
 
