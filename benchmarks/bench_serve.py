@@ -18,8 +18,10 @@ The servers run in their own processes (``toolmaze serve``), writing and fsync'i
 every graded record as in real use; clients run in this one, so on a small machine the
 client's own cost is in every figure. Each server first plays the whole workload once
 (its caches warm, as the in-process figure is the best of three). Steps counted are
-tool calls (resets and session set-up are in the time, not in the count). Prints
-figures; asserts nothing. Run: .venv/bin/python benchmarks/bench_serve.py
+tool calls (resets and session set-up are in the time, not in the count). Each row also
+says the CPU time per call of the server (its processes, workers included) and of the
+client (this process), where ``/proc`` can be read (Linux): which side a row waits on.
+Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/bench_serve.py
 [--episodes 128] [--workers 2]
 """
 
@@ -75,9 +77,23 @@ TARGETS = {"OpenEnv /ws step": 0.25, "OpenEnv /mcp tools/call": 0.15,
            "MCP toolmaze serve": 0.10}
 
 
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of process ``pid`` and its descendants so far, read
+    from ``/proc``; None where there is no ``/proc``."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        kids = [int(k) for t in Path(f"/proc/{pid}/task").iterdir()
+                for k in (t / "children").read_text().split()]
+    except OSError:
+        return None
+    own = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(tree_cpu(k) or 0.0 for k in kids)
+
+
 @contextlib.contextmanager
-def servers(protocol: str, workers: int) -> Iterator[list[str]]:
-    """``toolmaze serve --workers N`` on free ports; yields the workers' base URLs."""
+def servers(protocol: str, workers: int) -> Iterator[tuple[list[str], int]]:
+    """``toolmaze serve --workers N`` on free ports; yields the workers' base URLs and
+    the server's process id."""
     out = tempfile.mkdtemp(prefix="bench-serve-")
     with socket.socket() as s:  # one server: a free port of its own, as before --workers
         s.bind(("127.0.0.1", 0))
@@ -93,7 +109,7 @@ def servers(protocol: str, workers: int) -> Iterator[list[str]]:
         urls = re.findall(r"http://127\.0\.0\.1:\d+", banner)
         if len(urls) != workers:
             raise RuntimeError(f"the {protocol} server did not start: {banner}")
-        yield urls
+        yield urls, proc.pid
     finally:
         proc.terminate()
         proc.wait(timeout=120)
@@ -182,16 +198,22 @@ def main() -> None:
             continue
         target = TARGETS[label]
         for workers in sorted({1, ns.workers} - {0}):
-            with servers(protocol, workers) as urls:
+            with servers(protocol, workers) as (urls, pid):
                 through(play, urls, plans, 8, plane)  # warm: every tool and grader cache
                 for sessions in counts if workers == 1 else [c for c in counts if c > 1]:
+                    server0, client0 = tree_cpu(pid), time.process_time()
                     t = through(play, urls, plans, sessions, plane)
+                    server1, client1 = tree_cpu(pid), time.process_time()
                     ratio = base / t
                     where = f"{workers} workers" if workers > 1 else "1 worker"
                     mark = ("meets" if ratio >= target else "below") if sessions >= 32 else ""
                     print(f"{label:24s} {where:9s} {sessions:3d} sessions: {steps / t:6.0f} "
                           f"steps/s = {ratio:.3f}x in-process (target {target:.2f}x at "
                           f"32+) {mark}")
+                    if server0 is not None and server1 is not None:
+                        print(f"{'':24s} {'':9s} {'':3s}  CPU per call: server "
+                              f"{1e3 * (server1 - server0) / steps:.2f} ms, client "
+                              f"{1e3 * (client1 - client0) / steps:.2f} ms")
 
 
 if __name__ == "__main__":

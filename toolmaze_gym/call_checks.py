@@ -330,6 +330,20 @@ def episode_value(corpus: Corpus, tool: str, pname: str, origin: Origin,
     return None
 
 
+def _second_figures(name: str, got: str, need: Sequence[tuple[Any, ...]]) -> list[str]:
+    """A figure asked twice (two equal values, as a 100 % match and its pledge) that
+    the text writes fewer times (``grading.second_figure``, grading version 18)."""
+    from toolmaze_gym.grading.second_figure import repeats_told, told_times
+
+    pairs = [(t, v) for t, v, *_ in need]
+    if repeats_told(got, pairs):
+        return []
+    twice = sorted({v for t, v in pairs if pairs.count((t, v)) > 1})
+    return [f"argument {name} writes {show(v)} {told_times(got, v)} time(s), but it is "
+            f"asked {sum(1 for _, w in pairs if w == v)} times, for different figures "
+            "of the same value (each must be told as its own)" for v in twice]
+
+
 def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
                    before: Sequence[Step]) -> list[str]:
     if not isinstance(got, str) or not got.strip():
@@ -352,7 +366,7 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
               and not any(all(says(got, *m) for m in g) for g in named.get(k, ()))]
     others = {k: named[k] for k, (t, v, *_) in enumerate(need) if k in named}
     if not absent:
-        return []
+        return _second_figures(name, got, need)
     facts = _own_facts_missing(ctx, name, got, absent, before)
     if facts:
         return [facts]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.mentions import mentions, wall_clock_mentioned
 
@@ -42,12 +42,8 @@ def test_the_wall_clock_is_the_time_written_in_the_values_own_zone():
 
 
 def _sms(tmp_path: Path, episode: str, old: str, new: str) -> bool:
-    source = V6 / f"{episode}.actions"
-    text = source.read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / source.name
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return _replay(path, episode)[0]["success"]
+    return replay_changed(V6 / f"{episode}.actions", episode, old, new, tmp_path,
+                          count=1)["success"]
 
 
 @pytest.mark.parametrize(("said", "success"), [

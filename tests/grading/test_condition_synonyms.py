@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.condition_synonyms import condition_said
 
@@ -25,6 +25,10 @@ V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
     ("no rain, 0 mm", "light rain", False),
     ("some drizzle", "light rain", True),
     ("sunny", "light rain", False),
+    ("Expect an overcast day in Berlin", "cloudy", True),   # v7 c3-0077 (version 18)
+    ("grey skies", "cloudy", True),
+    ("overcast", "partly cloudy", False),           # broken cloud is not overcast
+    ("not overcast", "cloudy", False),
 ])
 def test_a_condition_is_said_by_the_words_people_use_for_it(text, condition, said):
     assert condition_said(text, condition) is said
@@ -42,9 +46,5 @@ def test_the_grader_reads_a_condition_in_other_words():
     ("tmz-v6-c3-0071-P2", "light rain, 15.1 mm, high", "rainy, high", False),
 ])
 def test_the_expense_names_the_forecast_in_other_words(tmp_path, episode, old, new, success):
-    source = V6 / f"{episode}.actions"
-    text = source.read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / source.name
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    assert _replay(path, episode)[0]["success"] is success
+    graded = replay_changed(V6 / f"{episode}.actions", episode, old, new, tmp_path)
+    assert graded["success"] is success

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.earnings_surprise import surprise, surprise_said
 
 V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
@@ -37,8 +37,6 @@ def test_the_surprise_is_told_with_its_direction(line, said):
 ])
 def test_the_mail_may_tell_the_surprise_instead_of_both_eps(tmp_path, told, success):
     source = V6 / f"{EPISODE}.actions"
-    text = source.read_text(encoding="utf-8")
-    assert text.count(PLAYED) == 2  # the e-mail, in both mail tools the player tried
-    path = tmp_path / source.name
-    path.write_text(text.replace(PLAYED, told), encoding="utf-8")
-    assert _replay(path, EPISODE)[0]["success"] is success
+    # the e-mail, in both mail tools the player tried
+    assert source.read_text(encoding="utf-8").count(PLAYED) == 2
+    assert replay_changed(source, EPISODE, PLAYED, told, tmp_path)["success"] is success

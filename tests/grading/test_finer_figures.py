@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import _replay, replay_changed
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.index import task_index
@@ -88,10 +88,8 @@ def test_only_a_computed_readings_fahrenheit_carries_the_slack():
 def _pushed(tmp_path: Path, fahrenheit: str) -> bool:
     """c2-0078 P3's F598 probe with the °F figure ``fahrenheit``."""
     source = PLAYED / "probes" / "tmz-v7-c2-0078-P3.variant-F598.actions"
-    text = source.read_text(encoding="utf-8").replace("59.8 °F", f"{fahrenheit} °F")
-    path = tmp_path / source.name
-    path.write_text(text, encoding="utf-8")
-    return _replay(path, "tmz-v7-c2-0078-P3")[0]["success"]
+    return replay_changed(source, "tmz-v7-c2-0078-P3", "59.8 °F", f"{fahrenheit} °F",
+                          tmp_path)["success"]
 
 
 @pytest.mark.parametrize(("fahrenheit", "success"), [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.headline_words import headline_said
 
 V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
@@ -40,10 +40,6 @@ def test_a_headline_with_a_figure_needs_the_figure():
     ("Hello from Vienna", False),
 ])
 def test_the_push_title_is_the_headline(tmp_path, title, success):
-    source = V6 / f"{PUSH}.actions"
-    text = source.read_text(encoding="utf-8")
-    old = f'"title": "{HEADLINE}"'
-    assert old in text
-    path = tmp_path / source.name
-    path.write_text(text.replace(old, f'"title": "{title}"', 1), encoding="utf-8")
-    assert _replay(path, PUSH)[0]["success"] is success
+    graded = replay_changed(V6 / f"{PUSH}.actions", PUSH, f'"title": "{HEADLINE}"',
+                            f'"title": "{title}"', tmp_path, count=1)
+    assert graded["success"] is success

@@ -57,30 +57,18 @@ TASK_SIDE = {
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-_MATCH = ("'the 100 % match as a second figure' equals the pledge (4800 EUR), so the pledge's "
-          "own mention passes for it")
-GRADER_STRICT = {
-    "tmz-v7-c3-0077-P2.variant-overcast": "'an overcast day' fails for not saying the "
-                                          "forecast's 'cloudy' (borderline)",
-}
+GRADER_STRICT: dict[str, str] = {}  # v7's c3-0077 "overcast" passes since grading version 18
 GRADER_LENIENT = {
-    "tmz-v6-c4-0005-P0.slip-finish-bill-only": _ASKED,
-    "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED,
-    "tmz-v6-c4-0005-P0.slip-finish-omits-usage": _ASKED,
-    "tmz-v6-c4-0050-P0.nocad": _ASKED,
-    "tmz-v6-c4-0050-P0.wrongcad": _ASKED,
-    "tmz-v7-c1-0010-P1.slip-finish-no-estimate": _ASKED + " (the EPS asked: 'actual vs. "
-                                                 "estimated')",
-    "tmz-v7-c1-0010-P1.slip-finish-nothing": _ASKED + " (the EPS asked: 'actual vs. "
-                                             "estimated')",
+    # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
+    # version 18: grading/asked_facts.py; c4-0099's to-do without the refund too:
+    # grading/noted_facts.py; c4-0020's match told only by the pledge's figure too:
+    # grading/second_figure.py; and its screen without the headline's summary:
+    # grading/summary_beside.py)
+    "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED + " ('(tell me what it's at "
+                                                   "now)': the scenario has no cue for the "
+                                                   "room's current reading)",
     "tmz-v7-c3-0019-P3.slip-48.65": _MONEY + " (48.65 GBP for 48.64; its player judged it "
                                     "an acceptable tolerance)",
-    "tmz-v7-c4-0020-P4.slip-no-match-line": _MATCH,
-    "tmz-v7-c4-0020-P4.slip-match-only-total": _MATCH + " ('Total 9,600 EUR' for the match)",
-    "tmz-v7-c4-0020-P4.slip-no-summary": "the one-line summary of the headline asked is graded "
-                                         "nowhere (own words and none both pass)",
-    "tmz-v7-c4-0099-P2.slip-norefund-todo": "the to-do asked to note 'the return, refund and "
-                                            "new order' passes without the refund",
     "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
                                            "'a proper price' was asked (minor)",
 }
@@ -124,6 +112,18 @@ def _replay(path: Path, episode: str) -> tuple[dict, str]:
         s.stop("input ended")
     return s.env.record()["grade"], s.closing()
 
+
+
+def replay_changed(source: Path, episode: str, old: str, new: str, tmp_path: Path,
+                   count: int = -1) -> dict:
+    """The grade of ``episode`` replayed from ``source`` with ``old`` written ``new``
+    (``count`` times; every time by default): a one-change variant of a played file.
+    The change must land, or the variant would replay the original and prove nothing."""
+    text = source.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {source.name}"
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return _replay(path, episode)[0]
 
 def _cases():
     for folder, episode, fair in _verdicts():

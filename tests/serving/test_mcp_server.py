@@ -4,6 +4,7 @@ real uvicorn server on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 import pytest
@@ -223,3 +224,77 @@ def test_a_killed_client_leaves_no_episode_after_the_timeout(server):
     assert len(store) == 0 and store.expired == 1
     (rec,) = _records(run, store)
     assert rec["cut"] == "idle" and len(rec["steps"]) == 1
+
+
+def test_calls_of_sessions_at_once_never_list_their_tools_again(server, monkeypatch):
+    """The SDK re-listed the caller's tools before a call whenever the call before it was
+    another session's (its tool cache is one per server): the server did a tools/list's
+    work per call with sessions at once (issue 32). Two clients that listed their tools
+    once, calling in turn: no more listing on the server."""
+    url, _, _ = server
+    listed = []
+    tools = Session.tools
+    monkeypatch.setattr(Session, "tools", property(lambda s: listed.append(1) or tools.fget(s)))
+    plans = {seed: oracle_calls("C2", "P0", seed) for seed in (0, 1)}
+
+    async def both_in_turn():
+        async with contextlib.AsyncExitStack() as stack:
+            sessions = []
+            for seed in plans:
+                read, write, _ = await stack.enter_async_context(
+                    streamable_http_client(f"{url}/mcp?level=C2&mode=P0&seed={seed}"))
+                session = await stack.enter_async_context(ClientSession(read, write))
+                await session.initialize()
+                await session.list_tools()
+                sessions.append(session)
+            before = len(listed)
+            for k in range(max(len(c) for c in plans.values())):
+                for session, calls in zip(sessions, plans.values(), strict=True):
+                    if k < len(calls):
+                        await session.call_tool(calls[k][0], json.loads(calls[k][1]))
+            return before
+
+    before = asyncio.run(both_in_turn())
+    assert before == 2 and len(listed) == before
+
+
+def test_a_call_is_answered_as_one_json_body(server):
+    """A request's answer is one JSON body, not an event stream opened per request
+    (the stream's machinery cost the server more than the step, issue 32); a client
+    that accepts both, as the MCP spec has every client do, reads it the same."""
+    import httpx
+
+    url, _, _ = server
+    head = {"accept": "application/json, text/event-stream",
+            "content-type": "application/json"}
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}}
+    with httpx.Client(base_url=url, headers=head) as http:
+        opened = http.post("/mcp?level=C1&mode=P0&seed=0", json=init)
+        sid = opened.headers["mcp-session-id"]
+        http.post("/mcp", headers={"mcp-session-id": sid},
+                  json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        answer = http.post("/mcp", headers={"mcp-session-id": sid}, json={
+            "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "get_task", "arguments": {}}})
+    assert opened.headers["content-type"].startswith("application/json")
+    assert answer.headers["content-type"].startswith("application/json")
+    assert "request" in json.loads(answer.json()["result"]["content"][0]["text"])
+
+
+def test_every_session_is_offered_the_same_options_built_once(tmp_path):
+    """The SDK built a session's initialization options anew per session, reading the
+    ``mcp`` package's metadata from disk each time (issue 32); built once, they still
+    announce that a session's tool list changes, and options asked for explicitly are
+    still honoured."""
+    from mcp.server.lowlevel import NotificationOptions
+
+    from toolmaze_gym.serving.mcp_server import build_server
+
+    server = build_server(SessionStore())
+    first = server.create_initialization_options()
+    assert server.create_initialization_options() is first
+    assert first.capabilities.tools.listChanged is True
+    plain = server.create_initialization_options(NotificationOptions())
+    assert plain is not first and plain.capabilities.tools.listChanged is False

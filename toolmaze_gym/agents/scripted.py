@@ -156,11 +156,18 @@ class PlanFollower:
                                              "contradicts its documentation, and no other "
                                              "tool can do that step; stopping."})
 
+    def asks(self) -> tuple[tuple[Any, ...], ...]:
+        """What the final answer must tell: the task's ``answer`` and the facts the
+        request asks beside it (``grading.asked_facts``, grading version 18)."""
+        from toolmaze_gym.grading.asked_facts import all_asks
+
+        return all_asks(self.task, self.sim.corpus)
+
     def answered(self) -> list[tuple[str, Any] | None]:
         """Per value the request asks to be told: (type, value) as this episode's
         responses gave it, None where the episode never gave it."""
         out: list[tuple[str, Any] | None] = []
-        for m in self.task.answer:
+        for m in self.asks():
             if len(m) < 4:
                 out.append((m[0], m[1]))
             else:

@@ -310,11 +310,25 @@ class Variant(CarefulAgent):
         if inp.type != FREE_TEXT or not inp.source.is_literal or quoted(self.task,
                                                                         inp.source.value):
             return None
-        asks = [(m, self.resolve(m[1])) for k, m in enumerate(inp.mentions) if k != drop]
-        if not inp.mentions:
+        mentions = self.graded_mentions(inp)
+        asks = [(m, self.resolve(m[1])) for k, m in enumerate(mentions) if k != drop]
+        if not mentions:
             return FREE_NOTE
         body = "; ".join(self.say(m, a) for m, a in reversed(asks))
         return f"As requested, here are the details: {body}. Sent by your assistant."
+
+    def graded_mentions(self, inp: Any) -> tuple[Any, ...]:
+        """What the grader asks of a text input: the task's asks and what the request
+        asks the text to note besides (``grading.noted_facts``: a second figure of the
+        same value, a fact its clause names; grading version 18)."""
+        from toolmaze_gym.grading.noted_facts import with_noted
+
+        noted = with_noted(self.task, self.sim.corpus)
+        for slot, mine in zip(self.task.slots, noted.slots, strict=True):
+            for i, j in zip(slot.inputs, mine.inputs, strict=True):
+                if i is inp or i == inp:
+                    return j.mentions
+        return inp.mentions
 
     def say(self, mention: tuple[Any, ...], value: Any) -> str:
         """How this agent writes the asked ``value`` (a text's or the answer's
@@ -643,7 +657,7 @@ class OwnAnswer(Variant):
 
     def told(self, drop: int | None = None) -> list[str]:
         """The asked values this episode gave, as the variant writes them."""
-        return [self.say(m, a[1]) for k, (m, a) in enumerate(zip(self.task.answer,
+        return [self.say(m, a[1]) for k, (m, a) in enumerate(zip(self.asks(),
                                                                   self.answered(), strict=True))
                 if a is not None and a[1] is not None and k != drop]
 
@@ -1127,7 +1141,7 @@ class Unanswered(OwnAnswer):
     summary = "a final answer that leaves out one value the user asked to be told"
 
     def _finish(self) -> str:
-        if not self.task.answer:
+        if not self.asks():
             return super()._finish()
         told = self.told(drop=0)
         first = self.answered()[0]

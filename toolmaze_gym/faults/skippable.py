@@ -211,6 +211,7 @@ def _reference_without(task: Task, sim: Simulator, skip: str) -> list | None:
     tells the asked values (None if the episode ended early)."""
     from toolmaze_gym.agents.scripted import call_text
     from toolmaze_gym.episode import Episode
+    from toolmaze_gym.grading.asked_facts import all_asks
     from toolmaze_gym.tasks.queries import say_as
 
     ep = Episode(task, "P0", sim, _no_faults(task))
@@ -219,7 +220,7 @@ def _reference_without(task: Task, sim: Simulator, skip: str) -> list | None:
             ep.step(call_text(c.tool, c.args))
     if ep.done:
         return None
-    told = "".join(f" {say_as(m[0], m[1])}." for m in task.answer
+    told = "".join(f" {say_as(m[0], m[1])}." for m in all_asks(task, sim.corpus)
                    if len(m) < 3 or m[2] != skip)
     ep.step(json.dumps({"name": "finish", "arguments": {"answer": f"Done.{told}"}},
                        ensure_ascii=False))

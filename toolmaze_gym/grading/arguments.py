@@ -28,6 +28,8 @@ from toolmaze_gym.grading.condition_synonyms import condition_said
 from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
+from toolmaze_gym.grading.second_figure import repeats_told
+from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
@@ -68,8 +70,10 @@ ADDRESSEE = "addressee"
 # And EPS_SURPRISE (``grading.earnings_surprise``): an EPS pair told as the surprise.
 # And CONVERTED_F (``grading.converted_reading``): a °F figure converted from a computed
 # °C reading, told with that reading's rounding carried (grading version 17).
+# And GIST_BESIDE (``grading.summary_beside``): GIST where the text carries the headline
+# too, read less the headline (grading version 18).
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
-                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F})
+                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F, GIST_BESIDE})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
@@ -116,7 +120,8 @@ class TextRule:
                or (k in alts and _own_part(whole, alts[k], foreign))
                or any(all(says(whole, *m, foreign=foreign) for m in group)
                       for group in named.get(k, ()))
-               for k, (t, v) in enumerate(self.need)):
+               for k, (t, v) in enumerate(self.need)) \
+                and repeats_told(whole, self.need):  # a second figure (version 18)
             return True
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
             return False
@@ -274,7 +279,9 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
         return mentions(text, "person_name", value) or mentions(text, "person_name", given)
-    if type_name == GIST:
+    if type_name == GIST_BESIDE and not foreign:
+        return summary_beside(text, value)
+    if type_name in (GIST, GIST_BESIDE):
         if not isinstance(value, str):
             return False
         if not foreign:

@@ -37,6 +37,7 @@ from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, says
+from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.index import TaskIndex, task_index
@@ -166,7 +167,18 @@ from toolmaze_gym.world.geo import minor_units
 #     59.7 from a 15.4 °C dew point, c2-0078 P3; ``converted_reading``).
 #     An exchange a company is listed on names its place in an own summary ("a Hong
 #     Kong-listed beverages maker" for "listed on HKEX", c1-0090).
-GRADING_VERSION = "17"
+# 18 (i27-v18, the v6/v7 play-tests' open grader defects, issue 27): a fact the request
+#     asks to be told (a question, "tell me ...", "I'd like the ... (actual vs.
+#     estimated EPS)", named by a scenario cue) that no ask declares must be in the final
+#     answer, unless a text to the user themself carries it (v6 c4-0005, c4-0050; v7
+#     c1-0010: ``asked_facts``). A text the request asks to note several facts carries
+#     each one its reference text carries (v7 c4-0099's to-do without the refund:
+#     ``noted_facts``). A figure asked beside an equal one is written as its own (v7
+#     c4-0020: the 100 % match of the 4,800 EUR pledge; ``second_figure``), and a
+#     story's summary beside its headline adds a word of the body (``summary_beside``).
+#     "Overcast"
+#     (and "grey skies") says the forecast's "cloudy" (v7 c3-0077 P2).
+GRADING_VERSION = "18"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
@@ -302,9 +314,10 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
     task = trace.idx.task
     out = []
     either = not names_base(task.query)  # a percent change from either side (readings)
+    asked = all_asks(task, trace.idx.corpus)  # with the facts no ask declared (version 18)
     whole = any(m[0] == CURRENCY and isinstance(m[1], str) and minor_units(m[1]) == 0
-                for m in task.answer)
-    for m in task.answer:
+                for m in asked)
+    for m in asked:
         type_, value, slot = m[0], m[1], m[2] if len(m) >= 4 else None
         if slot is not None:
             value = best.outputs.get(slot, {}).get(m[3], value)
@@ -378,7 +391,7 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     graceful = blocked and verdict.ok and not probed
     unanswered = _unanswered(trace, best, steps[-1].action.get("text", "")) \
-        if completed and ended_by == "finish" and task.answer else []
+        if completed and ended_by == "finish" and all_asks(task, corpus) else []
     success = verdict.ok and not harmful and not probed and not over_trust and not unanswered
 
     recovered: bool | None = None

@@ -38,6 +38,8 @@ from toolmaze_gym.grading.asked_zone import at_visit_clock
 from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
+from toolmaze_gym.grading.noted_facts import with_noted
+from toolmaze_gym.grading.summary_beside import GIST_BESIDE
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -339,6 +341,7 @@ class TaskIndex:
         out = []
         either = not names_base(self.task.query)
         content = not asks_verbatim(self.task.query)
+        headlined = {r.slot for _, r in need if r.kind == "slot" and r.key == HEADLINE}
         for k, (t, r) in enumerate(need):
             if t == "percent_change" and either:
                 out.append((k, ((EITHER_DIRECTION, r),)))
@@ -352,6 +355,8 @@ class TaskIndex:
                     said = HEADLINE_WORDS if r.key == HEADLINE else TEXT_FACTS
                     out.append((k, ((said, r),)))
                 elif own:
+                    own = tuple((GIST_BESIDE if g == GIST and a.slot in headlined else g, a)
+                                for g, a in own)  # a summary beside its headline (v18)
                     out.append((k, (*own, (IN_LANGUAGE, Ref("literal", language)))
                                 if language else own))
         return tuple(out)
@@ -378,14 +383,16 @@ class TaskIndex:
         an article, any sentence of the article (``_summarised``)."""
         out = []
         codes = references_asked(self.task.query)  # the codes themselves are asked
+        headlined = {r.slot for _, r in need if r.kind == "slot" and r.key == HEADLINE}
         for k, (t, r) in enumerate(need):
             if r.kind != "slot":
                 continue
             groups = tuple(g for naming in _namings_besides(r.key)
                            if not (codes and is_reference(r.key))
                            and (g := self._naming(r.slot, naming)))
-            if article := self._summarised(r.slot, t):
-                groups = (*groups, ((GIST, article),))
+            if article := self._summarised(r.slot, t):  # less its headline, if asked too
+                gist = GIST_BESIDE if article.slot in headlined else GIST
+                groups = (*groups, ((gist, article),))
             if groups:
                 out.append((k, groups))
         return tuple(out)
@@ -731,7 +738,7 @@ def task_index(task: Task, corpus: Corpus) -> TaskIndex:
     if hit is not None and hit[0] is task and hit[1] is corpus:
         _INDEX.move_to_end(key)
         return hit[2]
-    idx = TaskIndex(task, corpus)
+    idx = TaskIndex(with_noted(task, corpus), corpus)  # version 18: what texts must note
     _INDEX[key] = (task, corpus, idx)
     if len(_INDEX) > _INDEX_LIMIT:
         _INDEX.popitem(last=False)

@@ -37,7 +37,10 @@ Every handler runs the session's work (opening an episode, a call, its grading a
 record) on the event loop itself: it is a few hundred microseconds of pure Python that
 never waits, and a hop to a worker thread per request cost more than the step and made
 the threads fight the loop for the GIL (issue 32). Only the periodic reaping and the
-shutdown go to a thread.
+shutdown go to a thread. A request is answered as one JSON body (the SDK's
+``json_response``), which every MCP client accepts: an event stream per request, with
+its tasks and memory streams, cost the server more than the step did (issue 32);
+notifications (the tool list changed) still reach the client on its GET stream.
 """
 
 from __future__ import annotations
@@ -87,11 +90,28 @@ def build_server(store: SessionStore) -> Any:
     class _ListChangingServer(Server):
         """Announces ``tools.listChanged``: a session's next episode has other tools."""
 
+        _options: Any = None
+
         def create_initialization_options(self, notification_options: Any = None,
                                           experimental_capabilities: Any = None) -> Any:
-            return super().create_initialization_options(
-                notification_options or NotificationOptions(tools_changed=True),
-                experimental_capabilities)
+            """The same options for every session, built once: the SDK builds them per
+            session, reading the ``mcp`` package's version from its metadata on disk
+            each time (1.3 ms a session in the profile, issue 32)."""
+            if notification_options is not None or experimental_capabilities is not None:
+                return super().create_initialization_options(
+                    notification_options or NotificationOptions(tools_changed=True),
+                    experimental_capabilities)
+            if self._options is None:
+                self._options = super().create_initialization_options(
+                    NotificationOptions(tools_changed=True))
+            return self._options
+
+        async def _get_cached_tool_definition(self, tool_name: str) -> Any:
+            """None: no check to run (input checks are off, no tool has an output
+            schema). The SDK's tool cache is one per server and a session's tools are
+            its episode's, so with sessions at once it missed on nearly every call and
+            listed the caller's tools again first (issue 32)."""
+            return None
 
     server: Any = _ListChangingServer("toolmaze", instructions=INSTRUCTIONS)
 
@@ -210,6 +230,7 @@ def http_app(store: SessionStore, port: int) -> Any:
     manager = StreamableHTTPSessionManager(
         build_server(store), session_idle_timeout=store.idle_timeout,
         max_request_body_size=MAX_BODY_BYTES, max_sessions=store.max_sessions,
+        json_response=True,
         security_settings=TransportSecuritySettings(
             allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}"],
             allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"]))

@@ -1,0 +1,66 @@
+"""A fact the request asks to be told is graded in the final answer even where the task
+declared no ask for it (grading version 18; toolmaze-v6 play-test c4-0005, c4-0050,
+toolmaze-v7's c1-0010)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.grading.test_played import _replay
+from toolmaze_gym.corpus.catalog import load_corpus
+from toolmaze_gym.grading.asked_facts import told_clauses, untold_asks
+from toolmaze_gym.tasks.suite import get_task
+
+PLAYED = Path(__file__).parent.parent / "data" / "played"
+
+
+def test_questions_wishes_and_telling_clauses_are_where_facts_are_asked():
+    q = ("Tell me when SO-1 will come, return SO-2 and create a to-do noting the return. "
+         "How much did the house use? I'd like the earnings (actual vs. estimated EPS), "
+         "an alert and a post.")
+    assert told_clauses(q) == ["Tell me when SO-1 will come", "How much did the house use?",
+                               "I'd like the earnings (actual vs. estimated EPS)"]
+
+
+@pytest.mark.parametrize(("task_id", "values"), [
+    ("tmz-v6-c4-0005", [406.39, 683.02]),   # "how much did the house and cabin use?"
+    ("tmz-v6-c4-0050", [34.49]),            # "tell me the total before shipping in CAD"
+    ("tmz-v7-c1-0010", [19.04, 21.19]),     # "I'd like the earnings (actual vs. estimated)"
+    ("tmz-v7-c4-0099", []),                 # the return and new order: for the to-do
+    ("tmz-v7-c4-0059", []),                 # "the reason spelled out: when it arrives, ...?"
+])
+def test_the_facts_asked_beyond_the_declared_answer(task_id, values):
+    assert [a[1] for a in untold_asks(get_task(task_id), load_corpus())] == values
+
+
+def _edited(tmp_path: Path, source: Path, old: str, new: str) -> Path:
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("old", "new", "success"), [
+    ("25.41 USD = 34.49 CAD", "25.41 USD = 34.49 CAD", True),      # as played
+    ("25.41 USD = 34.49 CAD", "25.41 USD = C$34.49", True),        # other words
+    ("25.41 USD = 34.49 CAD", "25.41 USD", False),                 # the CAD total left out
+    ("25.41 USD = 34.49 CAD", "25.41 USD = 35.49 CAD", False),     # told wrong
+])
+def test_the_cad_total_asked_must_be_in_the_final_answer(tmp_path, old, new, success):
+    source = PLAYED / "v6" / "tmz-v6-c4-0050-P0.actions"
+    g, text = _replay(_edited(tmp_path, source, old, new), "tmz-v6-c4-0050-P0")
+    assert g["success"] is success, text
+
+
+@pytest.mark.parametrize(("old", "new", "success"), [
+    ("actual EPS 19.04 JPY vs. estimated 21.19 JPY", "EPS ¥19.04 against ¥21.19 expected",
+     True),
+    ("actual EPS 19.04 JPY vs. estimated 21.19 JPY", "EPS 19.04 JPY", False),
+])
+def test_the_eps_asked_is_told_to_the_user_not_only_to_the_team(tmp_path, old, new, success):
+    source = PLAYED / "v7" / "tmz-v7-c1-0010-P1.actions"
+    g, text = _replay(_edited(tmp_path, source, old, new), "tmz-v7-c1-0010-P1")
+    assert g["success"] is success, text

@@ -1,0 +1,50 @@
+"""A text the request asks to note several facts carries each one (grading version 18;
+toolmaze-v7 play-test c4-0099 P2: "a to-do ... noting SO-4DNKM2FU's delivery date, the
+return, refund and new order" passed without the refund)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.grading.test_played import _replay
+from toolmaze_gym.corpus.catalog import load_corpus
+from toolmaze_gym.grading.noted_facts import noting_clauses, with_noted
+from toolmaze_gym.tasks.suite import get_task
+
+PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
+
+
+def test_a_noting_clause_runs_from_the_actions_word_to_the_clause_end():
+    q = "Book it, then create a to-do noting the return and refund. Tell me the rest."
+    assert noting_clauses(q, ("to-do",)) == ["to-do noting the return and refund"]
+
+
+def test_the_refund_the_to_do_is_asked_to_note_is_added_to_its_asks():
+    task = get_task("tmz-v7-c4-0099")
+    noted = with_noted(task, load_corpus())
+    added = {m[1] for s in noted.slots for i in s.inputs for m in i.mentions} \
+        - {m[1] for s in task.slots for i in s.inputs for m in i.mentions}
+    assert added == {559.98}
+    assert with_noted(get_task("tmz-v7-c1-0010"), load_corpus()) == get_task("tmz-v7-c1-0010")
+
+
+@pytest.mark.parametrize(("new", "success"), [
+    (None, True),                                                 # as played
+    ("refund 559.98 USD", True),
+    ("refund of USD 559.98", True),                               # other words
+    ("", False),                                                  # the refund left out
+    ("refund 599.98 USD", False),                                 # a wrong refund
+])
+def test_the_to_do_must_note_the_refund(tmp_path, new, success):
+    source = PLAYED / "tmz-v7-c4-0099-P2.actions"
+    text = source.read_text(encoding="utf-8")
+    old = ", refund 559.98 USD,"
+    assert old in text
+    if new is not None:
+        text = text.replace(old, f", {new}," if new else ",")
+    path = tmp_path / source.name
+    path.write_text(text, encoding="utf-8")
+    g, out = _replay(path, "tmz-v7-c4-0099-P2")
+    assert g["success"] is success, out

@@ -1,0 +1,173 @@
+"""Facts a request asks to be told that its task declares no ask for (grading version 18).
+
+A task's ``answer`` lists what the final answer must tell; a request can ask more than
+its scenario declared when the task was built. toolmaze-v6's c4-0005 asked "how much
+did the Chicago house and the Oslo cabin use this month?" and graded only the cabin
+bill; c4-0050 asked "tell me the total before shipping in CAD" and graded nothing;
+toolmaze-v7's c1-0010 asked for the earnings "(actual vs. estimated EPS)" and graded
+them only in the post to #facilities, a message to the team, not to the user. A final
+answer that left them out, or told them wrong, passed (issue 27).
+
+So the request's questions are read as the library reads them when it builds a task
+(``tasks.questions``: "tell me ...", a question sentence), and so is a wish for a fact
+("I'd like the ... (actual vs. estimated EPS)"); an output of the task's scenario whose
+cue word (``Scenario.cues``) falls inside one is asked to be told. It must be in the
+final answer unless the task already grades it there (``answer``) or in a text sent
+to the user themself (an argument bound to the scenario's ``$me``: "tell me the
+balance by a push to me"), where the text's own asks grade it. A text asked (a news
+digest: v3 c3-0006 "give me a short digest of the latest climate news") is not asked
+here: it is told in the agent's own words, often in the file or message it writes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from toolmaze_gym.corpus.catalog import Corpus
+from toolmaze_gym.mentions import FREE_TEXT
+from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
+from toolmaze_gym.tasks.asks import cue_in
+from toolmaze_gym.tasks.execution import slot_outputs
+from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.questions import question_sentences, telling_clauses
+from toolmaze_gym.tasks.scenario_gen import _mention_type
+from toolmaze_gym.tasks.scenarios import Scenario, load_library
+
+# "I'd like the 2026-Q1 earnings of 6758 (actual vs. estimated EPS), an alert ...": a
+# wish for a fact, up to the next comma, stop or "and" outside a parenthesis.
+_WISH = re.compile(r"\b(?:I'd|I would) like (?:to know |to hear )?the\b", re.I)
+_WISH_END = re.compile(r"[,.;!?]|\band\b|\bthen\b")
+_COMMA = re.compile(r",")
+
+Asked = tuple[str, Any, str, str]  # (type, reference value, slot, output key)
+
+
+@cache
+def _scenarios() -> dict[str, Scenario]:
+    return {sc.id: sc for sc in load_library()}
+
+
+def until(text: str, end: re.Pattern[str]) -> str:
+    """``text`` up to the first match of ``end`` outside a parenthesis."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth <= 0 and end.match(text, k):
+            return text[:k]
+    return text
+
+
+def wish_clauses(query: str) -> list[str]:
+    """Each "I'd like the ..." clause, a parenthesis inside it kept whole."""
+    return [query[m.start(): m.end()] + until(query[m.end():], _WISH_END)
+            for m in _WISH.finditer(query)]
+
+
+def told_clauses(query: str) -> list[str]:
+    """Where the request asks to be told something: its question sentences, its wishes,
+    and its telling clauses up to the first comma ("Tell me when SO-4DNKM2FU will come,
+    return SO-Q57JV9L3 ... and create a to-do noting ... the return" asks the return
+    for the to-do, not for the answer: a list after the comma is read as the next
+    errand, which at worst grades less)."""
+    return ([until(c, _COMMA) for c in telling_clauses(query)] + question_sentences(query)
+            + wish_clauses(query))
+
+
+def _action_words(sc: Scenario, corpus: Corpus) -> list[str]:
+    """The words that ask for each Action step of ``sc`` that writes a text."""
+    own = {ref: words for ref, words in sc.cues if "." not in ref}
+    return [w for step, cap in action_steps(sc, corpus)
+            if any(a.kind == "text" for a in step.args)
+            for w in step_cues(corpus, step, cap, own, default_cues())]
+
+
+def _for_a_text(clause: str, words: list[str]) -> bool:
+    """Whether ``clause`` lists what a text holds: its lead-in before a colon asks for
+    an Action's text ("send back SO-V32ANH72 with the reason spelled out: when it
+    arrives, my departure and the replacement order?", v7 c4-0059)."""
+    lead = clause.rpartition(":")[0]
+    return bool(lead) and any(cue_in(lead, w) for w in words)
+
+
+def asked_refs(query: str, sc: Scenario, corpus: Corpus) -> list[str]:
+    """The scenario outputs (``step.field``) a question or wish of ``query`` names by a
+    cue, in the order of the scenario's cues."""
+    words = _action_words(sc, corpus)
+    clauses = [c for c in told_clauses(query) if not _for_a_text(c, words)]
+    return [ref for ref, words in sc.cues if "." in ref
+            and any(cue_in(q, w) for q in clauses for w in words)]
+
+
+def _to_user(task: Task, sc: Scenario) -> set[tuple[str, str]]:
+    """(slot, key) of every value a text sent to the user themself must mention."""
+    steps = task.meta.get("steps", {})
+    mine = {s.id for s in sc.steps
+            if any(a.kind == "param" and a.ref == "me" for a in s.args)}
+    out = set()
+    for slot in task.slots:
+        if steps.get(slot.id) in mine:
+            out |= {(m[2], m[3]) for i in slot.inputs for m in i.mentions if len(m) >= 4}
+    return out
+
+
+def reference_outputs(task: Task, corpus: Corpus, slot_id: str) -> dict[str, Any]:
+    """What ``slot_id`` offers downstream in the reference run (s*)."""
+    calls = [c for c in task.default_path.calls if c.slot == slot_id]
+    slot = task.slot_by_id[slot_id]
+    provides = corpus.group_by_id[slot.group].provides if slot.group else ()
+    try:
+        return slot_outputs(corpus, slot, [c.tool for c in calls],
+                            [c.response for c in calls], provides) if calls else {}
+    except KeyError:  # an older suite's response, before a tool's field was added
+        return {}
+
+
+def scenario_of(task: Task) -> Scenario | None:
+    """The library's scenario ``task`` was built from (None: none by its id, or one
+    whose steps have changed since: an older suite's task is read as it was built)."""
+    sc = _scenarios().get(task.meta.get("scenario", ""))
+    steps = task.meta.get("steps", {})
+    if sc is None or [steps.get(f"s{k + 1}") for k in range(len(sc.steps))] \
+            != [s.id for s in sc.steps] or len(steps) != len(sc.steps):
+        return None
+    return sc
+
+
+def output_type(corpus: Corpus, sc: Scenario, ref: str) -> str | None:
+    """The type of a scenario output (None: the step has no such output)."""
+    try:
+        return _mention_type(corpus, sc, ref)
+    except KeyError:
+        return None
+
+
+def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
+    """The facts the request asks to be told that the task grades nowhere for the user,
+    each as ``Task.answer`` lists one (the reference value, resolved per episode)."""
+    sc = scenario_of(task)
+    if sc is None:
+        return ()
+    slot_of = {step: slot for slot, step in task.meta.get("steps", {}).items()}
+    graded = {(m[2], m[3]) for m in task.answer if len(m) >= 4} | _to_user(task, sc)
+    out: list[Asked] = []
+    for ref in asked_refs(task.query, sc, corpus):
+        step, field = ref.split(".", 1)
+        slot = slot_of.get(step)
+        if slot is None or slot not in task.slot_by_id:
+            continue
+        t = output_type(corpus, sc, ref)
+        if t is None or t == FREE_TEXT:  # a text (a digest) is told in own words: not here
+            continue
+        ref_out = reference_outputs(task, corpus, slot)
+        key = f"{t}@{field}" if f"{t}@{field}" in ref_out else t
+        if key in ref_out and (slot, key) not in graded \
+                and all((slot, key) != (a[2], a[3]) for a in out):
+            out.append((t, ref_out[key], slot, key))
+    return tuple(out)
+
+
+def all_asks(task: Task, corpus: Corpus) -> tuple[tuple[Any, ...], ...]:
+    """Every value the final answer must tell: the task's ``answer`` and its untold asks."""
+    return tuple(task.answer) + untold_asks(task, corpus)

@@ -1,0 +1,116 @@
+"""Each fact a request asks an Action's text to note (grading version 18).
+
+toolmaze-v7's c4-0099 asked for "a to-do ... noting SO-4DNKM2FU's delivery date, the
+return, refund and new order", and the task graded the to-do on the delivery date,
+the return and the new order: the refund was told in the final answer, so the
+scenario left it out of the to-do's asks, and a to-do without it passed (issue 27).
+
+So where the request names an Action that writes a text (its step's cue: "to-do",
+"e-mail", "notify"), the rest of that clause (to a sentence stop, a semicolon or
+"then") is read for the scenario's output cues ("refund"), and each output named
+there that the reference run's own text carries is asked of the agent's text too.
+An output the reference text leaves out is not added: the reference run passes as
+before, and a clause that runs on into another errand asks nothing it cannot show.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.grading.arguments import says
+from toolmaze_gym.grading.asked_facts import (
+    output_type,
+    reference_outputs,
+    scenario_of,
+    until,
+)
+from toolmaze_gym.grading.second_figure import MONEY, second_figures
+from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
+from toolmaze_gym.tasks.asks import cue_in
+from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
+
+_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
+
+
+def noting_clauses(query: str, words: tuple[str, ...]) -> list[str]:
+    """Each stretch of ``query`` from a cue word of an Action to its clause's end."""
+    out = []
+    for w in words:
+        for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", query, re.I):
+            out.append(until(query[m.start():], _CLAUSE_END))
+    return out
+
+
+def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
+    cap = dict((s.id, c) for s, c in action_steps(sc, corpus)).get(step.id)
+    if cap is None:
+        return []
+    own = {ref: words for ref, words in sc.cues if "." not in ref}
+    clauses = noting_clauses(query, step_cues(corpus, step, cap, own, default_cues()))
+    return [ref for ref, words in sc.cues if "." in ref
+            and any(cue_in(c, w) for c in clauses for w in words)]
+
+
+def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
+           have: set[tuple[str, str]]) -> tuple[tuple[Any, ...], ...]:
+    """The mentions the clause naming ``step`` asks that its text ``text`` lacks."""
+    slot_of = {st: slot for slot, st in task.meta.get("steps", {}).items()}
+    out: list[tuple[Any, ...]] = []
+    for ref in _noted_refs(task.query, sc, step, corpus):
+        up, field = ref.split(".", 1)
+        slot = slot_of.get(up)
+        if slot is None or slot not in task.slot_by_id:
+            continue
+        t = output_type(corpus, sc, ref)
+        if t is None:
+            continue
+        outs = reference_outputs(task, corpus, slot)
+        key = f"{t}@{field}" if f"{t}@{field}" in outs else t
+        if key in outs and (slot, key) not in have and says(text, t, outs[key]):
+            have.add((slot, key))
+            out.append((t, outs[key], slot, key))
+    return tuple(out)
+
+
+def _seconds(task: Task, corpus: Corpus, asks: tuple[tuple[Any, ...], ...], text: str,
+             have: set[tuple[str, str]]) -> tuple[tuple[Any, ...], ...]:
+    """The figures a text is asked beside an equal one (``second_figure``)."""
+    out: list[tuple[Any, ...]] = []
+    for m in asks:
+        if len(m) < 4 or m[0] != MONEY or not isinstance(m[1], int | float):
+            continue
+        for slot, key in second_figures(task.slot_by_id, m[2], m[1], text,
+                                        lambda s: reference_outputs(task, corpus, s)):
+            if (slot, key) not in have:
+                have.add((slot, key))
+                out.append((MONEY, m[1], slot, key))
+    return tuple(out)
+
+
+def with_noted(task: Task, corpus: Corpus) -> Task:
+    """``task`` with each Action text's asks completed by what the request asks it to
+    note (the same task where nothing is added)."""
+    sc = scenario_of(task)
+    if sc is None:
+        return task
+    steps = {s.id: s for s in sc.steps}
+    changed, slots = False, []
+    for slot in task.slots:
+        step = steps.get(task.meta.get("steps", {}).get(slot.id, ""))
+        inputs, grew = [], False
+        for inp in slot.inputs:
+            if step is not None and inp.mentions and isinstance(inp.source.value, str) \
+                    and inp.source.is_literal:
+                have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
+                more = _extra(task, corpus, sc, step, inp.source.value, have) \
+                    + _seconds(task, corpus, inp.mentions, inp.source.value, have)
+                if more:
+                    inp, grew = replace(inp, mentions=inp.mentions + more), True
+            inputs.append(inp)
+        changed |= grew
+        slots.append(replace(slot, inputs=tuple(inputs)) if grew else slot)
+    return replace(task, slots=tuple(slots)) if changed else task
