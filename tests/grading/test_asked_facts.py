@@ -4,6 +4,7 @@ toolmaze-v7's c1-0010)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,23 @@ def test_the_eps_asked_is_told_to_the_user_not_only_to_the_team(tmp_path, old, n
     source = PLAYED / "v7" / "tmz-v7-c1-0010-P1.actions"
     g, text = _replay(_edited(tmp_path, source, old, new), "tmz-v7-c1-0010-P1")
     assert g["success"] is success, text
+
+
+@pytest.mark.parametrize(("answer", "success"), [
+    ("One EON share costs ¥46,108 right now; alert ALR set at 267.69 EUR.", True),
+    ("One EON share costs 46108.01 JPY right now.", True),
+    ("One EON share costs about ¥46,000 right now.", False),
+])
+def test_a_sum_converted_into_yen_may_be_told_in_whole_yen(answer, success):
+    """The answer's sum of a conversion into a currency with no minor unit may be told in
+    whole units, as an Action text's may (v8 play-test c3-0040: "¥42,008,267" for
+    42,008,267.39 JPY failed the final answer and passed the SMS)."""
+    from tests.grading._helpers import call, graded, profile, simulator
+    from toolmaze_gym.episode import Episode
+
+    task = get_task("tmz-v7-c2-0045")  # "What does one share cost me (account in JPY)?"
+    ep = Episode(task, "P0", simulator(), profile(task, "P0"), 25)
+    for c in task.default_path.calls:
+        ep.step(call(c))
+    ep.step(json.dumps({"name": "finish", "arguments": {"answer": answer}}))
+    assert graded(ep).success is success

@@ -324,12 +324,28 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
         told = says(answer, EITHER_DIRECTION, value) if type_ == "percent_change" and either \
             else says(answer, type_, value)
         if told and type_ == MONEY and slot is not None and not mentions(answer, type_, value):
-            told = near_sum_told(trace.idx, trace.view, best, slot, value, answer, whole)
+            told = near_sum_told(trace.idx, trace.view, best, slot, value, answer,
+                                 whole or _whole_units(task, best, slot))
         if told and type_ in DATETIME_TYPES and zone_asked(task.query, value):
             told = wall_clock_mentioned(answer, type_, value)  # the asked zone's clock
         if not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out
+
+
+def _whole_units(task: Task, best: PathMatch, slot: str) -> bool:
+    """Whether ``slot``'s sum is in a currency with no minor unit, so the answer may tell
+    it in whole units: the currency it returns, else the one it converts into (v8
+    play-test c3-0040: "¥42,008,267" for a conversion into JPY, asked in the final
+    answer since version 18, where no JPY ask of the answer said so)."""
+    codes = [v for k, v in best.outputs.get(slot, {}).items() if k.split("@")[0] == CURRENCY]
+    if not codes and slot in task.slot_by_id:
+        codes = [i.source.value for i in task.slot_by_id[slot].inputs
+                 if i.role == "quote" and i.source.is_literal]
+        codes += [best.outputs.get(i.source.slot, {}).get(f"{CURRENCY}@{i.source.field}")
+                  for i in task.slot_by_id[slot].inputs
+                  if i.role == "quote" and not i.source.is_literal]
+    return any(isinstance(c, str) and minor_units(c) == 0 for c in codes)
 
 
 def _missing(idx: TaskIndex, m: PathMatch) -> list[dict[str, Any]]:
