@@ -51,13 +51,26 @@ TASK_SIDE = {
     # toolmaze-v7's play-test (tests/data/played/v7/README.md).
     "tmz-v7-c4-0049-P4.depart22": "'we fly into Sydney on Sunday 23 August' is graded as the "
                                   "Amsterdam departure date (departing on the 22nd fails)",
+    # toolmaze-v8's play-test (tests/data/played/v8/README.md).
+    "tmz-v8-c1-0054-P4.probe-push-usd-only": "log_expense keeps the shopping budget in USD "
+                                             "(budget_currency USD, in P0 too), yet the push of "
+                                             "what is left must say AUD: the true '83.86 USD' "
+                                             "fails",
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-GRADER_STRICT: dict[str, str] = {}  # v7's c3-0077 "overcast" passes since grading version 18
+GRADER_STRICT = {  # v7's c3-0077 "overcast" passes since grading version 18
+    # toolmaze-v8's play-test (tests/data/played/v8/README.md).
+    "tmz-v8-c2-0048-P1.variant": "a push of the USD budget left ('USD 218.11') must say CHF, the "
+                                 "expense's currency, though only the remainder was asked",
+    "tmz-v8-c3-0031-P1.threerows-noheader": "'put it in a sheet' passes only when ONE append_row "
+                                            "carries all six values: one row per item fails",
+    "tmz-v8-c3-0031-P1.climatiq": "'put it in a sheet' passes only when ONE append_row carries "
+                                  "all six values: a header and one row per item fail",
+}
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
     # version 18: grading/asked_facts.py; c4-0099's to-do without the refund too:
@@ -71,11 +84,37 @@ GRADER_LENIENT = {
                                     "an acceptable tolerance)",
     "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
                                            "'a proper price' was asked (minor)",
+    # toolmaze-v8's play-test (tests/data/played/v8/README.md).
+    "tmz-v8-c1-0014-P0.noweather": "the weather the Italian return reason must cite is graded "
+                                   "nowhere: a reason with the tracking number and the city "
+                                   "only passes ('temporale' never counts either)",
+    "tmz-v8-c4-0005-P2.finish-no-chicago-cost": "the home's cost asked at the tariff the request "
+                                                "gives (117.85) is graded in no text and not in "
+                                                "the final answer",
+    "tmz-v8-c1-0092-P1.slip-share-196.75": "an own quotient passes a cent off its rounding: "
+                                           "196.75 for 983.68 / 5 = 196.736, which no rounding "
+                                           "gives (196.73 and 196.74 are right, 196.72 fails)",
+    "tmz-v8-c3-0040-P2.FVoff": "a wrong figure in the final answer passes (the 10-year value "
+                               "69,188,915 for 69,188,015.37) when the SMS carries the right one",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each
 # stays a strict xfail until the grader is fixed (issue 27: toolmaze-v7's play-test).
-GRADER_PLAYED: dict[str, str] = {}  # all four of v7's fixed by grading version 16
+GRADER_PLAYED: dict[str, str] = {}  # all four of v7's fixed by grading version 16; v8's
+# c3-0040 P2 ('¥42,008,267' in the final answer) passes since grade._whole_units
+
+# Fault-mode episodes whose fault a careful agent never meets: it sits on a tool the
+# reference path calls but a competent path skips, so the episode tests no recovery. Task
+# side (issue 28 item 3: a fault belongs on a step every valid path takes), keyed by the
+# episode; each a strict xfail of ``test_a_fault_mode_episode_meets_its_fault``.
+FAULT_AVOIDABLE = {
+    "tmz-v4-c3-0008-P4": "the fault sat on find_contact / search_directory_people; "
+                         "lookup_contact_by_email needs neither",
+    "tmz-v4-c1-0076-P1": "the 429 sat on get_stock_quote; place_stock_order reports the fill "
+                         "price itself",
+    "tmz-v8-c4-0069-P4": "the fault sits on the optional summarizer (generate_tldr / "
+                         "summarize_key_points); an agent that writes its own summary skips it",
+}
 
 
 # Played on a world a careful person did not believe, which issue 28 (the v4-draft2 review)
@@ -96,6 +135,18 @@ def _verdicts() -> list[tuple[str, str, str]]:
         with (folder / "verdicts.tsv").open(encoding="utf-8") as f:
             for row in csv.DictReader(f, delimiter="\t"):
                 out.append((folder.name, row["episode"], row["fair_grade"]))
+    return out
+
+
+def _fault_modes() -> list[tuple[str, str, str]]:
+    """(folder, episode, fault_met) of every fault-mode episode whose verdict says whether
+    the player met the fault (``yes`` or ``no``; P0 rows and older tables say nothing)."""
+    out = []
+    for folder in sorted(p for p in PLAYED.iterdir() if (p / "verdicts.tsv").exists()):
+        with (folder / "verdicts.tsv").open(encoding="utf-8") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                if row.get("fault_met") in ("yes", "no"):
+                    out.append((folder.name, row["episode"], row["fault_met"]))
     return out
 
 
@@ -138,6 +189,29 @@ def _cases():
 def test_a_fair_success_is_graded_a_success(folder, episode):
     g, text = _replay(PLAYED / folder / f"{episode}.actions", episode)
     assert g["success"], text
+
+
+def _fault_cases():
+    for folder, episode, met in _fault_modes():
+        why = FAULT_AVOIDABLE.get(episode)
+        marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+        yield pytest.param(folder, episode, met, id=f"{folder}/{episode}", marks=marks)
+
+
+@pytest.mark.parametrize(("folder", "episode", "met"), list(_fault_cases()))
+def test_a_fault_mode_episode_meets_its_fault(folder, episode, met):
+    """A fault-mode episode a careful player finished without meeting the fault measured no
+    recovery at all: the fault must sit where every valid path goes. Where the player met
+    it (``met`` is ``yes``), the replay must show it fired too."""
+    g, text = _replay(PLAYED / folder / f"{episode}.actions", episode)
+    assert g["exposed"], f"{met=}: {text}"
+
+
+def test_every_fault_the_players_never_met_is_listed():
+    """A fault-mode episode recorded as not meeting its fault is a task-side finding, so it
+    must be named in ``FAULT_AVOIDABLE`` (and only such episodes may be)."""
+    unmet = {e for _, e, met in _fault_modes() if met == "no"}
+    assert unmet == set(FAULT_AVOIDABLE)
 
 
 def _fair_failures():
