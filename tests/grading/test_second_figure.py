@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.second_figure import repeats_told, told_times
 
 PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
@@ -34,10 +34,5 @@ def test_figures_are_counted_as_written():
     ("\\nTotal with sponsor match: 9,600 EUR.", False),         # the match only as a total
 ])
 def test_the_match_is_told_as_a_second_figure(tmp_path, new, success):
-    source = PLAYED / f"{EPISODE}.actions"
-    text = source.read_text(encoding="utf-8")
-    assert MATCH in text
-    path = tmp_path / source.name
-    path.write_text(text.replace(MATCH, new), encoding="utf-8")
-    g, out = _replay(path, EPISODE)
-    assert g["success"] is success, out
+    graded = replay_changed(PLAYED / f"{EPISODE}.actions", EPISODE, MATCH, new, tmp_path)
+    assert graded["success"] is success

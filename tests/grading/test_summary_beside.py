@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.summary_beside import summary_beside, without_headline
 
 PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
@@ -34,10 +34,5 @@ def test_the_summary_is_read_beside_the_headline():
     ("", False),                                                          # no summary
 ])
 def test_the_screen_carries_a_summary_beside_the_headline(tmp_path, new, success):
-    source = PLAYED / f"{EPISODE}.actions"
-    text = source.read_text(encoding="utf-8")
-    assert SUMMARY in text
-    path = tmp_path / source.name
-    path.write_text(text.replace(SUMMARY, new), encoding="utf-8")
-    g, out = _replay(path, EPISODE)
-    assert g["success"] is success, out
+    graded = replay_changed(PLAYED / f"{EPISODE}.actions", EPISODE, SUMMARY, new, tmp_path)
+    assert graded["success"] is success
