@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -134,6 +135,24 @@ def test_dew_point_and_energy_cost(sim):
     assert cost["cost"] == round(use["energy_kwh"] * 0.25, 2)
     bill = call(sim, state, "calc_energy_cost", kwh=use["energy_kwh"], unit_rate=0.25)
     assert bill["cost.total_cost"] == cost["cost"]
+
+
+def test_dew_point_docs_name_the_constants_the_tools_compute_with(sim, corpus):
+    """"Magnus formula" alone admits several constant sets (Sonntag's 15.45 °C against
+    Alduchov-Eskridge's 15.5 for one reading; v8 review c3-0071): each dew-point tool
+    names the set it uses, and a dew point worked out with it is the tool's."""
+    import math
+
+    state = EpisodeState()
+    for name, temp, rh, key in (("compute_dew_point", "temperature_c", "humidity_pct",
+                                 "dew_point_c"),
+                                ("dewpoint_calculator", "temp_c", "rh", "dewpoint_c")):
+        doc = corpus[name].description
+        a, b = (float(x) for x in re.findall(r"\b(?:a|b) = ([\d.]+)", doc))
+        for t, h in ((20.0, 50), (24.3, 61), (31.5, 38)):
+            gamma = math.log(h / 100) + a * t / (b + t)
+            got = call(sim, state, name, **{temp: t, rh: h})
+            assert got[key] == round(b * gamma / (a - gamma), 1), (name, t, h)
 
 
 def test_notification_providers_share_ids_and_record(sim):
