@@ -43,6 +43,11 @@ SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
 # Where a variant's verdict is known to be wrong, with the count over the whole suite
 # (benchmarks/variants_survey.py). Grading version 12, toolmaze-v4.
 KNOWN = {
+    "own_summary": "5/74 (tmz-v8-c3-0072 P0-P4): its own summary, sent through the German "
+                   "translator, fills a template's '{city@of}' hole with words that are no "
+                   "place, and the translator answers 500 (phrasebook._word: KeyError "
+                   "'de@of'); said as written it passes, but that changes what the world's "
+                   "translator answers for edition 5, which v8 is built and played on",
     "reference_ids": "0/0: n/a on toolmaze-v4. Its ids are a pure function of the call, so "
                      "wherever the variant would pass on the reference run's id or value it "
                      "is this episode's; on v4 it only ever swapped its own texts for the "
@@ -157,8 +162,21 @@ def test_which_percent_changes_name_their_base():
     assert free == ["tmz-v3-c1-0079", "tmz-v3-c4-0061", "tmz-v3-c4-0085"]
 
 
+# Competent variants misjudged over the whole suite only (the sample passes and keeps
+# guarding the rule; issue 27 keeps the cause open).
+COMPETENT_WHOLE = {
+    "other_tool": "5/1505: tmz-v8-c3-0070 ('Update my tracker at URL: what are my 5 ADA worth "
+                  "in USD, ...?'): grading version 18 asks the question of the final answer "
+                  "too, though it is the tracker's content, which the webhook carries",
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", _marked(v.name for v in COMPETENT))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    strict=True, reason=COMPETENT_WHOLE[n])) if n in COMPETENT_WHOLE else p
+                                  for n, p in zip((v.name for v in COMPETENT),
+                                                  _marked(v.name for v in COMPETENT),
+                                                  strict=True)])
 def test_competent_variant_over_the_whole_suite(name):
     _check(name, 1)
 
