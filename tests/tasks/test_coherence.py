@@ -230,15 +230,6 @@ def test_the_guest_by_train_welcome_goes_to_the_guest(sim, world):
     assert owner in task.query and owner in push.args["message"]
 
 
-@pytest.mark.parametrize("task_id", sorted(set().union(*V7_REFUSED.values())))
-def test_the_generator_builds_the_v7_refused_scenarios_coherently(task_id, sim, corpus, world):
-    """Each scenario a refused v7 task came from still builds, on the latest world."""
-    old = get_task(task_id, "toolmaze-v7")
-    task = ScenarioGenerator(sim).generate(LIB[old.meta["scenario"]], old.level, "v8",
-                                           f"coh-{task_id}")
-    assert coherence.problems(task, corpus, world) == []
-
-
 @pytest.mark.parametrize("rule", sorted(V6_SHIPPED))
 def test_rule_fails_on_its_toolmaze_v6_counter_example(rule, corpus):
     task_id, said = V6_SHIPPED[rule]
@@ -268,11 +259,17 @@ def test_a_monsoon_clear_day_is_refused_on_the_world_v6_was_built_on(corpus):
     assert coherence.weather_condition(task, corpus, get_world(0, 4)) == []
 
 
-@pytest.mark.parametrize("task_id", sorted(set().union(*V6_REFUSED.values())))
-def test_the_generator_builds_the_v6_refused_scenarios_coherently(task_id, sim, corpus, world):
-    """Each scenario a refused v6 task came from still builds, on the latest world."""
-    old = get_task(task_id, "toolmaze-v6")
-    task = ScenarioGenerator(sim).generate(LIB[old.meta["scenario"]], old.level, "v7",
+# (suite, the seed label its next build used) of each refused task, v6's and v7's
+_REBUILT = [("toolmaze-v6", "v7", t) for t in sorted(set().union(*V6_REFUSED.values()))] + \
+    [("toolmaze-v7", "v8", t) for t in sorted(set().union(*V7_REFUSED.values()))]
+
+
+@pytest.mark.parametrize(("suite", "seed", "task_id"), _REBUILT)
+def test_the_generator_builds_the_v6_and_v7_refused_scenarios_coherently(suite, seed, task_id,
+                                                                      sim, corpus, world):
+    """Each scenario a refused v6 or v7 task came from still builds, on the latest world."""
+    old = get_task(task_id, suite)
+    task = ScenarioGenerator(sim).generate(LIB[old.meta["scenario"]], old.level, seed,
                                            f"coh-{task_id}")
     assert coherence.problems(task, corpus, world) == []
 
