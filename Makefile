@@ -149,8 +149,9 @@ train-lift: $(STAMP)
 
 # `make train-lift-strict`: the same held-out evals of base and SFT (LIFT_EVAL, the same
 # episodes) again with strict tool calls (LIFT_STRICT: every reply one valid call of a
-# shown tool, or finish/abort), and the table of all four, strict base first: the SFT
-# model's lift under strict decoding, and what the format costs each model. Needs the
+# shown tool, or finish/abort), and the table of all four, strict base first, then per
+# level and mode (--cells): the SFT model's lift under strict decoding, and what the
+# format costs each model. Needs the
 # SFT model of `make train-lift` (it does not train). Cost, measured for the base on 2
 # shared cores (README, Training): a strict episode plays all its steps where a free one
 # ends on its first line of prose, so budget LIFT_STRICT's --max-steps x --max-tokens
@@ -166,7 +167,7 @@ train-lift-strict: $(STAMP)
 	$(TOOLMAZE) eval --agent hf --label sft --out $(LIFT_DIR)/eval/sft-strict \
 		--model $(LIFT_DIR)/sft $(LIFT_EVAL) $(LIFT_STRICT) --resume --no-report
 	$(PY) training_scripts/lift.py $(LIFT_DIR)/eval/base-strict $(LIFT_DIR)/eval/sft-strict \
-		$(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft --tasks $(LIFT_DIR)/dev.jsonl \
+		$(LIFT_DIR)/eval/base $(LIFT_DIR)/eval/sft --tasks $(LIFT_DIR)/dev.jsonl --cells \
 		> $(LIFT_DIR)/lift-strict.md && cat $(LIFT_DIR)/lift-strict.md
 
 train-lift-curve: $(STAMP)

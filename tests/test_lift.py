@@ -117,3 +117,77 @@ def test_progress_grows_with_the_calls_and_is_none_for_stopping_at_once(sim):
     assert episode_progress(stopped, task, sim) == 0.0
     half = {**done, "steps": done["steps"][:2]}
     assert 0.0 < episode_progress(half, task, sim) < full
+
+
+def test_valid_calls_and_progress_have_intervals_around_their_pooled_values():
+    from toolmaze_gym.lift import run_figures
+
+    call = {"action": {"kind": "call", "name": "no_such_tool", "arguments": {}},
+            "status": 404}
+    # 10 episodes of 2 actions and one of 20: the long episode's 19 bad calls weigh
+    # as actions in the pooled rate, and the interval resamples whole episodes
+    records = ([_record(i, True) for i in range(10)]
+               + [_record(10, False, steps=[call] * 19
+                          + [{"action": {"kind": "finish", "answer": "x"}}])])
+    fig = run_figures(records, progress=[0.5] * 10 + [0.0])
+    assert fig.valid_calls == pytest.approx(11 / 30)
+    lo, hi = fig.valid_calls_ci
+    assert lo < fig.valid_calls < hi == pytest.approx(1.0)  # a draw without the long one
+    assert fig.progress == pytest.approx(5 / 11)
+    assert fig.progress_ci[0] < fig.progress < fig.progress_ci[1] <= 0.5
+    cells = fig.cells()
+    assert cells[2].startswith("36.7 [") and cells[-1].startswith("45.5 [")
+
+
+def test_a_rate_with_nothing_to_divide_has_no_interval():
+    from toolmaze_gym.lift import ratio_ci
+
+    assert ratio_ci([0, 0], [0, 0]) is None and ratio_ci([], []) is None
+    assert ratio_ci([1, 1], [2, 2]) == (0.5, 0.5)
+
+
+def test_a_paired_difference_of_progress_pairs_by_key():
+    from toolmaze_gym.lift import paired_difference
+
+    before = {f"t{i}": 0.1 for i in range(30)}
+    after = {f"t{i}": 0.1 + 0.4 * (i % 2) for i in range(30)} | {"extra": 1.0}
+    lift = paired_difference(before, after)
+    assert lift.pairs == 30 and lift.unpaired == 1
+    assert lift.lift == pytest.approx(0.2) and lift.excludes_zero()
+    assert lift.line("progress").startswith("progress 10.0 % -> 30.0 %: lift +20.0 points")
+
+
+def test_the_cell_table_shows_where_each_run_succeeded():
+    from toolmaze_gym.lift import cell_table
+
+    def rec(i, level, mode, success):
+        return {**_record(i, success), "level": level, "mode": mode}
+
+    base = [rec(0, "C1", "P0", False), rec(1, "C1", "P1", False), rec(2, "C2", "P1", False)]
+    sft = [rec(0, "C1", "P0", True), rec(1, "C1", "P1", False)]
+    lines = cell_table(["base", "sft"], [base, sft]).splitlines()
+    assert lines[0] == "| level | mode | base: TSR, valid calls % | sft: TSR, valid calls % |"
+    assert lines[2:] == ["| C1 | P0 | 0/1, 100 | 1/1, 100 |",
+                         "| C1 | P1 | 0/1, 100 | 0/1, 100 |",
+                         "| C2 | P1 | 0/1, 100 | - |"]
+
+
+def test_the_script_prints_the_table_both_lifts_and_the_cells(tmp_path, capsys):
+    from tests.training.conftest import load_script
+    from toolmaze_gym.cli.app import main as toolmaze
+    from toolmaze_gym.runner import RunConfig, Selection, run
+
+    tasks = tmp_path / "dev.jsonl"
+    toolmaze(["generate", "--split", "dev", "--n", "2", "--level", "C1", "--out", str(tasks),
+              "--quiet"])
+    selection = Selection(levels=["C1"], modes=["P0", "P1"], tasks=str(tasks))
+    for agent in ("naive", "validator"):
+        run(RunConfig(agent, selection=selection), tmp_path / agent, progress=False)
+    capsys.readouterr()
+    load_script("lift").main([str(tmp_path / "naive"), str(tmp_path / "validator"),
+                              "--tasks", str(tasks), "--cells"])
+    out = capsys.readouterr().out
+    assert "| naive | 4 |" in out and "| validator | 4 |" in out
+    assert "validator: TSR " in out and "validator: progress " in out
+    assert "| C1 | P0 | 2/2, 100 | 2/2, 100 |" in out  # no fault: both finish
+    assert "| C1 | P1 |" in out

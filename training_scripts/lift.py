@@ -6,7 +6,9 @@ derived again from the steps (as ``toolmaze report`` does, never the stored cach
 Each run gets a row: episodes, valid-call rate, TSR and PRR with 95 % bootstrap
 intervals, RC, loops cut, actions per episode, the mean progress along a valid path
 (``toolmaze_gym.lift.run_figures``, ``episode_progress``), and every run after the
-first its paired TSR lift over the first (``toolmaze_gym.lift.paired_lift``)::
+first its paired TSR lift over the first (``toolmaze_gym.lift.paired_lift``); below
+the table, each run's paired TSR and progress lifts, and with ``--cells`` the runs
+split by level and mode (``toolmaze_gym.lift.cell_table``)::
 
     python training_scripts/lift.py runs/train-lift/eval/base runs/train-lift/eval/sft \\
         --tasks runs/train-lift/dev.jsonl
@@ -24,25 +26,27 @@ from toolmaze_gym.cli import HelpFormatter
 
 
 def table(names: list[str], runs: list[list[dict]], seed: int = 0,
-          tasks: dict | None = None) -> str:
+          progress: list[dict[str, float]] | None = None) -> str:
     """The Markdown table of ``runs`` (regraded records), the first as the baseline;
-    with ``tasks`` (by id) each run's mean path progress too."""
-    from toolmaze_gym.lift import FIGURE_HEAD, episode_progress, paired_lift, run_figures
+    with ``progress`` (per run, each episode's path progress by record key) its mean
+    too."""
+    from toolmaze_gym.lift import FIGURE_HEAD, paired_lift, run_figures
 
-    sim = None
-    if tasks is not None:
-        from toolmaze_gym.corpus import Simulator
-
-        sim = Simulator()
     head = ["run", *FIGURE_HEAD, "TSR lift vs first, points [95 % CI]"]
     rows = []
     for k, (name, recs) in enumerate(zip(names, runs, strict=True)):
         lift = "" if k == 0 else _lift_cell(paired_lift(runs[0], recs, seed=seed))
-        progress = ([episode_progress(r, tasks[r["task_id"]], sim) for r in recs]
-                    if sim is not None else None)
-        rows.append([name, *run_figures(recs, seed=seed, progress=progress).cells(), lift])
+        values = ([progress[k][str(r["key"])] for r in recs] if progress is not None
+                  else None)
+        rows.append([name, *run_figures(recs, seed=seed, progress=values).cells(), lift])
     return "\n".join(["| " + " | ".join(r) + " |"
                       for r in [head, ["---"] * len(head), *rows]])
+
+
+def _progress_by_key(records: list[dict], tasks: dict, sim) -> dict[str, float]:
+    from toolmaze_gym.lift import episode_progress
+
+    return {str(r["key"]): episode_progress(r, tasks[r["task_id"]], sim) for r in records}
 
 
 def _lift_cell(lift) -> str:
@@ -57,11 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("runs", nargs="+", help="run directories, the base model's first")
     ap.add_argument("--tasks", required=True, help="the JSONL task file the runs played")
     ap.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    ap.add_argument("--cells", action="store_true",
+                    help="also print each run's successes and valid calls per level and mode")
     ns = ap.parse_args(argv)
     if len(ns.runs) < 2:
         sys.exit("lift: give at least two runs (the base model's first)")
     from toolmaze_gym.cli.common import UsageError, load_tasks
-    from toolmaze_gym.lift import paired_lift
+    from toolmaze_gym.corpus import Simulator
+    from toolmaze_gym.lift import cell_table, paired_difference, paired_lift
     from toolmaze_gym.report.records import read_source
     from toolmaze_gym.report.regrade import regrade
     from toolmaze_gym.runner import RunError
@@ -70,9 +77,16 @@ def main(argv: list[str] | None = None) -> int:
         tasks = {t.id: t for t in load_tasks(ns.tasks)}
         runs = [regrade(read_source(Path(d)), lambda r: (tasks[r["task_id"]], None)).records
                 for d in ns.runs]
-        print(table([Path(d).name for d in ns.runs], runs, ns.seed, tasks))
-        for d, recs in zip(ns.runs[1:], runs[1:], strict=True):
-            print(f"\n{Path(d).name}: " + paired_lift(runs[0], recs, seed=ns.seed).line())
+        names = [Path(d).name for d in ns.runs]
+        sim = Simulator()
+        progress = [_progress_by_key(recs, tasks, sim) for recs in runs]
+        print(table(names, runs, ns.seed, progress))
+        for k in range(1, len(runs)):
+            print(f"\n{names[k]}: " + paired_lift(runs[0], runs[k], seed=ns.seed).line())
+            print(f"{names[k]}: " + paired_difference(progress[0], progress[k], seed=ns.seed)
+                  .line("progress"))
+        if ns.cells:
+            print("\n" + cell_table(names, runs))
     except (UsageError, RunError, ValueError, KeyError, OSError) as exc:
         sys.exit(f"lift: {exc}")
     return 0
