@@ -63,9 +63,8 @@ TASK_SIDE = {
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
 GRADER_STRICT = {  # v7's c3-0077 "overcast" passes since grading version 18
-    # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    "tmz-v8-c2-0048-P1.variant": "a push of the USD budget left ('USD 218.11') must say CHF, the "
-                                 "expense's currency, though only the remainder was asked",
+    # toolmaze-v8's play-test (tests/data/played/v8/README.md); c2-0048 P1 `variant` passes
+    # since grading version 19 (grading/sum_currency.py).
     "tmz-v8-c3-0031-P1.threerows-noheader": "'put it in a sheet' passes only when ONE append_row "
                                             "carries all six values: one row per item fails",
     "tmz-v8-c3-0031-P1.climatiq": "'put it in a sheet' passes only when ONE append_row carries "
