@@ -62,13 +62,10 @@ TASK_SIDE = {
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-GRADER_STRICT = {  # v7's c3-0077 "overcast" passes since grading version 18
+GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since grading version 18
     # toolmaze-v8's play-test (tests/data/played/v8/README.md); c2-0048 P1 `variant` passes
-    # since grading version 19 (grading/sum_currency.py).
-    "tmz-v8-c3-0031-P1.threerows-noheader": "'put it in a sheet' passes only when ONE append_row "
-                                            "carries all six values: one row per item fails",
-    "tmz-v8-c3-0031-P1.climatiq": "'put it in a sheet' passes only when ONE append_row carries "
-                                  "all six values: a header and one row per item fail",
+    # since grading version 19 (grading/sum_currency.py); c3-0031 P1 `threerows-noheader` and
+    # `climatiq`, one row per item, too (a row's cells are words: mentions._CELLS).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading

@@ -181,7 +181,9 @@ from toolmaze_gym.world.geo import minor_units
 # 19 (i27-v19a, toolmaze-v8 play-test false negatives, issue 27): a sum named with the
 #     currency its own response gave it in says a text's asked currency ("USD 218.11",
 #     the budget's remainder log_expense gave in USD, where the push was asked CHF: v8
-#     c2-0048 P1; ``sum_currency``).
+#     c2-0048 P1; ``sum_currency``). A sheet row's cells apart by commas ("Hotel,245.73,
+#     EUR") are words: "245.73,EUR" names EUR, so one row per item fills the sheet
+#     (v8 c3-0031 P1; ``mentions._CELLS``).
 GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
