@@ -183,7 +183,10 @@ from toolmaze_gym.world.geo import minor_units
 #     the budget's remainder log_expense gave in USD, where the push was asked CHF: v8
 #     c2-0048 P1; ``sum_currency``). A sheet row's cells apart by commas ("Hotel,245.73,
 #     EUR") are words: "245.73,EUR" names EUR, so one row per item fills the sheet
-#     (v8 c3-0031 P1; ``mentions._CELLS``).
+#     (v8 c3-0031 P1; ``mentions._CELLS``). A question is read from its sentence's
+#     start, not from a URL's dot: "Update my tracker at URL: what are my 5 ADA worth
+#     ...?" asks the tracker's content, not the final answer (v8 c3-0070, the
+#     other_tool variant; ``asked_facts.in_sentence``).
 GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
