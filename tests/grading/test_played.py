@@ -51,11 +51,9 @@ TASK_SIDE = {
     # toolmaze-v7's play-test (tests/data/played/v7/README.md).
     "tmz-v7-c4-0049-P4.depart22": "'we fly into Sydney on Sunday 23 August' is graded as the "
                                   "Amsterdam departure date (departing on the 22nd fails)",
-    # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    "tmz-v8-c1-0054-P4.probe-push-usd-only": "log_expense keeps the shopping budget in USD "
-                                             "(budget_currency USD, in P0 too), yet the push of "
-                                             "what is left must say AUD: the true '83.86 USD' "
-                                             "fails",
+    # toolmaze-v8's play-test (tests/data/played/v8/README.md): c1-0054 P4's
+    # `probe-push-usd-only`, the true "83.86 USD" left of a USD budget where the push was
+    # asked AUD, passes since grading version 19 (grading/sum_currency.py).
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
