@@ -39,7 +39,7 @@ from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
 from toolmaze_gym.grading.noted_facts import with_noted
-from toolmaze_gym.grading.sum_currency import CURRENCY, currency_beside
+from toolmaze_gym.grading.sum_currency import CURRENCY, SUM_IN, currency_beside
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
@@ -72,7 +72,8 @@ class Ref:
     output, read with the same response's headline as "headline\nbody"). ``value`` is
     the reference run's value."""
 
-    kind: str  # "literal" | "slot" | "local" | "article" | "surprise" (of an EPS pair)
+    kind: str  # "literal" | "slot" | "local" | "article" | "surprise" (of an EPS pair) |
+    # SUM_IN (a sum and its code: ``key`` "amount key|code key")
     value: Any = None
     slot: str = ""
     key: str = ""
@@ -426,15 +427,17 @@ class TaskIndex:
                      if t == CURRENCY and groups)
 
     def _sum_with_code(self, type_name: str, ref: Ref) -> tuple[tuple[str, Ref], ...]:
-        """(the sum, the code beside it in its response) for an asked sum ``ref`` a
-        slot gave; empty where its response names no one currency for it."""
+        """The sum told with the code beside it in its response (``SUM_IN``), for an
+        asked sum ``ref`` a slot gave; empty where its response names no one currency
+        for it."""
         if ref.kind != "slot":
             return ()
         for tool in self.slot_by_id[ref.slot].tools:
             code = currency_beside(self.corpus[tool], ref.key)
             key = f"{CURRENCY}@{code.canonical}" if code is not None else ""
             if key and (value := self._reference_output(ref.slot, key)) is not None:
-                return ((type_name, ref), (CURRENCY, Ref("slot", value, ref.slot, key)))
+                return ((SUM_IN, Ref(SUM_IN, (type_name, ref.value, value), ref.slot,
+                                     f"{ref.key}|{key}")),)
         return ()
 
     def _of_computed(self, slot_id: str) -> bool:
@@ -730,6 +733,11 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
         if got is not None and ACTUAL in got and ESTIMATE in got:
             return surprise(got[ACTUAL], got[ESTIMATE])
         return ref.value
+    if ref.kind == SUM_IN and outputs is not None:  # (type, amount, code) of one response
+        got = outputs.get(ref.slot)
+        amount, _, code = ref.key.partition("|")
+        if got is not None and amount in got and code in got:
+            return ref.value[0], got[amount], got[code]
     if ref.kind == "article" and outputs is not None:
         got = outputs.get(ref.slot)
         if got is not None and ref.key in got:
