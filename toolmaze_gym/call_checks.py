@@ -25,6 +25,7 @@ from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.arguments import IN_LANGUAGE, implied, says
 from toolmaze_gym.grading.grade import slot_actions
+from toolmaze_gym.grading.sum_currency import SUM_IN, shown
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
 from toolmaze_gym.tasks.execution import plan_side
@@ -402,7 +403,10 @@ def _other_names(groups: Sequence[Sequence[tuple[str, Any]]]) -> str:
 
 
 def _short(type_name: str, value: Any) -> Any:
-    """A value as a text names it: a flight or train id by its service number."""
+    """A value as a text names it: a flight or train id by its service number, a sum
+    with its code ("218.11 USD")."""
+    if type_name == SUM_IN:
+        return shown(value)
     forms = spoken_forms(type_name, value) if type_name in SERVICE_IDS else ()
     return forms[0] if forms else value
 

@@ -908,6 +908,10 @@ def _text_mentioned(text: str, value: Any) -> bool:
 
 # People join names with these ("Seoul-Milan", "Seoul–Milan", "Seoul/Milan").
 _JOINERS = "-/\u2010\u2011\u2012\u2013\u2014\u2015"
+# A sheet row's cells, written "Hotel,245.73,EUR" (grading version 19, v8 play-test
+# c3-0031: "245.73,EUR" named no currency, one word to the splitter): a comma or
+# semicolon apart words like a space, except between two digits ("1,250.00", "245,73").
+_CELLS = ",;"
 _SIGILS = "#@"  # a channel's "#", a handle's "@": how the name is written, not the name
 # A plain name or code: words of letters and digits, apart by spaces, apostrophes,
 # "&", joiners or an abbreviating ". " ("St. Louis", "O'Hare", "release-train").
@@ -919,14 +923,17 @@ def _words(text: str, value: str) -> list[str]:
 
     A joiner the value itself contains is part of a word ("release-train",
     "BK-7Q2X9ZLM"), so the value is never found inside a longer word built with it
-    ("release-train-2"); every other joiner splits like a space. Values that are not
+    ("release-train-2"); every other joiner splits like a space, and so does a
+    sheet row's cell separator (``_CELLS``) the value does not contain. Values that are not
     plain names or codes (e-mail addresses, URLs, file names) are found only whole,
     between spaces: "bob-ana@example.com" is not "ana@example.com".
     """
     joiners = "".join(c for c in _JOINERS if c not in value)
     if not joiners or not _PLAIN.fullmatch(value.strip(_EDGE).lstrip(_SIGILS)):
         return text.split()
-    return [w for w in re.split(rf"\s+|[{re.escape(joiners)}]", text) if w]
+    cells = "".join(c for c in _CELLS if c not in value)
+    apart = rf"|(?<!\d)[{cells}]|[{cells}](?!\d)" if cells else ""
+    return [w for w in re.split(rf"\s+|[{re.escape(joiners)}]{apart}", text) if w]
 
 
 def _windows(text: str, value: str, size: int) -> Iterator[str]:

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.grading.test_played import _replay
+from toolmaze_gym.agents.variants import VARIANTS, expected, survey
 from toolmaze_gym.corpus.catalog import load_corpus
-from toolmaze_gym.grading.asked_facts import told_clauses, untold_asks
+from toolmaze_gym.faults import MODE_NAMES
+from toolmaze_gym.grading.asked_facts import in_sentence, told_clauses, untold_asks
 from toolmaze_gym.tasks.suite import get_task
 
 PLAYED = Path(__file__).parent.parent / "data" / "played"
@@ -25,12 +27,34 @@ def test_questions_wishes_and_telling_clauses_are_where_facts_are_asked():
                                "I'd like the earnings (actual vs. estimated EPS)"]
 
 
+@pytest.mark.parametrize(("query", "sentence"), [
+    # The splitter ends a sentence at the URL's dot: the lead-in runs back to "Update".
+    ("Update my tracker at https://hooks.example.com/h: what are my ADA worth?",
+     "Update my tracker at https://hooks.example.com/h: what are my ADA worth?"),
+    ("Log it. See https://a.example.com/p: what is it worth?",
+     "See https://a.example.com/p: what is it worth?"),
+    ("See https://a.example.com/p. What is it worth?", "What is it worth?"),  # a real stop
+])
+def test_a_question_is_read_from_its_sentences_start(query, sentence):
+    clause = told_clauses(query)[-1]
+    assert in_sentence(query, clause) == sentence
+
+
+def test_a_question_after_an_actions_colon_is_that_actions_content():
+    """toolmaze-v8 c3-0070: the tracker's webhook carries the holdings' worth; an agent
+    that posts it with another tool and says less in its final answer still succeeds."""
+    task = get_task("tmz-v8-c3-0070")
+    outcomes = survey([task], MODE_NAMES, [VARIANTS["other_tool"]])
+    assert [expected(o) for o in outcomes] == [True] * len(MODE_NAMES)
+
+
 @pytest.mark.parametrize(("task_id", "values"), [
     ("tmz-v6-c4-0005", [406.39, 683.02]),   # "how much did the house and cabin use?"
     ("tmz-v6-c4-0050", [34.49]),            # "tell me the total before shipping in CAD"
     ("tmz-v7-c1-0010", [19.04, 21.19]),     # "I'd like the earnings (actual vs. estimated)"
     ("tmz-v7-c4-0099", []),                 # the return and new order: for the to-do
     ("tmz-v7-c4-0059", []),                 # "the reason spelled out: when it arrives, ...?"
+    ("tmz-v8-c3-0070", []),                 # "Update my tracker at URL: what are my ...?"
 ])
 def test_the_facts_asked_beyond_the_declared_answer(task_id, values):
     assert [a[1] for a in untold_asks(get_task(task_id), load_corpus())] == values

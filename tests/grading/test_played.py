@@ -51,25 +51,19 @@ TASK_SIDE = {
     # toolmaze-v7's play-test (tests/data/played/v7/README.md).
     "tmz-v7-c4-0049-P4.depart22": "'we fly into Sydney on Sunday 23 August' is graded as the "
                                   "Amsterdam departure date (departing on the 22nd fails)",
-    # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    "tmz-v8-c1-0054-P4.probe-push-usd-only": "log_expense keeps the shopping budget in USD "
-                                             "(budget_currency USD, in P0 too), yet the push of "
-                                             "what is left must say AUD: the true '83.86 USD' "
-                                             "fails",
+    # toolmaze-v8's play-test (tests/data/played/v8/README.md): c1-0054 P4's
+    # `probe-push-usd-only`, the true "83.86 USD" left of a USD budget where the push was
+    # asked AUD, passes since grading version 19 (grading/sum_currency.py).
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-GRADER_STRICT = {  # v7's c3-0077 "overcast" passes since grading version 18
-    # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    "tmz-v8-c2-0048-P1.variant": "a push of the USD budget left ('USD 218.11') must say CHF, the "
-                                 "expense's currency, though only the remainder was asked",
-    "tmz-v8-c3-0031-P1.threerows-noheader": "'put it in a sheet' passes only when ONE append_row "
-                                            "carries all six values: one row per item fails",
-    "tmz-v8-c3-0031-P1.climatiq": "'put it in a sheet' passes only when ONE append_row carries "
-                                  "all six values: a header and one row per item fail",
+GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since grading version 18
+    # toolmaze-v8's play-test (tests/data/played/v8/README.md); c2-0048 P1 `variant` passes
+    # since grading version 19 (grading/sum_currency.py); c3-0031 P1 `threerows-noheader` and
+    # `climatiq`, one row per item, too (a row's cells are words: mentions._CELLS).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading

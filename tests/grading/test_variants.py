@@ -164,11 +164,10 @@ def test_which_percent_changes_name_their_base():
 
 # Competent variants misjudged over the whole suite only (the sample passes and keeps
 # guarding the rule; issue 27 keeps the cause open).
-COMPETENT_WHOLE = {
-    "other_tool": "5/1505: tmz-v8-c3-0070 ('Update my tracker at URL: what are my 5 ADA worth "
-                  "in USD, ...?'): grading version 18 asks the question of the final answer "
-                  "too, though it is the tracker's content, which the webhook carries",
-}
+# (other_tool's 5/1505 on tmz-v8-c3-0070, "Update my tracker at URL: what are my 5 ADA
+# worth in USD, ...?", passes since grading version 19: the question read from its
+# sentence's start is the tracker's content: grading/asked_facts.in_sentence.)
+COMPETENT_WHOLE: dict[str, str] = {}
 
 
 @pytest.mark.slow

@@ -29,6 +29,7 @@ from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.grading.second_figure import repeats_told
+from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
@@ -276,6 +277,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return _in_fahrenheit(text, value)
     if type_name == CONVERTED_F:
         return converted_said(text, value)
+    if type_name == SUM_IN:
+        return sum_in_said(text, value)
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
         return mentions(text, "person_name", value) or mentions(text, "person_name", given)

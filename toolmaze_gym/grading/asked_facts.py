@@ -40,6 +40,7 @@ from toolmaze_gym.tasks.scenarios import Scenario, load_library
 _WISH = re.compile(r"\b(?:I'd|I would) like (?:to know |to hear )?the\b", re.I)
 _WISH_END = re.compile(r"[,.;!?]|\band\b|\bthen\b")
 _COMMA = re.compile(r",")
+_STOP = re.compile(r"[.!?](?=\s)")  # a sentence's end: a stop before a space
 
 Asked = tuple[str, Any, str, str]  # (type, reference value, slot, output key)
 
@@ -91,11 +92,27 @@ def _for_a_text(clause: str, words: list[str]) -> bool:
     return bool(lead) and any(cue_in(lead, w) for w in words)
 
 
+def in_sentence(query: str, clause: str) -> str:
+    """``clause`` from its sentence's start, as a reader takes it (grading version 19).
+
+    The library's splitter ends a sentence at any stop, so a question after a URL
+    begins at the URL's last dot: "com/dashboard/holdings: what are my 5 ADA worth
+    ...?" of "Update my tracker at https://hooks.example.com/dashboard/holdings: what
+    ...?" (toolmaze-v8 c3-0070), and its lead-in lost the Action it asks the content of.
+    A clause that starts inside a word runs back to the last stop before a space."""
+    at = query.find(clause)
+    if at <= 0 or query[at - 1].isspace():
+        return clause
+    stops = [m.end() for m in _STOP.finditer(query) if m.end() <= at]
+    return query[stops[-1] if stops else 0: at].lstrip() + clause
+
+
 def asked_refs(query: str, sc: Scenario, corpus: Corpus) -> list[str]:
     """The scenario outputs (``step.field``) a question or wish of ``query`` names by a
     cue, in the order of the scenario's cues."""
     words = _action_words(sc, corpus)
-    clauses = [c for c in told_clauses(query) if not _for_a_text(c, words)]
+    clauses = [c for c in told_clauses(query)
+               if not _for_a_text(in_sentence(query, c), words)]
     return [ref for ref, words in sc.cues if "." in ref
             and any(cue_in(q, w) for q in clauses for w in words)]
 

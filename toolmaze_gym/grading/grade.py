@@ -178,7 +178,16 @@ from toolmaze_gym.world.geo import minor_units
 #     story's summary beside its headline adds a word of the body (``summary_beside``).
 #     "Overcast"
 #     (and "grey skies") says the forecast's "cloudy" (v7 c3-0077 P2).
-GRADING_VERSION = "18"
+# 19 (i27-v19a, toolmaze-v8 play-test false negatives, issue 27):
+#   - a sum named beside it with the currency its own response gave it in says a text's
+#     asked currency ("USD 218.11", the budget's remainder log_expense gave in USD,
+#     where the push was asked CHF: v8 c2-0048 P1; ``sum_currency``);
+#   - a sheet row's cells apart by commas are words ("Hotel,245.73,EUR" names EUR), so
+#     one row per item fills the sheet (v8 c3-0031 P1; ``mentions._CELLS``);
+#   - a question is read from its sentence's start, not from a URL's dot: "Update my
+#     tracker at URL: what are my 5 ADA worth ...?" asks the tracker's content, not the
+#     final answer (v8 c3-0070, the other_tool variant; ``asked_facts.in_sentence``).
+GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

@@ -39,6 +39,7 @@ from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
 from toolmaze_gym.grading.noted_facts import with_noted
+from toolmaze_gym.grading.sum_currency import CURRENCY, SUM_IN, currency_beside
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
@@ -71,7 +72,8 @@ class Ref:
     output, read with the same response's headline as "headline\nbody"). ``value`` is
     the reference run's value."""
 
-    kind: str  # "literal" | "slot" | "local" | "article" | "surprise" (of an EPS pair)
+    kind: str  # "literal" | "slot" | "local" | "article" | "surprise" (of an EPS pair) |
+    # SUM_IN (a sum and its code: ``key`` "amount key|code key")
     value: Any = None
     slot: str = ""
     key: str = ""
@@ -321,7 +323,7 @@ class TaskIndex:
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need),
                                 names=self._record_names(need) + self._other_units(need)
-                                + self._converted(need))
+                                + self._converted(need) + self._own_currency(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -414,6 +416,29 @@ class TaskIndex:
         (``converted_reading``: 59.8 °F from 15.448 °C for the tool's 59.7)."""
         return tuple((k, (((CONVERTED_F, r),),)) for k, (t, r) in enumerate(need)
                      if t == "temperature_f" and r.kind == "slot" and self._of_computed(r.slot))
+
+    def _own_currency(self, need: tuple[tuple[str, Ref], ...]
+                      ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked currency, each asked sum of the same text named with the
+        currency its own response gave for it (``sum_currency``: "USD 218.11", the
+        budget's remainder as ``log_expense`` told it, where the text was asked CHF)."""
+        groups = tuple(g for t, r in need if (g := self._sum_with_code(t, r)))
+        return tuple((k, groups) for k, (t, _) in enumerate(need)
+                     if t == CURRENCY and groups)
+
+    def _sum_with_code(self, type_name: str, ref: Ref) -> tuple[tuple[str, Ref], ...]:
+        """The sum told with the code beside it in its response (``SUM_IN``), for an
+        asked sum ``ref`` a slot gave; empty where its response names no one currency
+        for it."""
+        if ref.kind != "slot":
+            return ()
+        for tool in self.slot_by_id[ref.slot].tools:
+            code = currency_beside(self.corpus[tool], ref.key)
+            key = f"{CURRENCY}@{code.canonical}" if code is not None else ""
+            if key and (value := self._reference_output(ref.slot, key)) is not None:
+                return ((SUM_IN, Ref(SUM_IN, (type_name, ref.value, value), ref.slot,
+                                     f"{ref.key}|{key}")),)
+        return ()
 
     def _of_computed(self, slot_id: str) -> bool:
         """Whether ``slot_id`` converts a °C reading only Processors produced."""
@@ -708,6 +733,11 @@ def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,
         if got is not None and ACTUAL in got and ESTIMATE in got:
             return surprise(got[ACTUAL], got[ESTIMATE])
         return ref.value
+    if ref.kind == SUM_IN and outputs is not None:  # (type, amount, code) of one response
+        got = outputs.get(ref.slot)
+        amount, _, code = ref.key.partition("|")
+        if got is not None and amount in got and code in got:
+            return ref.value[0], got[amount], got[code]
     if ref.kind == "article" and outputs is not None:
         got = outputs.get(ref.slot)
         if got is not None and ref.key in got:
