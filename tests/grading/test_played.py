@@ -76,7 +76,8 @@ GRADER_LENIENT = {
     # version 18: grading/asked_facts.py; c4-0099's to-do without the refund too:
     # grading/noted_facts.py; c4-0020's match told only by the pledge's figure too:
     # grading/second_figure.py; and its screen without the headline's summary:
-    # grading/summary_beside.py)
+    # grading/summary_beside.py; v8 c1-0092's 196.75 share since version 19:
+    # grading/own_rounding.py reads the exact quotient)
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED + " ('(tell me what it's at "
                                                    "now)': the scenario has no cue for the "
                                                    "room's current reading)",
@@ -91,9 +92,6 @@ GRADER_LENIENT = {
     "tmz-v8-c4-0005-P2.finish-no-chicago-cost": "the home's cost asked at the tariff the request "
                                                 "gives (117.85) is graded in no text and not in "
                                                 "the final answer",
-    "tmz-v8-c1-0092-P1.slip-share-196.75": "an own quotient passes a cent off its rounding: "
-                                           "196.75 for 983.68 / 5 = 196.736, which no rounding "
-                                           "gives (196.73 and 196.74 are right, 196.72 fails)",
     "tmz-v8-c3-0040-P2.FVoff": "a wrong figure in the final answer passes (the 10-year value "
                                "69,188,915 for 69,188,015.37) when the SMS carries the right one",
 }

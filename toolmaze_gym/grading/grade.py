@@ -178,7 +178,11 @@ from toolmaze_gym.world.geo import minor_units
 #     story's summary beside its headline adds a word of the body (``summary_beside``).
 #     "Overcast"
 #     (and "grey skies") says the forecast's "cloudy" (v7 c3-0077 P2).
-GRADING_VERSION = "18"
+# 19 (i27-v19b, the toolmaze-v8 play-test's lenient slips, issue 27): a sum the agent
+#     worked out from printed values is one rounding (down, up or half up, at the
+#     precision it wrote) of the exact value its tool's documented rule gives, not a cent
+#     either way (196.75 for 983.68 / 5 = 196.736 fails, c1-0092 P1: ``own_rounding``).
+GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
