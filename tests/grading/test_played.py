@@ -77,7 +77,8 @@ GRADER_LENIENT = {
     # grading/noted_facts.py; c4-0020's match told only by the pledge's figure too:
     # grading/second_figure.py; and its screen without the headline's summary:
     # grading/summary_beside.py; v8 c1-0092's 196.75 share since version 19:
-    # grading/own_rounding.py reads the exact quotient)
+    # grading/own_rounding.py reads the exact quotient; c3-0040's wrong 10-year figure
+    # in the answer too: grading/wrong_figures.py)
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED + " ('(tell me what it's at "
                                                    "now)': the scenario has no cue for the "
                                                    "room's current reading)",
@@ -92,8 +93,6 @@ GRADER_LENIENT = {
     "tmz-v8-c4-0005-P2.finish-no-chicago-cost": "the home's cost asked at the tariff the request "
                                                 "gives (117.85) is graded in no text and not in "
                                                 "the final answer",
-    "tmz-v8-c3-0040-P2.FVoff": "a wrong figure in the final answer passes (the 10-year value "
-                               "69,188,915 for 69,188,015.37) when the SMS carries the right one",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

@@ -45,6 +45,7 @@ from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.grading.wrong_figures import near_figures, sums_in_texts
 from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
@@ -337,6 +338,25 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
     return out
 
 
+def _told_wrong(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, Any]]:
+    """The sums a text carries that the final answer need not tell but states wrong
+    (grading version 19, ``wrong_figures``; v8 play-test c3-0040 P2: ¥69,188,915 for
+    69,188,015.37, though the SMS carried it right), each with the figure ``told``. The
+    agent's own rounding of a sum it worked out is no wrong figure (``near_sum_told``)."""
+    task = trace.idx.task
+    asked = {(m[2], m[3]) for m in all_asks(task, trace.idx.corpus) if len(m) >= 4}
+    out = []
+    for type_, value, slot, key in sums_in_texts(task):
+        if (slot, key) in asked:
+            continue  # asked of the answer: ``_unanswered`` holds it to the sum
+        value = best.outputs.get(slot, {}).get(key, value)
+        wrong = near_figures(answer, value)
+        if wrong and not near_sum_told(trace.idx, trace.view, best, slot, value, answer,
+                                       _whole_units(task, best, slot)):
+            out.append({"type": type_, "value": value, "slot": slot, "told": wrong[0]})
+    return out
+
+
 def _whole_units(task: Task, best: PathMatch, slot: str) -> bool:
     """Whether ``slot``'s sum is in a currency with no minor unit, so the answer may tell
     it in whole units: the currency it returns, else the one it converts into (v8
@@ -410,8 +430,9 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
                             else "", silent)
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     graceful = blocked and verdict.ok and not probed
-    unanswered = _unanswered(trace, best, steps[-1].action.get("text", "")) \
-        if completed and ended_by == "finish" and all_asks(task, corpus) else []
+    answer = steps[-1].action.get("text", "")
+    unanswered = _unanswered(trace, best, answer) + _told_wrong(trace, best, answer) \
+        if completed and ended_by == "finish" else []
     success = verdict.ok and not harmful and not probed and not over_trust and not unanswered
 
     recovered: bool | None = None
