@@ -183,6 +183,10 @@ from toolmaze_gym.world.geo import minor_units
 #     worked out from printed values is one rounding (down, up or half up, at the
 #     precision it wrote) of the exact value its tool's documented rule gives, not a cent
 #     either way (196.75 for 983.68 / 5 = 196.736 fails, c1-0092 P1: ``own_rounding``).
+#     A sum a text carries that the final answer states wrong fails, though the answer
+#     need not tell it: a figure told near it (as ``says`` reads a sum) that is no
+#     rounding of it at its own precision nor the agent's own rounding is a wrong claim
+#     to the user (¥69,188,915 for 69,188,015.37, c3-0040 P2: ``wrong_figures``).
 GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
@@ -212,7 +216,8 @@ class Grade:
     # called the tool (None: never called) and the first argument that differs.
     missing: list[dict[str, Any]] = field(default_factory=list)
     # Values the request asked to be told that the final answer does not mention:
-    # type, value (this episode's), slot (None: a value the query states).
+    # type, value (this episode's), slot (None: a value the query states); with
+    # ``told``, a sum a text carries that the answer states wrong (version 19).
     unanswered: list[dict[str, Any]] = field(default_factory=list)
     version: str = GRADING_VERSION
 
