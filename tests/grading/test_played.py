@@ -78,7 +78,8 @@ GRADER_LENIENT = {
     # grading/second_figure.py; and its screen without the headline's summary:
     # grading/summary_beside.py; v8 c1-0092's 196.75 share since version 19:
     # grading/own_rounding.py reads the exact quotient; c3-0040's wrong 10-year figure
-    # in the answer too: grading/wrong_figures.py)
+    # in the answer too: grading/wrong_figures.py; c4-0005's home cost at the tariff
+    # the request gives too: asked_facts.priced_refs)
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED + " ('(tell me what it's at "
                                                    "now)': the scenario has no cue for the "
                                                    "room's current reading)",
@@ -90,9 +91,6 @@ GRADER_LENIENT = {
     "tmz-v8-c1-0014-P0.noweather": "the weather the Italian return reason must cite is graded "
                                    "nowhere: a reason with the tracking number and the city "
                                    "only passes ('temporale' never counts either)",
-    "tmz-v8-c4-0005-P2.finish-no-chicago-cost": "the home's cost asked at the tariff the request "
-                                                "gives (117.85) is graded in no text and not in "
-                                                "the final answer",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

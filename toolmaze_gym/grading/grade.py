@@ -187,6 +187,10 @@ from toolmaze_gym.world.geo import minor_units
 #     need not tell it: a figure told near it (as ``says`` reads a sum) that is no
 #     rounding of it at its own precision nor the agent's own rounding is a wrong claim
 #     to the user (¥69,188,915 for 69,188,015.37, c3-0040 P2: ``wrong_figures``).
+#     A sum is asked by its price: a step that prices a quantity the request asks at a
+#     price it states, whose sum no step reads, is asked of the final answer ("how much
+#     did the house use? The home pays 0.29 a kWh": its cost, 117.85, c4-0005 P2:
+#     ``asked_facts.priced_refs``).
 GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
