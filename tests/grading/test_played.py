@@ -79,7 +79,8 @@ GRADER_LENIENT = {
     # grading/summary_beside.py; v8 c1-0092's 196.75 share since version 19:
     # grading/own_rounding.py reads the exact quotient; c3-0040's wrong 10-year figure
     # in the answer too: grading/wrong_figures.py; c4-0005's home cost at the tariff
-    # the request gives too: asked_facts.priced_refs)
+    # the request gives too: asked_facts.priced_refs; c1-0014's Italian reason without
+    # the weather too: condition_synonyms.condition_said_in, asked_condition)
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED + " ('(tell me what it's at "
                                                    "now)': the scenario has no cue for the "
                                                    "room's current reading)",
@@ -88,9 +89,6 @@ GRADER_LENIENT = {
     "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
                                            "'a proper price' was asked (minor)",
     # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    "tmz-v8-c1-0014-P0.noweather": "the weather the Italian return reason must cite is graded "
-                                   "nowhere: a reason with the tracking number and the city "
-                                   "only passes ('temporale' never counts either)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

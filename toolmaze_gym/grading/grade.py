@@ -191,6 +191,11 @@ from toolmaze_gym.world.geo import minor_units
 #     price it states, whose sum no step reads, is asked of the final answer ("how much
 #     did the house use? The home pays 0.29 a kWh": its cost, 117.85, c4-0005 P2:
 #     ``asked_facts.priced_refs``).
+#     A text in another language says the weather condition the request asks in that
+#     language's words ("temporale" for "thunderstorm": ``condition_synonyms.
+#     condition_said_in``), where the request asks the weather itself, not a figure of
+#     it ("the forecast (high in °C and °F)": ``asked_condition``); up to version 18 a
+#     condition there went unchecked (c1-0014 P0's reason without any weather passed).
 GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
