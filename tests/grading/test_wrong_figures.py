@@ -25,6 +25,7 @@ def test_a_near_figure_that_is_no_rounding_of_the_sum_is_a_wrong_claim():
     assert near_figures("about 1,205 GBP", 1205.21) == []            # to the unit
     assert near_figures("¥69.19 million", 69188015.37) == []        # nothing near
     assert near_figures("¥69,188,015.37 (not ¥69,188,915)", 69188015.37) == []
+    assert near_figures("220,014.39 JPY", 220014.0) == []            # told more finely
 
 
 @pytest.mark.parametrize(("told", "wrong"), [

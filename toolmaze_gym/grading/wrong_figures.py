@@ -9,7 +9,8 @@ passed, because the SMS carried the right figure.
 A figure is the answer's claim about a fact when it is that fact's sum told near, as
 ``says`` reads a sum (within ``arguments.ROUNDING_SHARE``): no other figure of a
 request sits that close to it. It is a wrong claim unless it is a rounding of the sum
-at the precision it was written (1,205 or "about 69,188,000" for 69,188,015.37) or the
+at the precision it was written (1,205 or "about 69,188,000" for 69,188,015.37), the
+sum told more finely than it was printed (220,014.39 for a whole 220,014), or the
 agent's own rounding (``own_rounding``, judged by the caller). An answer that states
 the sum itself as well states it right.
 """
@@ -39,13 +40,16 @@ def sums_in_texts(task: Task) -> tuple[Fact, ...]:
 
 def near_figures(answer: str, value: Any) -> list[float]:
     """The figures ``answer`` states for the sum ``value`` that are not it: told near
-    it, no rounding of it at their own precision (empty where the answer states the
-    sum itself, or nothing near it)."""
+    it, no rounding of it at their own precision, nor told more finely than it (empty
+    where the answer states the sum itself, or nothing near it). A sum a response
+    printed in whole yen, 220,014, told as 220,014.39 JPY is no contradiction: the
+    replay of toolmaze-v3 c4-0051 P2 on a world that prints JPY without a minor unit."""
     if isinstance(value, bool) or not isinstance(value, int | float) \
             or mentions(answer, MONEY, value):
         return []
     return [n for n in numbers_in(answer) if cent_apart(n, value)
-            and n not in roundings(value, _places(n))]
+            and n not in roundings(value, _places(n))
+            and value not in roundings(n, _places(value))]
 
 
 def _places(n: float) -> int:
