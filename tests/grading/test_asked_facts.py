@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import _replay, replay_changed
 from toolmaze_gym.agents.variants import VARIANTS, expected, survey
 from toolmaze_gym.corpus.catalog import load_corpus
 from toolmaze_gym.faults import MODE_NAMES
@@ -49,12 +49,18 @@ def test_a_question_after_an_actions_colon_is_that_actions_content():
 
 
 @pytest.mark.parametrize(("task_id", "values"), [
-    ("tmz-v6-c4-0005", [406.39, 683.02]),   # "how much did the house and cabin use?"
+    ("tmz-v6-c4-0005", [406.39, 683.02, 117.85]),  # "how much did the house and cabin
+    # use? The home pays 0.29 a kWh": the uses, and the home's cost since version 19
     ("tmz-v6-c4-0050", [34.49]),            # "tell me the total before shipping in CAD"
     ("tmz-v7-c1-0010", [19.04, 21.19]),     # "I'd like the earnings (actual vs. estimated)"
     ("tmz-v7-c4-0099", []),                 # the return and new order: for the to-do
     ("tmz-v7-c4-0059", []),                 # "the reason spelled out: when it arrives, ...?"
     ("tmz-v8-c3-0070", []),                 # "Update my tracker at URL: what are my ...?"
+    # version 19: "how much did the house use? The home pays 0.29 a kWh" asks its cost
+    ("tmz-v8-c4-0005", [117.85]),
+    # ... but a projection of an asked sum is no price of a quantity: its interest is
+    # not asked (the 10-year value goes by SMS)
+    ("tmz-v8-c3-0040", [278983.92, 42008267.39, 2.25, "USD"]),
 ])
 def test_the_facts_asked_beyond_the_declared_answer(task_id, values):
     assert [a[1] for a in untold_asks(get_task(task_id), load_corpus())] == values
@@ -109,3 +115,17 @@ def test_a_sum_converted_into_yen_may_be_told_in_whole_yen(answer, success):
         ep.step(call(c))
     ep.step(json.dumps({"name": "finish", "arguments": {"answer": answer}}))
     assert graded(ep).success is success
+
+
+@pytest.mark.parametrize(("told", "success"), [
+    ("which at 0.29 per kWh is 117.85;", True),
+    ("which at 0.29 per kWh is more;", False),  # the home's cost at its tariff, untold
+])
+def test_a_cost_asked_by_its_tariff_is_told(tmp_path, told, success):
+    """v8 play-test c4-0005 P2 (version 19): "how much did the Chicago house and the
+    Oslo cabin use this month? The home pays 0.29 a kWh" asks the home's cost."""
+    episode = "tmz-v8-c4-0005-P2"
+    g = replay_changed(PLAYED / "v8" / f"{episode}.actions", episode,
+                       "which at 0.29 per kWh is 117.85;", told, tmp_path)
+    assert g["success"] is success
+    assert [u["value"] for u in g["unanswered"]] == ([] if success else [117.85])

@@ -10,7 +10,9 @@ import pytest
 
 from tests.grading.test_played import replay_changed
 from toolmaze_gym.grading.arguments import says
-from toolmaze_gym.grading.condition_synonyms import condition_said
+from toolmaze_gym.grading.asked_condition import condition_asked
+from toolmaze_gym.grading.condition_synonyms import condition_said, condition_said_in
+from toolmaze_gym.tasks.suite import get_task
 
 V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
 
@@ -48,3 +50,49 @@ def test_the_grader_reads_a_condition_in_other_words():
 def test_the_expense_names_the_forecast_in_other_words(tmp_path, episode, old, new, success):
     graded = replay_changed(V6 / f"{episode}.actions", episode, old, new, tmp_path)
     assert graded["success"] is success
+
+
+# -- in another language (grading version 19, toolmaze-v8 play-test c1-0014) ---------
+
+V8 = Path(__file__).parent.parent / "data" / "played" / "v8"
+RETURN = "tmz-v8-c1-0014-P0"  # an Italian return reason citing Istanbul's thunderstorm
+STORM = "dove in questo momento c'è un temporale"
+
+
+@pytest.mark.parametrize(("text", "condition", "language", "said"), [
+    ("Istanbul, dove c'è un temporale (29,1 °C)", "thunderstorm", "it", True),
+    ("forti temporali su Istanbul", "thunderstorm", "it", True),   # the plural
+    ("Il pacco è stato lasciato all'aperto a Istanbul", "thunderstorm", "it", False),
+    ("Istanbul (thunderstorm)", "thunderstorm", "it", True),       # kept as written
+    ("In Istanbul gibt es gerade ein Gewitter", "thunderstorm", "de", True),
+    ("pioggia, 3,2 mm", "light rain", "it", True),                 # rain with its amount
+    ("pioggia", "light rain", "it", False),
+    ("ciel dégagé à Lyon", "clear", "fr", True),
+    ("temporale", "clear", "it", False),
+    # a language the world has no weather words for is not checked (v3 c2-0037's Polish)
+    ("Prognoza: częściowe zachmurzenie", "partly cloudy", "pl", True),
+])
+def test_a_condition_in_another_language_is_said_in_its_words(text, condition, language,
+                                                              said):
+    assert condition_said_in(text, condition, language) is said
+
+
+@pytest.mark.parametrize(("task_id", "asked"), [
+    ("tmz-v8-c1-0014", True),    # "... the weather there right now"
+    # "the forecast there on that day (high in °C and °F)" asks the high, not the sky
+    # (v7 play-test c2-0003 probe-nocondition, fair)
+    ("tmz-v7-c2-0003", False),
+])
+def test_a_condition_is_asked_where_the_request_asks_the_weather_itself(task_id, asked):
+    assert condition_asked(get_task(task_id)) is asked
+
+
+@pytest.mark.parametrize(("said", "success"), [
+    (STORM, True),
+    ("dove in questo momento ci sono forti temporali", True),
+    ("dove in questo momento c'è un thunderstorm", True),
+    ("dove in questo momento fa caldo", False),   # the weather the reason must cite, untold
+])
+def test_an_italian_return_reason_cites_the_weather_in_italian(tmp_path, said, success):
+    g = replay_changed(V8 / f"{RETURN}.actions", RETURN, STORM, said, tmp_path)
+    assert g["success"] is success

@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from tests.grading.test_played import _replay
-from toolmaze_gym.grading.own_rounding import own_rounding, rounding_slack
+from toolmaze_gym.grading.own_rounding import (
+    own_rounding,
+    printed_places,
+    rounding_slack,
+    roundings,
+)
 
 V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
 DIVIDEND = "tmz-v6-c2-0092-P4"  # 306 NOVG shares' dividend in GBP, gross and net (1,205.21)
@@ -91,3 +96,29 @@ def test_a_logged_amount_worked_from_printed_values_is_off_by_a_cent_at_most(
     played = V6 / f"{EXPENSE}.actions"
     changes = {'"amount": 925.75': f'"amount": {amount}'}
     assert _success(tmp_path, EXPENSE, played, changes) is success
+
+
+def test_one_rounding_of_an_exact_value_is_down_up_or_half_up_at_the_printed_places():
+    # 983.68 / 5 = 196.736: only 196.73 and 196.74 round it to the cent (version 19)
+    assert roundings(196.736, 2) == {196.73, 196.74}
+    assert roundings(0.1 * 3, 2) == {0.3}  # float noise moves no ceiling
+    assert printed_places(196.75) == 2 and printed_places(196.7) == 1
+    assert own_rounding(196.73, 196.74, shown=False, unprinted=[], exact=196.736)
+    assert not own_rounding(196.75, 196.74, shown=False, unprinted=[], exact=196.736)
+    # rounded on the way (an unprinted value carried): the carry still bounds it
+    assert own_rounding(1070.67, 1070.74, shown=False, unprinted=[81.77], exact=1070.7449)
+
+
+V8 = Path(__file__).parent.parent / "data" / "played" / "v8"
+SHARE = "tmz-v8-c1-0092-P1"  # a 983.68 DKK car split five ways, mailed and answered
+
+
+@pytest.mark.parametrize(("share", "success"), [
+    ("196.74", True),   # half up, the tool's own
+    ("196.73", True),   # rounded down: 196.736 to the cent either way is the agent's
+    ("196.75", False),  # a cent off 196.74 but no rounding of 196.736 (v8 play-test p3)
+    ("196.72", False),
+])
+def test_an_own_share_is_a_rounding_of_the_exact_quotient(tmp_path, share, success):
+    played = V8 / f"{SHARE}.actions"
+    assert _success(tmp_path, SHARE, played, {"196.74": share}) is success

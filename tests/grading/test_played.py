@@ -70,7 +70,11 @@ GRADER_LENIENT = {
     # version 18: grading/asked_facts.py; c4-0099's to-do without the refund too:
     # grading/noted_facts.py; c4-0020's match told only by the pledge's figure too:
     # grading/second_figure.py; and its screen without the headline's summary:
-    # grading/summary_beside.py)
+    # grading/summary_beside.py; v8 c1-0092's 196.75 share since version 19:
+    # grading/own_rounding.py reads the exact quotient; c3-0040's wrong 10-year figure
+    # in the answer too: grading/wrong_figures.py; c4-0005's home cost at the tariff
+    # the request gives too: asked_facts.priced_refs; c1-0014's Italian reason without
+    # the weather too: condition_synonyms.condition_said_in, asked_condition)
     "tmz-v6-c4-0005-P0.slip-finish-omits-current": _ASKED + " ('(tell me what it's at "
                                                    "now)': the scenario has no cue for the "
                                                    "room's current reading)",
@@ -79,17 +83,6 @@ GRADER_LENIENT = {
     "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
                                            "'a proper price' was asked (minor)",
     # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    "tmz-v8-c1-0014-P0.noweather": "the weather the Italian return reason must cite is graded "
-                                   "nowhere: a reason with the tracking number and the city "
-                                   "only passes ('temporale' never counts either)",
-    "tmz-v8-c4-0005-P2.finish-no-chicago-cost": "the home's cost asked at the tariff the request "
-                                                "gives (117.85) is graded in no text and not in "
-                                                "the final answer",
-    "tmz-v8-c1-0092-P1.slip-share-196.75": "an own quotient passes a cent off its rounding: "
-                                           "196.75 for 983.68 / 5 = 196.736, which no rounding "
-                                           "gives (196.73 and 196.74 are right, 196.72 fails)",
-    "tmz-v8-c3-0040-P2.FVoff": "a wrong figure in the final answer passes (the 10-year value "
-                               "69,188,915 for 69,188,015.37) when the SMS carries the right one",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

@@ -24,7 +24,7 @@ from typing import Any
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
-from toolmaze_gym.grading.condition_synonyms import condition_said
+from toolmaze_gym.grading.condition_synonyms import condition_said, condition_said_in
 from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
@@ -103,6 +103,9 @@ class TextRule:
     # the same record by another identifier (a flight by its number as well as its
     # booking reference), an article's summary by another of its sentences
     names: tuple[tuple[int, tuple[Mentions, ...]], ...] = ()
+    # the request asks the weather condition itself (``asked_condition``): a text in
+    # another language says it in that language's words (grading version 19)
+    condition: bool = False
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
@@ -138,13 +141,17 @@ class TextRule:
         # the phrasebook says its translation carries ("Mittag" for "Lunch", c1-0034).
         # The user's own sentence asked in that language ("my words ... in German",
         # c1-0078) is such a text too: a FREE_TEXT entry there is read as its facts.
+        # A weather condition, a common word, is said in that language's words
+        # (``condition_said_in``, grading version 19: v8 c1-0014's "temporale").
         return all(says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))
                    or (isinstance(v, str) and says(folded, t, _fold(v)))
                    for t, v in self.own if not (gist and _gist(_sentence(t), v))) \
             and all(_heads_said(text, v, self.language) for t, v in self.own
                     if gist and _sentence(t) == TEXT_FACTS
-                    and not survives_translation(str(v)))
+                    and not survives_translation(str(v))) \
+            and all(condition_said_in(text, v, self.language) for t, v in self.own
+                    if gist and self.condition and t == CONDITION and isinstance(v, str))
 
 
 def all_nil(need: Mentions) -> bool:

@@ -17,6 +17,15 @@ to the user themself (an argument bound to the scenario's ``$me``: "tell me the
 balance by a push to me"), where the text's own asks grade it. A text asked (a news
 digest: v3 c3-0006 "give me a short digest of the latest climate news") is not asked
 here: it is told in the agent's own words, often in the file or message it writes.
+
+A sum is also asked by its rate (grading version 19, ``priced_refs``): toolmaze-v8's
+c4-0005 asks "how much did the Chicago house and the Oslo cabin use this month? The
+home pays 0.29 a kWh; ...", and the home's cost at that tariff (117.85) was graded
+nowhere. A step that prices a quantity the request asks (the home's use in kWh) at a
+price the request states (its tariff), and whose sum no later step reads, works out a
+sum the request asks for by giving the price. One that a later step reads (the cabin's
+cost in NOK, converted into the asked bill in USD) is a step on the way to another ask,
+and a sum worked from a sum (a projection at 5 % a year) is no price of a quantity.
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ from functools import cache
 from typing import Any
 
 from toolmaze_gym.corpus.catalog import Corpus
-from toolmaze_gym.mentions import FREE_TEXT
+from toolmaze_gym.grading.arguments import MONEY
+from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
 from toolmaze_gym.tasks.asks import cue_in
 from toolmaze_gym.tasks.execution import slot_outputs
@@ -117,6 +127,29 @@ def asked_refs(query: str, sc: Scenario, corpus: Corpus) -> list[str]:
             and any(cue_in(q, w) for q in clauses for w in words)]
 
 
+def priced_refs(task: Task, sc: Scenario, corpus: Corpus, asked: list[str]) -> list[str]:
+    """The sums (``step.field``) of each step that prices ``asked`` quantities (no sums)
+    at a price the request states, and whose result no step reads (see the module
+    docstring: the home's cost at the tariff the request gives)."""
+    read = {a.step for st in sc.steps for a in st.args if a.kind == "field"}
+    slot_of = {step: slot for slot, step in task.meta.get("steps", {}).items()}
+    out: list[str] = []
+    for st in sc.steps:
+        fields = [a.ref for a in st.args if a.kind == "field"]
+        slot = task.slot_by_id.get(slot_of.get(st.id, ""))
+        if st.id in read or slot is None or not fields or not set(fields) <= set(asked):
+            continue
+        given = [i for i in slot.inputs if i.source.is_literal]
+        if not any(i.type == MONEY for i in given) \
+                or any(i.type == MONEY for i in slot.inputs if not i.source.is_literal) \
+                or not all(mentions(task.query, i.type, i.source.value) for i in given):
+            continue
+        out += [f"{st.id}.{key.partition('@')[2]}"
+                for key in reference_outputs(task, corpus, slot.id)
+                if key.partition("@")[0] == MONEY and "@" in key]
+    return out
+
+
 def _to_user(task: Task, sc: Scenario) -> set[tuple[str, str]]:
     """(slot, key) of every value a text sent to the user themself must mention."""
     steps = task.meta.get("steps", {})
@@ -169,7 +202,8 @@ def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
     slot_of = {step: slot for slot, step in task.meta.get("steps", {}).items()}
     graded = {(m[2], m[3]) for m in task.answer if len(m) >= 4} | _to_user(task, sc)
     out: list[Asked] = []
-    for ref in asked_refs(task.query, sc, corpus):
+    refs = asked_refs(task.query, sc, corpus)
+    for ref in refs + priced_refs(task, sc, corpus, refs):
         step, field = ref.split(".", 1)
         slot = slot_of.get(step)
         if slot is None or slot not in task.slot_by_id:

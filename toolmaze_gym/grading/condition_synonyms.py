@@ -5,6 +5,11 @@ The forecast's "clear" is what people call "sunny and dry"; its "light rain" is 
 asked to mention the condition says it by those words (``data/world/
 condition_synonyms.json``; grading version 16, toolmaze-v6 play-test c1-0061, c3-0071);
 a word negated ("no rain", "not sunny") says nothing.
+
+A text in another language says the condition in its words (``condition_said_in``,
+grading version 19, toolmaze-v8 play-test c1-0014: an Italian return reason says the
+thunderstorm by "temporale"; up to version 18 a condition, a common word, went
+unchecked there, so a reason without any weather passed).
 """
 
 from __future__ import annotations
@@ -13,10 +18,16 @@ import re
 from functools import lru_cache
 
 from toolmaze_gym.world.base import load_data
+from toolmaze_gym.world.phrasebook import fold
 
 _NEGATED = r"(?<!\bno )(?<!\bnot )(?<!\bwithout )"
 # A precipitation amount above zero: "15.1 mm", "15,1mm".
 _AMOUNT = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s?mm\b", re.I)
+
+
+@lru_cache(maxsize=1)
+def _words() -> dict:
+    return load_data("generated_texts.json")["words"]
 
 
 @lru_cache(maxsize=1)
@@ -37,3 +48,34 @@ def condition_said(text: str, condition: str) -> bool:
     words = table["with_amount"].get(condition, [])
     return bool(words) and _said(text, words) and any(
         float(m[1].replace(",", ".")) > 0 for m in _AMOUNT.finditer(text))
+
+
+def condition_said_in(text: str, condition: str, language: str) -> bool:
+    """Whether ``text`` (in ``language``) tells the weather ``condition``: in English
+    words (a condition kept as written), by the translators' word for it, or by one of
+    the language's own words (``in_language``), each word of an entry the start of a
+    word of the text, accents folded; "light rain" also by a rain word beside an
+    amount of rain. A language the world knows no weather words in (Polish) is not
+    checked (toolmaze-v3 c2-0037, v4 c2-0074: "częściowe zachmurzenie")."""
+    own = _table()["in_language"].get(language, {})
+    said = _words().get(condition, {}).get(language)
+    if not own and said is None:
+        return True  # a language the world has no weather words for: unchecked
+    if condition_said(text, condition) or _english(text, condition):
+        return True
+    folded = fold(text)
+    entries = [*([fold(said)] if said else []), *own.get(condition, [])]
+    if any(_starts_words(folded, e) for e in entries):
+        return True
+    return condition == "light rain" and any(
+        _starts_words(folded, e) for e in own.get("rain", [])) and any(
+        float(m[1].replace(",", ".")) > 0 for m in _AMOUNT.finditer(text))
+
+
+def _english(text: str, condition: str) -> bool:
+    return re.search(rf"{_NEGATED}\b{re.escape(condition)}\b", text, re.I) is not None
+
+
+def _starts_words(folded: str, entry: str) -> bool:
+    """Each word of ``entry`` starts a word of ``folded``."""
+    return all(re.search(rf"(?<![a-z0-9]){re.escape(w)}", folded) for w in entry.split())

@@ -45,6 +45,7 @@ from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.grading.wrong_figures import near_figures, sums_in_texts
 from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
@@ -178,7 +179,8 @@ from toolmaze_gym.world.geo import minor_units
 #     story's summary beside its headline adds a word of the body (``summary_beside``).
 #     "Overcast"
 #     (and "grey skies") says the forecast's "cloudy" (v7 c3-0077 P2).
-# 19 (i27-v19a, toolmaze-v8 play-test false negatives, issue 27):
+# 19 (issue 27: the toolmaze-v8 play-test's false negatives, i27-v19a, and its lenient
+#     slips, i27-v19b):
 #   - a sum named beside it with the currency its own response gave it in says a text's
 #     asked currency ("USD 218.11", the budget's remainder log_expense gave in USD,
 #     where the push was asked CHF: v8 c2-0048 P1; ``sum_currency``);
@@ -187,6 +189,22 @@ from toolmaze_gym.world.geo import minor_units
 #   - a question is read from its sentence's start, not from a URL's dot: "Update my
 #     tracker at URL: what are my 5 ADA worth ...?" asks the tracker's content, not the
 #     final answer (v8 c3-0070, the other_tool variant; ``asked_facts.in_sentence``).
+#   - a sum the agent worked out from printed values is one rounding (down, up or half up, at the
+#     precision it wrote) of the exact value its tool's documented rule gives, not a cent
+#     either way (196.75 for 983.68 / 5 = 196.736 fails, c1-0092 P1: ``own_rounding``).
+#     A sum a text carries that the final answer states wrong fails, though the answer
+#     need not tell it: a figure told near it (as ``says`` reads a sum) that is no
+#     rounding of it at its own precision nor the agent's own rounding is a wrong claim
+#     to the user (¥69,188,915 for 69,188,015.37, c3-0040 P2: ``wrong_figures``).
+#     A sum is asked by its price: a step that prices a quantity the request asks at a
+#     price it states, whose sum no step reads, is asked of the final answer ("how much
+#     did the house use? The home pays 0.29 a kWh": its cost, 117.85, c4-0005 P2:
+#     ``asked_facts.priced_refs``).
+#     A text in another language says the weather condition the request asks in that
+#     language's words ("temporale" for "thunderstorm": ``condition_synonyms.
+#     condition_said_in``), where the request asks the weather itself, not a figure of
+#     it ("the forecast (high in °C and °F)": ``asked_condition``); up to version 18 a
+#     condition there went unchecked (c1-0014 P0's reason without any weather passed).
 GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
@@ -216,7 +234,8 @@ class Grade:
     # called the tool (None: never called) and the first argument that differs.
     missing: list[dict[str, Any]] = field(default_factory=list)
     # Values the request asked to be told that the final answer does not mention:
-    # type, value (this episode's), slot (None: a value the query states).
+    # type, value (this episode's), slot (None: a value the query states); with
+    # ``told``, a sum a text carries that the answer states wrong (version 19).
     unanswered: list[dict[str, Any]] = field(default_factory=list)
     version: str = GRADING_VERSION
 
@@ -342,6 +361,25 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
     return out
 
 
+def _told_wrong(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, Any]]:
+    """The sums a text carries that the final answer need not tell but states wrong
+    (grading version 19, ``wrong_figures``; v8 play-test c3-0040 P2: ¥69,188,915 for
+    69,188,015.37, though the SMS carried it right), each with the figure ``told``. The
+    agent's own rounding of a sum it worked out is no wrong figure (``near_sum_told``)."""
+    task = trace.idx.task
+    asked = {(m[2], m[3]) for m in all_asks(task, trace.idx.corpus) if len(m) >= 4}
+    out = []
+    for type_, value, slot, key in sums_in_texts(task):
+        if (slot, key) in asked:
+            continue  # asked of the answer: ``_unanswered`` holds it to the sum
+        value = best.outputs.get(slot, {}).get(key, value)
+        wrong = near_figures(answer, value)
+        if wrong and not near_sum_told(trace.idx, trace.view, best, slot, value, answer,
+                                       _whole_units(task, best, slot)):
+            out.append({"type": type_, "value": value, "slot": slot, "told": wrong[0]})
+    return out
+
+
 def _whole_units(task: Task, best: PathMatch, slot: str) -> bool:
     """Whether ``slot``'s sum is in a currency with no minor unit, so the answer may tell
     it in whole units: the currency it returns, else the one it converts into (v8
@@ -415,8 +453,9 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
                             else "", silent)
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     graceful = blocked and verdict.ok and not probed
-    unanswered = _unanswered(trace, best, steps[-1].action.get("text", "")) \
-        if completed and ended_by == "finish" and all_asks(task, corpus) else []
+    answer = steps[-1].action.get("text", "")
+    unanswered = _unanswered(trace, best, answer) + _told_wrong(trace, best, answer) \
+        if completed and ended_by == "finish" else []
     success = verdict.ok and not harmful and not probed and not over_trust and not unanswered
 
     recovered: bool | None = None

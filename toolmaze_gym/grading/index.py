@@ -33,6 +33,7 @@ from toolmaze_gym.grading.arguments import (
     TextRule,
     stated_places,
 )
+from toolmaze_gym.grading.asked_condition import condition_asked
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
 from toolmaze_gym.grading.asked_zone import at_visit_clock
 from toolmaze_gym.grading.converted_reading import CONVERTED_F
@@ -171,6 +172,8 @@ class TaskIndex:
         self.task = task
         self.corpus = corpus
         self.stated = stated_places(task.entities)  # places an optional argument may take
+        # the request asks the weather condition itself (grading version 19)
+        self.condition_asked = condition_asked(task)
         self.actions = frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
         self.calls: list[Call] = []
         self.expected: list[Expected] = []
@@ -578,7 +581,8 @@ class TaskIndex:
                                      for k, alt in spec.alts),
                                tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
                                                for g in groups))
-                                     for k, groups in spec.names))
+                                     for k, groups in spec.names),
+                               self.condition_asked)
                 for name, spec in exp.texts}
 
     def matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]],

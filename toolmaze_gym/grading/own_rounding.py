@@ -10,13 +10,29 @@ tool's 1,229.18 AUD told as 1,229.19); and where every value it is worked from w
 printed (80.32 EUR at 11.525809 SEK) only the last rounding is the agent's, so 925.57
 SEK for 925.75 is a slip, not a rounding. Before version 16 any figure within 0.02 %
 passed (``arguments.ROUNDING_SHARE``), which that allowance still caps.
+
+Where only that last rounding is the agent's, it is a rounding of one exact value, the
+one the tool's documented rule gives (``ToolSpec.checks``: share = amount / people), so
+the figure must be that value rounded down, up or half up at the precision the agent
+printed (grading version 19, toolmaze-v8 play-test c1-0092: 983.68 / 5 = 196.736 is
+196.73 or 196.74; 196.75, a cent off the reference's 196.74 but no rounding of it,
+is a slip).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from typing import Any
 
+from toolmaze_gym.corpus.invariants import expected
+from toolmaze_gym.corpus.spec import ToolSpec
 from toolmaze_gym.grading.arguments import ROUNDING_ORDER
+
+# The rule's result is read to this many places before rounding, so float noise
+# (0.1 * 3 = 0.30000000000000004) never moves a ceiling.
+_EXACT_PLACES = 9
 
 
 def rounding_slack(value: float, unprinted: Iterable[float]) -> float:
@@ -24,20 +40,62 @@ def rounding_slack(value: float, unprinted: Iterable[float]) -> float:
     cent of each value it had to work out on the way (``unprinted``: what the sum was
     worked from that no response showed), carried to ``value`` in proportion (the
     largest such carry; an upper bound where the way is a product or a share)."""
-    carries = [abs(value / u) for u in unprinted
-               if isinstance(u, int | float) and not isinstance(u, bool) and u
-               and not _same_cent(u, value)]
-    return ROUNDING_ORDER * (1 + max(carries, default=0.0))
+    return ROUNDING_ORDER * (1 + max(_carries(value, unprinted), default=0.0))
 
 
-def own_rounding(got: float, want: float, shown: bool, unprinted: Iterable[float]) -> bool:
+def _carries(value: float, unprinted: Iterable[float]) -> list[float]:
+    return [abs(value / u) for u in unprinted
+            if isinstance(u, int | float) and not isinstance(u, bool) and u
+            and not _same_cent(u, value)]
+
+
+def own_rounding(got: float, want: float, shown: bool, unprinted: Iterable[float],
+                 exact: float | None = None) -> bool:
     """Whether ``got`` (a cent or more off ``want``) is ``want`` rounded in another
     order by the agent: never when ``want`` was ``shown`` (printed before the agent
-    wrote ``got``), else within ``rounding_slack``."""
+    wrote ``got``), else within ``rounding_slack``; and where nothing unprinted was
+    carried and the ``exact`` value is known, only as one of its roundings."""
     if shown or isinstance(got, bool) or not isinstance(got, int | float):
         return False
+    unprinted = list(unprinted)
     gap = abs(round(got, 2) - round(want, 2))
-    return 0 < gap <= rounding_slack(want, unprinted) + 1e-9
+    if not 0 < gap <= rounding_slack(want, unprinted) + 1e-9:
+        return False
+    if exact is None or _carries(want, unprinted):
+        return True  # rounded on the way: the carry, not one rounding, bounds it
+    return got in roundings(exact, printed_places(got))
+
+
+def roundings(exact: float, places: int) -> set[float]:
+    """``exact`` rounded down, up and half up to ``places`` decimals."""
+    d = Decimal(f"{exact:.{_EXACT_PLACES}f}")
+    step = Decimal(1).scaleb(-places)
+    return {float(d.quantize(step, rounding=r))
+            for r in (ROUND_FLOOR, ROUND_CEILING, ROUND_HALF_UP)}
+
+
+def printed_places(got: float) -> int:
+    """The decimals ``got`` was written with (196.75: 2; 196.7: 1), as read back."""
+    text = repr(float(got))
+    if "e" in text or not math.isfinite(got):
+        return 2
+    return len(text.partition(".")[2].rstrip("0"))
+
+
+def exact_values(spec: ToolSpec, args: Mapping[str, Any], body: Mapping[str, Any]
+                 ) -> tuple[tuple[float, float], ...]:
+    """(the figure printed, the exact value) of each field ``spec``'s documented rule
+    works out (a product, share, sum, difference or unit conversion) where the body's
+    figure is that value rounded (a body the rule does not explain tells nothing)."""
+    out = []
+    for check in spec.checks:
+        exact = expected(check, args, body)
+        got = body.get(check.target)
+        if exact is None or isinstance(got, bool) or not isinstance(got, int | float):
+            continue
+        if got != exact and abs(got - exact) <= check.tolerance:
+            out.append((float(got), float(exact)))
+    return tuple(out)
 
 
 def _same_cent(a: float, b: float) -> bool:

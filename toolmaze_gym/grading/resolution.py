@@ -34,7 +34,7 @@ from toolmaze_gym.grading.index import (
     parse_body,
     resolve,
 )
-from toolmaze_gym.grading.own_rounding import own_rounding
+from toolmaze_gym.grading.own_rounding import exact_values, own_rounding
 from toolmaze_gym.mentions import (
     DATETIME_TYPES,
     FREE_TEXT,
@@ -64,6 +64,9 @@ class PathMatch:
     # With ``own_lookups`` only: a lookup the agent called with other arguments than
     # expected, whose answer this path then read: cid -> (the step, the argument).
     lookups: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # slot -> (figure, exact value) of each sum its side's documented rule works out
+    # (``own_rounding.exact_values``): what the agent's own rounding must start from.
+    exacts: dict[str, tuple[tuple[float, float], ...]] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -150,6 +153,7 @@ class _State:
         self.chains: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {}
         self.results: dict[str, int] = {}  # slot -> id() of its memoised _SlotResult
         self.lookups: dict[int, tuple[int, str]] = {}  # see PathMatch.lookups
+        self.exacts: dict[str, tuple[tuple[float, float], ...]] = {}  # see PathMatch
 
 
 @dataclass(slots=True)
@@ -167,6 +171,7 @@ class _SlotResult:
     avail: int
     chain: tuple[tuple[str, dict[str, Any]], ...]
     lookups: tuple[tuple[int, tuple[int, str]], ...] = ()
+    exacts: tuple[tuple[float, float], ...] = ()
 
     def apply(self, st: _State, slot_id: str) -> None:
         st.steps.update(self.steps)
@@ -179,6 +184,7 @@ class _SlotResult:
         st.avail[slot_id] = self.avail
         st.chains[slot_id] = self.chain
         st.lookups.update(self.lookups)
+        st.exacts[slot_id] = self.exacts
 
 
 SlotMemo = dict  # (slot, side, upstream results, steps already taken) -> _SlotResult
@@ -229,7 +235,7 @@ def resolve_path(idx: TaskIndex, view: EpisodeView, path: PathIndex,
         result.apply(st, slot_id)
         st.results[slot_id] = id(result)
     return PathMatch(path, st.steps, st.missing, st.wrong, st.used, st.expected, st.outputs,
-                     st.lookups)
+                     st.lookups, st.exacts)
 
 
 def _resolve_in_any_order(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
@@ -284,6 +290,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     local_at: dict[str, int | None] = {}
     bodies: list[dict[str, Any]] = []
     chain: list[tuple[str, dict[str, Any]]] = []
+    exacts: list[tuple[float, float]] = []
     produced = after >= 0
     steps: dict[int, int] = {}
     missing: list[int] = []
@@ -306,8 +313,9 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
         elif found is not None and exp.action:
             used.take(_earlier_rows(idx, view, exp, found, after, used))
         body = view.body(found) if found is not None else None
+        at = found  # the step whose answer ``body`` is (None: the reference run's)
         if found is None or body is None or not _has_fields(body, exp.call.response):
-            found, body = None, exp.call.response
+            found, body, at = None, exp.call.response, None
             if exp.action:
                 missing.append(cid)
                 expected[cid] = dict(_resolved(exp, st.outputs, local))
@@ -321,7 +329,7 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                     # for not using the reference run's.
                     got = view.body(near)
                     if got is not None and _has_fields(got, exp.call.response):
-                        body = got
+                        body, at = got, near
             elif own is not None and cid not in own.keep:
                 body = _own_lookup(idx, view, st, exp, m, after, local, lookups, cid,
                                    own) or body
@@ -340,11 +348,14 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                 local_at[type_] = found
         chain.append((exp.call.tool, body))
         bodies.append(body)
+        exacts += exact_values(idx.corpus[exp.call.tool],
+                               view.args(at) if at is not None else exp.call.args, body)
     outs = idx.outputs(slot_id, cids, bodies, partial(_outputs, idx, slot))
     return _SlotResult(tuple(steps.items()), tuple(missing), tuple(wrong.items()),
                        tuple(used.new), tuple(expected.items()), outs,
                        max(steps.values()) if len(steps) == len(cids) else None,
-                       after if produced else -1, tuple(chain), tuple(lookups.items()))
+                       after if produced else -1, tuple(chain), tuple(lookups.items()),
+                       tuple(exacts))
 
 
 def _own_lookup(idx: TaskIndex, view: EpisodeView, st: _State, exp: Expected, m: Matcher,
@@ -408,6 +419,7 @@ class _Provenance:
         # own lookups (``OwnLookups``) keeps naming the call that was not the one asked for.
         self.own_rates = own_rates
         self.done = st.done  # slot -> the last step of its side, when all were made
+        self.exacts = st.exacts
         self.side_tools = st.side_tools  # slot -> the tools of this path's side
         self.sides = st.sides  # slot -> the same, in order
         self.chains = st.chains  # slot -> the values its side's tools handed on
@@ -507,7 +519,14 @@ class _Provenance:
             return True
         shown = self.view.seen(MONEY, value, i)
         unprinted = self.unprinted((slot_id,), i)
-        return any(own_rounding(n, value, shown, unprinted) for n in near)
+        exact = self.exact((slot_id,), value)
+        return any(own_rounding(n, value, shown, unprinted, exact) for n in near)
+
+    def exact(self, slot_ids: Sequence[str], value: Any) -> float | None:
+        """The exact value a documented rule of ``slot_ids``' sides worked out that the
+        figure ``value`` rounds (None: no such rule, or ``value`` is no rounding)."""
+        return next((e for s in slot_ids for got, e in self.exacts.get(s, ())
+                     if got == value), None)
 
     def unprinted(self, slot_ids: Sequence[str], i: int) -> list[float]:
         """The sums the values of ``slot_ids`` are worked from (those slots' own and
@@ -725,7 +744,8 @@ def _pick_rounded(view: EpisodeView, exp: Expected, m: Matcher, after: int, used
         apart = m.rounding_apart(view.args(i))
         if apart and all(own_rounding(view.args(i)[n], m.money[n],
                                       view.seen(MONEY, m.money[n], i),
-                                      known.unprinted(_sources(known, exp, refs[n]), i))
+                                      known.unprinted(_sources(known, exp, refs[n]), i),
+                                      known.exact(_sources(known, exp, refs[n]), m.money[n]))
                          for n in apart) and ok(i):
             return i
     return None
@@ -747,6 +767,7 @@ def near_sum_told(idx: TaskIndex, view: EpisodeView, best: PathMatch, slot_id: s
     cent or so off; a printed one is told as printed)."""
     st = _State()
     st.outputs = best.outputs
+    st.exacts = best.exacts
     return _Provenance(idx, view, st).near_sum_ok(slot_id, value, text, len(view.steps),
                                                   whole)
 

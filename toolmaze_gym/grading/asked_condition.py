@@ -1,0 +1,57 @@
+"""Whether a request asks the weather condition itself, not only a figure of it.
+
+A text in another language says the weather condition in that language's words
+(``condition_synonyms.condition_said_in``, grading version 19; toolmaze-v8 play-test
+c1-0014: "mentioning ... the weather there right now" asks the thunderstorm, and an
+Italian return reason without "temporale" or any weather passed). Up to version 18 a
+condition in another language went unchecked, so this holds it only where the request
+asks for it: a cue of the condition (the scenario's, else "weather" and "forecast") said
+and not narrowed to a figure. "The forecast there on that day (high in °C and °F)"
+asks the high, not the sky (toolmaze-v7 play-test c2-0003 ``probe-nocondition``,
+which its player judged fair): a value name right beside the cue narrows it, as the
+library's phrasings are held to (``tasks.stated_scope``), and so does a parenthesis
+after it in the same clause that opens with one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolmaze_gym.grading.asked_facts import scenario_of
+from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.stated_scope import _plain, _spans, _states, scope
+
+_FALLBACK = ("weather", "forecast")
+_CLAUSE_END = re.compile(r"[.;!?]")
+_KEY = "condition"
+
+
+def condition_asked(task: Task) -> bool:
+    """Whether ``task``'s request asks the weather condition itself (see above)."""
+    text = _plain(task.query)
+    return any(_stated(text, cue) for cue in _cues(task))
+
+
+def _cues(task: Task) -> tuple[str, ...]:
+    sc = scenario_of(task)
+    if sc is None:
+        return _FALLBACK
+    words = [w for ref, ws in sc.cues if ref.partition(".")[2] == _KEY for w in ws]
+    return tuple(words) or _FALLBACK
+
+
+def _stated(text: str, cue: str) -> bool:
+    """Some occurrence of ``cue`` reaches the condition: not narrowed to another value
+    beside it, nor by a parenthesis after it in its clause that names one first."""
+    data = scope()
+    if not _states(text, cue, _KEY, data):
+        return False
+    for m in _spans(text, cue):
+        rest = text[m.end():]
+        end = _CLAUSE_END.search(rest)
+        clause = rest[:end.start()] if end else rest
+        inner = clause.partition("(")[2]
+        if not inner or not any(re.match(rf"\s*{re.escape(n)}(?!\w)", inner)
+                                for n in data.names):
+            return True
+    return False
