@@ -220,5 +220,11 @@ def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
 
 
 def all_asks(task: Task, corpus: Corpus) -> tuple[tuple[Any, ...], ...]:
-    """Every value the final answer must tell: the task's ``answer`` and its untold asks."""
-    return tuple(task.answer) + untold_asks(task, corpus)
+    """Every value the final answer must tell: the task's ``answer``, its untold asks, and
+    the clocks asked in a zone that no text grades (``zone_told``, grading version 19:
+    the answer or any text the agent sent may tell those)."""
+    from toolmaze_gym.grading.zone_told import zone_asks  # it reads this module's outputs
+
+    asks = tuple(task.answer) + untold_asks(task, corpus)
+    return asks + tuple(z for z in zone_asks(task, corpus)
+                        if all((z[2], z[3]) != (a[2], a[3]) for a in asks if len(a) >= 4))

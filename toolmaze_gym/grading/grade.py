@@ -46,6 +46,7 @@ from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.wrong_figures import near_figures, sums_in_texts
+from toolmaze_gym.grading.zone_told import told_anywhere, zone_asks
 from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
@@ -343,6 +344,7 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
     out = []
     either = not names_base(task.query)  # a percent change from either side (readings)
     asked = all_asks(task, trace.idx.corpus)  # with the facts no ask declared (version 18)
+    zoned = {(z[2], z[3]) for z in zone_asks(task, trace.idx.corpus)}  # version 19
     whole = any(m[0] == CURRENCY and isinstance(m[1], str) and minor_units(m[1]) == 0
                 for m in asked)
     for m in asked:
@@ -354,11 +356,20 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
         if told and type_ == MONEY and slot is not None and not mentions(answer, type_, value):
             told = near_sum_told(trace.idx, trace.view, best, slot, value, answer,
                                  whole or _whole_units(task, best, slot))
-        if told and type_ in DATETIME_TYPES and zone_asked(task.query, value):
+        if (slot, m[3] if slot else None) in zoned:  # told in the answer or any text
+            told = told_anywhere(_texts_sent(trace), answer, value)
+        elif told and type_ in DATETIME_TYPES and zone_asked(task.query, value):
             told = wall_clock_mentioned(answer, type_, value)  # the asked zone's clock
         if not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out
+
+
+def _texts_sent(trace: Trace) -> list[str]:
+    """The words of every Action the agent made that its tool took (a subject, a body)."""
+    return [v for i in trace.actions
+            for v in (trace.steps[i].action.get("arguments") or {}).values()
+            if isinstance(v, str)]
 
 
 def _told_wrong(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, Any]]:
