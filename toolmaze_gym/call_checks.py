@@ -334,15 +334,16 @@ def episode_value(corpus: Corpus, tool: str, pname: str, origin: Origin,
 def _second_figures(name: str, got: str, need: Sequence[tuple[Any, ...]]) -> list[str]:
     """A figure asked twice (two equal values, as a 100 % match and its pledge) that
     the text writes fewer times (``grading.second_figure``, grading version 18)."""
-    from toolmaze_gym.grading.second_figure import repeats_told, told_times
+    from toolmaze_gym.grading.second_figure import FIGURES, repeats_told, told_times
 
     pairs = [(t, v) for t, v, *_ in need]
     if repeats_told(got, pairs):
         return []
-    twice = sorted({v for t, v in pairs if pairs.count((t, v)) > 1})
+    figures = [v for t, v in pairs if t in FIGURES and isinstance(v, int | float) and v]
+    twice = sorted({v for v in figures if sum(abs(w - v) < 0.005 for w in figures) > 1})
     return [f"argument {name} writes {show(v)} {told_times(got, v)} time(s), but it is "
-            f"asked {sum(1 for _, w in pairs if w == v)} times, for different figures "
-            "of the same value (each must be told as its own)" for v in twice]
+            f"asked {sum(abs(w - v) < 0.005 for w in figures)} times, for different "
+            "figures of the same value (each must be told as its own)" for v in twice]
 
 
 def _text_problems(ctx: _Context, name: str, got: Any, want: Any,

@@ -36,3 +36,32 @@ def test_figures_are_counted_as_written():
 def test_the_match_is_told_as_a_second_figure(tmp_path, new, success):
     graded = replay_changed(PLAYED / f"{EPISODE}.actions", EPISODE, MATCH, new, tmp_path)
     assert graded["success"] is success
+
+
+COMPARE = "tmz-v8-c4-0014"  # MSFT's dividend per share and its 2025-Q3 EPS are both 3.32
+TRAF = "TRAF: 424.41 USD, pays no dividend, 2025-Q3 EPS 3.03 vs 3.14 expected."
+NEWS = "\nMarkets today: Harbor Bank shares jump after profit beat."
+
+
+def test_an_amount_and_an_eps_of_the_same_value_are_two_figures():
+    need = [("money_amount", 3.32), ("eps", 3.32), ("eps", 2.62)]
+    assert repeats_told("dividend 3.32 USD; EPS 3.32 vs 2.62", need)
+    assert not repeats_told("EPS 3.32 vs 2.62", need)
+
+
+def _email(body: str) -> bool:
+    from tests.grading.test_zone_told import play
+
+    return play(COMPARE, {"body": body + NEWS}, "Sent.")["success"]
+
+
+@pytest.mark.parametrize(("msft", "success"), [
+    ("MSFT: 505.69 USD, dividend 3.32, 2025-Q3 EPS 3.32 vs 2.62.", True),   # the reference
+    ("MSFT 505.69 USD | dividend/share 3.32 USD | Q3 EPS 3.32 (est. 2.62)", True),
+    ("MSFT: 505.69 USD, dividend 3.32 USD.\nMSFT beat the EPS estimate by 26.72 %.", True),
+    ("MSFT: 505.69 USD, 2025-Q3 EPS 3.32 vs 2.62.", False),   # no dividend (v8 review)
+    ("MSFT: 505.69 USD, dividend and EPS 3.32 (est. 2.62).", False),  # one figure, two asks
+])
+def test_msfts_dividend_and_eps_are_each_told(msft, success):
+    """v8 blind review c4-0014: one "3.32" answered both asks; each needs its own."""
+    assert _email(f"{msft}\n{TRAF}") is success

@@ -120,13 +120,14 @@ class TextRule:
         foreign = bool(asked) and says(whole, IN_LANGUAGE, asked)
         nil = all_nil(self.need)
         named = dict(self.names)
+        other = [(k in alts and _own_part(whole, alts[k], foreign))
+                 or any(all(says(whole, *m, foreign=foreign) for m in group)
+                        for group in named.get(k, ()))
+                 for k in range(len(self.need))]
         if all(says(whole, t, v) or (foreign and _word(v)) or (nil and t == CURRENCY)
-               or (k in alts and _own_part(whole, alts[k], foreign))
-               or any(all(says(whole, *m, foreign=foreign) for m in group)
-                      for group in named.get(k, ()))
-               for k, (t, v) in enumerate(self.need)) \
-                and repeats_told(whole, self.need):  # a second figure (version 18)
-            return True
+               or other[k] for k, (t, v) in enumerate(self.need)) \
+                and repeats_told(whole, [m for k, m in enumerate(self.need) if not other[k]]):
+            return True  # each figure its own (a second figure: version 18; any kind: 19)
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
             return False
         # In another language the words get translated: names, ids, numbers and

@@ -7,6 +7,13 @@ screen without the match line (or with only "Total 9,600 EUR") passed (issue 27)
 
 So where a text is asked a value twice, for two outputs that happen to be equal (the
 match and the pledge it is worked from), it must write that figure twice.
+
+Two asked facts of different kinds can be equal too (grading version 19): toolmaze-v8's
+c4-0014 asked MSFT's "dividend per share" and its "2025-Q3 EPS", both 3.32 in that
+world, and an e-mail that wrote "EPS 3.32 vs 2.62" and no dividend passed for both (the
+v8 blind review). A figure written to the cent (an amount, an EPS) answers one ask: each
+asked figure of the same value needs its own occurrence, unless an ask is told another
+way (an EPS pair by its surprise in per cent), which writes no figure of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from toolmaze_gym.mentions import numbers_in
 # A figure as written: digits with their group and decimal separators ("4,800.00").
 _FIGURE = re.compile(r"\d+(?:[,.'’]\d+)*(?: \d{3}(?![\d,.]))*")
 MONEY = "money_amount"
+# The kinds of figure written as they are, to the cent: one occurrence answers one ask.
+FIGURES = frozenset({MONEY, "eps"})
 
 
 def told_times(text: str, value: float) -> int:
@@ -30,10 +39,11 @@ def told_times(text: str, value: float) -> int:
 
 
 def repeats_told(text: str, need: Iterable[tuple[str, Any]]) -> bool:
-    """Whether each money value ``need`` asks more than once is written as many times.
-    A nil amount is no figure of its own: "pays no dividend, nothing to withhold" tells
-    a dividend of 0 before and after withholding (v3 c1-0063)."""
-    counts = Counter(round(v, 2) for t, v in need if t == MONEY
+    """Whether each figure value ``need`` asks more than once (two amounts, or an amount
+    and an EPS: ``FIGURES``) is written as many times. A nil amount is no figure of its
+    own: "pays no dividend, nothing to withhold" tells a dividend of 0 before and after
+    withholding (v3 c1-0063)."""
+    counts = Counter(round(v, 2) for t, v in need if t in FIGURES
                      and isinstance(v, int | float) and not isinstance(v, bool) and v)
     return all(told_times(text, v) >= k for v, k in counts.items() if k > 1)
 
