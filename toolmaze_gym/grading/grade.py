@@ -206,6 +206,13 @@ from toolmaze_gym.world.geo import minor_units
 #     condition_said_in``), where the request asks the weather itself, not a figure of
 #     it ("the forecast (high in °C and °F)": ``asked_condition``); up to version 18 a
 #     condition there went unchecked (c1-0014 P0's reason without any weather passed).
+#   - (i27-v19c, asks the v8 blind review found graded nowhere) a time the request asks
+#     in a named zone, converted for itself (read by no later step: c4-0001's call with
+#     Lena "at 12:00 UTC ... in their local time", 14:00 Vienna; or asked by "find out
+#     when ...": c3-0012's landing "local time", 11:24), is told on that zone's clock in
+#     a text the agent sent or the final answer (``zone_told``). An amount and an EPS of
+#     the same value are two figures: each ask needs its own occurrence, unless told
+#     another way (c4-0014's MSFT dividend and EPS, both 3.32: ``second_figure.FIGURES``).
 GRADING_VERSION = "19"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
