@@ -1147,8 +1147,22 @@ class Unanswered(OwnAnswer):
         first = self.answered()[0]
         if first is None or first[1] is None or any(mentions(t, *first) for t in told):
             return super()._finish()  # the left-out value is said by another one
+        if self._texted(self.asks()[0], first[1]):
+            return super(OwnAnswer, self)._finish()  # nothing to leave out: not applied
         self.applied = True
         return call_text("finish", {"answer": "Finished. " + ", ".join(told)})
+
+    def _texted(self, ask: tuple[Any, ...], value: Any) -> bool:
+        """Whether ``ask`` is a clock asked in a zone (``grading.zone_told``) that a text
+        the agent sends tells already: the answer need not (the driver's SMS with the
+        landing time in Madrid, v8 c1-0083)."""
+        from toolmaze_gym.grading.zone_told import clock_told, free_texts, zone_asks
+
+        corpus = self.sim.corpus
+        zoned = {(z[2], z[3]) for z in zone_asks(self.task, corpus)}
+        return len(ask) >= 4 and (ask[2], ask[3]) in zoned and any(
+            clock_told(t, value) for c in self.task.default_path.calls
+            for t in free_texts(corpus, c.tool, c.args))
 
 
 class WrongSign(PercentWording):

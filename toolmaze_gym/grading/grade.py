@@ -46,7 +46,7 @@ from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.wrong_figures import near_figures, sums_in_texts
-from toolmaze_gym.grading.zone_told import told_anywhere, zone_asks
+from toolmaze_gym.grading.zone_told import free_texts, told_anywhere, zone_asks
 from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
 from toolmaze_gym.tasks.model import Task
@@ -373,10 +373,11 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, An
 
 
 def _texts_sent(trace: Trace) -> list[str]:
-    """The words of every Action the agent made that its tool took (a subject, a body)."""
-    return [v for i in trace.actions
-            for v in (trace.steps[i].action.get("arguments") or {}).values()
-            if isinstance(v, str)]
+    """The free texts of every Action the agent made that its tool took (a subject, a
+    body)."""
+    return [t for i in trace.actions
+            for t in free_texts(trace.idx.corpus, str(trace.steps[i].action.get("name")),
+                                trace.steps[i].action.get("arguments"))]
 
 
 def _told_wrong(trace: Trace, best: PathMatch, answer: str) -> list[dict[str, Any]]:

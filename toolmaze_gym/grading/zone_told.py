@@ -92,6 +92,18 @@ def clock_told(text: str, value: Any) -> bool:
                                                        DATETIME, value)
 
 
+def free_texts(corpus: Corpus, tool: str, args: Any) -> list[str]:
+    """The words of ``tool``'s free-text arguments in ``args`` (a subject, a body): an
+    Action's instant (a room booked at 13:24+08:00) is a value it takes, not a clock
+    told to anyone."""
+    if not isinstance(args, dict) or tool not in corpus:
+        return []
+    spec = corpus[tool]
+    names = {p.name for p in spec.params if p.type == FREE_TEXT}
+    return [v for k, v in args.items() if k in names and isinstance(v, str)] \
+        if spec.category == "Action" else []
+
+
 def told_anywhere(texts: Iterable[str], answer: str, value: Any) -> bool:
     """Whether the final answer or any text the agent sent tells ``value``'s clock."""
     return clock_told(answer, value) or any(clock_told(t, value) for t in texts)
