@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from toolmaze_gym.corpus import Simulator
-from toolmaze_gym.grading.zone_told import clock_told, zone_asks
+from toolmaze_gym.grading.zone_told import clock_told, free_texts, zone_asks
 from toolmaze_gym.play import PlaySession
 from toolmaze_gym.tasks.suite import get_task
 
@@ -79,3 +79,13 @@ def test_the_vienna_time_of_the_call_is_told_somewhere(subject, call, answer, su
 ])
 def test_the_landing_time_asked_is_told_in_the_answer(answer, success):
     assert play(LANDING, {}, answer)["success"] is success
+
+
+def test_only_an_actions_free_texts_tell_a_clock():
+    """A room booked at the instant tells nobody the time; a Processor's input neither."""
+    corpus = Simulator().corpus
+    assert free_texts(corpus, "book_room", {"room_id": "shanghai-andes", "start": SHANGHAI,
+                                            "duration_minutes": 90}) == []
+    assert free_texts(corpus, "shift_datetime", {"datetime": SHANGHAI, "minutes": 120}) == []
+    assert free_texts(corpus, "send_email", {"to": "a@b.c", "subject": "S", "body": "B"}) \
+        == ["S", "B"]
