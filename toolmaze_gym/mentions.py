@@ -611,6 +611,12 @@ def dates_in(text: str) -> set[str]:
     return found
 
 
+def dates_written(text: str, year: str) -> set[str]:
+    """Every calendar date ``text`` writes, one without a year ("21 August") read as in
+    ``year``: whether a clock told beside it is on another day."""
+    return _dates_of_year(text, year)
+
+
 def _dates_of_year(text: str, year: str, numeric: bool = False) -> set[str]:
     """``dates_in``, with dates written without a year read as in ``year``; with
     ``numeric``, also a day and month in figures (``_day_months``)."""

@@ -52,6 +52,7 @@ def test_only_a_conversion_asked_for_itself_is_asked():
     ("We talk at 14:00 your time.", True),                  # no date written: the request's
     ("We talk on 30 August at 12:00 UTC.", False),          # the instant, not Vienna's clock
     ("We talk on 30 August at 15:00 your time.", False),
+    ("We talk at 14:00 your time on 31 August.", False),   # the clock on another day
 ])
 def test_the_clock_is_read_in_any_competent_format(text, told):
     assert clock_told(text, VIENNA) is told

@@ -32,7 +32,7 @@ from typing import Any
 from toolmaze_gym.corpus.catalog import Corpus
 from toolmaze_gym.grading.asked_facts import Asked, reference_outputs
 from toolmaze_gym.grading.asked_zone import zone_asked
-from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, dates_in, wall_clock_mentioned
+from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, dates_written, wall_clock_mentioned
 from toolmaze_gym.tasks.model import Task
 
 DATETIME = "iso_datetime"
@@ -88,8 +88,9 @@ def clock_told(text: str, value: Any) -> bool:
     text = _WHOLE_HOUR.sub(lambda m: f"{m[1]}:00", text)
     if wall_clock_mentioned(text, DATETIME, value):
         return True
-    return not dates_in(text) and wall_clock_mentioned(f"{text} ({str(value)[:10]})",
-                                                       DATETIME, value)
+    day = str(value)[:10]
+    return not dates_written(text, day[:4]) \
+        and wall_clock_mentioned(f"{text} ({day})", DATETIME, value)
 
 
 def free_texts(corpus: Corpus, tool: str, args: Any) -> list[str]:
