@@ -109,7 +109,8 @@ train-demo: $(STAMP)
 
 # `make train-lift`: the before/after that issue 19 asks for, sized for 2 CPU cores.
 # SFT data: LIFT_TASKS C1-C2 train tasks x every mode and prompt (9 kept episodes a
-# task); one epoch with LoRA (rank 16, top 8 of 30 layers, merged on save) and the
+# task; 16 tasks make 144 steps, about 45 min on 2 cores); one epoch with LoRA (rank 16,
+# top 8 of 30 layers, merged on save) and the
 # brief tool docs (--brief-tools) in training and evaluation alike; a merged checkpoint
 # every LIFT_EVERY steps. Then base and SFT on the same held-out C1-C2 dev sample
 # (LIFT_LIMIT tasks per (C, P) cell, both prompts where they differ, P0 once: 108
@@ -120,8 +121,8 @@ train-demo: $(STAMP)
 # episodes (training_scripts/heldout.py: base, every checkpoint, the final model;
 # LIFT_DIR/curve.md), which needs no generation. GRPO is not part of it (README).
 LIFT_DIR    ?= runs/train-lift
-LIFT_TASKS  ?= 20
-LIFT_EVERY  ?= 60
+LIFT_TASKS  ?= 16
+LIFT_EVERY  ?= 72
 LIFT_DEV    ?= 24
 LIFT_LIMIT  ?= 6
 LIFT_HELDOUT ?= 8
