@@ -74,9 +74,9 @@ def test_summarised_ask_fails_on_the_draft_c4_0097(corpus):
     ("Send what the weather will be like.", False),
 ])
 def test_a_value_name_next_to_a_broad_cue_narrows_it(phrasing, narrowed):
-    from toolmaze_gym.tasks.stated_scope import _plain, _states
+    from toolmaze_gym.tasks.stated_scope import cue_reaches, plain_words
 
-    assert _states(_plain(phrasing), "forecast" if "forecast" in phrasing else "weather",
+    assert cue_reaches(plain_words(phrasing), "forecast" if "forecast" in phrasing else "weather",
                    "condition", scope()) is not narrowed
 
 

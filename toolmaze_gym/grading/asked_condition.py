@@ -19,7 +19,7 @@ import re
 
 from toolmaze_gym.grading.asked_facts import scenario_of
 from toolmaze_gym.tasks.model import Task
-from toolmaze_gym.tasks.stated_scope import _plain, _spans, _states, scope
+from toolmaze_gym.tasks.stated_scope import cue_reaches, plain_words, scope, word_spans
 
 _FALLBACK = ("weather", "forecast")
 _CLAUSE_END = re.compile(r"[.;!?]")
@@ -28,7 +28,7 @@ _KEY = "condition"
 
 def condition_asked(task: Task) -> bool:
     """Whether ``task``'s request asks the weather condition itself (see above)."""
-    text = _plain(task.query)
+    text = plain_words(task.query)
     return any(_stated(text, cue) for cue in _cues(task))
 
 
@@ -44,9 +44,9 @@ def _stated(text: str, cue: str) -> bool:
     """Some occurrence of ``cue`` reaches the condition: not narrowed to another value
     beside it, nor by a parenthesis after it in its clause that names one first."""
     data = scope()
-    if not _states(text, cue, _KEY, data):
+    if not cue_reaches(text, cue, _KEY, data):
         return False
-    for m in _spans(text, cue):
+    for m in word_spans(text, cue):
         rest = text[m.end():]
         end = _CLAUSE_END.search(rest)
         clause = rest[:end.start()] if end else rest

@@ -95,12 +95,12 @@ def scope() -> Scope:
     return data
 
 
-def _plain(phrasing: str) -> str:
+def plain_words(phrasing: str) -> str:
     """The author's words: placeholders blanked out, quotes plain, lower case."""
     return _HOLE.sub(" ", phrasing).translate(_PLAIN).lower()
 
 
-def _spans(text: str, word: str) -> Iterator[re.Match[str]]:
+def word_spans(text: str, word: str) -> Iterator[re.Match[str]]:
     return re.finditer(rf"(?<!\w){re.escape(word.lower())}(?!\w)", text)
 
 
@@ -115,10 +115,10 @@ def _name_at(text: str, data: Scope, before: bool) -> tuple[str, ...] | None:
     return None
 
 
-def _states(text: str, cue: str, key: str, data: Scope) -> bool:
+def cue_reaches(text: str, cue: str, key: str, data: Scope) -> bool:
     """Whether some occurrence of ``cue`` in ``text`` reaches the output ``key``: it
     is not a broad cue, or no value name narrows it, or the name is the key's."""
-    for m in _spans(text, cue):
+    for m in word_spans(text, cue):
         if cue.lower() not in data.narrow:
             return True
         frags = (_name_at(text[m.end():], data, before=False)
@@ -140,9 +140,9 @@ def narrowed_problems(sc: Scenario, data: Scope | None = None) -> list[str]:
         words = cues.get(ref, ())
         key = ref.split(".", 1)[1].lower()
         for k, p in enumerate(sc.phrasings):
-            text = _plain(p)
-            said = [c for c in words if any(True for _ in _spans(text, c))]
-            if said and not any(_states(text, c, key, data) for c in said):
+            text = plain_words(p)
+            said = [c for c in words if any(True for _ in word_spans(text, c))]
+            if said and not any(cue_reaches(text, c, key, data) for c in said):
                 out.append(f"{where}.phrasings[{k}]: says {said} only of another value, "
                            f"so it never asks {ref!r}, which {path} asks for (name it in "
                            "every phrasing, or drop it from the asks)")
@@ -156,7 +156,7 @@ def _value_before(text: str, end: int, data: Scope) -> tuple[str, tuple[str, ...
     words = [(n, f) for n, f in data.names.items()] + [(b, ()) for b in data.broad]
     best: tuple[int, str, tuple[str, ...]] | None = None
     for name, frags in words:
-        for m in _spans(text[start:end], name):
+        for m in word_spans(text[start:end], name):
             if best is None or m.end() > best[0]:
                 best = (m.end(), name, frags)
     return None if best is None or not best[2] else (best[1], best[2])
@@ -167,7 +167,7 @@ def _misplaced(text: str, words: set[str], key: str, data: Scope) -> list[tuple[
     when some cue follows the converted value's name or none."""
     found = []
     for c in sorted(words):
-        for m in _spans(text, c):
+        for m in word_spans(text, c):
             named = _value_before(text, m.start(), data)
             if named is None or any(f in key for f in named[1]):
                 return []
@@ -190,7 +190,7 @@ def conversion_problems(sc: Scenario, data: Scope | None = None) -> list[str]:
             continue
         words = {c for r in refs for c in cues.get(r, ())}
         for k, p in enumerate(sc.phrasings):
-            for c, name in _misplaced(_plain(p), words, src.key.lower(), data)[:1]:
+            for c, name in _misplaced(plain_words(p), words, src.key.lower(), data)[:1]:
                 out.append(f"{where}.phrasings[{k}]: {c!r} follows {name!r}, but step "
                            f"{step.id!r} converts {src.ref!r} (name the value the unit is for)")
     return out
