@@ -7,6 +7,8 @@ Run an eval, then read its records::
     toolmaze eval --agent hf --strict-calls --compact-tools --max-tokens 128 \\
         --max-steps 2 --limit 5 --prompt standard --out runs/strict100
     .venv/bin/python benchmarks/strict_calls_validity.py runs/strict100
+    .venv/bin/python benchmarks/strict_calls_validity.py runs/lift/eval/sft-strict \
+        --tasks runs/lift/dev.jsonl        # a run of generated (dev) tasks
 
 Prints episodes, actions, the share of valid actions (with every invalid one
 named), completion tokens and wall seconds per completion token (prefill included:
@@ -24,6 +26,7 @@ from typing import Any
 
 import fastjsonschema
 
+from toolmaze_gym.cli.common import load_tasks
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.runner import read_records
 from toolmaze_gym.tasks.suite import get_task
@@ -49,12 +52,16 @@ def verdict(tools: list[dict[str, Any]], action: dict[str, Any]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", help="run directory of a toolmaze eval")
+    ap.add_argument("--tasks", help="the JSONL task file the run played (default: the "
+                    "shipped suites)")
     args = ap.parse_args()
     sim = Simulator()
     records = read_records(Path(args.run))
+    given = {t.id: t for t in load_tasks(args.tasks)} if args.tasks else {}
     actions, bad, tokens, wall = 0, Counter(), 0, 0.0
     for rec in records:
-        tools = episode_tools(get_task(rec["task_id"]), sim)
+        task = given.get(rec["task_id"]) or get_task(rec["task_id"])
+        tools = episode_tools(task, sim)
         for step in rec["steps"]:
             actions += 1
             why = verdict(tools, step["action"])
