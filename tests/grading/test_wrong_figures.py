@@ -51,3 +51,16 @@ def test_the_explanation_names_the_wrong_figure_and_the_right_one():
     said = _unanswered_reason({"type": "money_amount", "value": 69188015.37,
                                "slot": "s4", "told": 69188915.0})
     assert "69188915" in said and "69188015.37" in said and "wrong figure" in said
+
+
+@pytest.mark.parametrize("truncated", [False, True])
+def test_an_episode_with_no_action_is_graded_a_failure_not_an_error(truncated):
+    """A run can cut an episode before its first action (a model that failed on its
+    first turn); the final answer is only read where the episode finished."""
+    from tests.grading._helpers import profile, simulator
+    from toolmaze_gym.grading import grade
+    from toolmaze_gym.tasks.suite import get_task
+
+    task = get_task(PROJECTION.rsplit("-", 1)[0])
+    g = grade(task, profile(task, "P2"), [], truncated=truncated, sim=simulator())
+    assert not g.success and not g.exposed
