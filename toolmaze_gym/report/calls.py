@@ -5,13 +5,15 @@ broken JSON) scores near zero here whatever the grader says about its outcomes, 
 this is the first figure a fine-tune should move. An action counts as a valid call
 when it parsed as a call (``finish`` and ``abort`` included) to a tool the episode
 showed, with arguments that satisfy the tool's JSON schema. Validity is decided from
-the record alone: the env's 404 for an unshown tool (a 404 that a fault injected does
-not count), and the corpus schema for the arguments (re-checked here because a fault
-injected on a call hides the simulator's own verdict).
+the record alone: the env's 404 for an unshown tool (its error type ``unknown_tool``;
+a shown tool's own 404 for an unknown id is a valid call with a wrong value, and a
+404 that a fault injected does not count), and the corpus schema for the arguments
+(re-checked here because a fault injected on a call hides the simulator's own verdict).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
@@ -34,11 +36,22 @@ def names_shown_tool(step: dict[str, Any]) -> bool:
     """Whether one recorded step parsed as a call (not ``finish``/``abort``) naming a
     tool the episode showed, whatever its arguments."""
     action = step.get("action") or {}
-    if action.get("kind") != "call":
-        return False
-    if step.get("status") == 404 and not step.get("fault"):  # a tool the episode hid
+    if action.get("kind") != "call" or _hidden_tool(step):
         return False
     return _validator(str(action.get("name", ""))) is not None
+
+
+def _hidden_tool(step: dict[str, Any]) -> bool:
+    """Whether the step got the env's 404 for a tool the episode did not show (error
+    type ``unknown_tool``), not a shown tool's own 404 for an id it does not know
+    (``not_found``: a well-formed call with a wrong value), nor an injected fault."""
+    if step.get("status") != 404 or step.get("fault"):
+        return False
+    try:
+        error = json.loads(step.get("observation") or "{}").get("error") or {}
+    except (json.JSONDecodeError, AttributeError):
+        return False
+    return isinstance(error, dict) and error.get("type") == "unknown_tool"
 
 
 def is_valid_call(step: dict[str, Any]) -> bool:
