@@ -46,8 +46,12 @@ def condition_said(text: str, condition: str) -> bool:
     if _said(text, table["synonyms"].get(condition, [])):
         return True
     words = table["with_amount"].get(condition, [])
-    return bool(words) and _said(text, words) and any(
-        float(m[1].replace(",", ".")) > 0 for m in _AMOUNT.finditer(text))
+    return bool(words) and _said(text, words) and _rain_measured(text)
+
+
+def _rain_measured(text: str) -> bool:
+    """Whether ``text`` writes an amount of rain above zero ("15.1 mm")."""
+    return any(float(m[1].replace(",", ".")) > 0 for m in _AMOUNT.finditer(text))
 
 
 def condition_said_in(text: str, condition: str, language: str) -> bool:
@@ -61,19 +65,14 @@ def condition_said_in(text: str, condition: str, language: str) -> bool:
     said = _words().get(condition, {}).get(language)
     if not own and said is None:
         return True  # a language the world has no weather words for: unchecked
-    if condition_said(text, condition) or _english(text, condition):
+    if condition_said(text, condition) or _said(text, [condition]):
         return True
     folded = fold(text)
     entries = [*([fold(said)] if said else []), *own.get(condition, [])]
     if any(_starts_words(folded, e) for e in entries):
         return True
     return condition == "light rain" and any(
-        _starts_words(folded, e) for e in own.get("rain", [])) and any(
-        float(m[1].replace(",", ".")) > 0 for m in _AMOUNT.finditer(text))
-
-
-def _english(text: str, condition: str) -> bool:
-    return re.search(rf"{_NEGATED}\b{re.escape(condition)}\b", text, re.I) is not None
+        _starts_words(folded, e) for e in own.get("rain", [])) and _rain_measured(text)
 
 
 def _starts_words(folded: str, entry: str) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolmaze_gym.grading.arguments import MONEY, cent_apart
-from toolmaze_gym.grading.own_rounding import roundings
+from toolmaze_gym.grading.own_rounding import printed_places, roundings
 from toolmaze_gym.mentions import mentions, numbers_in
 from toolmaze_gym.tasks.model import Task
 
@@ -59,4 +59,4 @@ def _places(n: float) -> int:
         digits = str(int(abs(n)))
         zeros = len(digits) - len(digits.rstrip("0"))
         return -min(zeros, len(digits) - 1) if digits != "0" else 0
-    return len(repr(float(n)).partition(".")[2])
+    return printed_places(n)
