@@ -13,14 +13,15 @@ numbers. Which edition a task plays on is decided once per task
 Edition 1 is the world as of commit c4e8fd6 (toolmaze-v1 to v4 were built and played
 on it); edition 2 is the world toolmaze-v5 is built on; edition 3 the world of
 toolmaze-v6 (the v5 blind review's oddities, issue 28); edition 4 the world of
-toolmaze-v7 (the v6 blind review's oddities); edition 5 the world the next suite is
-built on (the v7 blind review's oddities, issue 28).
+toolmaze-v7 (the v6 blind review's oddities); edition 5 the world of toolmaze-v8
+(the v7 blind review's oddities, issue 28); edition 6 the world the next suite is built
+on (the v8 blind review's and play-test's findings).
 """
 
 from __future__ import annotations
 
-LATEST = 5
-EDITIONS = (1, 2, 3, 4, 5)
+LATEST = 6
+EDITIONS = (1, 2, 3, 4, 5, 6)
 
 # Each response-changing change of the world, and the first edition that has it.
 CHANGES: dict[str, int] = {
