@@ -40,6 +40,7 @@ from toolmaze_gym.tasks.capabilities import (
     role_types,
     side_fits,
 )
+from toolmaze_gym.tasks.data_words import data_word_problems
 from toolmaze_gym.tasks.enumeration import default_index, enumerate_solutions
 from toolmaze_gym.tasks.execution import ExecutionError, run_slot, topological_order
 from toolmaze_gym.tasks.generator import signature
@@ -610,6 +611,8 @@ class ScenarioGenerator:
         out += [f"query names the tool {t!r}" for t in task.tools
                 if re.search(rf"\b{re.escape(t)}\b", task.query)]
         out += [f"query is not in people's words: {p}" for p in machine_words(task.query)]
+        out += [f"words the data contradict: {p}"
+                for p in data_word_problems(task, sc.goal, self.sim.world)]
         out += solvability_problems(task, self.corpus)
         out += _unreadable_texts(task)
         if not out and self.extra_check is not None:
@@ -851,7 +854,8 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
     becomes "an" ("a urgent ticket", "a Obsidian Trail Power Bank", "a 18500 car loan":
     toolmaze-v6 c1-0026); a country code after "in" is said by its name ("taxed in
     Italy", not "taxed in IT": v6 c2-0020), before "VAT" by its adjective ("German
-    VAT": v8 c1-0093); an amount of money with thousands separators ("10,203 SEK")."""
+    VAT": v8 c1-0093); an amount of money with thousands separators ("10,203 SEK"); the
+    home room "office" after "our"/"my" as "home office" (v8 c1-0073: "our office")."""
     types = {p.name: p.type for p in sc.params}
     switches = {a.ref for st in sc.steps for a in st.args
                 if a.kind == "param" and a.role in SWITCH_ROLES}
@@ -867,6 +871,9 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
             said = _country_said(said, phrasing[:m.start()], phrasing[m.end():])
         if types[name] == "money_amount":
             said = say_amount(params[name]) or said  # "10,203 SEK", not "10203 SEK"
+        if types[name] == "home_room" and said == "office" \
+                and re.search(r"\b(?:our|my) $", phrasing[:m.start()], re.I):
+            said = "home office"  # "our office" reads as the workplace: v8 c1-0073
         if types[name] == "product_name" and _count_before(phrasing, m.start(), params) > 1:
             said = plural_name(said)
         ends_sentence = phrasing[m.end():m.end() + 1] == "."
