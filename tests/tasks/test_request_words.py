@@ -165,14 +165,28 @@ def _v8_fill(gen, sid: str, k: int, **values) -> str:
 
 
 def test_v8_c1_0093_now_says_the_amount_and_the_tax_country_as_people_do(gen):
-    query = _v8_fill(gen, "fin-invoice-then-walkthrough-call", 2, net=10203, currency="SEK",
+    query = _v8_fill(gen, "fin-invoice-then-walkthrough-call", 2, net=10203, currency="EUR",
                      country="DE", client="Aisha Costa")
-    assert "an invoice for 10,203 SEK plus German VAT" in query, query
+    assert "an invoice for 10,203 EUR plus German VAT" in query, query
     assert machine_words(query) == []
     assert stated_as(query, "money_amount", 10203) and stated_as(query, "country_code", "DE")
-    other = _v8_fill(gen, "fin-invoice-then-walkthrough-call", 1, net=1850, currency="SEK",
+    other = _v8_fill(gen, "fin-invoice-then-walkthrough-call", 1, net=1850, currency="EUR",
                      country="NL")
-    assert "1,850 SEK net (VAT for the Netherlands)" in other, other
+    assert "1,850 EUR net (VAT for the Netherlands)" in other, other
+
+
+def test_v8_c1_0093_now_bills_in_the_tax_countrys_currency(gen):
+    """v8 c1-0093 billed "10203 SEK plus DE VAT": the currency now follows the tax
+    country (EUR for Germany, SEK for Sweden), in every draw."""
+    sc = LIB["fin-invoice-then-walkthrough-call"]
+    world = gen.sim.world
+    seen = set()
+    for k in range(12):
+        params = gen.draw_params(sc, hashing.Stream("v8-currency", str(k)))
+        city = next(c for c in world.geo.cities if c.country_code == params["country"])
+        assert params["currency"] == city.currency, params
+        seen.add(params["currency"])
+    assert len(seen) > 1, seen
 
 
 def test_v8_c4_0001_now_books_the_utc_time_and_asks_the_vienna_time_told(gen):
