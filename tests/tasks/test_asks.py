@@ -176,3 +176,28 @@ def test_each_unstated_or_bad_answer_is_reported(tmp_path, answer, cues, what):
     problems = _problems(tmp_path, _with_answer(answer, cues))
     assert any(what in p for p in problems), problems
     assert all(p.startswith("financial.toml: fin-test-quote-mail") for p in problems)
+
+
+def test_a_subtotal_the_request_names_is_asked_or_not_named():
+    """toolmaze-v8 c3-0001 asked a quote of "the order's subtotal plus the tax due in
+    Berlin on it, with the total converted to EUR", graded on the EUR total only (the v8
+    blind review: a "Total: 1983.97 EUR." draft passed). That phrasing is reported; the
+    library's now asks only what is graded, and "the tax due on the subtotal" (a base,
+    not an ask) is not reported."""
+    import dataclasses
+
+    from toolmaze_gym.tasks.graded_figures import ungraded_figure_problems
+    from toolmaze_gym.tasks.suite import get_task
+
+    v8 = get_task("tmz-v8-c3-0001", "toolmaze-v8").query
+    assert "the order's subtotal plus the tax due in Berlin" in v8
+    sc = next(s for s in LIB if s.id == "sh-client-quote-with-tax")
+    old = ("Draft (don't send) a quote to {client} for {quantity} units of {product}: the "
+           "order's subtotal plus the tax due in {city} on it, with the total converted to "
+           "{client_currency}.")
+    assert [p for p in ungraded_figure_problems(dataclasses.replace(
+        sc, phrasings=(*sc.phrasings[:2], old))) if ".phrasings[2]" in p]
+    assert [p for s in LIB for p in ungraded_figure_problems(s)] == []
+    assert "the total with the tax due in {city} on the whole order" in sc.phrasings[2]
+    base = next(s for s in LIB if any("on the subtotal" in p for p in s.phrasings))
+    assert ungraded_figure_problems(base) == []

@@ -119,7 +119,7 @@ def test_v6_said_a_18500_loan_and_taxed_in_it_and_now_says_them_as_people_do(gen
     assert "taxed in IT)" in get_task("tmz-v6-c2-0020", "toolmaze-v6").query
     loan = LIB["fin-loan-or-invest"]
     params = {**gen.draw_params(loan, hashing.Stream("v6", loan.id)), "principal": 18500}
-    assert "an 18500 car loan" in _fill(loan, loan.phrasings[0], params)
+    assert "an 18,500 car loan" in _fill(loan, loan.phrasings[0], params)
     pay = LIB["fin-save-share-of-net-pay"]
     params = gen.draw_params(pay, hashing.Stream("v6", pay.id))
     assert "taxed in Italy)" in _fill(pay, pay.phrasings[2], {**params, "country": "IT"})
@@ -138,3 +138,71 @@ def test_a_figure_read_from_a_vowel_takes_an(figure, an):
 def test_a_country_said_by_name_is_stated():
     assert stated_as("I make 50567 gross, taxed in Italy.", "country_code", "IT")
     assert stated_as("I earn 114555 a year in the Netherlands.", "country_code", "NL")
+
+
+# The v8 blind review's request-wording counter-examples (tests/data/reviews/v8/README.md,
+# issue 28's work list): (task, rule) as toolmaze-v8 shipped them.
+V8_MACHINE = [
+    ("tmz-v8-c4-0001", "UTC time in their local time"),  # "at 12:00 UTC ... in their local time"
+    ("tmz-v8-c2-0061", "reason a drawn story may not fit"),  # a visa story "in case trains ..."
+    ("tmz-v8-c1-0093", "amount without thousands separator"),  # "10203 SEK"
+    ("tmz-v8-c1-0093", "tax country by code"),  # "plus DE VAT"
+    ("tmz-v8-c3-0057", "push a person"),  # "push omar.patel@umbrella.co each person's share"
+]
+
+
+@pytest.mark.parametrize(("task_id", "rule"), V8_MACHINE)
+def test_the_v8_counter_examples_are_caught(task_id, rule):
+    found = machine_words(get_task(task_id, "toolmaze-v8").query)
+    assert any(p.startswith(rule + " ") for p in found), found
+
+
+def _v8_fill(gen, sid: str, k: int, **values) -> str:
+    """Phrasing ``k`` of ``sid`` filled in now with the values a v8 task drew."""
+    sc = LIB[sid]
+    return _fill(sc, sc.phrasings[k], {**gen.draw_params(sc, hashing.Stream("v8", sid)),
+                                       **values})
+
+
+def test_v8_c1_0093_now_says_the_amount_and_the_tax_country_as_people_do(gen):
+    query = _v8_fill(gen, "fin-invoice-then-walkthrough-call", 2, net=10203, currency="EUR",
+                     country="DE", client="Aisha Costa")
+    assert "an invoice for 10,203 EUR plus German VAT" in query, query
+    assert machine_words(query) == []
+    assert stated_as(query, "money_amount", 10203) and stated_as(query, "country_code", "DE")
+    other = _v8_fill(gen, "fin-invoice-then-walkthrough-call", 1, net=1850, currency="EUR",
+                     country="NL")
+    assert "1,850 EUR net (VAT for the Netherlands)" in other, other
+
+
+def test_v8_c1_0093_now_bills_in_the_tax_countrys_currency(gen):
+    """v8 c1-0093 billed "10203 SEK plus DE VAT": the currency now follows the tax
+    country (EUR for Germany, SEK for Sweden), in every draw."""
+    sc = LIB["fin-invoice-then-walkthrough-call"]
+    world = gen.sim.world
+    seen = set()
+    for k in range(12):
+        params = gen.draw_params(sc, hashing.Stream("v8-currency", str(k)))
+        city = next(c for c in world.geo.cities if c.country_code == params["country"])
+        assert params["currency"] == city.currency, params
+        seen.add(params["currency"])
+    assert len(seen) > 1, seen
+
+
+def test_v8_c4_0001_now_books_the_utc_time_and_asks_the_vienna_time_told(gen):
+    from toolmaze_gym.grading.asked_zone import zone_asked
+
+    query = _v8_fill(gen, "fin-gift-to-friend-abroad", 1, call_at="2026-08-30T12:00:00Z",
+                     friend_city="Vienna", friend="lena.rossi@globex.net")
+    assert ("at 12:00 UTC on Sunday 30 August, telling them what time that is in Vienna"
+            in query), query
+    assert machine_words(query) == []
+    assert zone_asked(query, "2026-08-30T14:00:00+02:00")  # the Vienna clock is still asked
+
+
+def test_v8_c2_0061_and_c3_0057_read_as_a_person_writes_them(gen):
+    hike = _v8_fill(gen, "gen-hike-forecast-group-chat", 0, city="Auckland")
+    assert "in case" not in hike and machine_words(hike) == [], hike
+    gift = _v8_fill(gen, "sc3-group-gift-share-each", 0, organiser="omar.patel@umbrella.co")
+    assert "send omar.patel@umbrella.co a push with each person's share" in gift, gift
+    assert machine_words(gift) == []

@@ -153,3 +153,75 @@ def test_boolean_words_only_for_booleans(tmp_path):
     problems = check_files([path])[1]
     assert any("phrasings[0]" in p and "only a boolean param takes them" in p
                for p in problems), problems
+
+
+# toolmaze-v8's goals as the v8 blind review read them (the tasks keep only the query)
+V8_GOALS = {
+    "tmz-v8-c1-0073": "As soon as I land back home, set a room's heating to the eco level for "
+                      "the weather outside there right now.",
+    "tmz-v8-c4-0072": "Warm up a chilly room now and order smart plugs to put its heaters on "
+                      "timers, telling the household the room's temperature, the new setpoint "
+                      "and when the plugs arrive.",
+    "tmz-v8-c4-0014": "Compare two stocks I'm choosing between (price, dividend, latest "
+                      "earnings) with a digest of today's market news, in one e-mail.",
+}
+V8_DATA_WORDS = [("tmz-v8-c1-0073", "says \"our office\""),  # "our office thermostat"
+                 ("tmz-v8-c4-0072", "calls a room chilly"),  # "chilly" at 19.7 °C
+                 ("tmz-v8-c4-0014", "says the latest earnings")]  # 2025-Q3 in Aug 2026
+
+
+@pytest.mark.parametrize(("task_id", "problem"), V8_DATA_WORDS)
+def test_the_v8_words_the_data_contradict_are_caught(gen, task_id, problem):
+    from toolmaze_gym.tasks.data_words import data_word_problems
+    from toolmaze_gym.tasks.suite import get_task
+
+    task = get_task(task_id, "toolmaze-v8")
+    found = data_word_problems(task, V8_GOALS[task_id], gen.sim.world)
+    assert any(p.startswith(problem) for p in found), found
+
+
+DATA_WORD_SCENARIOS = sorted(sid for sid, sc in LIB.items()
+                             if any(p.type in ("home_room", "fiscal_quarter") for p in sc.params))
+
+
+@pytest.mark.parametrize("sid", DATA_WORD_SCENARIOS)
+def test_generated_requests_and_goals_say_what_the_world_bears_out(gen, sid):
+    """A home room "office" is "home office" after "our"; "chilly" only below 18 °C;
+    "latest" earnings only of the latest reported quarter (the v8 review's c1-0073,
+    c4-0072, c4-0014)."""
+    from toolmaze_gym.tasks.data_words import data_word_problems
+    from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError
+
+    sc = LIB[sid]
+    built = 0
+    for k in range(6):
+        try:
+            task = gen.generate(sc, (sc.levels or ("C3",))[0], f"data-words-{k}", "t")
+        except ScenarioBuildError:
+            continue
+        built += 1
+        assert data_word_problems(task, sc.goal, gen.sim.world) == [], (task.query, sc.goal)
+        if built == 2:
+            break
+    assert built, sid
+
+
+def test_v8_c1_0073_now_says_our_home_office(gen):
+    from toolmaze_gym.tasks.scenario_gen import _fill
+
+    sc = LIB["eh-landed-set-heating-for-weather"]
+    params = {**gen.draw_params(sc, hashing.Stream("v8", sc.id)), "room": "office",
+              "airport": "JNB"}
+    query = _fill(sc, sc.phrasings[1], params)
+    assert "put our home office thermostat there" in query, query
+    assert stated_as(query, "home_room", "office")
+
+
+def test_the_generator_rejects_a_task_whose_words_the_data_contradict(gen):
+    """v8 c1-0073 ("our office thermostat" of a home room) is refused by the acceptance
+    check the suite builder runs."""
+    from toolmaze_gym.tasks.suite import get_task
+
+    task = get_task("tmz-v8-c1-0073", "toolmaze-v8")
+    assert any(p.startswith("words the data contradict: says \"our office\"")
+               for p in gen.problems(task, LIB[task.meta["scenario"]], faults=False))

@@ -90,14 +90,28 @@ def test_every_suite_task_is_solvable_from_what_the_agent_sees(corpus):
 # ISO dates, "(lights on: off)"); tests/tasks/test_request_words.py holds its queries
 # as the counter-examples. A suite built after it (v4) must pass this check too.
 V3_MACHINE_WORDS = "query is not in people's words"
+# toolmaze-v8 was built before the rules its blind review asked for (issue 28's v9 work
+# list: "10203 SEK plus DE VAT", "push omar.patel@... each person's share", "at 12:00 UTC
+# ... in their local time", a visa story "in case trains are affected"; c1-0073's "our
+# office" of a home room, c4-0072's "chilly" at 19.7 °C: tasks/data_words.py);
+# tests/tasks/test_request_words.py holds its queries as the counter-examples.
+V8_RULES = (*(f"{V3_MACHINE_WORDS}: {r}" for r in (
+    "amount without thousands separator", "tax country by code",
+    "UTC time in their local time", "push a person", "reason a drawn story may not fit")),
+    "words the data contradict")  # "our office" of a home room, "chilly" at 19.7 °C
+
+
+def _exempt(problem: str) -> bool:
+    """A problem the shipped suite was built before the rule of."""
+    return ((NAME == "toolmaze-v3" and problem.startswith(V3_MACHINE_WORDS))
+            or (NAME == "toolmaze-v8" and problem.startswith(V8_RULES)))
 
 
 def test_every_suite_task_passes_the_generator_checks(sim):
     gen = ScenarioGenerator(sim)
     lib = {s.id: s for s in load_library()}
     bad = {t.id: p for t in SUITE if scenario_of(t) not in REWRITTEN
-           and (p := [q for q in gen.problems(t, lib[scenario_of(t)])
-                      if not (NAME == "toolmaze-v3" and q.startswith(V3_MACHINE_WORDS))])}
+           and (p := [q for q in gen.problems(t, lib[scenario_of(t)]) if not _exempt(q)])}
     assert not bad, next(iter(bad.items()))
 
 

@@ -107,6 +107,12 @@ def _iban_currency(value: Any, world: Any) -> str:
     return found.pop()
 
 
+def _country_currency(value: Any, world: Any) -> str:
+    """The currency a country pays in: an invoice "plus German VAT" is billed in EUR, not
+    in SEK (toolmaze-v8 c1-0093 read "10203 SEK plus DE VAT")."""
+    return _iban_currency(value, world)
+
+
 def _account_currency(value: Any, world: Any) -> str:
     """The currency an account of the user's holds ("from my {currency} account {account}")."""
     account = world.markets.account(str(value))
@@ -190,6 +196,7 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
     ("currency_code", "iban"): ("the currency of the IBAN's country", _iban_currency),
+    ("currency_code", "country_code"): ("the currency the country pays in", _country_currency),
     ("currency_code", "bank_account_id"): ("the currency the account holds", _account_currency),
     ("phone", "city_name"): ("a mobile of someone at home in the city's country",
                              _local_mobile),

@@ -76,6 +76,25 @@ def country_in(code: str) -> str | None:
     return f"the {name}" if key in wording()["say"]["countries_with_the"] else name
 
 
+def country_adjective(code: str) -> str | None:
+    """How a request says a country code before "VAT": its adjective ("German VAT",
+    not "DE VAT": toolmaze-v8 c1-0093); None for a code with no adjective on file."""
+    return wording()["say"]["country_adjectives"].get(str(code).strip().upper())
+
+
+def say_amount(value: Any) -> str | None:
+    """An amount of money as people write it in a request, with thousands separators
+    from ``amount_grouped_from`` up ("10,203", not "10203": toolmaze-v8 c1-0093);
+    None for a smaller amount or a value that is no number (written as it is)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if abs(value) < wording()["say"]["amount_grouped_from"]:
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,}"
+    return f"{int(value):,}"
+
+
 def said(type_: str, value: Any) -> str | None:
     """``value`` in people's words, or None where it is written as it is."""
     if isinstance(value, bool) or not isinstance(value, str | int):

@@ -17,7 +17,7 @@ from toolmaze_gym import hashing
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, mentions, spoken_forms
 from toolmaze_gym.tasks.model import Slot, Task
-from toolmaze_gym.tasks.people_words import country_in, said
+from toolmaze_gym.tasks.people_words import country_adjective, country_in, said, say_amount
 from toolmaze_gym.tasks.plurals import plural_name
 
 _VERBS = {
@@ -134,7 +134,10 @@ def stated_as(text: str, type_: str, value: Any) -> bool:
         return mentions(text, type_, value, loosely=False)
     spoken = spoken_forms(type_, value, loosely=False) \
         + ((said(type_, value),) if said(type_, value) else ()) \
-        + ((country_in(value),) if type_ == "country_code" and country_in(value) else ())
+        + ((country_in(value),) if type_ == "country_code" and country_in(value) else ()) \
+        + ((country_adjective(value),) if type_ == "country_code" and country_adjective(value)
+           else ()) \
+        + ((say_amount(value),) if type_ == "money_amount" and say_amount(value) else ())
     if not spoken:
         return say(value).lower() in low or (
             type_ == "product_name" and plural_name(say(value)).lower() in low)

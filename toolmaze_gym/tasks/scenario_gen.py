@@ -40,11 +40,12 @@ from toolmaze_gym.tasks.capabilities import (
     role_types,
     side_fits,
 )
+from toolmaze_gym.tasks.data_words import data_word_problems
 from toolmaze_gym.tasks.enumeration import default_index, enumerate_solutions
 from toolmaze_gym.tasks.execution import ExecutionError, run_slot, topological_order
 from toolmaze_gym.tasks.generator import signature
 from toolmaze_gym.tasks.model import Input, Slot, Source, Task
-from toolmaze_gym.tasks.people_words import country_in
+from toolmaze_gym.tasks.people_words import country_adjective, country_in, say_amount
 from toolmaze_gym.tasks.plurals import plural_name
 from toolmaze_gym.tasks.premises import draw_lookup, violations
 from toolmaze_gym.tasks.queries import SWITCH_ROLES, say_as
@@ -610,6 +611,8 @@ class ScenarioGenerator:
         out += [f"query names the tool {t!r}" for t in task.tools
                 if re.search(rf"\b{re.escape(t)}\b", task.query)]
         out += [f"query is not in people's words: {p}" for p in machine_words(task.query)]
+        out += [f"words the data contradict: {p}"
+                for p in data_word_problems(task, sc.goal, self.sim.world)]
         out += solvability_problems(task, self.corpus)
         out += _unreadable_texts(task)
         if not out and self.extra_check is not None:
@@ -850,7 +853,9 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
     "looking at Meta Platforms Inc.."), and "a" before a value said with a vowel
     becomes "an" ("a urgent ticket", "a Obsidian Trail Power Bank", "a 18500 car loan":
     toolmaze-v6 c1-0026); a country code after "in" is said by its name ("taxed in
-    Italy", not "taxed in IT": v6 c2-0020)."""
+    Italy", not "taxed in IT": v6 c2-0020), before "VAT" by its adjective ("German
+    VAT": v8 c1-0093); an amount of money with thousands separators ("10,203 SEK"); the
+    home room "office" after "our"/"my" as "home office" (v8 c1-0073: "our office")."""
     types = {p.name: p.type for p in sc.params}
     switches = {a.ref for st in sc.steps for a in st.args
                 if a.kind == "param" and a.role in SWITCH_ROLES}
@@ -862,8 +867,13 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
         if words is None and name in switches:
             words = ("on", "off")
         said = say_as(types[name], params[name], words)
-        if types[name] == "country_code" and phrasing[:m.start()].endswith("in "):
-            said = country_in(said) or said  # "taxed in Italy", not "taxed in IT"
+        if types[name] == "country_code":
+            said = _country_said(said, phrasing[:m.start()], phrasing[m.end():])
+        if types[name] == "money_amount":
+            said = say_amount(params[name]) or said  # "10,203 SEK", not "10203 SEK"
+        if types[name] == "home_room" and said == "office" \
+                and re.search(r"\b(?:our|my) $", phrasing[:m.start()], re.I):
+            said = "home office"  # "our office" reads as the workplace: v8 c1-0073
         if types[name] == "product_name" and _count_before(phrasing, m.start(), params) > 1:
             said = plural_name(said)
         ends_sentence = phrasing[m.end():m.end() + 1] == "."
@@ -874,6 +884,17 @@ def _fill(sc: Scenario, phrasing: str, params: dict[str, Any]) -> str:
         return f"{article} {said}" if article else said
 
     return re.sub(r"(?:\b(?P<a>[Aa]) )?\{([^{}]*)\}", hole, phrasing)
+
+
+def _country_said(code: str, before: str, after: str) -> str:
+    """A country code as the words around it want it: its name after "in" or "for"
+    ("taxed in Italy", "VAT for Germany": v6 c2-0020), its adjective before "VAT" or
+    "tax" or "rules" ("German VAT", not "DE VAT": v8 c1-0093); the code where neither fits."""
+    if re.match(r" (?:VAT|tax|sales tax|rules)\b", after):
+        return country_adjective(code) or code
+    if before.endswith(("in ", "for ")):
+        return country_in(code) or code
+    return code
 
 
 def _count_before(phrasing: str, at: int, params: dict[str, Any]) -> int:

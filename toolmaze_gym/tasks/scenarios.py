@@ -33,6 +33,7 @@ from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
 from toolmaze_gym.tasks.errands import errand_problems
+from toolmaze_gym.tasks.graded_figures import ungraded_figure_problems
 from toolmaze_gym.tasks.judgement_words import judgement_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.name_stops import name_stop_problems
@@ -617,6 +618,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += check_then_act_problems(sc) + budget_fit_problems(sc)
     problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
     problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
+    problems += ungraded_figure_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
