@@ -87,6 +87,12 @@ CHANGES: dict[str, int] = {
     # need: "a las 11:45 UTC del viernes 21 de agosto", not "a las viernes 21 de
     # agosto, 11:45 UTC" (world.localise; toolmaze-v7 c4-0042).
     "clock_first_datetimes": 5,
+    # A generated text's city or country hole holds one of the world's places, or the
+    # template does not match: a text that only ends like a news story ("In my own
+    # words, the gist: Hong Kong parliament passes budget ...") is no story and comes
+    # back tagged, where edition 5 looked up "de@of" of no place and answered 500
+    # (toolmaze-v8 c3-0072, the own_summary variant; world.phrasebook).
+    "place_holes_hold_places": 6,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -72,8 +72,14 @@ def translation(text: str, target: str, templates: bool = True,
     if hit is None and templates:
         hit = template_translation(text, target, generated, edition)
     if hit is None and generated:
-        hit = generated_translation(text, target)
+        hit = generated_translation(text, target, _places_checked(edition))
     return hit
+
+
+def _places_checked(edition: int | None) -> bool:
+    """Whether a generated template's place holes must hold places (``_places_held``):
+    from world edition 6; ``edition`` None is the latest."""
+    return edition is None or has(edition, "place_holes_hold_places")
 
 
 @cache
@@ -87,12 +93,15 @@ def _generated() -> dict:
             "templates": [*data["templates"], *news_templates()]}
 
 
-def generated_translation(text: str, target: str) -> tuple[str, str] | None:
+def generated_translation(text: str, target: str, places: bool = True,
+                          ) -> tuple[str, str] | None:
     """(the language of the generated text, its ``target`` version), or None: a text
     a tool generated from a template of ``generated_texts.json`` (a weather report
     "Rain, 24.1 °C (75.4 °F).") in ``target``, each hole's value said in ``target``
     where the file's ``words`` hold it ("Chuva"), else as it is (toolmaze-v5 c1-0000:
-    the translators tagged it "[pt] Rain, ...")."""
+    the translators tagged it "[pt] Rain, ..."). With ``places`` (world edition 6) a
+    template whose city or country hole holds no place of the world does not match
+    (``_places_held``); without, such a hole's form was looked up and not found."""
     body = " ".join(text.split())
     for entry in _generated()["templates"]:
         vs = versions(entry)
@@ -104,33 +113,61 @@ def generated_translation(text: str, target: str) -> tuple[str, str] | None:
             m = _pattern(tpl).fullmatch(body)
             if m is None:
                 continue
+            values = dict(zip(holes(tpl), m.groups(), strict=True))
+            if places and not _places_held(values):
+                continue
             try:
-                return lang, _fill_words(vs[target], dict(zip(holes(tpl), m.groups(),
-                                                              strict=True)), target)
+                return lang, _fill_words(vs[target], values, target, places)
             except _Untranslated:
                 return None  # an e-mail whose message has no translation stays tagged
     return None
+
+
+# A generated template's holes that name a place, and where the world's places of each
+# kind are listed: a story's city is one of cities.json, its country one of the
+# countries news_texts.json names in every language.
+_PLACE_HOLES = ("city", "country")
+
+
+@cache
+def _places() -> dict[str, frozenset[str]]:
+    """Each place hole's name -> the world's places it may hold (casefolded)."""
+    return {"city": frozenset(row[0].casefold() for row in load_data("cities.json")),
+            "country": frozenset(c.casefold() for c in load_data("news_texts.json")["countries"])}
+
+
+def _places_held(values: dict[str, str]) -> bool:
+    """Whether each city or country hole of a matched template holds such a place. A
+    template's leading hole takes any text before the story's own words, so "In my own
+    words, the gist: Hong Kong parliament passes ..." matched "{country} parliament
+    passes ..." with a "country" no language has a form of (toolmaze-v8 c3-0072)."""
+    for hole, value in values.items():
+        name = hole.split("@")[0]
+        if name in _PLACE_HOLES and value.casefold() not in _places()[name]:
+            return False
+    return True
 
 
 class _Untranslated(LookupError):
     """A hole "{message@text}" holds a text with no translation in the language asked."""
 
 
-def _fill_words(template: str, values: dict[str, str], target: str) -> str:
+def _fill_words(template: str, values: dict[str, str], target: str,
+                places: bool = True) -> str:
     """``template`` with each hole's value said in ``target`` (``_word``); a hole
     "{country@in}" says the value in its form "in" ("en France", "au Canada"), and a
     sentence that starts with one starts with a capital ("La France lance ...")."""
     said = _HOLE.sub(lambda h: _word(values[h.group(1).split("@")[0]], target,
-                                     h.group(1).partition("@")[2]), template)
+                                     h.group(1).partition("@")[2], places), template)
     return said[:1].upper() + said[1:]
 
 
-def _word(value: str, target: str, form: str = "") -> str:
+def _word(value: str, target: str, form: str = "", places: bool = True) -> str:
     """A generated hole's value in ``target`` (``words``), keeping its capital; a
     place as ``target`` names it, as written ("le Canada" inside a sentence), in
     its ``form`` where the template asks one ("in": "au Canada")."""
     if form == "text":
-        return _text(value, target)
+        return _text(value, target, places)
     place = _generated()["places"].get(value.casefold(), {})
     if form or target in place:
         return place[f"{target}@{form}" if form else target]
@@ -140,12 +177,13 @@ def _word(value: str, target: str, form: str = "") -> str:
     return said[:1].upper() + said[1:] if value[:1].isupper() else said
 
 
-def _text(value: str, target: str) -> str:
+def _text(value: str, target: str, places: bool = True) -> str:
     """A hole "{message@text}" (an e-mail's message) in ``target``: a sentence of
     ``generated_texts.json``'s ``words``, else the phrasebook's; none: ``_Untranslated``."""
     said = _generated()["words"].get(" ".join(value.split()).casefold(), {}).get(target)
     if said is None:
-        hit = translation(value, target, generated=True)
+        hit = _sentence(value, target) or template_translation(value, target, True) \
+            or generated_translation(value, target, places)
         if hit is None:
             raise _Untranslated(value)
         said = hit[1]
@@ -222,7 +260,7 @@ def _hole_value(value: str, target: str, generated: bool = False,
     off-offsite-weather-comparison's "Lisbon ...: rain" said "Lisboa ...: lluvia")."""
     hit = _sentence(value, target, edition)
     if hit is None and generated:
-        hit = generated_translation(value, target)
+        hit = generated_translation(value, target, _places_checked(edition))
         if hit is None:
             return _word(value, target)
     return value if hit is None else hit[1]
