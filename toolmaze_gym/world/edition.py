@@ -93,6 +93,10 @@ CHANGES: dict[str, int] = {
     # back tagged, where edition 5 looked up "de@of" of no place and answered 500
     # (toolmaze-v8 c3-0072, the own_summary variant; world.phrasebook).
     "place_holes_hold_places": 6,
+    # A loan tool's instalment is the annuity formula's value rounded half-up to the
+    # cent, as its doc says, not rounded up (finance.loan; toolmaze-v8 c2-0078:
+    # 20000 at 5.2 % over 48 months is 462.4000289, told as 462.41).
+    "loan_payment_half_up": 6,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
