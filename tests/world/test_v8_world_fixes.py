@@ -36,3 +36,46 @@ def test_the_story_itself_is_still_translated_on_edition_6(corpus):
     for edition in (V8, V9):
         got = _translate(corpus, edition, headline, "de").body["translated_text"]
         assert got == "Parlament Hongkongs verabschiedet Haushalt nach langer Debatte."
+
+
+def _search(corpus, edition: int, origin: str, destination: str) -> dict:
+    sim = Simulator(corpus, get_world(0, edition))
+    got = sim.call("search_trains", {"origin": origin, "destination": destination,
+                                     "date": "2026-08-24"}, EpisodeState())
+    assert got.status == 200, got.body
+    return got.body
+
+
+def test_c4_0067_a_train_to_manchester_leaves_london_euston_from_edition_6(corpus):
+    """The v8 request booked an Avanti West Coast train "London St Pancras to
+    Manchester Piccadilly"; such trains leave from Euston."""
+    old = _search(corpus, V8, "London St Pancras", "Manchester Piccadilly")
+    assert (old["origin"], old["operator"]) == ("London St Pancras", "Avanti West Coast")
+    for asked in ("London St Pancras", "London Euston"):
+        new = _search(corpus, V9, asked, "Manchester Piccadilly")
+        assert (new["origin"], new["operator"]) == ("London Euston", "Avanti West Coast")
+        assert "-EUSMAN-" in new["train_id"]
+    back = _search(corpus, V9, "Manchester Piccadilly", "London St Pancras")
+    assert back["destination"] == "London Euston"
+
+
+def test_a_eurostar_still_leaves_st_pancras_on_edition_6(corpus):
+    for asked in ("London St Pancras", "London Euston"):
+        got = _search(corpus, V9, asked, "Paris Gare de Lyon")
+        assert (got["origin"], got["operator"]) == ("London St Pancras", "Eurostar")
+
+
+def test_the_network_links_the_termini_a_task_may_name():
+    """The generator books only linked stations (coherence rail_links): on edition 6 a
+    request names London Euston for Manchester, never St Pancras."""
+    old, new = get_world(0, V8).travel, get_world(0, V9).travel
+    st = {name: new.station(name) for name in
+          ("London St Pancras", "London Euston", "Manchester Piccadilly", "Paris Gare de Lyon")}
+    assert old.station("London Euston") is None and "London Euston" in new.station_names
+    assert new.station("London King's Cross") is None  # it serves no city of this world
+    assert old.rail_linked(old.station("London St Pancras"), old.station("Manchester Piccadilly"))
+    assert not new.rail_linked(st["London St Pancras"], st["Manchester Piccadilly"])
+    assert new.rail_linked(st["London Euston"], st["Manchester Piccadilly"])
+    assert new.rail_linked(st["Manchester Piccadilly"], st["London Euston"])
+    assert new.rail_linked(st["London St Pancras"], st["Paris Gare de Lyon"])
+    assert not new.rail_linked(st["London Euston"], st["Paris Gare de Lyon"])

@@ -97,6 +97,11 @@ CHANGES: dict[str, int] = {
     # cent, as its doc says, not rounded up (finance.loan; toolmaze-v8 c2-0078:
     # 20000 at 5.2 % over 48 months is 462.4000289, told as 462.41).
     "loan_payment_half_up": 6,
+    # A train between two cities runs from the terminus that serves the other city
+    # (data/world/travel.json ``rail_termini``): London to Manchester from London
+    # Euston, a new station, not St Pancras (toolmaze-v8 c4-0067: an Avanti West Coast
+    # train "London St Pancras to Manchester Piccadilly"; world.travel).
+    "rail_termini": 6,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
