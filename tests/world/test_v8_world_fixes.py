@@ -1,6 +1,8 @@
 """World edition 6: the toolmaze-v8 blind review's world findings (issue 28), each told
 as the v8 player met it on edition 5 and gone on edition 6: a German translator's 500
-on a summary written in the agent's own words (c3-0072), ...
+on a summary written in the agent's own words (c3-0072), a German frost notice "Im Raum
+office" (c3-0009), an Avanti West Coast train from London St Pancras to Manchester
+(c4-0067). The loan tools' rounding (c2-0078) is tested in tests/corpus/test_financial.py.
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 from toolmaze_gym.corpus import Simulator
 from toolmaze_gym.corpus.state import EpisodeState
 from toolmaze_gym.world import get_world
+from toolmaze_gym.world.base import load_data
+from toolmaze_gym.world.phrasebook import template_translation
 
 V8, V9 = 5, 6
 
@@ -79,3 +83,37 @@ def test_the_network_links_the_termini_a_task_may_name():
     assert new.rail_linked(st["Manchester Piccadilly"], st["London Euston"])
     assert new.rail_linked(st["London St Pancras"], st["Paris Gare de Lyon"])
     assert not new.rail_linked(st["London Euston"], st["Paris Gare de Lyon"])
+
+
+# c3-0009's notice, as the scenario eh-frost-warning-for-au-pair fills it.
+FROST = ("Forecast low in Auckland on Wednesday 19 August: 3.8 C (38.8 F). The {room} is at "
+         "17.9 C now.")
+
+
+def test_c3_0009_the_room_is_said_in_german_from_edition_6(corpus):
+    """The v8 reference read "Im Raum office sind es jetzt 17.9 °C."."""
+    text = FROST.format(room="office")
+    assert "Im Raum office sind es jetzt 17.9 °C." in \
+        _translate(corpus, V8, text, "de").body["translated_text"]
+    assert _translate(corpus, V9, text, "de").body["translated_text"] == (
+        "Vorhergesagter Tiefstwert in Auckland am Mittwoch, 19. August: 3.8 °C (38.8 °F). "
+        "Im Büro sind es jetzt 17.9 °C.")
+
+
+def test_every_room_of_every_room_template_is_said_in_the_language_asked():
+    """No template filled with one of the world's rooms keeps its English name."""
+    rooms = load_data("devices.json")["rooms"]
+    entries = [e for e in load_data("phrasebook_templates.json")["templates"]
+               if "{room}" in e.get("en", "")]
+    assert len(entries) == 4
+    for entry, room in ((e, r) for e in entries for r in rooms):
+        text = entry["en"].replace("{room}", room)
+        for lang in (k for k in entry if not k.startswith("_") and k != "en"):
+            said = template_translation(text, lang, True, V9)[1]
+            assert room not in said, (lang, said)
+            assert template_translation(said, "en", True, V9)[1] == text  # and back
+
+
+def test_a_room_the_world_does_not_have_keeps_its_name():
+    said = template_translation(FROST.format(room="cellar"), "de", True, V9)[1]
+    assert said.endswith("Im Raum cellar sind es jetzt 17.9 C.")

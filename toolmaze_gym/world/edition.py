@@ -102,6 +102,10 @@ CHANGES: dict[str, int] = {
     # Euston, a new station, not St Pancras (toolmaze-v8 c4-0067: an Avanti West Coast
     # train "London St Pancras to Manchester Piccadilly"; world.travel).
     "rail_termini": 6,
+    # A translated template says the room in the language asked: "Im Büro sind es
+    # jetzt 17.9 °C", not "Im Raum office ..." (data/world/room_words.json, the
+    # templates' ``_room_names`` versions; toolmaze-v8 c3-0009; world.phrasebook).
+    "room_names": 6,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -220,10 +220,42 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(rx, re.IGNORECASE | re.DOTALL)
 
 
+# A template's versions that world edition 6 (``room_names``) says instead, whose room
+# holes ask a form of the room ("{room@in}": "im Büro"; data/world/room_words.json).
+ROOM_VERSIONS = "_room_names"
+ROOM_HOLE = "room"
+
+
 @cache
 def _templates() -> tuple[tuple[dict[str, str], dict[str, re.Pattern[str]]], ...]:
     return tuple((versions(e), {lang: _pattern(v) for lang, v in versions(e).items()})
                  for e in load_data("phrasebook_templates.json")["templates"])
+
+
+@cache
+def _room_versions() -> dict[str, dict[str, str]]:
+    """A template's English version -> the versions world edition 6 says instead
+    (``_room_names``)."""
+    return {e["en"]: e[ROOM_VERSIONS] for e in load_data("phrasebook_templates.json")
+            ["templates"] if ROOM_VERSIONS in e and "en" in e}
+
+
+@cache
+def _room_patterns(english: str) -> dict[str, re.Pattern[str]]:
+    return {lang: _pattern(v) for lang, v in _room_versions()[english].items()}
+
+
+def _versions(own: dict[str, str], patterns: dict[str, re.Pattern[str]], rooms: bool,
+              ) -> tuple[dict[str, str], list[tuple[str, str, re.Pattern[str]]]]:
+    """(the versions a template says, those a text may fill: (language, version,
+    pattern)). With ``rooms`` (edition 6) it says its ``_room_names`` versions, and a
+    text may fill either (a German text written before says "Im Raum office")."""
+    sources = [(lang, own[lang], rx) for lang, rx in patterns.items()]
+    over = _room_versions().get(own.get("en", "")) if rooms else None
+    if not over:
+        return own, sources
+    return {**own, **over}, [(lang, over[lang], rx)
+                             for lang, rx in _room_patterns(own["en"]).items()] + sources
 
 
 def template_translation(text: str, target: str, generated: bool = False,
@@ -231,26 +263,81 @@ def template_translation(text: str, target: str, generated: bool = False,
     """(the language of the template version ``text`` fills, the ``target`` version
     filled with the same values), or None when no template matches or it has no
     ``target`` version. With ``generated`` (edition 3) a hole holding a text another
-    tool generated ("We received Price: 7,620.00 EUR (Euro)") is translated too."""
+    tool generated ("We received Price: 7,620.00 EUR (Euro)") is translated too; from
+    edition 6 (``room_names``) a room is said in ``target`` ("Im Büro", not "Im Raum
+    office": toolmaze-v8 c3-0009), in the template's own version where a room hole
+    asks a form of a room the world does not have."""
     body = " ".join(text.split())
-    for vs, patterns in _templates():
-        if target.startswith("_") or target not in vs:
+    rooms = edition is None or has(edition, "room_names")
+    for own, patterns in _templates():
+        if target.startswith("_") or target not in own:
             continue
-        for lang, rx in patterns.items():
+        said, sources = _versions(own, patterns, rooms)
+        for lang, version, rx in sources:
             m = rx.fullmatch(body)
             if m is None:
                 continue
-            return lang, _fill(vs[target], dict(zip(holes(vs[lang]), m.groups(),
-                                                    strict=True)), target, generated,
-                               edition)
+            values = dict(zip((h.partition("@")[0] for h in holes(version)), m.groups(),
+                              strict=True))
+            try:
+                return lang, _fill(said[target], values, target, generated, edition, rooms)
+            except _NoRoom:
+                return lang, _fill(own[target], values, target, generated, edition, rooms)
     return None
 
 
 def _fill(template: str, values: dict[str, str], target: str, generated: bool = False,
-          edition: int | None = None) -> str:
-    """``template`` with each hole's value, in ``target`` where the phrasebook has it."""
-    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target, generated, edition),
-                     template)
+          edition: int | None = None, rooms: bool = False) -> str:
+    """``template`` with each hole's value, in ``target`` where the phrasebook has it;
+    with ``rooms`` (edition 6) a room hole's room as ``target`` says it (``_room``)."""
+    def said(h: re.Match[str]) -> str:
+        name, _, form = h.group(1).partition("@")
+        if rooms and name == ROOM_HOLE:
+            return _room(values[name], target, form, _starts_sentence(template, h.start()))
+        return _hole_value(values[name], target, generated, edition)
+
+    return _HOLE.sub(said, template)
+
+
+class _NoRoom(LookupError):
+    """A hole asks a form of a room ("{room@in}") that holds none of the world's rooms."""
+
+
+@cache
+def _room_words() -> dict[str, dict[str, str]]:
+    """Each room (as devices.json names it) -> its words by language and form."""
+    return {k: v for k, v in load_data("room_words.json").items() if not k.startswith("_")}
+
+
+@cache
+def _room_index() -> dict[str, str]:
+    """Each way a language says a room (casefolded) -> the room: a text in any language
+    gives its room back ("im Büro", "kontoret": "office")."""
+    out = {room: room for room in _room_words()}
+    for room, words in _room_words().items():
+        out.update({w.casefold(): room for w in words.values()})
+    return out
+
+
+def _room(value: str, target: str, form: str, capital: bool) -> str:
+    """A room hole's value in ``target``, in ``form`` ("in": "im Büro"), with a capital
+    where it starts a sentence; a value that is no room, or a language without the
+    room's words, as it is, unless a form is asked (``_NoRoom``)."""
+    room = _room_index().get(" ".join(value.split()).casefold())
+    word = None if room is None else \
+        room if target == "en" and not form else _room_words()[room].get(
+            f"{target}@{form}" if form else target)
+    if word is None:
+        if form:
+            raise _NoRoom(value)
+        return value
+    return word[:1].upper() + word[1:] if capital else word
+
+
+def _starts_sentence(template: str, at: int) -> bool:
+    """Whether a hole at ``at`` starts a sentence of ``template``."""
+    before = template[:at].rstrip()
+    return not before or before.endswith((".", "!", "?"))
 
 
 def _hole_value(value: str, target: str, generated: bool = False,
