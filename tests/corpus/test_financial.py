@@ -8,6 +8,7 @@ refund paths and the state a later read must see.
 from __future__ import annotations
 
 import time
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
@@ -231,14 +232,15 @@ def test_billing_paths_open_the_same_checkout(sim, world):
 
 def test_calculator_relations(sim):
     st = EpisodeState()
-    loan = call(sim, "calculate_loan_payment", {"principal": 250000.0, "annual_rate_pct": 4.5,
-                                                "term_months": 360}, st)
+    v8 = sim.at_edition(5)  # rounded up to the cent until edition 6
+    loan = call(v8, "calculate_loan_payment", {"principal": 250000.0, "annual_rate_pct": 4.5,
+                                               "term_months": 360}, st)
     assert loan["monthly_payment"] == 1266.72
-    mort = call(sim, "mortgage_payment_calculator", {"loan_principal": 250000.0,
-                                                     "apr_pct": 4.5, "term_months": 360}, st)
+    mort = call(v8, "mortgage_payment_calculator", {"loan_principal": 250000.0,
+                                                    "apr_pct": 4.5, "term_months": 360}, st)
     assert mort["monthly_principal_and_interest"] == loan["monthly_payment"]
-    zero = call(sim, "loan_amortization_payment", {"loan_amount": 1000.0, "interest_rate": 0,
-                                                   "number_of_payments": 3}, st)
+    zero = call(v8, "loan_amortization_payment", {"loan_amount": 1000.0, "interest_rate": 0,
+                                                  "number_of_payments": 3}, st)
     assert zero["payment"] == 333.34 and zero["finance_charge"] >= 0
     tax = call(sim, "estimate_income_tax", {"income": 60000.0, "country": "GB"}, st)
     assert tax["tax"] == pytest.approx(37700 * 0.2 + (47430 - 37700) * 0.4, abs=0.01)
@@ -247,3 +249,37 @@ def test_calculator_relations(sim):
                                          "years": 1}, st)
     assert fv["future_value"] == pytest.approx(1126.83, abs=0.01)
     assert err(sim, "calculate_percent_change", {"old_value": 0, "new_value": 5.0}, st)[0] == 422
+
+
+def _annuity(principal: float, annual_pct: float, months: int) -> float:
+    """The loan tools' doc formula P·r / (1 − (1 + r)^−n), r = annual rate / 1200,
+    rounded half-up to the cent."""
+    r = annual_pct / 1200
+    exact = principal * r / (1 - (1 + r) ** -months) if r else principal / months
+    return float(Decimal(repr(exact)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+LOAN_TOOLS = {"calculate_loan_payment": ("principal", "annual_rate_pct", "term_months",
+                                         "monthly_payment"),
+              "loan_amortization_payment": ("loan_amount", "interest_rate",
+                                            "number_of_payments", "payment"),
+              "mortgage_payment_calculator": ("loan_principal", "apr_pct", "term_months",
+                                              "monthly_principal_and_interest")}
+
+
+@pytest.mark.parametrize("loan", [(20000.0, 5.2, 48), (250000.0, 4.5, 360), (1000.0, 0, 3),
+                                  (8450.0, 7.9, 36)])
+@pytest.mark.parametrize("tool", sorted(LOAN_TOOLS))
+def test_a_loan_tool_gives_its_doc_formula_rounded_half_up_from_edition_6(sim, tool, loan):
+    """toolmaze-v8 c2-0078: 20000 USD at 5.2 % over 48 months is 462.4000289 by the
+    annuity formula; edition 5 rounded it up to 462.41, edition 6 says 462.40."""
+    amount, rate, months, field = LOAN_TOOLS[tool]
+    args = {amount: loan[0], rate: loan[1], months: loan[2]}
+    assert "P·r / (1 − (1 + r)^−n), r = annual rate / 1200" in sim.corpus[tool].description
+    assert "rounded half-up to the cent" in sim.corpus[tool].description
+    got = call(sim, tool, args, EpisodeState())
+    assert got[field] == _annuity(*loan)
+    if loan == (20000.0, 5.2, 48):
+        assert got[field] == 462.40
+        assert call(sim.at_edition(5), tool, args, EpisodeState())[field] == 462.41
+        assert "half-up" not in sim.at_edition(5).corpus[tool].description  # as v8 read it

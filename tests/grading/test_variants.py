@@ -47,7 +47,8 @@ KNOWN = {
                    "translator, fills a template's '{city@of}' hole with words that are no "
                    "place, and the translator answers 500 (phrasebook._word: KeyError "
                    "'de@of'); said as written it passes, but that changes what the world's "
-                   "translator answers for edition 5, which v8 is built and played on",
+                   "translator answers for edition 5, which v8 is built and played on "
+                   "(edition 6 tags the text: place_holes_hold_places)",
     "reference_ids": "0/0: n/a on toolmaze-v4. Its ids are a pure function of the call, so "
                      "wherever the variant would pass on the reference run's id or value it "
                      "is this episode's; on v4 it only ever swapped its own texts for the "

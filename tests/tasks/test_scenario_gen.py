@@ -15,6 +15,7 @@ from toolmaze_gym.tasks.model import Input, Slot, Source, Task
 from toolmaze_gym.tasks.scenario_gen import ScenarioBuildError, ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import check_files, load_library
 from toolmaze_gym.tasks.solvability import solvability_problems
+from toolmaze_gym.tasks.suite import get_task
 
 LIB = {s.id: s for s in load_library()}
 CASES = [("fin-invest-price-dip-alert", "C1"), ("fin-invest-price-dip-alert", "C2"),
@@ -298,3 +299,20 @@ def test_sides_that_name_the_read_value_differently_still_branch(tmp_path, corpu
             for p in task.solutions for c in p.calls if c.slot == "s2"}
     assert sent == {costs["estimate_order_cost"]["estimated_cost"],
                     costs["calculate_position_value"]["market_value"]}
+
+
+def test_a_scenarios_two_stations_are_drawn_as_a_linked_journey(gen):
+    """World edition 6 (rail_termini): trains to Manchester leave London Euston, so a
+    request draws Euston for Manchester and St Pancras for Paris (toolmaze-v8 c4-0067
+    said "London St Pancras to Manchester Piccadilly"); an unlinked pair is drawn
+    again before the build, not left to the coherence redraws, which the added
+    station made run out (tmz-v6-c4-0021's scenario with its seed)."""
+    sc = LIB["iot-rail-trip-away-mode"]
+    dest = sc.param_by_name["destination"]
+    pancras, euston = {"origin": "London St Pancras"}, {"origin": "London Euston"}
+    assert not gen._rail_linked(sc, dest, "Manchester Piccadilly", pancras)
+    assert gen._rail_linked(sc, dest, "Manchester Piccadilly", euston)
+    assert gen._rail_linked(sc, dest, "Paris Gare de Lyon", pancras)
+    assert not gen._rail_linked(sc, dest, "Paris Gare de Lyon", euston)
+    old = get_task("tmz-v6-c4-0021", "toolmaze-v6")
+    gen.generate(sc, old.level, "v7", "coh-tmz-v6-c4-0021")  # builds

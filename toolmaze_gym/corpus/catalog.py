@@ -17,7 +17,7 @@ from toolmaze_gym.corpus.spec import (
     group_from_dict,
     tool_from_dict,
 )
-from toolmaze_gym.world.edition import field_shown
+from toolmaze_gym.world.edition import field_shown, has
 
 
 class Corpus:
@@ -106,9 +106,15 @@ def edition_corpus(corpus: Corpus, edition: int) -> Corpus:
 
 
 def _edition_spec(spec: ToolSpec, edition: int) -> ToolSpec:
+    """``spec`` as ``edition`` documents it: its fields of that edition, and its
+    description before each change the edition lacks (``description_before``: the
+    loan tools said "rounded up" until edition 6 rounded half-up)."""
     params = tuple(p for p in spec.params if field_shown(edition, p.canonical))
     returns = tuple(f for f in spec.returns if field_shown(edition, f.canonical))
-    if len(params) == len(spec.params) and len(returns) == len(spec.returns):
+    description = next((text for change, text in spec.earlier_descriptions
+                        if not has(edition, change)), spec.description)
+    if len(params) == len(spec.params) and len(returns) == len(spec.returns) \
+            and description == spec.description:
         return spec
-    return replace(spec, params=params, returns=returns)
+    return replace(spec, params=params, returns=returns, description=description)
 

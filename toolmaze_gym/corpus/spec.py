@@ -159,6 +159,9 @@ class ToolSpec:
     returns: tuple[OutputField, ...]
     checks: tuple[Check, ...] = ()
     stateful: bool = False
+    # (world change, the description before it): what the tool's doc said on an
+    # edition without the change, which its answers then followed (``edition_corpus``).
+    earlier_descriptions: tuple[tuple[str, str], ...] = ()
 
     def param(self, name: str) -> Param | None:
         try:
@@ -317,7 +320,8 @@ def tool_from_dict(d: dict[str, Any]) -> ToolSpec:
                            tolerance=c.get("tolerance", 0.011),
                            scale=c.get("scale", 1.0), offset=c.get("offset", 0.0))
                      for c in d.get("checks", ())),
-        stateful=d.get("stateful", False))
+        stateful=d.get("stateful", False),
+        earlier_descriptions=tuple(d.get("description_before", {}).items()))
 
 
 def group_from_dict(d: dict[str, Any]) -> AltGroup:

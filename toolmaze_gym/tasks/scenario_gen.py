@@ -277,6 +277,7 @@ class ScenarioGenerator:
                             if q.name in out)
                 clash |= any(d.startswith("$") and out.get(d[1:]) == v for d in p.differs_from)
                 clash |= p.workday and _weekend(v)
+                clash |= not self._rail_linked(sc, p, v, out)
                 if not clash:
                     break
             out[p.name] = v
@@ -285,6 +286,23 @@ class ScenarioGenerator:
                 source = sc.param_by_name[p.derived_from]
                 out[p.name] = p.derive(out[source.name], self.sim.world, source.type)
         return {p.name: out[p.name] for p in sc.params}
+
+    def _rail_linked(self, sc: Scenario, p, v: Any, out: dict[str, Any]) -> bool:
+        """Whether a station drawn for ``p`` makes a journey the network links with
+        the scenario's station drawn before it (coherence ``rail_links``): the two
+        stations of a scenario are a train's ends, so an unlinked pair is drawn again
+        here rather than found incoherent after the build. World edition 6 added
+        London Euston (rail_termini), one more station that links few others."""
+        if p.type != "rail_station":
+            return True
+        travel = self.sim.world.travel
+        here = travel.station(str(v))
+        for q in sc.params:
+            there = travel.station(str(out[q.name])) \
+                if q.type == "rail_station" and q.name in out else None
+            if here is not None and there is not None and not travel.rail_linked(there, here):
+                return False
+        return True
 
     def _draw(self, p, stream: hashing.Stream, attempt: int, texts: bool = False) -> Any:
         """One param's value. A number the task texts is a mobile, and so is the

@@ -87,6 +87,25 @@ CHANGES: dict[str, int] = {
     # need: "a las 11:45 UTC del viernes 21 de agosto", not "a las viernes 21 de
     # agosto, 11:45 UTC" (world.localise; toolmaze-v7 c4-0042).
     "clock_first_datetimes": 5,
+    # A generated text's city or country hole holds one of the world's places, or the
+    # template does not match: a text that only ends like a news story ("In my own
+    # words, the gist: Hong Kong parliament passes budget ...") is no story and comes
+    # back tagged, where edition 5 looked up "de@of" of no place and answered 500
+    # (toolmaze-v8 c3-0072, the own_summary variant; world.phrasebook).
+    "place_holes_hold_places": 6,
+    # A loan tool's instalment is the annuity formula's value rounded half-up to the
+    # cent, as its doc says, not rounded up (finance.loan; toolmaze-v8 c2-0078:
+    # 20000 at 5.2 % over 48 months is 462.4000289, told as 462.41).
+    "loan_payment_half_up": 6,
+    # A train between two cities runs from the terminus that serves the other city
+    # (data/world/travel.json ``rail_termini``): London to Manchester from London
+    # Euston, a new station, not St Pancras (toolmaze-v8 c4-0067: an Avanti West Coast
+    # train "London St Pancras to Manchester Piccadilly"; world.travel).
+    "rail_termini": 6,
+    # A translated template says the room in the language asked: "Im Büro sind es
+    # jetzt 17.9 °C", not "Im Raum office ..." (data/world/room_words.json, the
+    # templates' ``_room_names`` versions; toolmaze-v8 c3-0009; world.phrasebook).
+    "room_names": 6,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

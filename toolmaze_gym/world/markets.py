@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
 from typing import Any
 
@@ -522,6 +523,12 @@ class Markets(Facts):
 def pct_change(old: float, new: float) -> float:
     """Percentage change from ``old`` to ``new``, rounded to two places."""
     return round((new - old) / old * 100, 2) if old else 0.0
+
+
+def half_up_cents(x: float) -> float:
+    """``x`` rounded half-up to the cent, as its shortest decimal reads: 0.125 is
+    0.13, where ``round`` gives 0.12 (the float below it)."""
+    return float(Decimal(repr(float(x))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def ceil_cents(x: float) -> float:

@@ -72,8 +72,14 @@ def translation(text: str, target: str, templates: bool = True,
     if hit is None and templates:
         hit = template_translation(text, target, generated, edition)
     if hit is None and generated:
-        hit = generated_translation(text, target)
+        hit = generated_translation(text, target, _places_checked(edition))
     return hit
+
+
+def _places_checked(edition: int | None) -> bool:
+    """Whether a generated template's place holes must hold places (``_places_held``):
+    from world edition 6; ``edition`` None is the latest."""
+    return edition is None or has(edition, "place_holes_hold_places")
 
 
 @cache
@@ -87,12 +93,15 @@ def _generated() -> dict:
             "templates": [*data["templates"], *news_templates()]}
 
 
-def generated_translation(text: str, target: str) -> tuple[str, str] | None:
+def generated_translation(text: str, target: str, places: bool = True,
+                          ) -> tuple[str, str] | None:
     """(the language of the generated text, its ``target`` version), or None: a text
     a tool generated from a template of ``generated_texts.json`` (a weather report
     "Rain, 24.1 °C (75.4 °F).") in ``target``, each hole's value said in ``target``
     where the file's ``words`` hold it ("Chuva"), else as it is (toolmaze-v5 c1-0000:
-    the translators tagged it "[pt] Rain, ...")."""
+    the translators tagged it "[pt] Rain, ..."). With ``places`` (world edition 6) a
+    template whose city or country hole holds no place of the world does not match
+    (``_places_held``); without, such a hole's form was looked up and not found."""
     body = " ".join(text.split())
     for entry in _generated()["templates"]:
         vs = versions(entry)
@@ -104,33 +113,61 @@ def generated_translation(text: str, target: str) -> tuple[str, str] | None:
             m = _pattern(tpl).fullmatch(body)
             if m is None:
                 continue
+            values = dict(zip(holes(tpl), m.groups(), strict=True))
+            if places and not _places_held(values):
+                continue
             try:
-                return lang, _fill_words(vs[target], dict(zip(holes(tpl), m.groups(),
-                                                              strict=True)), target)
+                return lang, _fill_words(vs[target], values, target, places)
             except _Untranslated:
                 return None  # an e-mail whose message has no translation stays tagged
     return None
+
+
+# A generated template's holes that name a place, and where the world's places of each
+# kind are listed: a story's city is one of cities.json, its country one of the
+# countries news_texts.json names in every language.
+_PLACE_HOLES = ("city", "country")
+
+
+@cache
+def _places() -> dict[str, frozenset[str]]:
+    """Each place hole's name -> the world's places it may hold (casefolded)."""
+    return {"city": frozenset(row[0].casefold() for row in load_data("cities.json")),
+            "country": frozenset(c.casefold() for c in load_data("news_texts.json")["countries"])}
+
+
+def _places_held(values: dict[str, str]) -> bool:
+    """Whether each city or country hole of a matched template holds such a place. A
+    template's leading hole takes any text before the story's own words, so "In my own
+    words, the gist: Hong Kong parliament passes ..." matched "{country} parliament
+    passes ..." with a "country" no language has a form of (toolmaze-v8 c3-0072)."""
+    for hole, value in values.items():
+        name = hole.split("@")[0]
+        if name in _PLACE_HOLES and value.casefold() not in _places()[name]:
+            return False
+    return True
 
 
 class _Untranslated(LookupError):
     """A hole "{message@text}" holds a text with no translation in the language asked."""
 
 
-def _fill_words(template: str, values: dict[str, str], target: str) -> str:
+def _fill_words(template: str, values: dict[str, str], target: str,
+                places: bool = True) -> str:
     """``template`` with each hole's value said in ``target`` (``_word``); a hole
     "{country@in}" says the value in its form "in" ("en France", "au Canada"), and a
     sentence that starts with one starts with a capital ("La France lance ...")."""
     said = _HOLE.sub(lambda h: _word(values[h.group(1).split("@")[0]], target,
-                                     h.group(1).partition("@")[2]), template)
+                                     h.group(1).partition("@")[2], places), template)
     return said[:1].upper() + said[1:]
 
 
-def _word(value: str, target: str, form: str = "") -> str:
+def _word(value: str, target: str, form: str = "", places: bool = True) -> str:
     """A generated hole's value in ``target`` (``words``), keeping its capital; a
     place as ``target`` names it, as written ("le Canada" inside a sentence), in
     its ``form`` where the template asks one ("in": "au Canada")."""
     if form == "text":
-        return _text(value, target)
+        return _text(value, target, places)
     place = _generated()["places"].get(value.casefold(), {})
     if form or target in place:
         return place[f"{target}@{form}" if form else target]
@@ -140,12 +177,13 @@ def _word(value: str, target: str, form: str = "") -> str:
     return said[:1].upper() + said[1:] if value[:1].isupper() else said
 
 
-def _text(value: str, target: str) -> str:
+def _text(value: str, target: str, places: bool = True) -> str:
     """A hole "{message@text}" (an e-mail's message) in ``target``: a sentence of
     ``generated_texts.json``'s ``words``, else the phrasebook's; none: ``_Untranslated``."""
     said = _generated()["words"].get(" ".join(value.split()).casefold(), {}).get(target)
     if said is None:
-        hit = translation(value, target, generated=True)
+        hit = _sentence(value, target) or template_translation(value, target, True) \
+            or generated_translation(value, target, places)
         if hit is None:
             raise _Untranslated(value)
         said = hit[1]
@@ -182,10 +220,42 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(rx, re.IGNORECASE | re.DOTALL)
 
 
+# A template's versions that world edition 6 (``room_names``) says instead, whose room
+# holes ask a form of the room ("{room@in}": "im Büro"; data/world/room_words.json).
+ROOM_VERSIONS = "_room_names"
+ROOM_HOLE = "room"
+
+
 @cache
 def _templates() -> tuple[tuple[dict[str, str], dict[str, re.Pattern[str]]], ...]:
     return tuple((versions(e), {lang: _pattern(v) for lang, v in versions(e).items()})
                  for e in load_data("phrasebook_templates.json")["templates"])
+
+
+@cache
+def _room_versions() -> dict[str, dict[str, str]]:
+    """A template's English version -> the versions world edition 6 says instead
+    (``_room_names``)."""
+    return {e["en"]: e[ROOM_VERSIONS] for e in load_data("phrasebook_templates.json")
+            ["templates"] if ROOM_VERSIONS in e and "en" in e}
+
+
+@cache
+def _room_patterns(english: str) -> dict[str, re.Pattern[str]]:
+    return {lang: _pattern(v) for lang, v in _room_versions()[english].items()}
+
+
+def _versions(own: dict[str, str], patterns: dict[str, re.Pattern[str]], rooms: bool,
+              ) -> tuple[dict[str, str], list[tuple[str, str, re.Pattern[str]]]]:
+    """(the versions a template says, those a text may fill: (language, version,
+    pattern)). With ``rooms`` (edition 6) it says its ``_room_names`` versions, and a
+    text may fill either (a German text written before says "Im Raum office")."""
+    sources = [(lang, own[lang], rx) for lang, rx in patterns.items()]
+    over = _room_versions().get(own.get("en", "")) if rooms else None
+    if not over:
+        return own, sources
+    return {**own, **over}, [(lang, over[lang], rx)
+                             for lang, rx in _room_patterns(own["en"]).items()] + sources
 
 
 def template_translation(text: str, target: str, generated: bool = False,
@@ -193,26 +263,81 @@ def template_translation(text: str, target: str, generated: bool = False,
     """(the language of the template version ``text`` fills, the ``target`` version
     filled with the same values), or None when no template matches or it has no
     ``target`` version. With ``generated`` (edition 3) a hole holding a text another
-    tool generated ("We received Price: 7,620.00 EUR (Euro)") is translated too."""
+    tool generated ("We received Price: 7,620.00 EUR (Euro)") is translated too; from
+    edition 6 (``room_names``) a room is said in ``target`` ("Im Büro", not "Im Raum
+    office": toolmaze-v8 c3-0009), in the template's own version where a room hole
+    asks a form of a room the world does not have."""
     body = " ".join(text.split())
-    for vs, patterns in _templates():
-        if target.startswith("_") or target not in vs:
+    rooms = edition is None or has(edition, "room_names")
+    for own, patterns in _templates():
+        if target.startswith("_") or target not in own:
             continue
-        for lang, rx in patterns.items():
+        said, sources = _versions(own, patterns, rooms)
+        for lang, version, rx in sources:
             m = rx.fullmatch(body)
             if m is None:
                 continue
-            return lang, _fill(vs[target], dict(zip(holes(vs[lang]), m.groups(),
-                                                    strict=True)), target, generated,
-                               edition)
+            values = dict(zip((h.partition("@")[0] for h in holes(version)), m.groups(),
+                              strict=True))
+            try:
+                return lang, _fill(said[target], values, target, generated, edition, rooms)
+            except _NoRoom:
+                return lang, _fill(own[target], values, target, generated, edition, rooms)
     return None
 
 
 def _fill(template: str, values: dict[str, str], target: str, generated: bool = False,
-          edition: int | None = None) -> str:
-    """``template`` with each hole's value, in ``target`` where the phrasebook has it."""
-    return _HOLE.sub(lambda h: _hole_value(values[h.group(1)], target, generated, edition),
-                     template)
+          edition: int | None = None, rooms: bool = False) -> str:
+    """``template`` with each hole's value, in ``target`` where the phrasebook has it;
+    with ``rooms`` (edition 6) a room hole's room as ``target`` says it (``_room``)."""
+    def said(h: re.Match[str]) -> str:
+        name, _, form = h.group(1).partition("@")
+        if rooms and name == ROOM_HOLE:
+            return _room(values[name], target, form, _starts_sentence(template, h.start()))
+        return _hole_value(values[name], target, generated, edition)
+
+    return _HOLE.sub(said, template)
+
+
+class _NoRoom(LookupError):
+    """A hole asks a form of a room ("{room@in}") that holds none of the world's rooms."""
+
+
+@cache
+def _room_words() -> dict[str, dict[str, str]]:
+    """Each room (as devices.json names it) -> its words by language and form."""
+    return {k: v for k, v in load_data("room_words.json").items() if not k.startswith("_")}
+
+
+@cache
+def _room_index() -> dict[str, str]:
+    """Each way a language says a room (casefolded) -> the room: a text in any language
+    gives its room back ("im Büro", "kontoret": "office")."""
+    out = {room: room for room in _room_words()}
+    for room, words in _room_words().items():
+        out.update({w.casefold(): room for w in words.values()})
+    return out
+
+
+def _room(value: str, target: str, form: str, capital: bool) -> str:
+    """A room hole's value in ``target``, in ``form`` ("in": "im Büro"), with a capital
+    where it starts a sentence; a value that is no room, or a language without the
+    room's words, as it is, unless a form is asked (``_NoRoom``)."""
+    room = _room_index().get(" ".join(value.split()).casefold())
+    word = None if room is None else \
+        room if target == "en" and not form else _room_words()[room].get(
+            f"{target}@{form}" if form else target)
+    if word is None:
+        if form:
+            raise _NoRoom(value)
+        return value
+    return word[:1].upper() + word[1:] if capital else word
+
+
+def _starts_sentence(template: str, at: int) -> bool:
+    """Whether a hole at ``at`` starts a sentence of ``template``."""
+    before = template[:at].rstrip()
+    return not before or before.endswith((".", "!", "?"))
 
 
 def _hole_value(value: str, target: str, generated: bool = False,
@@ -222,7 +347,7 @@ def _hole_value(value: str, target: str, generated: bool = False,
     off-offsite-weather-comparison's "Lisbon ...: rain" said "Lisboa ...: lluvia")."""
     hit = _sentence(value, target, edition)
     if hit is None and generated:
-        hit = generated_translation(value, target)
+        hit = generated_translation(value, target, _places_checked(edition))
         if hit is None:
             return _word(value, target)
     return value if hit is None else hit[1]

@@ -164,6 +164,11 @@ class Travel(Facts):
         self.airport_codes = [p.airport_code for p in self.places]
         self.stations = [Station(n, self._by_city[c.lower()], code)
                          for n, c, code in data["rail_stations"]]
+        # Each city's station as rail_stations lists it: the rail links name these.
+        self._home_code = {s.place.city.name.lower(): s.code for s in self.stations}
+        self._termini: dict[tuple[str, str], Station] = {}
+        if world.has("rail_termini"):
+            self.stations += self._add_termini(data.get("rail_termini", {}))
         self._station_by_name = {s.name.lower(): s for s in self.stations}
         self._station_by_code = {s.code: s for s in self.stations}
         self.station_names = [s.name for s in self.stations]
@@ -394,6 +399,33 @@ class Travel(Facts):
 
     # -- trains -------------------------------------------------------------
 
+    def _add_termini(self, termini: dict[str, dict[str, dict]]) -> list[Station]:
+        """The termini of ``rail_termini`` that serve a city of the network, as new
+        stations (London Euston for Manchester), and which terminus of a city serves
+        which other city (``terminus``)."""
+        served = set(self._home_code)
+        names = {s.name: s for s in self.stations}
+        new: list[Station] = []
+        for city, stations in termini.items():
+            for name, row in stations.items():
+                if not served & {c.lower() for c in row["serves"]}:
+                    continue
+                station = names.get(name)
+                if station is None:
+                    station = Station(name, self._by_city[city.lower()], row["code"])
+                    names[name] = station
+                    new.append(station)
+                for other in row["serves"]:
+                    self._termini[(city.lower(), other.lower())] = station
+        return new
+
+    def terminus(self, station: Station, other: Station) -> Station:
+        """The station of ``station``'s city that trains to ``other``'s city leave
+        from (world edition 6): London Euston for Manchester whichever London station
+        was asked; ``station`` itself where its city has one main-line station."""
+        key = (station.place.city.name.lower(), other.place.city.name.lower())
+        return self._termini.get(key, station)
+
     def station(self, name: str) -> Station | None:
         return self._station_by_name.get(" ".join(name.split()).lower())
 
@@ -405,7 +437,10 @@ class Travel(Facts):
         if links is None:
             links = self._rail_links = frozenset(
                 frozenset(pair) for pair in self.data.get("rail_links", ()))
-        return frozenset((a.code, b.code)) in links
+        if self.terminus(a, b) != a or self.terminus(b, a) != b:
+            return False  # no train to Manchester leaves London St Pancras (edition 6)
+        return frozenset((self._home_code[a.place.city.name.lower()],
+                          self._home_code[b.place.city.name.lower()])) in links
 
     def _operator(self, a: Station, b: Station) -> tuple[str, str]:
         ops = self.data["rail_operators"]
@@ -416,7 +451,9 @@ class Travel(Facts):
         return name, code
 
     def trains(self, a: Station, b: Station, day: str) -> list[Train]:
-        """Every direct or through service between two stations on a day, by departure."""
+        """Every direct or through service between two stations on a day, by departure:
+        from the termini that serve the two cities (``terminus``; edition 6)."""
+        a, b = self.terminus(a, b), self.terminus(b, a)
         k = (a.code, b.code, day)
         if k not in self._trains:
             self._trains[k] = self._build_trains(a, b, day)

@@ -11,7 +11,7 @@ import math
 
 from toolmaze_gym.corpus.behaviours import CallContext, behaviour
 from toolmaze_gym.corpus.behaviours.finance_common import fx, invalid, money, pname
-from toolmaze_gym.world.markets import ceil_cents, pct_change
+from toolmaze_gym.world.markets import ceil_cents, half_up_cents, pct_change
 
 MAX_AMOUNT = 1e9
 
@@ -83,10 +83,14 @@ def compound(ctx: CallContext, principal: float, rate: float, years: int) -> dic
 
 @behaviour("finance.loan")
 def loan(ctx: CallContext, principal: float, rate: float, months: int) -> dict:
-    """Level instalments, rounded up to the cent so the loan is always repaid."""
+    """Level instalments by the annuity formula the tools' docs give, rounded half-up
+    to the cent (world edition 6, ``loan_payment_half_up``); before, rounded up, so
+    462.4000289 was told as 462.41 (toolmaze-v8 c2-0078)."""
     if principal <= 0:
         raise invalid(ctx, "principal", f"{pname(ctx, 'principal')} must be greater than zero")
-    payment = ceil_cents(_instalment(principal, rate / 1200, months))
+    exact = _instalment(principal, rate / 1200, months)
+    half_up = ctx is None or ctx.world.has("loan_payment_half_up")
+    payment = half_up_cents(exact) if half_up else ceil_cents(exact)
     total = _bounded(ctx, money(payment * months), "total repaid", "principal")
     return {"monthly_payment": payment, "total_paid": total,
             "total_interest": money(total - principal), "term_months": months,
