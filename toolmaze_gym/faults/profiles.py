@@ -39,12 +39,15 @@ from toolmaze_gym.faults.responses import error_body
 from toolmaze_gym.faults.skippable import same_value, skip_reasons
 from toolmaze_gym.tasks.model import Call, SolutionPath, Task
 
-PROFILE_VERSION = "6"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
+PROFILE_VERSION = "7"  # 2: plausible recipes, no Actions; 3: no victim an agent can derive,
 #    no corruption of a field beside a clean twin; 4: nor one whose read outputs are
 #    common knowledge (a city's country), e-mail and invitation templates derivable;
 #    5: no victim in any mode that a careful agent may skip (``faults.skippable``: the
 #    derivations of grading version 7, an airport's city, a step the grader accepts
-#    left out, such as a USD->USD conversion)
+#    left out, such as a USD->USD conversion); 6: nor one whose read values another
+#    step returns; 7: nor an implicit fault on a side's first tool a careful agent
+#    derives before the side's Action (toolmaze-v8 c4-0069: the summarizer before
+#    the post), nor a side wholly derivable beside a lookup
 
 
 @dataclass(frozen=True)

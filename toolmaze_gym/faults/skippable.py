@@ -6,7 +6,10 @@ that every careful way of doing the task makes. A careful agent skips a step whe
 * it can do without it (``corpus.derivations.can_do_without``): the step is an
   exact derivation (a formatted price, a translation, a VAT rate added) or its
   read outputs are common knowledge (a city's country, the city an airport code
-  serves); or
+  serves), asked of each side of the step on the tools the fault may fall on (an
+  implicit fault corrupts the side's first call alone: toolmaze-v8 c4-0069 put its
+  P3/P4 faults on the summarizer before the post, and a careful player who wrote its
+  own summary never met them); or
 * the grader accepts the task done without it (``grading``): every value later
   steps read from it was already in the request or an earlier response, so the
   step answers nothing new (a conversion from USD to USD, a conversion of 0, a
@@ -77,7 +80,7 @@ def skip_reasons(task: Task, sim: Simulator, implicit: bool = False) -> dict[str
 
 
 def _reason(task: Task, sim: Simulator, slot_id: str, implicit: bool) -> str:
-    if _can_do_without(task, sim, slot_id):
+    if _can_do_without(task, sim, slot_id) or _side_done_without(task, sim, slot_id, implicit):
         return DERIVABLE
     if _grader_accepts_without(task, sim, slot_id):
         return AT_HAND
@@ -91,6 +94,27 @@ def _can_do_without(task: Task, sim: Simulator, slot_id: str) -> bool:
     reads = [(t, [corpus[x] for x in task.slot_by_id[v].tools])
              for u, v, t in task.edges() if u == slot_id]
     return can_do_without([corpus[t] for t in task.slot_by_id[slot_id].tools], reads)
+
+
+def _side_done_without(task: Task, sim: Simulator, slot_id: str, implicit: bool) -> bool:
+    """Whether some side of the slot lets a careful agent pass every tool the fault may
+    fall on: the side's first tool for an implicit fault, all its tools for an explicit
+    one. A tool before another of its side feeds only that one, so an agent that
+    derives its output calls the next tool without it; the side's last tool feeds the
+    later steps (``can_do_without`` on what they read). ``_can_do_without`` asks this of
+    the slot's tools together, so a derivation followed by an Action in one side
+    escaped it: toolmaze-v8 c4-0069 put its P3/P4 faults on ``generate_tldr`` /
+    ``summarize_key_points`` before the message is posted, and a careful player who
+    wrote the summary itself never met the fault."""
+    corpus = sim.corpus
+    reads = [(t, [corpus[x] for x in task.slot_by_id[v].tools])
+             for u, v, t in task.edges() if u == slot_id]
+    for side in task.slot_by_id[slot_id].alternatives:
+        hit = range(1) if implicit else range(len(side))
+        if all(can_do_without([corpus[side[i]]], reads if i == len(side) - 1 else [])
+               for i in hit):
+            return True
+    return False
 
 
 def same_value(a: Any, b: Any) -> bool:
