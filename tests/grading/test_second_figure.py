@@ -73,9 +73,10 @@ REFERENCE = ("MSFT: 505.69 USD, dividend 3.32, 2025-Q3 EPS 3.32 vs 2.62.\n" + TR
 OWN_NEWS = "\nMarkets today: Harbor Bank's shares jumped after it beat profit forecasts."
 
 
-def _why(body: str, own_summary: bool = False) -> str:
+def _why(body: str, own_summary: bool = False, skip: tuple[str, str] = ("", "")) -> str:
     """The closing line that says why the e-mail of c4-0014's reference path, sent with
-    ``body`` (after no summarizer call where ``own_summary``), was not done right."""
+    ``body`` (after no summarizer call where ``own_summary``, and without the call
+    ``skip``, a tool and its symbol), was not done right."""
     import json
 
     from toolmaze_gym.play import PlaySession
@@ -84,13 +85,15 @@ def _why(body: str, own_summary: bool = False) -> str:
     task = get_task(COMPARE)
     s = PlaySession(task, "P0", prompt="failure_aware")
     for c in task.default_path.calls:
-        if own_summary and c.tool == "summarize_article":
+        if (own_summary and c.tool == "summarize_article") \
+                or (c.tool, c.args.get("symbol")) == skip:
             continue
         args = {k: body if k == "body" else v for k, v in c.args.items()}
         s.handle(json.dumps({"name": c.tool, "arguments": args}, ensure_ascii=False))
     s.handle(json.dumps({"name": "finish", "arguments": {"answer": "Sent."}}))
     assert not s.env.record()["grade"]["success"]
-    return next(line for line in s.closing().splitlines() if "was not done right" in line)
+    return next(line for line in s.closing().splitlines()
+                if "was not done right" in line or "wrong value:" in line)
 
 
 DIVIDEND = ("the one not told as its own: 3.32 (money_amount, dividend_per_share, from the "
@@ -120,6 +123,17 @@ def test_an_email_without_msfts_eps_names_msfts_eps_not_trafs_estimate():
            "get_earnings_report (this episode called it as this task asks at step 3))" in line
     assert "3.14" not in line.partition("which does not mention")[2]
     assert "does not count" not in line
+
+
+def test_msfts_overview_never_called_is_no_wrong_value_of_trafs():
+    """v8 c4-0014: MSFT's company_overview never called, the e-mail without its dividend
+    was told "step 4 (company_overview {"symbol": "TRAF"}) was called with a wrong value:
+    ... expected "MSFT"": the misses reading took TRAF's own call for MSFT's."""
+    line = _why(REFERENCE.replace("dividend 3.32, ", ""), skip=("company_overview", "MSFT"))
+    assert "was called with a wrong value" not in line
+    assert "the one not told as its own: 3.32 (money_amount, dividend_per_share, from the " \
+           "response of company_overview, which this episode had called cleanly before " \
+           "this step only for other values (step 4))" in line
 
 
 def test_an_email_without_msfts_price_names_the_msft_quote():
