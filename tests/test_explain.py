@@ -444,6 +444,10 @@ def test_a_text_is_told_its_own_episodes_values_never_the_reference_runs(name):
             "but step 5 is not the calculate_sales_tax call this task asks for (amount is "
             "410160.7, expected 455.98)") in log
     if name == "tmz-v5-c2-0079-P0":
-        assert ('it does say "SO-QJSRXL2Z", this episode\'s order_by_sku order_id (step 3), '
-                'but step 3 is not the order_by_sku call this task asks for (ship_to_city is '
-                'missing, expected "Buenos Aires")') in log
+        # The webhook's check reads the player's own order SO-QJSRXL2Z, and counts it: the
+        # order's own miss is its own line, not a value of the payload that "does not
+        # count" (issue 27 item 6: an explanation names what the grade found missing).
+        assert "SO-QJSRXL2Z" not in log.partition("which does not mention")[2]
+        assert "order_by_sku order_id" not in log
+        assert ("Action order_by_sku (step 'order') was not done right: step 3: argument "
+                'ship_to_city is missing: expected "Buenos Aires"') in text

@@ -23,7 +23,8 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
-from toolmaze_gym.grading.arguments import IN_LANGUAGE, implied, says
+from toolmaze_gym.grading.arguments import CONDITION, IN_LANGUAGE, implied, says
+from toolmaze_gym.grading.condition_synonyms import condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
 from toolmaze_gym.grading.trace import Trace
@@ -58,6 +59,9 @@ class Origin:
     tools: tuple[str, ...] = ()
     field: str = ""  # canonical output key; empty: the first output of ``type``
     type: str = ""
+    # the slot whose call gives it: with two calls of one tool (MSFT's earnings and
+    # TRAF's, v8 c4-0014) the step named is the one the grader matched to this slot
+    slot: str = ""
 
     @property
     def phrase(self) -> str:
@@ -98,7 +102,7 @@ def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
         else:
             check.step = None
             check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls,
-                                               match.outputs) \
+                                               match.outputs, match.steps) \
                 if _tries(steps, call.tool, entry) else \
                 _other_action_problems(idx, trace, cid, steps, corpus) or ["never called"]
         checks.append(check)
@@ -107,10 +111,12 @@ def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
 
 def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Sequence[Step],
                       corpus: Corpus, path: Sequence[Call],
-                      outputs: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
+                      outputs: Mapping[str, Mapping[str, Any]] | None = None,
+                      made: Mapping[int, int] | None = None) -> list[str]:
     """Why a required Action the grader lists as missing was not done right: the
     attempt the grader names (checked against the values it expected in this
-    episode), else the closest faulty or failed call of the tool, else never called."""
+    episode), else the closest faulty or failed call of the tool, else never called.
+    ``made``: call id -> the step the grader matched to it (on the path compared)."""
     call, accepts = idx.calls[cid], idx.matchers[cid]
     expected = entry.get("expected") or {}
     if isinstance(expected, Mapping):
@@ -119,7 +125,8 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
     needs = {k: rule.need for k, rule in getattr(accepts, "texts", ())}
     ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs,
                    _text_origins(idx, cid), idx.text_rules(idx.expected[cid], outputs, None),
-                   _text_origins(idx, cid, own=True), idx.stated)
+                   _text_origins(idx, cid, own=True), idx.stated,
+                   {(idx.calls[c].slot, idx.calls[c].tool): i for c, i in (made or {}).items()})
     tries = _tries(steps, call.tool, entry)
     if not tries:
         return ["never called"]
@@ -158,7 +165,8 @@ def _other_action_problems(idx: Any, trace: Trace, cid: int, steps: Sequence[Ste
             found = _missing_problems(idx, alt, {"expected": expected}, steps, corpus,
                                       [idx.calls[c] for c in paths[0].path.cids]
                                       if paths else [other],
-                                      paths[0].outputs if paths else None)
+                                      paths[0].outputs if paths else None,
+                                      paths[0].steps if paths else None)
             return [f"it was not done through {tool} either ({p})" for p in found]
     return []
 
@@ -177,6 +185,8 @@ class _Context:
     rules: Mapping[str, Any] = field(default_factory=dict)
     own_where: Mapping[str, Sequence[Origin]] = field(default_factory=dict)
     stated: Mapping[str, Sequence[Any]] = field(default_factory=dict)  # places the request names
+    # (slot, tool) -> the step the grader matched to that call of the path compared
+    matched: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
 
 def _text_origins(idx: Any, cid: int, own: bool = False) -> dict[str, list[Origin]]:
@@ -185,18 +195,30 @@ def _text_origins(idx: Any, cid: int, own: bool = False) -> dict[str, list[Origi
     task = idx.task
     out: dict[str, list[Origin]] = {}
     for name, spec in getattr(idx.expected[cid], "texts", ()):
-        out[name] = [Origin(giving(idx.corpus, task.slot_by_id[r.slot].tools, r.key), r.key, t)
+        out[name] = [Origin(giving(idx.corpus, task.slot_by_id[r.slot].tools, r.key), r.key, t,
+                            r.slot)
                      if r.kind == "slot" and r.slot in task.slot_by_id else Origin()
                      for t, r in (spec.own if own else spec.need)]
     return out
 
 
-def where(origin: Origin, before: Sequence[Step]) -> str:
-    """``origin`` said with this episode's step that gave the value, or that none had."""
+def where(origin: Origin, before: Sequence[Step],
+          matched: Mapping[tuple[str, str], int] | None = None) -> str:
+    """``origin`` said with this episode's step that gave the value, or that none had.
+    ``matched``: (slot, tool) -> the step the grader matched to that call; where the
+    origin's slot has one, that step is named, not merely the tool's latest call (v8
+    c4-0014: MSFT's EPS was said to come from step 6, TRAF's earnings call)."""
     if not origin.tools:
         return origin.phrase
     made = [i for i, s in enumerate(before) if s.clean_ok and s.action.get("name")
             in origin.tools]
+    own = _slot_step(origin, len(before), matched)
+    if own is not None and made and own != made[-1]:
+        return f"{origin.phrase} (this episode called it as this task asks at step {own + 1})"
+    others = {i for (slot, _), i in (matched or {}).items() if slot != origin.slot}
+    if own is None and origin.slot and matched and made and set(made) <= others:
+        return (f"{origin.phrase}, which this episode had called cleanly before this step "
+                f"only for other values (step {', '.join(str(i + 1) for i in made)})")
     if made:  # the value is the one that call gives with the expected arguments
         return f"{origin.phrase} (this episode last called it cleanly at step {made[-1] + 1})"
     if any(s.action.get("name") in origin.tools for s in before):
@@ -207,6 +229,15 @@ def where(origin: Origin, before: Sequence[Step]) -> str:
         return (f"{origin.phrase}, a tool this episode never called before this step: the "
                 "value its documented rule gives, worked out yourself, counts the same")
     return f"{origin.phrase}, a tool this episode never called before this step"
+
+
+def _slot_step(origin: Origin, limit: int,
+               matched: Mapping[tuple[str, str], int] | None) -> int | None:
+    """The step before ``limit`` the grader matched to ``origin``'s slot, if any."""
+    if not origin.slot or not matched:
+        return None
+    return next((matched[(origin.slot, t)] for t in origin.tools
+                 if matched.get((origin.slot, t), limit) < limit), None)
 
 
 def _worked_out(tools: Sequence[str]) -> bool:
@@ -246,8 +277,8 @@ def _unshown(ctx: _Context, call: Call, sent: Mapping[str, Any], before: Sequenc
         if origin is None or not origin.tools or name not in sent or (only and name != only):
             continue
         out.append(f"argument {name} is {show(sent[name])}, as expected, but that value "
-                   f"comes {where(origin, before)}, and no earlier response or the request "
-                   "showed it to you")
+                   f"comes {where(origin, before, ctx.matched)}, and no earlier response or "
+                   "the request showed it to you")
     if not out and only and only in sent:
         return [f"argument {only} says what was asked, but one of the values it mentions "
                 "is one the episode had not shown you before this step (the reason above, "
@@ -266,7 +297,7 @@ def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],
         if p.name in call.args:
             want = call.args[p.name]
             origin = ctx.where.get(p.name)
-            said = f" ({where(origin, before)})" if origin else ""
+            said = f" ({where(origin, before, ctx.matched)})" if origin else ""
             if p.name not in sent:
                 out.append(f"argument {p.name} is missing: expected {show(want)}{said}")
             elif p.type == FREE_TEXT:
@@ -331,19 +362,55 @@ def episode_value(corpus: Corpus, tool: str, pname: str, origin: Origin,
     return None
 
 
-def _second_figures(name: str, got: str, need: Sequence[tuple[Any, ...]]) -> list[str]:
-    """A figure asked twice (two equal values, as a 100 % match and its pledge) that
-    the text writes fewer times (``grading.second_figure``, grading version 18)."""
-    from toolmaze_gym.grading.second_figure import FIGURES, repeats_told, told_times
+def _second_figures(ctx: _Context, name: str, got: str, need: Sequence[tuple[Any, ...]],
+                    origin: Sequence[Origin | None], before: Sequence[Step]) -> list[str]:
+    """A figure asked twice (two equal values: a 100 % match and its pledge, MSFT's
+    dividend and its EPS) that the text writes fewer times (``grading.second_figure``,
+    grading versions 18, 19), with the asks it leaves untold and where each comes from
+    (v8 c4-0014: an e-mail without "dividend 3.32" was told only that 3.32 is written
+    once, not that the dividend is what it lacks)."""
+    from toolmaze_gym.grading.second_figure import FIGURES, repeats_told, told_times, untold
 
-    pairs = [(t, v) for t, v, *_ in need]
+    rule = ctx.rules.get(name)
+    if rule is not None and len(rule.need) == len(need):  # the values the grader read
+        need, pairs = rule.need, list(rule.need_told(got))
+    else:
+        pairs = [(t, v) for t, v, *_ in need]
     if repeats_told(got, pairs):
         return []
-    figures = [v for t, v in pairs if t in FIGURES and isinstance(v, int | float) and v]
-    twice = sorted({v for v in figures if sum(abs(w - v) < 0.005 for w in figures) > 1})
-    return [f"argument {name} writes {show(v)} {told_times(got, v)} time(s), but it is "
-            f"asked {sum(abs(w - v) < 0.005 for w in figures)} times, for different "
-            "figures of the same value (each must be told as its own)" for v in twice]
+    figures = [(k, v) for k, (t, v, *_) in enumerate(need) if t in FIGURES
+               and (t, v) in pairs and isinstance(v, int | float) and v]
+    out = []
+    for v in sorted({v for _, v in figures}):
+        asks = [k for k, w in figures if abs(w - v) < 0.005]
+        told = told_times(got, v)
+        if len(asks) < 2 or len(asks) <= told:  # a value asked once is named as absent
+            continue
+        left = [asks[j] for j in untold(got, v, [_label(origin[k]) for k in asks])]
+        sure = len(left) == len(asks) - told
+        facts = ", ".join(_fact(need[k], origin[k], before, ctx.matched)
+                          for k in (left if sure else asks))
+        out.append(f"argument {name} writes {show(v)} {told} time(s), but it is asked "
+                   f"{len(asks)} times, for different figures of the same value (each must "
+                   "be told as its own); "
+                   + ("the one not told as its own: " if sure else "the figures asked: ")
+                   + facts)
+    return out
+
+
+def _label(origin: Origin | None) -> str:
+    """The output field a value comes from ("dividend_per_share"), "" when unknown."""
+    return origin.field.partition("@")[2] if origin is not None else ""
+
+
+def _fact(entry: tuple[Any, ...], origin: Origin | None, before: Sequence[Step],
+          matched: Mapping[tuple[str, str], int]) -> str:
+    """An asked value with its type, the field it is and where it comes from."""
+    t, v = entry[0], entry[1]
+    label = _label(origin)
+    named = f", {label}" if label and label != t else ""
+    src = f", {where(origin, before, matched)}" if origin else ""
+    return f"{show(v)} ({t}{named}{src})"
 
 
 def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
@@ -363,22 +430,36 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     origin = list(ctx.text_where.get(name, ()))
     origin += [None] * (len(need) - len(origin))
     named = dict(getattr(ctx.rules.get(name), "names", ()) or ())
-    absent = [(t, v, o) for k, ((t, v, *_), o) in enumerate(zip(need, origin, strict=False))
-              if not says(got, t, v)  # the grader's reading: whole yen, "foggy", ...
-              and not any(all(says(got, *m) for m in g) for g in named.get(k, ()))]
+    # The value the grader checked, where it read this episode's own (a time the
+    # episode's own booking gave): that is the one named, not the reference run's.
+    checked: dict[int, Any] = {}
+    if rule is not None and len(rule.need) == len(need):
+        # the grader's own reading: another name, an own-words stand-in (v8 c4-0014: an
+        # own summary of the headline was named missing beside the dividend left out)
+        unsaid = set(rule.need_unsaid(got))
+        checked = {k: v for k, (t, v) in enumerate(rule.need) if need[k][1] != v}
+    else:
+        unsaid = {k for k, (t, v, *_) in enumerate(need)
+                  if not says(got, t, v)  # the grader's reading: whole yen, "foggy", ...
+                  and not any(all(says(got, *m) for m in g) for g in named.get(k, ()))}
+    absent = [(t, checked.get(k, v), o)
+              for k, ((t, v, *_), o) in enumerate(zip(need, origin, strict=False))
+              if k in unsaid]
     others = {k: named[k] for k, (t, v, *_) in enumerate(need) if k in named}
+    twice = _second_figures(ctx, name, got, need, origin, before)
     if not absent:
-        return _second_figures(name, got, need)
+        return twice
     facts = _own_facts_missing(ctx, name, got, absent, before)
     if facts:
         return [facts]
     parts, stale = [], []
-    for t, v, o in absent:
-        own = _own_mention(ctx, v, before)
+    for k, (t, v, o) in zip(sorted(unsaid), absent, strict=True):
+        own = _own_mention(ctx, need[k][1], before)
+        if k in checked and own is not None and own[3] != v:
+            own = None  # the grader read another value than that step's
         if own is None:
-            k = next((j for j, (tj, vj, *_) in enumerate(need) if (tj, vj) == (t, v)), -1)
-            parts.append(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
-                         + _other_names(others.get(k, ())))
+            src = f", {where(o, before, ctx.matched)}" if o else ""
+            parts.append(f"{show(v)} ({t}{src})" + _other_names(others.get(k, ()), v))
             continue
         tool, key, i, value, why = own
         if says(got, t, value):
@@ -390,17 +471,17 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     head = f"argument {name} is {show(got)}"
     if parts:
         return [f"{head}, which does not mention {', '.join(parts)}"
-                + "".join(f"; {n}" for n in stale)]
-    return [f"{head}: " + "; ".join(stale)]
+                + "".join(f"; {n}" for n in stale), *twice]
+    return [f"{head}: " + "; ".join(stale), *twice]
 
 
-def _other_names(groups: Sequence[Sequence[tuple[str, Any]]]) -> str:
+def _other_names(groups: Sequence[Sequence[tuple[str, Any]]], value: Any = None) -> str:
     """The other ways a text may name the same record, as the rule reads them: a rail
     ticket by its train's service number ("ICE4215"), so a reason never says the
     e-ticket number is required where the service number alone passes (v6 play-test
     c4-0081)."""
     said = [" with ".join(show(_short(t, v)) for t, v in g) for g in groups]
-    return "".join(f" or {x}" for x in said if x)
+    return "".join(f" or {x}" for x in said if x and x != show(value))
 
 
 def _short(type_name: str, value: Any) -> Any:
@@ -426,18 +507,34 @@ def _own_facts_missing(ctx: _Context, name: str, got: str,
     where_own = list(ctx.own_where.get(name, ()))
     where_own += [None] * (len(rule.own) - len(where_own))
     foreign = bool(rule.language)
-    lacking = [(t, v, o) for (t, v), o in zip(rule.own, where_own, strict=False)
-               if v is not None and not says(got, t, v, foreign=foreign)]
+    # What the grader's own-words reading found unsaid, so a value it counted said (the
+    # Italian "temporale" for "thunderstorm") is never named missing (v8 c1-0014).
+    unsaid = set(rule.own_unsaid(got))
+    lacking = [(t, v, o) for k, ((t, v), o) in enumerate(zip(rule.own, where_own,
+                                                            strict=False))
+               if v is not None and k in unsaid]
     head = f"argument {name} is {show(got)}"
     if foreign and not says(got, IN_LANGUAGE, rule.language):
         return f"{head}, which is not in {_language(rule.language)}: " \
-            + _in_language(lacking, before)
+            + _in_language(lacking, before, ctx.matched)
     if not lacking:
         return ""
-    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
-                     for t, v, o in lacking)
+    said = ", ".join(_own_fact(rule, t, v, o, before, ctx.matched) for t, v, o in lacking)
     lang = f" (in {rule.language}, in your own words or a translator's)" if foreign else ""
     return f"{head}, which leaves out {said}: the text{lang} must carry these facts"
+
+
+def _own_fact(rule: Any, type_name: str, value: Any, origin: Origin | None,
+              before: Sequence[Step], matched: Mapping[tuple[str, str], int]) -> str:
+    """One fact an own-words text lacks, with where it comes from; a weather condition
+    asked in another language with the words that say it there (v8 play-test c1-0014:
+    "thunderstorm" was named as if only the English word counted)."""
+    src = f", {where(origin, before, matched)}" if origin else ""
+    if rule.condition and type_name == CONDITION and isinstance(value, str) \
+            and rule.language:
+        return f"the weather condition {show(value)} in {_language(rule.language)} " \
+               f"({type_name}{src}; said by {condition_words_in(value, rule.language)})"
+    return f"{show(value)} ({type_name}{src})"
 
 
 def _language(code: str) -> str:
@@ -447,11 +544,11 @@ def _language(code: str) -> str:
 
 
 def _in_language(lacking: Sequence[tuple[str, Any, Origin | None]],
-                 before: Sequence[Step]) -> str:
+                 before: Sequence[Step], matched: Mapping[tuple[str, str], int]) -> str:
     """What a text asked in a language must be: written in it, in any words, with
     the facts it lacks besides (v7 play-test: an English note was told it missed a
     whole Spanish sentence, as if that translation were required word for word)."""
-    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before)}" if o else "") + ")"
+    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before, matched)}" if o else "") + ")"
                      for t, v, o in lacking)
     also = f", and carry {said}" if said else ""
     return f"the text must be written in that language, in your own words or a " \
@@ -465,16 +562,19 @@ def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]
     value there: (tool, field, step, this episode's value, why that step is not the
     expected call). An explanation names the episode's own value, never the
     reference run's (v5 play-test c2-0079: "does not mention SO-BUGDUNPM", the
-    reference's order, where the player's order was SO-QJSRXL2Z)."""
+    reference's order, where the player's order was SO-QJSRXL2Z). The step read is the
+    one the grader matched to that call, else the latest of the tool no other expected
+    call was matched to: never another call's (v8 c4-0014: MSFT's EPS estimate, left
+    out, was told it came from step 6, TRAF's earnings call, whose 3.14 "does not
+    count")."""
     for c in ctx.path:
         for key, ref in c.response.items():
             if ref != value or isinstance(ref, bool):
                 continue
-            found = [(i, s) for i, s in enumerate(before)
-                     if s.clean_ok and s.action.get("name") == c.tool]
-            if not found:
+            step = _step_of(ctx, c, before)
+            if step is None:
                 continue
-            i, s = found[-1]
+            i, s = step
             try:
                 own = json.loads(s.observation).get(key)
             except (ValueError, AttributeError):
@@ -482,6 +582,18 @@ def _own_mention(ctx: _Context, value: Any, before: Sequence[Step]
             if own is not None and own != ref:
                 return c.tool, key, i, own, _not_expected(ctx.corpus, c, s)
     return None
+
+
+def _step_of(ctx: _Context, call: Call, before: Sequence[Step]) -> tuple[int, Step] | None:
+    """The step among ``before`` that is ``call`` as the grader matched it, else the latest
+    clean call of its tool that the grader matched to no other call."""
+    i = ctx.matched.get((call.slot, call.tool))
+    if i is not None and i < len(before):
+        return i, before[i]
+    others = {j for (slot, _), j in ctx.matched.items() if slot != call.slot}
+    found = [(j, s) for j, s in enumerate(before)
+             if s.clean_ok and s.action.get("name") == call.tool and j not in others]
+    return found[-1] if found else None
 
 
 def _not_expected(corpus: Corpus, call: Call, step: Step) -> str:

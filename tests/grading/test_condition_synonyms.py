@@ -96,3 +96,36 @@ def test_a_condition_is_asked_where_the_request_asks_the_weather_itself(task_id,
 def test_an_italian_return_reason_cites_the_weather_in_italian(tmp_path, said, success):
     g = replay_changed(V8 / f"{RETURN}.actions", RETURN, STORM, said, tmp_path)
     assert g["success"] is success
+
+
+# -- what the explanation names as missing (issue 27 item 6) ---------------------------
+
+def _failure_line(slip: str) -> str:
+    """The closing line that says why the return was not done right, of a v8 slip."""
+    from tests.grading.test_played import _replay
+
+    g, text = _replay(V8 / "slips" / f"{RETURN}.{slip}.actions", RETURN)
+    assert not g["success"]
+    return next(line for line in text.splitlines() if "was not done right" in line)
+
+
+@pytest.mark.parametrize(("slip", "missing"), [
+    ("notracking", '"1Z5H8J03224NY7PMBK" (tracking_number'),
+    ("nocity", '"Istanbul" (city_name'),
+])
+def test_a_condition_said_in_italian_is_never_named_missing(slip, missing):
+    """v8 play-test c1-0014: a reason with "temporale" was told it left out "thunderstorm"
+    beside the fact it really lacked; the grade counts the Italian word, so must its reason."""
+    line = _failure_line(slip)
+    assert f"leaves out {missing}" in line
+    assert "thunderstorm" not in line.partition("leaves out")[2]
+
+
+def test_a_reason_without_the_weather_is_told_the_words_that_say_it_in_italian():
+    """v8 c1-0014 ``noweather``: the missing fact is the condition in Italian, with the
+    words the grade accepts for it, not the English word alone."""
+    line = _failure_line("noweather")
+    assert 'leaves out the weather condition "thunderstorm" in Italian (it) ' \
+           "(weather_condition, from the response of get_current_weather" in line
+    assert 'said by words starting "temporal", "tempest" or "burrasc" (accents aside; ' \
+           'the translators\' "temporale" is one), or in English "thunderstorm")' in line

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.grading.test_played import replay_changed
-from toolmaze_gym.grading.second_figure import repeats_told, told_times
+from toolmaze_gym.grading.second_figure import repeats_told, told_times, untold
 
 PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
 EPISODE = "tmz-v7-c4-0020-P4"
@@ -65,3 +65,89 @@ def _email(body: str) -> bool:
 def test_msfts_dividend_and_eps_are_each_told(msft, success):
     """v8 blind review c4-0014: one "3.32" answered both asks; each needs its own."""
     assert _email(f"{msft}\n{TRAF}") is success
+
+
+# -- what the explanation names as missing (issue 27 item 6) ---------------------------
+
+REFERENCE = ("MSFT: 505.69 USD, dividend 3.32, 2025-Q3 EPS 3.32 vs 2.62.\n" + TRAF + NEWS)
+OWN_NEWS = "\nMarkets today: Harbor Bank's shares jumped after it beat profit forecasts."
+
+
+def _why(body: str, own_summary: bool = False, skip: tuple[str, str] = ("", "")) -> str:
+    """The closing line that says why the e-mail of c4-0014's reference path, sent with
+    ``body`` (after no summarizer call where ``own_summary``, and without the call
+    ``skip``, a tool and its symbol), was not done right."""
+    import json
+
+    from toolmaze_gym.play import PlaySession
+    from toolmaze_gym.tasks.suite import get_task
+
+    task = get_task(COMPARE)
+    s = PlaySession(task, "P0", prompt="failure_aware")
+    for c in task.default_path.calls:
+        if (own_summary and c.tool == "summarize_article") \
+                or (c.tool, c.args.get("symbol")) == skip:
+            continue
+        args = {k: body if k == "body" else v for k, v in c.args.items()}
+        s.handle(json.dumps({"name": c.tool, "arguments": args}, ensure_ascii=False))
+    s.handle(json.dumps({"name": "finish", "arguments": {"answer": "Sent."}}))
+    assert not s.env.record()["grade"]["success"]
+    return next(line for line in s.closing().splitlines()
+                if "was not done right" in line or "wrong value:" in line)
+
+
+DIVIDEND = ("the one not told as its own: 3.32 (money_amount, dividend_per_share, from the "
+            "response of company_overview (this episode called it as this task asks at "
+            "step 2))")
+
+
+@pytest.mark.parametrize("own_summary", [False, True])
+def test_an_email_without_the_dividend_is_told_the_dividend_is_missing(own_summary):
+    """v8 c4-0014 (settle.md `no_msft_dividend`): the line named only "3.32 written once";
+    with the headline in the agent's own words it named the summary, which counted."""
+    body = REFERENCE.replace("dividend 3.32, ", "")
+    if own_summary:
+        body = body.replace(NEWS, OWN_NEWS)
+    line = _why(body, own_summary)
+    assert DIVIDEND in line
+    assert "does not mention" not in line  # the summary in other words counted
+
+
+def test_an_email_without_msfts_eps_names_msfts_eps_not_trafs_estimate():
+    """v8 c4-0014: without "2025-Q3 EPS 3.32 vs 2.62" the line blamed TRAF's estimate 3.14
+    ("step 6 is not the get_earnings_report call this task asks for")."""
+    line = _why(REFERENCE.replace(", 2025-Q3 EPS 3.32 vs 2.62", ""))
+    assert "does not mention 2.62 (eps, from the response of get_earnings_report (this " \
+           "episode called it as this task asks at step 3))" in line
+    assert "the one not told as its own: 3.32 (eps, eps_actual, from the response of " \
+           "get_earnings_report (this episode called it as this task asks at step 3))" in line
+    assert "3.14" not in line.partition("which does not mention")[2]
+    assert "does not count" not in line
+
+
+def test_msfts_overview_never_called_is_no_wrong_value_of_trafs():
+    """v8 c4-0014: MSFT's company_overview never called, the e-mail without its dividend
+    was told "step 4 (company_overview {"symbol": "TRAF"}) was called with a wrong value:
+    ... expected "MSFT"": the misses reading took TRAF's own call for MSFT's."""
+    line = _why(REFERENCE.replace("dividend 3.32, ", ""), skip=("company_overview", "MSFT"))
+    assert "was called with a wrong value" not in line
+    assert "the one not told as its own: 3.32 (money_amount, dividend_per_share, from the " \
+           "response of company_overview, which this episode had called cleanly before " \
+           "this step only for other values (step 4))" in line
+
+
+def test_an_email_without_msfts_price_names_the_msft_quote():
+    line = _why(REFERENCE.replace("MSFT: 505.69 USD, ", "MSFT: "))
+    assert "does not mention 505.69 (money_amount, from the response of finance_quote_lookup " \
+           "(this episode called it as this task asks at step 1))" in line
+    assert "424.41" not in line.partition("which does not mention")[2]
+
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("MSFT: 505.69 USD, 2025-Q3 EPS 3.32 vs 2.62.", [0]),     # the EPS told: the dividend left
+    ("MSFT: 505.69 USD, dividend 3.32.", [1]),
+    ("MSFT: dividend and EPS 3.32 (est. 2.62).", [0]),        # the nearer word tells
+    ("MSFT: 3.32 vs 2.62.", [0, 1]),                          # no word: either may be missing
+])
+def test_an_explanation_reads_which_ask_a_figure_tells_by_the_word_before_it(text, left):
+    assert untold(text, 3.32, ["dividend_per_share", "eps_actual"]) == left

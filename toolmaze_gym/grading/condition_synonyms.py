@@ -78,3 +78,34 @@ def condition_said_in(text: str, condition: str, language: str) -> bool:
 def _starts_words(folded: str, entry: str) -> bool:
     """Each word of ``entry`` starts a word of ``folded``."""
     return all(re.search(rf"(?<![a-z0-9]){re.escape(w)}", folded) for w in entry.split())
+
+
+def condition_words_in(condition: str, language: str) -> str:
+    """The words ``condition_said_in`` accepts for ``condition`` in a text in
+    ``language``, as a reader is told them: the language's word starts, the
+    translators' word, and the English words (v8 play-test c1-0014: a reason told it
+    left out "thunderstorm" beside the Italian "temporale" that said it)."""
+    table = _table()
+    words = table["in_language"].get(language, {})
+    own = list(words.get(condition, []))
+    said = _words().get(condition, {}).get(language)
+    parts = []
+    if own:
+        covered = bool(said) and any(_starts_words(fold(said), e) for e in own)
+        note = f"; the translators' \"{said}\" is one" if covered else ""
+        parts.append(f"words starting {_either(own)} (accents aside{note})")
+    if said and not (own and covered):
+        parts.append(f'"{said}"')
+    if condition == "light rain" and words.get("rain"):
+        parts.append(f"words starting {_either(words['rain'])} beside an amount of rain in mm")
+    parts.append("in English " + _either([condition, *table["synonyms"].get(condition, [])]))
+    amount = table["with_amount"].get(condition, [])
+    if amount:
+        parts.append(f"{_either(amount)} beside an amount of rain in mm")
+    return ", or ".join(parts)
+
+
+def _either(words: list[str]) -> str:
+    """ "a", "b" or "c". """
+    quoted = [f'"{w}"' for w in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"

@@ -367,7 +367,7 @@ def _own_lookup(idx: TaskIndex, view: EpisodeView, st: _State, exp: Expected, m:
     Processor the agent skipped, its answer on the values this reading resolved."""
     ref = exp.call.response
     for i in reversed(view.by_tool.get(exp.call.tool, ())):
-        if i > after and i not in st.steps.values():
+        if i > after and i not in st.steps.values() and not _anothers(idx, exp, view, i):
             body = view.body(i)
             arg = m.mismatch(view.args(i))
             if arg and body is not None and _has_fields(body, ref) and body != ref:
@@ -381,6 +381,17 @@ def _own_lookup(idx: TaskIndex, view: EpisodeView, st: _State, exp: Expected, m:
         return None
     body = own.derive(exp.call.tool, args)
     return body if body is not None and _has_fields(body, ref) else None
+
+
+def _anothers(idx: TaskIndex, exp: Expected, view: EpisodeView, i: int) -> bool:
+    """Whether step ``i`` is exactly another expected call of the same tool, as the
+    reference run made it (TRAF's company_overview beside MSFT's, v8 c4-0014): that is
+    the agent's call for that other slot, not what it had instead of ``exp``, even where
+    a later slot takes it (issue 27 item 6: a mail without MSFT's dividend, MSFT's
+    overview never called, was told TRAF's call had "a wrong value")."""
+    args = view.args(i)
+    return any(c.tool == exp.call.tool and k != exp.cid and idx.matchers[k](args)
+               for k, c in enumerate(idx.calls))
 
 
 class _Taken(set):

@@ -67,3 +67,24 @@ def second_figures(slots: dict[str, Any], slot_id: str, value: float, ref_text: 
                 and told_times(ref_text, value) >= 2:
             out.append((src.slot, key))
     return out
+
+
+def untold(text: str, value: float, labels: list[str]) -> list[int]:
+    """Which of the asks of one figure ``value`` (each by the output field it comes
+    from: "dividend_per_share", "eps_actual") ``text`` leaves untold, for an explanation
+    only: each occurrence of the figure tells the ask whose field's first word comes last
+    before it, after the figure before ("EPS 3.32" tells the EPS, so the dividend of the
+    same value is the one left out: v8 c4-0014). An occurrence with no such word tells
+    none in particular, so more asks may be returned than are missing."""
+    words = [label.split("_")[0].lower() for label in labels]
+    claimed: set[int] = set()
+    start = 0
+    for m in _FIGURE.finditer(text):
+        window, start = text[start:m.start()].lower(), m.end()
+        if not any(abs(n - value) < 0.005 for n in numbers_in(m.group(0))):
+            continue
+        found = [(hit.start(), j) for j, w in enumerate(words) if w and j not in claimed
+                 for hit in re.finditer(rf"\b{re.escape(w)}", window)]
+        if found:
+            claimed.add(max(found)[1])
+    return [j for j in range(len(labels)) if j not in claimed]
