@@ -87,6 +87,14 @@ CHANGES: dict[str, int] = {
     # need: "a las 11:45 UTC del viernes 21 de agosto", not "a las viernes 21 de
     # agosto, 11:45 UTC" (world.localise; toolmaze-v7 c4-0042).
     "clock_first_datetimes": 5,
+    # An order charges the shipping the shipping-rate tools quote for its units and
+    # destination (each line quoted as they quote it), not a flat 4.99 under 50 and 0
+    # over (world.commerce.Commerce.order_shipping; toolmaze-v8 c4-0072's buy_now
+    # charged 4.99 against a 6.25 quote, c4-0001's submit_order 0.0 against 21.09).
+    "shipping_as_quoted": 6,
+    # Seattle's combined sales tax is 10.35 % since April 2025, not 10.25 %
+    # (data/world/commerce.json ``tax_city_changes``; toolmaze-v8 c4-0072, c3-0057).
+    "seattle_sales_tax_2025": 6,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
