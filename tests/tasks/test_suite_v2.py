@@ -90,6 +90,19 @@ def test_every_suite_task_is_solvable_from_what_the_agent_sees(corpus):
 # ISO dates, "(lights on: off)"); tests/tasks/test_request_words.py holds its queries
 # as the counter-examples. A suite built after it (v4) must pass this check too.
 V3_MACHINE_WORDS = "query is not in people's words"
+# toolmaze-v8 was built before the rules against "Order 5 × ..." and "... on
+# ana.bauer@..." (its 52 queries that break them include c2-0092 and c3-0071, the v8
+# blind review's counter-examples in tests/tasks/test_request_words.py); a suite built
+# after (v9) passes them.
+V8_MACHINE_RULES = ("multiplication sign", "order on an e-mail address")
+
+
+def _older_than_its_rule(q: str) -> bool:
+    """A problem the shipped suite has because a people's-words rule came after it."""
+    if NAME == "toolmaze-v3":
+        return q.startswith(V3_MACHINE_WORDS)
+    return NAME == "toolmaze-v8" and any(q.startswith(f"{V3_MACHINE_WORDS}: {r} ")
+                                         for r in V8_MACHINE_RULES)
 
 
 def test_every_suite_task_passes_the_generator_checks(sim):
@@ -97,7 +110,7 @@ def test_every_suite_task_passes_the_generator_checks(sim):
     lib = {s.id: s for s in load_library()}
     bad = {t.id: p for t in SUITE if scenario_of(t) not in REWRITTEN
            and (p := [q for q in gen.problems(t, lib[scenario_of(t)])
-                      if not (NAME == "toolmaze-v3" and q.startswith(V3_MACHINE_WORDS))])}
+                      if not _older_than_its_rule(q)])}
     assert not bad, next(iter(bad.items()))
 
 
