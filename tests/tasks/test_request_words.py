@@ -11,6 +11,7 @@ import pytest
 
 from toolmaze_gym import hashing
 from toolmaze_gym.mentions import mentions
+from toolmaze_gym.tasks.asked_ids import asks_the_number
 from toolmaze_gym.tasks.queries import say_as, stated_as
 from toolmaze_gym.tasks.request_words import machine_words, phrasing_words
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator, _fill
@@ -33,6 +34,15 @@ V3_MACHINE = [
 ]
 
 
+# The v8 blind review's machine phrasing (tests/data/reviews/v8): (task, rule).
+V8_MACHINE = [
+    ("tmz-v8-c2-0092", "multiplication sign"),  # "Order 5 × Brightline Max Cast Iron Skillet"
+    ("tmz-v8-c2-0092", "order on an e-mail address"),  # "... on ana.bauer@fabrikam.eu"
+    ("tmz-v8-c3-0071", "multiplication sign"),  # "Buy 1 × Brightline Compact Smart Plug"
+    ("tmz-v8-c3-0071", "order on an e-mail address"),  # "... on elif.haddad@initech.org"
+]
+
+
 @pytest.fixture(scope="module")
 def gen():
     return ScenarioGenerator()
@@ -42,6 +52,64 @@ def gen():
 def test_the_v3_counter_examples_are_caught(task_id, rule):
     found = machine_words(get_task(task_id).query)
     assert any(p.startswith(rule + " ") for p in found), found
+
+
+@pytest.mark.parametrize(("task_id", "rule"), V8_MACHINE)
+def test_the_v8_counter_examples_are_caught(task_id, rule):
+    found = machine_words(get_task(task_id, "toolmaze-v8").query)
+    assert any(p.startswith(rule + " ") for p in found), found
+
+
+def test_an_account_or_a_count_said_as_people_do_is_not_caught():
+    assert machine_words("Order 5 Brightline Max Cast Iron Skillets with my account "
+                         "ana.bauer@fabrikam.eu, and notify me at ana.bauer@fabrikam.eu.") == []
+    assert machine_words("Buy 2 of them for elif.haddad@initech.org on Monday 31 August.") == []
+
+
+def test_the_v8_order_phrasings_now_say_the_count_and_the_account_as_people_do(gen):
+    """c2-0092's and c3-0071's phrasings filled in again: a plural after the count,
+    the account said as one."""
+    for sid, k in (("sh-stock-check-then-order-by-sku", 2),
+                   ("sc3-home-delivery-household-note", 2)):
+        sc = LIB[sid]
+        params = {**gen.draw_params(sc, hashing.Stream("v8-words", sid)), "quantity": 5}
+        query = _fill(sc, sc.phrasings[k], params)
+        assert "×" not in query and " with " in query and machine_words(query) == [], query
+
+
+@pytest.mark.parametrize("task_id", ["tmz-v8-c3-0079", "tmz-v8-c4-0001"])
+def test_the_v8_requests_named_the_order_without_asking_its_number(task_id):
+    """c3-0079 "text my sister ... the extra order", c4-0001 "an email ... with the order":
+    only the id passed, where a reader named the order by its product."""
+    assert not asks_the_number(get_task(task_id, "toolmaze-v8").query, "order_id")
+    assert asks_the_number("text her the new order's number", "order_id")
+    assert asks_the_number("the number of the replacement order", "order_id")
+
+
+@pytest.mark.parametrize(("sid", "k", "now", "v8"), [
+    ("sh-gift-parcel-eta-task-and-text", 0, "the new order's number", "the extra order"),
+    ("fin-gift-to-friend-abroad", 1, "the order number and", "the order and"),
+])
+def test_a_v8_order_phrasing_put_back_is_reported_by_the_library_check(sid, k, now, v8,
+                                                                      corpus):
+    sc = LIB[sid]
+    assert now in sc.phrasings[k] and check_scenario(sc, corpus) == []
+    old = sc.phrasings[k].replace(now, v8)
+    broken = dataclasses.replace(sc, phrasings=(*sc.phrasings[:k], old, *sc.phrasings[k + 1:]))
+    assert any("asks for an order without asking its number" in p
+               for p in check_scenario(broken, corpus))
+
+
+def test_the_gift_order_names_the_buyers_account_not_a_recipient(gen):
+    """c3-0079: "order 2 ... (to hugo.yilmaz@umbrella.co)" read as shipping to Hugo; the
+    address is the buyer's account."""
+    sc = LIB["sh-gift-parcel-eta-task-and-text"]
+    params = gen.draw_params(sc, hashing.Stream("v8-gift", sc.id))
+    for phrasing in sc.phrasings:
+        query = _fill(sc, phrasing, params)
+        assert f"(to {params['me']})" not in query and f"for {params['me']}" not in query
+        assert f"account {params['me']}" in query or f"with {params['me']} as the e-mail" \
+            in query, query
 
 
 def test_a_tool_name_in_a_request_is_caught():

@@ -93,11 +93,13 @@ V3_MACHINE_WORDS = "query is not in people's words"
 # toolmaze-v8 was built before the rules its blind review asked for (issue 28's v9 work
 # list: "10203 SEK plus DE VAT", "push omar.patel@... each person's share", "at 12:00 UTC
 # ... in their local time", a visa story "in case trains are affected"; c1-0073's "our
-# office" of a home room, c4-0072's "chilly" at 19.7 °C: tasks/data_words.py);
+# office" of a home room, c4-0072's "chilly" at 19.7 °C: tasks/data_words.py; "Order 5 ×
+# ..." and "... on ana.bauer@...": c2-0092, c3-0071);
 # tests/tasks/test_request_words.py holds its queries as the counter-examples.
 V8_RULES = (*(f"{V3_MACHINE_WORDS}: {r}" for r in (
     "amount without thousands separator", "tax country by code",
-    "UTC time in their local time", "push a person", "reason a drawn story may not fit")),
+    "UTC time in their local time", "push a person", "reason a drawn story may not fit",
+    "multiplication sign", "order on an e-mail address")),
     "words the data contradict")  # "our office" of a home room, "chilly" at 19.7 °C
 
 

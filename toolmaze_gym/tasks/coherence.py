@@ -566,6 +566,25 @@ def review_subject(task: Task, corpus: Corpus, world: World) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def reviewed_delivered(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A review of a product bought in a store order placed before the episode is of one
+    whose parcel arrived: nobody reviews a product "once a parcel has arrived" (and says
+    how the delivery went) while it is still on its way (toolmaze-v8 c1-0022 reviewed a
+    Fitness Tracker whose parcel was "in transit": "Delivered by UPS (in transit)")."""
+    reviewed = {str(v).strip().upper() for c in calls(task, corpus)
+                if c.behaviour == "shop.post_review" for v in c.args_of("product_id")}
+    out = []
+    for c in calls(task, corpus):
+        for oid in c.args_of("shop_order_id"):
+            order = world.commerce.order(str(oid))
+            if order is None or order.delivered:
+                continue
+            hit = [pid for pid, _ in order.lines if pid in reviewed]
+            out += [f"review: a review of {world.commerce.by_id(pid).name} bought in order "
+                    f"{order.order_id}, whose parcel has not arrived" for pid in hit]
+    return list(dict.fromkeys(out))
+
+
 # ---------------------------------------------------------------- people and places
 
 
@@ -1051,6 +1070,7 @@ RULES: dict[str, Rule] = {
     "scene_hours": scene_hours,
     "stays_apart": stays_apart,
     "review_subject": review_subject,
+    "reviewed_delivered": reviewed_delivered,
     "trip_from_home": trip_from_home,
     "arrival_before_stay": arrival_before_stay,
     "forecast_on_arrival": forecast_on_arrival,

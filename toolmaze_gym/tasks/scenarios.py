@@ -25,6 +25,7 @@ from toolmaze_gym.tasks.account_currency import account_currency_problems
 from toolmaze_gym.tasks.action_content import empty_action_problems, unasked_optional_problems
 from toolmaze_gym.tasks.action_cues import action_problems
 from toolmaze_gym.tasks.aggregates import aggregate_problems
+from toolmaze_gym.tasks.asked_ids import asked_id_problems
 from toolmaze_gym.tasks.asks import asks_problems, holes, parse_answer, parse_asks, parse_cues
 from toolmaze_gym.tasks.budget_fit import budget_fit_problems
 from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
@@ -619,6 +620,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
     problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
     problems += ungraded_figure_problems(sc)
+    problems += asked_id_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}

@@ -106,6 +106,14 @@ CHANGES: dict[str, int] = {
     # jetzt 17.9 °C", not "Im Raum office ..." (data/world/room_words.json, the
     # templates' ``_room_names`` versions; toolmaze-v8 c3-0009; world.phrasebook).
     "room_names": 6,
+    # An order charges the shipping the shipping-rate tools quote for its units and
+    # destination (each line quoted as they quote it), not a flat 4.99 under 50 and 0
+    # over (world.commerce.Commerce.order_shipping; toolmaze-v8 c4-0072's buy_now
+    # charged 4.99 against a 6.25 quote, c4-0001's submit_order 0.0 against 21.09).
+    "shipping_as_quoted": 6,
+    # Seattle's combined sales tax is 10.35 % since April 2025, not 10.25 %
+    # (data/world/commerce.json ``tax_city_changes``; toolmaze-v8 c4-0072, c3-0057).
+    "seattle_sales_tax_2025": 6,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -126,7 +126,7 @@ def _place(ctx: CallContext, lines: list[tuple[Product, int]], email: str,
     to = email.strip().lower()
     subtotal = round(sum(round(charged_price(p.price, discount_pct) * q, 2) for p, q in lines),
                      2)
-    fee = c.order_shipping_fee(subtotal)
+    fee = c.order_shipping(lines, ctx.world.geo.city(dest), subtotal)
     oid = make_id("SO", 8, to, tuple((p.product_id, q) for p, q in lines),
                   *([discount_pct] if discount_pct else []),
                   *([dest] if ship_to_city.strip() else []), counter(ctx, "order"))
@@ -226,8 +226,9 @@ def _past_order_rows(ctx: CallContext,
                      past: PastOrder) -> tuple[dict[str, Any], dict[str, Any]]:
     c = ctx.world.commerce
     subtotal = round(sum(round(by_id(ctx, pid).price * q, 2) for pid, q in past.lines), 2)
-    fee = c.order_shipping_fee(subtotal)
     s = c.shipment(past.tracking_number)
+    fee = c.order_shipping([(by_id(ctx, pid), q) for pid, q in past.lines],
+                           ctx.world.geo.city(s.destination), subtotal)
     parcel = {"status": s.status, "origin": s.origin, "destination": s.destination,
               "last_location": s.last_location, "eta_days": s.eta_days}
     return {"order_id": past.order_id, "email": past.email, "lines": list(past.lines),
