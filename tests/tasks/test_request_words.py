@@ -220,7 +220,7 @@ V8_MACHINE = [
 
 
 @pytest.mark.parametrize(("task_id", "rule"), V8_MACHINE)
-def test_the_v8_counter_examples_are_caught(task_id, rule):
+def test_the_v8_machine_counter_examples_are_caught(task_id, rule):
     found = machine_words(get_task(task_id, "toolmaze-v8").query)
     assert any(p.startswith(rule + " ") for p in found), found
 
