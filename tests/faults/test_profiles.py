@@ -245,9 +245,10 @@ def test_fault_kinds_are_plausible_and_mixed(suite):
         # Each plausible kind keeps a real share; unit slips are the rarest since a
         # slip beside its clean twin (cents next to the amount) no longer counts
         # No kind takes much more than half (toolmaze-v7: unit 4.9 % of P3 and 5.0 % of
-        # P4, wrong entity 49.4 % and 50.1 %).
+        # P4, wrong entity 49.4 % and 50.1 %; toolmaze-v9: wrong entity 52.4 % and 53.0 %,
+        # after faults left the summaries an agent may write itself: profile version 7).
         assert all(shares[m][k] >= 0.045 for k in FAULT_KINDS), shares[m]
-        assert max(shares[m][k] for k in FAULT_KINDS) <= 0.51, shares[m]
+        assert max(shares[m][k] for k in FAULT_KINDS) <= 0.55, shares[m]
 
 
 def test_profile_for_uses_the_shipped_profile_only_for_suite_tasks(sim, monkeypatch):
