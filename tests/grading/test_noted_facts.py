@@ -4,6 +4,7 @@ return, refund and new order" passed without the refund)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -47,4 +48,35 @@ def test_the_to_do_must_note_the_refund(tmp_path, new, success):
     path = tmp_path / source.name
     path.write_text(text, encoding="utf-8")
     g, out = _replay(path, "tmz-v7-c4-0099-P2")
+    assert g["success"] is success, out
+
+
+def test_a_cue_inside_a_longer_cue_names_the_longer_ones_output():
+    """toolmaze-v9 c1-0067: "notify the household of the new temperature" names the set
+    point ("new temperature"), not the reading whose cue "temperature" it holds; the
+    reading is asked of the final answer ("tell me what it reads now")."""
+    task = get_task("tmz-v9-c1-0067")
+    assert with_noted(task, load_corpus()) == task
+    # the request's own words, with the reading's cue said on its own, still ask it
+    said = task.query.replace("of the new temperature", "of the new temperature and the "
+                              "temperature it read")
+    asked = with_noted(dataclasses.replace(task, query=said), load_corpus())
+    added = {m[1] for s in asked.slots for i in s.inputs for m in i.mentions} \
+        - {m[1] for s in task.slots for i in s.inputs for m in i.mentions}
+    assert added == {21.5}
+
+
+@pytest.mark.parametrize(("message", "success"), [
+    ("the guest room thermostat has been raised to 22.5 °C (72.5 °F)", True),  # as played
+    ("the guest room thermostat has been raised to 24 °C (75.2 °F)", False),   # wrong
+])
+def test_the_household_is_told_the_new_temperature(tmp_path, message, success):
+    played = Path(__file__).parent.parent / "data" / "played" / "v9"
+    source = played / "tmz-v9-c1-0067-P3.actions"
+    text = source.read_text(encoding="utf-8")
+    old = "the guest room thermostat has been raised to 22.5 °C (72.5 °F)"
+    assert old in text
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, message), encoding="utf-8")
+    g, out = _replay(path, "tmz-v9-c1-0067-P3")
     assert g["success"] is success, out

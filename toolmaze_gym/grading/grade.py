@@ -213,7 +213,12 @@ from toolmaze_gym.world.geo import minor_units
 #     a text the agent sent or the final answer (``zone_told``). An amount and an EPS of
 #     the same value are two figures: each ask needs its own occurrence, unless told
 #     another way (c4-0014's MSFT dividend and EPS, both 3.32: ``second_figure.FIGURES``).
-GRADING_VERSION = "19"
+# 20: a cue word said inside a longer cue of another output names that output (the
+#     toolmaze-v9 play-test, c1-0067 P3: "notify the household of the new temperature"
+#     named the set point, "new temperature", and the reading, "temperature", so the
+#     notification failed without the old reading the request asked of the answer:
+#     ``noted_facts._named``).
+GRADING_VERSION = "20"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

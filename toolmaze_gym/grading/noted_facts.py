@@ -45,14 +45,36 @@ def noting_clauses(query: str, words: tuple[str, ...]) -> list[str]:
     return out
 
 
+def _cue_spans(clause: str, word: str) -> list[tuple[int, int]]:
+    """Where ``clause`` says the cue ``word`` as whole words (as ``cue_in`` reads it)."""
+    return [m.span() for m in re.finditer(rf"(?<!\w){re.escape(word.lower())}(?!\w)",
+                                          clause.lower())]
+
+
+def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bool:
+    """Whether ``clause`` names output ``ref`` by one of its cue words said on its own,
+    not as part of a longer cue of another output: "the new temperature" names the set
+    point (its cue), not the reading whose cue is "temperature" (toolmaze-v9 c1-0067:
+    "notify the household of the new temperature" asked the old reading too)."""
+    longer = [(span, w) for other, words in cues if other != ref for w in words
+              for span in _cue_spans(clause, w)]
+    for w in dict(cues)[ref]:
+        if not cue_in(clause, w):
+            continue
+        for a, b in _cue_spans(clause, w):
+            if not any(x <= a and b <= y and (y - x) > (b - a) for (x, y), _ in longer):
+                return True
+    return False
+
+
 def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
     cap = dict((s.id, c) for s, c in action_steps(sc, corpus)).get(step.id)
     if cap is None:
         return []
     own = {ref: words for ref, words in sc.cues if "." not in ref}
     clauses = noting_clauses(query, step_cues(corpus, step, cap, own, default_cues()))
-    return [ref for ref, words in sc.cues if "." in ref
-            and any(cue_in(c, w) for c in clauses for w in words)]
+    outputs = [(ref, tuple(words)) for ref, words in sc.cues if "." in ref]
+    return [ref for ref, _ in outputs if any(_named(c, ref, outputs) for c in clauses)]
 
 
 def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
