@@ -111,9 +111,10 @@ GRADER_LENIENT = {
                                            "'a proper price' was asked (minor)",
     # toolmaze-v8's play-test (tests/data/played/v8/README.md).
     # toolmaze-v9's play-test (tests/data/played/v9/README.md).
-    "tmz-v9-c2-0041-P2.utc-as-local": "c2-0041's local start time is graded nowhere: its ask "
-                                      "sits on the push's optional title, and '13:00 Singapore "
-                                      "time' (21:00 is right) passes (toolmaze-v9's "
+    "tmz-v9-c2-0041-P2.utc-as-local": "c2-0041's local start time (21:00+08:00) is matched "
+                                      "as an instant: '(13:00 UTC)' in the push satisfies it, "
+                                      "and the wrong '13:00 Singapore time' beside it passes "
+                                      "(without '(13:00 UTC)' it fails) (toolmaze-v9's "
                                       "play-test, p2)",
     "tmz-v9-c4-0054-P1.push-wrong-chf": "c4-0054's push 'with the change' says 'refund 80.50 "
                                         "CHF' (80.50 EUR = 79.28 CHF) and passes: a wrong figure "
