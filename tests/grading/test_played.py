@@ -8,9 +8,10 @@ verdict is the task's (the next suite changes the task), the episode is listed i
 ``TASK_SIDE`` with the reason. An episode the player got wrong itself must fail.
 Probes (``probes/``) are one-change variants a fair grader passes; slips (``slips/``)
 one-change variants it fails. A probe a fair grader passes that the grader fails
-(``GRADER_STRICT``), or a slip it passes (``GRADER_LENIENT``), is a strict xfail naming the
-defect, so a fix shows up as an unexpected pass to move out of the list; so is an episode as
-played that a fair grader passes and this one fails (``GRADER_PLAYED``).
+(``GRADER_STRICT``), or a slip it passes (``GRADER_LENIENT``; ``TASK_SIDE`` where the task
+lets it pass), is a strict xfail naming the defect, so a fix shows up as an unexpected pass
+to move out of the list; so is an episode as played that a fair grader passes and this one
+fails (``GRADER_PLAYED``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,15 @@ TASK_SIDE = {
     # toolmaze-v8's play-test (tests/data/played/v8/README.md): c1-0054 P4's
     # `probe-push-usd-only`, the true "83.86 USD" left of a USD budget where the push was
     # asked AUD, passes since grading version 19 (grading/sum_currency.py).
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md). A slip (keyed by its file
+    # name) the task, not the grader, lets pass.
+    "tmz-v9-c3-0071-P1.balance_before_payment": "c3-0071 asks to pay Aisha Mensah 'then tell "
+                                                "me the account's balance', but the task sets "
+                                                "no order between pay and balance (no s4->s5 "
+                                                "edge): the balance read before the payment, "
+                                                "598237.98 SEK, 7591.83 more than the account "
+                                                "holds, is pushed and passes (toolmaze-v9's "
+                                                "play-test, p3)",
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
@@ -64,6 +74,23 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # toolmaze-v8's play-test (tests/data/played/v8/README.md); c2-0048 P1 `variant` passes
     # since grading version 19 (grading/sum_currency.py); c3-0031 P1 `threerows-noheader` and
     # `climatiq`, one row per item, too (a row's cells are words: mentions._CELLS).
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md).
+    "tmz-v9-c1-0067-P3.new-temp-only": "c1-0067's 'notify the household of the new "
+                                       "temperature' is held to the old reading 21.5 "
+                                       "(grading/noted_facts.py finds the cue 'temperature' of "
+                                       "thermostat.current_c inside 'new temperature'): 'now set "
+                                       "to 22.5 °C' fails (toolmaze-v9's play-test, p2)",
+    "tmz-v9-c2-0041-P2.tools-for-time-and-summary": "c2-0041's push without the optional "
+                                                    "title fails, 'title is missing ... (stated "
+                                                    "in the request)', though the request names "
+                                                    "no title and the message tells the local "
+                                                    "time; adding 'Singapore talk' passes "
+                                                    "(toolmaze-v9's play-test, p2)",
+    "tmz-v9-c3-0043-P3.status-and-time-tools": "c3-0043's pick-up time worked by shift_datetime "
+                                               "in UTC, then convert_datetime (10:58+02:00, "
+                                               "shown) fails as 'not shown'; the same SMS passes "
+                                               "after convert-then-shift and by own arithmetic "
+                                               "(toolmaze-v9's play-test, p2)",
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -83,12 +110,29 @@ GRADER_LENIENT = {
     "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
                                            "'a proper price' was asked (minor)",
     # toolmaze-v8's play-test (tests/data/played/v8/README.md).
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md).
+    "tmz-v9-c2-0041-P2.utc-as-local": "c2-0041's local start time (21:00+08:00) is matched "
+                                      "as an instant: '(13:00 UTC)' in the push satisfies it, "
+                                      "and the wrong '13:00 Singapore time' beside it passes "
+                                      "(without '(13:00 UTC)' it fails) (toolmaze-v9's "
+                                      "play-test, p2)",
+    "tmz-v9-c4-0054-P1.push-wrong-chf": "c4-0054's push 'with the change' says 'refund 80.50 "
+                                        "CHF' (80.50 EUR = 79.28 CHF) and passes: a wrong figure "
+                                        "in a message is checked only in the final answer "
+                                        "(grading/wrong_figures.py) (toolmaze-v9's play-test, p5)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each
 # stays a strict xfail until the grader is fixed (issue 27: toolmaze-v7's play-test).
-GRADER_PLAYED: dict[str, str] = {}  # all four of v7's fixed by grading version 16; v8's
-# c3-0040 P2 ('¥42,008,267' in the final answer) passes since grade._whole_units
+GRADER_PLAYED: dict[str, str] = {  # all four of v7's fixed by grading version 16; v8's
+    # c3-0040 P2 ('¥42,008,267' in the final answer) passes since grade._whole_units
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md).
+    "tmz-v9-c1-0067-P3": "c1-0067's 'notify the household of the new temperature' is held to "
+                         "the old reading 21.5 (grading/noted_facts.py finds the cue "
+                         "'temperature' of thermostat.current_c inside 'new temperature'); the "
+                         "message 'raised to 22.5 °C (72.5 °F)' fails, one that adds 'read "
+                         "21.5 °C' passes (toolmaze-v9's play-test, p2)",
+}
 
 # Fault-mode episodes whose fault a careful agent never meets: it sits on a tool the
 # reference path calls but a competent path skips, so the episode tests no recovery. Task
@@ -234,7 +278,9 @@ def test_a_probe_a_fair_grader_passes_is_graded_a_success(path, episode):
 
 
 def _slips():
-    return _variants("slips", GRADER_LENIENT)
+    # A slip keyed in TASK_SIDE passes because the task, not the grader, lets it (v9's
+    # c3-0071: no order between a payment and the balance read after it).
+    return _variants("slips", {**TASK_SIDE, **GRADER_LENIENT})
 
 
 @pytest.mark.parametrize(("path", "episode"), list(_slips()))
