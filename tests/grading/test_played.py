@@ -74,12 +74,9 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # toolmaze-v8's play-test (tests/data/played/v8/README.md); c2-0048 P1 `variant` passes
     # since grading version 19 (grading/sum_currency.py); c3-0031 P1 `threerows-noheader` and
     # `climatiq`, one row per item, too (a row's cells are words: mentions._CELLS).
-    # toolmaze-v9's play-test (tests/data/played/v9/README.md).
-    "tmz-v9-c1-0067-P3.new-temp-only": "c1-0067's 'notify the household of the new "
-                                       "temperature' is held to the old reading 21.5 "
-                                       "(grading/noted_facts.py finds the cue 'temperature' of "
-                                       "thermostat.current_c inside 'new temperature'): 'now set "
-                                       "to 22.5 °C' fails (toolmaze-v9's play-test, p2)",
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md); c1-0067 P3 `new-temp-only`
+    # passes since grading version 20 (noted_facts._named: "new temperature" names the set
+    # point only).
     "tmz-v9-c2-0041-P2.tools-for-time-and-summary": "c2-0041's push without the optional "
                                                     "title fails, 'title is missing ... (stated "
                                                     "in the request)', though the request names "
@@ -126,12 +123,8 @@ GRADER_LENIENT = {
 # stays a strict xfail until the grader is fixed (issue 27: toolmaze-v7's play-test).
 GRADER_PLAYED: dict[str, str] = {  # all four of v7's fixed by grading version 16; v8's
     # c3-0040 P2 ('¥42,008,267' in the final answer) passes since grade._whole_units
-    # toolmaze-v9's play-test (tests/data/played/v9/README.md).
-    "tmz-v9-c1-0067-P3": "c1-0067's 'notify the household of the new temperature' is held to "
-                         "the old reading 21.5 (grading/noted_facts.py finds the cue "
-                         "'temperature' of thermostat.current_c inside 'new temperature'); the "
-                         "message 'raised to 22.5 °C (72.5 °F)' fails, one that adds 'read "
-                         "21.5 °C' passes (toolmaze-v9's play-test, p2)",
+    # toolmaze-v9's c1-0067 P3 (the household held to the old reading 21.5) passes since
+    # grading version 20 (noted_facts._named).
 }
 
 # Fault-mode episodes whose fault a careful agent never meets: it sits on a tool the
