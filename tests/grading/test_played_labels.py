@@ -53,10 +53,20 @@ def test_c_is_never_below_c_star(episode):
 
 
 ALL_PLAYED = PLAYED.parent
+# Played files whose c* is known wrong, each a strict xfail naming the defect.
+C_STAR_KNOWN = {
+    "v9/probes/tmz-v9-c3-0043-P3.status-and-time-tools.actions":
+        "toolmaze-v9 c3-0043 P3: the pick-up time worked out by shift_datetime in UTC, then "
+        "convert_datetime (the other order of the reference's two Processors) is read as "
+        "never shown (GRADER_STRICT in test_played.py), and c* 7 counts a call more than "
+        "the agent's recovery of 6",
+}
 
 
-@pytest.mark.parametrize("path", sorted(str(p.relative_to(ALL_PLAYED))
-                                        for p in ALL_PLAYED.glob("**/*.actions")))
+@pytest.mark.parametrize("path", [
+    pytest.param(p, marks=[pytest.mark.xfail(strict=True, reason=C_STAR_KNOWN[p])]
+                 if p in C_STAR_KNOWN else [])
+    for p in sorted(str(p.relative_to(ALL_PLAYED)) for p in ALL_PLAYED.glob("**/*.actions"))])
 def test_a_recovered_episode_never_beats_c_star(path):
     """Issue 27 item 6 over every played episode, probe and slip: c* is for an agent
     that derives what this agent derived and calls what it called, so wherever the
