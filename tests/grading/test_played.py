@@ -76,13 +76,8 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # `climatiq`, one row per item, too (a row's cells are words: mentions._CELLS).
     # toolmaze-v9's play-test (tests/data/played/v9/README.md); c1-0067 P3 `new-temp-only`
     # passes since grading version 20 (noted_facts._named: "new temperature" names the set
-    # point only).
-    "tmz-v9-c2-0041-P2.tools-for-time-and-summary": "c2-0041's push without the optional "
-                                                    "title fails, 'title is missing ... (stated "
-                                                    "in the request)', though the request names "
-                                                    "no title and the message tells the local "
-                                                    "time; adding 'Singapore talk' passes "
-                                                    "(toolmaze-v9's play-test, p2)",
+    # point only), and c2-0041 P2 `tools-for-time-and-summary` too (a push's title left out
+    # whose asks the message tells: arguments.Matcher.optional_texts).
     "tmz-v9-c3-0043-P3.status-and-time-tools": "c3-0043's pick-up time worked by shift_datetime "
                                                "in UTC, then convert_datetime (10:58+02:00, "
                                                "shown) fails as 'not shown'; the same SMS passes "

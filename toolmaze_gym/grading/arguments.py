@@ -419,8 +419,8 @@ class Matcher:
     """One expected call's argument check, prepared once (types looked up and the
     expected values normalised once, ``SemanticType.same`` semantics kept)."""
 
-    __slots__ = ("allowed", "defaults", "money", "places", "required", "stated", "text_names",
-                 "texts", "whole")
+    __slots__ = ("allowed", "defaults", "money", "optional_texts", "places", "required",
+                 "stated", "text_names", "texts", "whole")
 
     def __init__(self, corpus: Corpus, call: Call,
                  texts: Mapping[str, TextRule] | None = None,
@@ -462,6 +462,8 @@ class Matcher:
                          and minor_units(call.args[p.name]) == 0 for p in spec.params)
         self.allowed = frozenset(p.name for p in spec.params)
         self.text_names = frozenset(p.name for p in spec.params if p.type == FREE_TEXT)
+        self.optional_texts = frozenset(p.name for p in spec.params
+                                        if p.type == FREE_TEXT and not p.required)
 
     def __call__(self, sent: Mapping[str, Any]) -> bool:
         return self.mismatch(sent) is None
@@ -488,6 +490,11 @@ class Matcher:
             pool = "\n".join(v for k, v in sent.items()
                              if k != name and isinstance(v, str) and k in self.text_names) \
                 if len(self.texts) > 1 else ""
+            # An optional text left out (a push's title) whose asks the call's other
+            # texts tell: the reader has them (grading version 20; toolmaze-v9 play-test
+            # c2-0041 P2, the talk's local time asked of the title only).
+            if got is None and name in self.optional_texts and pool and rule.accepts(pool):
+                continue
             if not rule.accepts(got, pool):
                 return name
         for name, v in sent.items():

@@ -217,7 +217,9 @@ from toolmaze_gym.world.geo import minor_units
 #     toolmaze-v9 play-test, c1-0067 P3: "notify the household of the new temperature"
 #     named the set point, "new temperature", and the reading, "temperature", so the
 #     notification failed without the old reading the request asked of the answer:
-#     ``noted_facts._named``).
+#     ``noted_facts._named``). An optional text left out (a push's title) passes where
+#     the call's other texts tell what was asked of it (c2-0041 P2: the talk's local
+#     time, asked of the title only, told in the message: ``Matcher.optional_texts``).
 GRADING_VERSION = "20"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
