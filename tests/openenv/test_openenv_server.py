@@ -87,7 +87,8 @@ def test_call_tool_over_mcp_gives_the_envs_text_and_errors(server):
     texts, state = asyncio.run(play())
     ref = in_process("C1", "P1", 2, calls)
     assert texts[:-1] == [s["observation"] for s in ref["steps"][:-1]]
-    assert json.loads(texts[0])["error"]["code"] in (429, 503, 504)  # transient, first call
+    errors = [json.loads(t)["error"]["code"] for t in texts[:-1] if '"error"' in t]
+    assert len(errors) == 1 and errors[0] in (429, 503, 504)  # transient: one failed call
     assert state.done and state.grade == ref["grade"] and ref["grade"]["recovered"]
     assert len(_records(run, store)) == 1
 
