@@ -29,7 +29,7 @@ from toolmaze_gym.grading.asked_facts import (
 )
 from toolmaze_gym.grading.second_figure import MONEY, second_figures
 from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
-from toolmaze_gym.tasks.asks import cue_in
+from toolmaze_gym.tasks.asks import cue_spans
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 
@@ -45,26 +45,15 @@ def noting_clauses(query: str, words: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _cue_spans(clause: str, word: str) -> list[tuple[int, int]]:
-    """Where ``clause`` says the cue ``word`` as whole words (as ``cue_in`` reads it)."""
-    return [m.span() for m in re.finditer(rf"(?<!\w){re.escape(word.lower())}(?!\w)",
-                                          clause.lower())]
-
-
 def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bool:
     """Whether ``clause`` names output ``ref`` by one of its cue words said on its own,
     not as part of a longer cue of another output: "the new temperature" names the set
     point (its cue), not the reading whose cue is "temperature" (toolmaze-v9 c1-0067:
     "notify the household of the new temperature" asked the old reading too)."""
-    longer = [(span, w) for other, words in cues if other != ref for w in words
-              for span in _cue_spans(clause, w)]
-    for w in dict(cues)[ref]:
-        if not cue_in(clause, w):
-            continue
-        for a, b in _cue_spans(clause, w):
-            if not any(x <= a and b <= y and (y - x) > (b - a) for (x, y), _ in longer):
-                return True
-    return False
+    longer = [span for other, words in cues if other != ref for w in words
+              for span in cue_spans(clause, w)]
+    return any(not any(x <= a and b <= y and y - x > b - a for x, y in longer)
+               for w in dict(cues)[ref] for a, b in cue_spans(clause, w))
 
 
 def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:

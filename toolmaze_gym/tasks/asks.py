@@ -142,12 +142,25 @@ def parse_answer(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def cue_in(phrasing: str, cue: str) -> bool:
-    """Whether ``phrasing`` says ``cue`` as whole words, outside its placeholders
-    (so the cue ``date`` is not found in ``{date}``)."""
+def _cue_pattern(phrasing: str, cue: str) -> tuple[re.Pattern[str], str]:
+    """``cue`` as a whole-word pattern, and ``phrasing`` as it is searched: outside its
+    placeholders (so the cue ``date`` is not found in ``{date}``), quotes made plain."""
     plain = _PLACEHOLDER.sub(" ", phrasing).translate(_PLAIN).lower()
     want = cue.translate(_PLAIN).lower()
-    return re.search(rf"(?<!\w){re.escape(want)}(?!\w)", plain) is not None
+    return re.compile(rf"(?<!\w){re.escape(want)}(?!\w)"), plain
+
+
+def cue_in(phrasing: str, cue: str) -> bool:
+    """Whether ``phrasing`` says ``cue`` as whole words, outside its placeholders."""
+    pattern, plain = _cue_pattern(phrasing, cue)
+    return pattern.search(plain) is not None
+
+
+def cue_spans(phrasing: str, cue: str) -> list[tuple[int, int]]:
+    """Where ``phrasing`` says ``cue`` as ``cue_in`` reads it (spans in one plain text
+    for every cue of the same phrasing, so they may be compared)."""
+    pattern, plain = _cue_pattern(phrasing, cue)
+    return [m.span() for m in pattern.finditer(plain)]
 
 
 def _stated_params(phrasing: str) -> set[str]:
