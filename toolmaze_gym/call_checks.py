@@ -26,6 +26,7 @@ from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.arguments import CONDITION, IN_LANGUAGE, implied, says
 from toolmaze_gym.grading.condition_synonyms import condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
+from toolmaze_gym.grading.stated_order import not_before
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
@@ -131,11 +132,35 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
     if not tries:
         return ["never called"]
     arg = entry.get("argument")
+    early = _before_stated(idx, call.slot, steps, tries)
+    if early:
+        return early
     found = [(i, _attempt_problems(ctx, call, steps, i, arg)) for i in tries]
     i, problems = min(found, key=lambda t: len(t[1]))
     if arg and not any(arg in p for p in problems):
         problems = [f"argument {arg} is not what this episode called for", *problems]
     return [f"step {i + 1}: {p}" for p in problems]
+
+
+def _before_stated(idx: Any, slot_id: str, steps: Sequence[Step], tries: Sequence[int]
+                   ) -> list[str]:
+    """Where every attempt came before a step the request orders first (``stated_order``:
+    "after checking its climate", grading version 21): which steps, by name."""
+    before = getattr(idx, "before", {}).get(slot_id)
+    if not before:
+        return []
+    called = [(str(s.action.get("name")), s.clean_ok) for s in steps]
+    tools_of = {u: idx.slot_by_id[u].tools for u in before}
+    names = idx.task.meta.get("steps", {})
+    out = []
+    for i in tries:
+        undone = not_before(before, tools_of, called, i)
+        if not undone:
+            return []
+        which = ", ".join(f"'{names.get(u, u)}' ({' or '.join(tools_of[u])})" for u in undone)
+        out.append(f"step {i + 1}: the request asks for {which} before this Action, and "
+                   "no clean call of it came before this step")
+    return out
 
 
 def _tries(steps: Sequence[Step], tool: str, entry: Mapping[str, Any]) -> list[int]:

@@ -55,15 +55,9 @@ TASK_SIDE = {
     # toolmaze-v8's play-test (tests/data/played/v8/README.md): c1-0054 P4's
     # `probe-push-usd-only`, the true "83.86 USD" left of a USD budget where the push was
     # asked AUD, passes since grading version 19 (grading/sum_currency.py).
-    # toolmaze-v9's play-test (tests/data/played/v9/README.md). A slip (keyed by its file
-    # name) the task, not the grader, lets pass.
-    "tmz-v9-c3-0071-P1.balance_before_payment": "c3-0071 asks to pay Aisha Mensah 'then tell "
-                                                "me the account's balance', but the task sets "
-                                                "no order between pay and balance (no s4->s5 "
-                                                "edge): the balance read before the payment, "
-                                                "598237.98 SEK, 7591.83 more than the account "
-                                                "holds, is pushed and passes (toolmaze-v9's "
-                                                "play-test, p3)",
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md): c3-0071 P1's slip
+    # `balance_before_payment`, the balance read before the payment asked "then", fails
+    # since grading version 21 (grading/stated_order.py).
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's

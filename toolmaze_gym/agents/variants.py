@@ -79,6 +79,7 @@ from toolmaze_gym.corpus.additive import ADDITIVE_BEHAVIOURS
 from toolmaze_gym.corpus.derivations import DERIVABLE_BEHAVIOURS
 from toolmaze_gym.corpus.sampling import valid_arguments
 from toolmaze_gym.grading.arguments import CURRENCY, MONEY, ROUNDING_ORDER, ROUNDING_SHARE, all_nil
+from toolmaze_gym.grading.index import task_index
 from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
@@ -632,6 +633,10 @@ class Reorder(Variant):
         corpus = self.sim.corpus
         stateful = [s.id for s in self.order if any(corpus[t].stateful for t in s.tools)]
         g.add_edges_from(itertools.pairwise(stateful))
+        # and the order the request states ("after checking its climate", "then tell me
+        # the balance"): the grader holds it (``grading.stated_order``)
+        before = task_index(self.task, corpus).before
+        g.add_edges_from((u, v) for v, us in before.items() for u in us)
         rank = {s.id: k for k, s in enumerate(self.order)}
         by_id = self.task.slot_by_id
         other = [by_id[i] for i in nx.lexicographical_topological_sort(g, key=lambda i: -rank[i])]

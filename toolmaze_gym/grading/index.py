@@ -40,6 +40,7 @@ from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
 from toolmaze_gym.grading.noted_facts import with_noted
+from toolmaze_gym.grading.stated_order import stated_order
 from toolmaze_gym.grading.sum_currency import CURRENCY, SUM_IN, currency_beside
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
@@ -230,8 +231,12 @@ class TaskIndex:
         self.downstream = {s: frozenset(t for d in self.down_slots[s] for t in by_id[d].tools)
                            for s in self.slot_ids}
         self.upstream = {s: _closure(s, parents) for s in self.slot_ids}
-        # What a slot's resolution reads: the slots upstream of it (the resolver's memo).
-        self.reads = {s: tuple(sorted(self.upstream[s])) for s in self.slot_ids}
+        # slot -> the slots the request states must come before it (grading version 21)
+        self.before = stated_order(task, corpus, self.upstream, order)
+        # What a slot's resolution reads: the slots upstream of it and those stated
+        # before it (the resolver's memo).
+        self.reads = {s: tuple(sorted(self.upstream[s] | self.before.get(s, frozenset())))
+                      for s in self.slot_ids}
         self.paths_with: dict[int, tuple[int, ...]] = {}  # call id -> the paths it is on
         for k, path in enumerate(self.paths):
             for cid in path.cids:

@@ -286,6 +286,13 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
     slot = idx.slot_by_id[slot_id]
     known = _Provenance(idx, view, st, own_rates=own is None)
     after = max((st.avail.get(u, -1) for u in idx.needs(slot, st.sides, _needs)), default=-1)
+    # the steps the request states before this one (``stated_order``): after them, and
+    # an Action only once every one of them was done
+    before = idx.before.get(slot_id, ())
+    done = [st.done.get(u) for u in before]
+    unchecked = None in done
+    stated = max((d for d in done if d is not None), default=-1)
+    after = max(after, stated)
     local: dict[str, Any] = {}
     local_at: dict[str, int | None] = {}
     bodies: list[dict[str, Any]] = []
@@ -307,6 +314,8 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
             found = _pick_rounded(view, exp, m, after, used, ok, known)
         parts = _pick_split(idx, view, exp, m, after, used, ok) \
             if found is None and exp.action else ()
+        if exp.action and unchecked:  # its asked check never done
+            found, parts = None, ()
         if parts:
             found = parts[-1]
             used.take(parts[:-1])
@@ -322,8 +331,9 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                 near = next((i for i in view.by_tool.get(exp.call.tool, ())
                              if i not in used), None)
                 if near is not None:
-                    wrong[cid] = (near, m.mismatch(view.args(near))
-                                  or known.unshown(exp, local, local_at, near) or "")
+                    early = unchecked or near <= stated  # before its stated steps
+                    wrong[cid] = (near, m.mismatch(view.args(near)) or (
+                        "" if early else known.unshown(exp, local, local_at, near) or ""))
                     # What the attempt created is what the episode has downstream:
                     # later steps are judged on the agent's own ids, not blamed
                     # for not using the reference run's.

@@ -1,0 +1,153 @@
+"""The order a request states between steps the data leaves independent
+(``toolmaze_gym.grading.stated_order``, grading version 21): toolmaze-v9 review c4-0080
+("cool ... the office thermostat as well after checking its climate and dew point") and
+play-test c3-0071 ("pay Aisha Mensah ...; then tell me the account's balance")."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from toolmaze_gym.corpus import load_corpus
+from toolmaze_gym.grading.index import task_index
+from toolmaze_gym.grading.stated_order import stated_order
+from toolmaze_gym.play import PlaySession
+from toolmaze_gym.tasks.suite import get_task
+
+HEAT = "tmz-v9-c4-0080"
+PAY = "tmz-v9-c3-0071"
+
+
+def _line(tool: str, **args) -> str:
+    return f"{tool} {json.dumps(args)}"
+
+
+# c4-0080's calls, by what they do
+FORECAST = _line("get_forecast_by_city", city="Madrid", date="2026-08-28")
+TO_F = _line("temperature_converter", celsius=33.7)
+ECO = _line("recommend_eco_setpoint", outdoor_temperature_c=33.7)
+BEDROOM = _line("adjust_temperature", site="Madrid", room="bedroom", temperature_c=27.0)
+DEVICES = _line("list_room_devices", site="Madrid", room="office")
+THERMOSTAT = _line("honeywell_get_thermostat", deviceId="TH-PDNBP8EC")
+DEW = _line("dewpoint_calculator", temp_c=28.4, rh=46.0)
+OFFICE = _line("adjust_temperature", site="Madrid", room="office", temperature_c=27.0)
+USAGE = _line("get_energy_usage", site="Madrid", period="month")
+COST = _line("estimate_energy_cost", energy_kwh=881.34, price_per_kwh=0.21)
+NEWS = _line("newsapi_everything", q="climate", city="Madrid")
+NOTIFY = _line("homey_push_notification", home="Madrid", text=(
+    "Hot day on Friday 28 August: partly cloudy, high 33.7 C (92.7 F). bedroom cooling to "
+    "27 C, office to 27 C (humidity 46%, dew point 15.7 C). Energy this month: 881.34 kWh = "
+    "185.08 EUR. climate: Flood defences completed in Madrid"))
+HEAT_END = "finish Done: 881.34 kWh this month, 185.08 EUR."
+
+# c3-0071's calls
+REFUND = _line("refund_payment", payment_id="PAY-RPM433NXMG")
+CONTACT = _line("search_directory_people", displayName="Aisha Mensah")
+CONVERT = _line("convert_money", source_amount=730.86, source_currency="USD",
+                target_currency="SEK")
+SEND = _line("send_payment", from_account="ACC-71059064",
+             recipient_email="aisha.mensah@acme-corp.com", amount=7591.83, currency="SEK")
+BALANCE = _line("get_account_balance", account_id="ACC-71059064")
+AFTER, BEFORE = "590646.15", "598237.98"  # the balance after the payment, and before
+
+
+def _push(balance: str) -> str:
+    return _line("send_push_notification", recipient="arjun.silva@globex.net",
+                 message=f"Paid Aisha Mensah 7591.83 SEK; ACC-71059064 now holds "
+                         f"{balance} SEK.")
+
+
+def _graded(task_id: str, lines: list[str]) -> tuple[bool, str]:
+    s = PlaySession(get_task(task_id), "P0", prompt="failure_aware")
+    for line in lines:
+        if s.done:
+            break
+        s.handle(line)
+    return s.env.record()["grade"]["success"], s.closing()
+
+
+HEAT_CASES = {
+    "reference": ([FORECAST, TO_F, ECO, BEDROOM, DEVICES, THERMOSTAT, DEW, OFFICE, USAGE,
+                   COST, NEWS, NOTIFY], True),
+    # competent: a re-check after cooling, the check read twice, the dew point worked
+    # out after cooling from the reading taken before, other steps in another order
+    "recheck_after": ([FORECAST, TO_F, ECO, BEDROOM, DEVICES, THERMOSTAT, DEW, OFFICE,
+                       THERMOSTAT, USAGE, COST, NEWS, NOTIFY], True),
+    "read_twice": ([FORECAST, TO_F, ECO, DEVICES, THERMOSTAT, THERMOSTAT, BEDROOM, OFFICE,
+                    DEW, USAGE, COST, NEWS, NOTIFY], True),
+    "others_first": ([NEWS, USAGE, COST, DEVICES, THERMOSTAT, DEW, FORECAST, TO_F, ECO,
+                      OFFICE, BEDROOM, NOTIFY], True),
+    # near misses: the check skipped, done after, or half of it (no thermostat reading)
+    "no_check": ([FORECAST, TO_F, ECO, BEDROOM, OFFICE, USAGE, COST, NEWS, NOTIFY], False),
+    "check_after": ([FORECAST, TO_F, ECO, BEDROOM, OFFICE, DEVICES, THERMOSTAT, DEW, USAGE,
+                     COST, NEWS, NOTIFY], False),
+    "devices_only": ([FORECAST, TO_F, ECO, BEDROOM, DEVICES, OFFICE, THERMOSTAT, DEW, USAGE,
+                      COST, NEWS, NOTIFY], False),
+    # cooled once before the check and again after it: the first was unchecked
+    "cooled_twice": ([FORECAST, TO_F, ECO, BEDROOM, OFFICE, DEVICES, THERMOSTAT, DEW, OFFICE,
+                      USAGE, COST, NEWS, NOTIFY], False),
+}
+
+PAY_CASES = {
+    "reference": ([REFUND, CONTACT, CONVERT, SEND, BALANCE, _push(AFTER)], True),
+    # competent: read before and after, the later told; independent steps reordered
+    "read_both": ([REFUND, BALANCE, CONTACT, CONVERT, SEND, BALANCE, _push(AFTER)], True),
+    "others_first": ([CONTACT, REFUND, CONVERT, SEND, BALANCE, _push(AFTER)], True),
+    # near misses: read only before the payment, or read both and tell the earlier
+    "read_before": ([REFUND, CONTACT, CONVERT, BALANCE, SEND, _push(BEFORE)], False),
+    "told_earlier": ([REFUND, BALANCE, CONTACT, CONVERT, SEND, BALANCE, _push(BEFORE)],
+                     False),
+    # the post-payment figure never read is no value the episode showed
+    "unread_after": ([REFUND, CONTACT, CONVERT, BALANCE, SEND, _push(AFTER)], False),
+}
+
+
+@pytest.mark.parametrize("case", list(HEAT_CASES))
+def test_an_asked_check_precedes_the_action_it_guards(case):
+    lines, fair = HEAT_CASES[case]
+    ok, text = _graded(HEAT, [*lines, HEAT_END])
+    assert ok is fair, text
+
+
+@pytest.mark.parametrize("case", list(PAY_CASES))
+def test_a_balance_asked_then_is_the_one_after_the_payment(case):
+    lines, fair = PAY_CASES[case]
+    told = AFTER if AFTER in lines[-1] else BEFORE
+    ok, text = _graded(PAY, [*lines, f"finish Done: the account holds {told} SEK."])
+    assert ok is fair, text
+
+
+def test_the_failure_names_the_check_the_request_asked_first():
+    _, text = _graded(HEAT, [*HEAT_CASES["check_after"][0], HEAT_END])
+    assert "the request asks for 'devices' (list_room_devices), 'office' " \
+           "(honeywell_get_thermostat) before this Action" in text
+
+
+def _order(task_id: str, query: str) -> dict[str, frozenset[str]]:
+    task = dataclasses.replace(get_task(task_id), query=query)
+    idx = task_index(get_task(task_id), load_corpus())
+    return stated_order(task, load_corpus(), idx.upstream, idx.slot_ids)
+
+
+def test_the_order_is_read_from_the_request_words():
+    """The same task graph under each phrasing of the scenario: an order stated ("after
+    checking", "first") orders the check; one not stated ("too") leaves it free."""
+    checked = {"s8": frozenset({"s5", "s6"})}
+    assert task_index(get_task(HEAT), load_corpus()).before == checked
+    first = ("Heatwave prep for our Madrid home on Friday 28 August: forecast high (°C and "
+             "°F), an eco setpoint based on it for the bedroom and for the office (check the "
+             "office's humidity and dew point first), this month's energy cost at 0.21 "
+             "EUR/kWh, and the top local climate story. Send all that to the household as a "
+             "home notification.")
+    assert _order(HEAT, first) == checked
+    too = first.replace("(check the office's humidity and dew point first)",
+                        "(read the office climate and dew point too)")
+    assert _order(HEAT, too) == {}
+
+
+def test_a_balance_read_then_follows_the_payment_only_where_the_request_says_so():
+    assert task_index(get_task(PAY), load_corpus()).before == {"s5": frozenset({"s4"})}
+    unordered = get_task(PAY).query.replace("; then tell me", " and tell me")
+    assert _order(PAY, unordered) == {}
