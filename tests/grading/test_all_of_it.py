@@ -33,11 +33,10 @@ def test_the_results_are_the_figures_no_other_step_works_from():
     sc = {s.id: s for s in load_library()}["iot-heatwave-two-rooms"]
     step = sc.step_by_id["notify"]
     got = results(sc, step, load_corpus())
-    # the set points, the dew point, the °F high and the cost; not the forecast high,
-    # the office's humidity or the kWh (later steps work from them), nor the condition
-    # or the headline (no figures)
-    assert got == ["fahrenheit.fahrenheit", "cool_a.setpoint_c", "cool_b.setpoint_c",
-                   "dew.dew_point_c", "cost.cost"]
+    # the set points, the dew point and the cost; not the forecast high, the office's
+    # humidity or the kWh (later steps work from them), nor the °F high (the high in
+    # another unit, asked by the scenario itself), the condition or the headline
+    assert got == ["cool_a.setpoint_c", "cool_b.setpoint_c", "dew.dew_point_c", "cost.cost"]
 
 
 _REF_80 = ("bedroom cooling to 27 C, office to 27 C (humidity 46%, dew point 15.7 C). "

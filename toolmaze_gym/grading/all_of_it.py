@@ -18,7 +18,11 @@ point is worked from, the kWh priced into the cost); it is asked where the reque
 names it, as before. So are the words and codes of a text (a weather condition, an
 order number, a delivery date): "all of it" is read as the figures, the reading a
 reviewer settled as fair for c4-0091 ("both set to 19 °C; 592.31 kWh this month,
-165.85" without the order of the plugs passes). "All of it: the low in both units,
+165.85" without the order of the plugs passes). And a reading converted into another
+unit is the same fact as the reading (23.8 °C and 74.8 °F: toolmaze-v3's c4-0047
+emails "all that together with ... the weather" and its °F, which the request never
+names, is not asked of a mail that tells 23.8 °C); it is asked where the request
+names it ("the high in Fahrenheit for my US guests"). "All of it: the low in both units,
 the order number ..." lists what it means, and asks nothing more here.
 """
 
@@ -41,6 +45,7 @@ _CLAUSE_START = re.compile(r"[.;:!?,]\s")
 # Where it ends: a stop, a semicolon or "then" (as ``noted_facts`` reads a clause).
 _CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
 _NUMBER_KINDS = frozenset({"number", "integer"})
+_UNIT_CONVERSION = "units."  # a reading in another unit: the same fact (°C and °F)
 
 
 def says_all(query: str, words: tuple[str, ...]) -> bool:
@@ -63,8 +68,10 @@ def results(sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
     read = {a.ref for st in sc.steps if st.id != step.id for a in st.args
             if a.kind == "field"}
     holes = [h for a in step.args for h in a.holes if "." in h]
+    converted = {st.id for st in sc.steps if st.use.startswith(_UNIT_CONVERSION)}
     return [h for h in dict.fromkeys(holes)
-            if h.split(".", 1)[0] != step.id and h not in read and _figure(corpus, sc, h)]
+            if h.split(".", 1)[0] not in (step.id, *converted) and h not in read
+            and _figure(corpus, sc, h)]
 
 
 def _figure(corpus: Corpus, sc: Scenario, ref: str) -> bool:

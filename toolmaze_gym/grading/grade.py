@@ -419,8 +419,9 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     tool it was ``sent`` by ("" for the final answer)."""
     task = trace.idx.task
     sent = _sent_texts(trace)
-    facts = list(sums_in_texts(task)) + [m for m in asked if len(m) >= 4 and m[0] == MONEY
-                                         and all(m[2:4] != f[2:4] for f in sums_in_texts(task))]
+    in_texts = sums_in_texts(task)
+    facts = [*in_texts, *(m for m in asked if len(m) >= 4 and m[0] == MONEY
+                          and all(m[2:4] != f[2:4] for f in in_texts))]
     out = []
     for type_, value, slot, key in facts:
         value = best.outputs.get(slot, {}).get(key, value)
