@@ -148,7 +148,14 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
 
 def _unanswered_reason(u: Mapping[str, Any]) -> str:
     """One asked value the final answer left out, or stated wrong (``told``: grading
-    version 19, a wrong claim to the user though a text carried the value right)."""
+    version 19, a wrong claim to the user though a text carried the value right; with
+    ``sent``, version 21: a wrong figure in a message, by the tool that sent it)."""
+    if u.get("sent"):
+        return (f"the text sent by {u['sent']} tells {_show(u.get('told'))} for the "
+                f"{u.get('type')} {_show(u.get('value'))}: a wrong figure sent to someone")
+    if "sent" in u:
+        return (f"the final answer tells the user {_show(u.get('told'))} for the "
+                f"{u.get('type')} {_show(u.get('value'))}: a wrong figure")
     if "told" in u:
         return (f"the final answer tells the user {_show(u.get('told'))} for the "
                 f"{u.get('type')} {_show(u.get('value'))}: a wrong figure, though a text "

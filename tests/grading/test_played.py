@@ -96,16 +96,14 @@ GRADER_LENIENT = {
     "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
                                            "'a proper price' was asked (minor)",
     # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    # toolmaze-v9's play-test (tests/data/played/v9/README.md).
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md); c4-0054 P1 `push-wrong-chf`
+    # ('refund 80.50 CHF' pushed for 79.28 CHF) fails since grading version 21
+    # (grading/unconverted_sum.py).
     "tmz-v9-c2-0041-P2.utc-as-local": "c2-0041's local start time (21:00+08:00) is matched "
                                       "as an instant: '(13:00 UTC)' in the push satisfies it, "
                                       "and the wrong '13:00 Singapore time' beside it passes "
                                       "(without '(13:00 UTC)' it fails) (toolmaze-v9's "
                                       "play-test, p2)",
-    "tmz-v9-c4-0054-P1.push-wrong-chf": "c4-0054's push 'with the change' says 'refund 80.50 "
-                                        "CHF' (80.50 EUR = 79.28 CHF) and passes: a wrong figure "
-                                        "in a message is checked only in the final answer "
-                                        "(grading/wrong_figures.py) (toolmaze-v9's play-test, p5)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

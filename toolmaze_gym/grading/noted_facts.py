@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
+from toolmaze_gym.grading.all_of_it import results, says_all
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.asked_facts import (
     output_type,
@@ -61,9 +62,13 @@ def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> lis
     if cap is None:
         return []
     own = {ref: words for ref, words in sc.cues if "." not in ref}
-    clauses = noting_clauses(query, step_cues(corpus, step, cap, own, default_cues()))
+    words = step_cues(corpus, step, cap, own, default_cues())
+    clauses = noting_clauses(query, words)
     outputs = [(ref, tuple(words)) for ref, words in sc.cues if "." in ref]
-    return [ref for ref, _ in outputs if any(_named(c, ref, outputs) for c in clauses)]
+    named = [ref for ref, _ in outputs if any(_named(c, ref, outputs) for c in clauses)]
+    if says_all(query, words):  # version 21: "with all of it" (``all_of_it``)
+        named += [ref for ref in results(sc, step, corpus) if ref not in named]
+    return named
 
 
 def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,

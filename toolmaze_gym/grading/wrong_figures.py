@@ -13,6 +13,10 @@ at the precision it was written (1,205 or "about 69,188,000" for 69,188,015.37),
 sum told more finely than it was printed (220,014.39 for a whole 220,014), or the
 agent's own rounding (``own_rounding``, judged by the caller). An answer that states
 the sum itself as well states it right.
+
+Since grading version 21 every text the agent sent (an e-mail, an SMS, a push, a post)
+is read the same way (``grade._sent_wrong``): a wrong figure sent to someone is as bad
+as one told to the user (toolmaze-v9 review c4-0091 `wrongcost`).
 """
 
 from __future__ import annotations
