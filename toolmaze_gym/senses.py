@@ -34,7 +34,7 @@ from importlib import resources
 from toolmaze_gym.world.phrasebook import fold, heads
 
 COMPOUND_MIN = 5  # a head this long is found inside a word too (a compound's tail)
-NEGATION_SPAN = 2  # words before a qualifier in which a negation denies it
+NEGATION_SPAN = 2  # words before a qualifier, in its clause, where a negation denies it
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|;\s*")
 _CLAUSE = re.compile(r"[,:;]\s*|\s[-–—]\s")
@@ -99,7 +99,7 @@ def sense(sentence: str, code: str) -> Sense | None:
 def _qualified(part: str, s: Sense) -> bool:
     """Whether ``part`` says a qualifier no negation denies."""
     for m in s.qualifiers.finditer(part):
-        before = " ".join(part[:m.start()].split()[-NEGATION_SPAN:])
+        before = " ".join(_CLAUSE.split(part[:m.start()])[-1].split()[-NEGATION_SPAN:])
         if s.negation is None or not s.negation.search(before):
             return True
     return False

@@ -105,11 +105,21 @@ def _reader(code: str) -> tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str
 
 def statuses_claimed(text: str, code: str) -> frozenset[str]:
     """The statuses ``text`` (in language ``code``, or English) says a parcel or order
-    is in: its phrases, less those after a negation or a plan within three words."""
+    is in: its phrases, less those after a negation or a plan within three words of its clause."""
     either, status, back = _reader(code)
     flat = " ".join(fold(text.replace("\u2019", "'")).split())
     return frozenset(status[m.lastindex] for m in either.finditer(flat)
-                     if not back.search(" ".join(flat[:m.start()].split()[-3:])))
+                     if not back.search(_just_before(flat, m.start(), 3)))
+
+
+def _just_before(text: str, at: int, n: int) -> str:
+    """The ``n`` words before position ``at`` in its clause ("niet bezorgd, maar
+    onderweg": no word of "niet bezorgd" stands before "onderweg")."""
+    clause = _CLAUSE_END.split(text[:at])[-1]
+    return " ".join(clause.split()[-n:])
+
+
+_CLAUSE_END = re.compile(r"[,.;:!?()]")
 
 
 def status_listed(value: str) -> bool:
