@@ -31,6 +31,7 @@ def test_a_german_comment_in_other_words_keeps_the_sense(text):
     "Tut, was es soll, obwohl es dünn ist.",  # the qualifier without the head
     "Das Handbuch ist nicht dünn.",  # the qualifier negated
     "Das Handbuch ist ausführlich, nicht dünn.",  # opposite beside the head
+    "Das Handbuch ist hervorragend, knapp und klar.",  # praise, though "knapp" is there
 ])
 def test_a_german_comment_that_loses_the_sense_fails(text):
     assert said(text, THIN, "de") is False
@@ -44,6 +45,7 @@ def test_the_translators_own_output_keeps_the_sense(code):
 @pytest.mark.parametrize(("text", "code", "ok"), [
     ("Fait le travail, même si la notice est succincte.", "fr", True),
     ("Le manuel est excellent.", "fr", False),
+    ("Le manuel est excellent et succinct.", "fr", False),
     ("Cumple su función, aunque las instrucciones son breves.", "es", True),
     ("El manual no es escaso.", "es", False),
     ("Fa il suo lavoro, anche se il libretto di istruzioni è scarno.", "it", True),
