@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from toolmaze_gym import values
+from toolmaze_gym import senses, values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.condition_synonyms import condition_said, condition_said_in
@@ -33,6 +33,12 @@ from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
+from toolmaze_gym.status_phrases import (
+    STATUS_TYPES,
+    status_listed,
+    status_said_in,
+    statuses_claimed,
+)
 from toolmaze_gym.tasks.model import Call
 from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
 from toolmaze_gym.text_facts import (
@@ -149,8 +155,9 @@ class TextRule:
                  or any(all(says(whole, *m, foreign=foreign) for m in group)
                         for group in named.get(k, ()))
                  for k in range(len(self.need))]
-        said = (says(whole, t, v) or (foreign and _word(v)) or (nil and t == CURRENCY)
-                or other[k] for k, (t, v) in enumerate(self.need))
+        said = ((_status_in(whole, t, v, asked) if foreign and _status(t, v)
+                 else says(whole, t, v) or (foreign and _word(v)))
+                or (nil and t == CURRENCY) or other[k] for k, (t, v) in enumerate(self.need))
         return said, other
 
     def own_unsaid(self, text: str) -> list[int]:
@@ -177,6 +184,8 @@ class TextRule:
         # c1-0078) is such a text too: a FREE_TEXT entry there is read as its facts.
         # A weather condition, a common word, is said in that language's words
         # (``condition_said_in``, grading version 19: v8 c1-0014's "temporale").
+        if gist and _status(t, v):  # a status in that language's words (version 21)
+            return _status_in(text, t, v, self.language)
         if not ((gist and _gist(_sentence(t), v))
                 or says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))
@@ -199,10 +208,15 @@ def all_nil(need: Mentions) -> bool:
 def _heads_said(text: str, value: Any, language: str) -> bool:
     """Whether a text in ``language`` says what the sentence ``value`` (no figure, no
     name) is about, by the words its phrasebook entry lists for that language
-    (``world.phrasebook.heads``); a sentence the phrasebook lists none for is
+    (``world.phrasebook.heads``), and, where the sense wordlist lists it, says it in
+    its sense (``senses``, grading version 21: "Handbuch dünn" passes and "Anleitung
+    ausgezeichnet" fails for "the manual is thin"); a sentence neither lists is
     unchecked."""
     if not isinstance(value, str):
         return True
+    in_sense = senses.said(text, _untagged(value), language)
+    if in_sense is not None:
+        return in_sense
     return phrasebook.says_heads(text, _untagged(value), language) is not False
 
 
@@ -284,6 +298,19 @@ def _gist(type_name: str, value: Any) -> bool:
     lower-case words, and a sentence with no figure or name to check."""
     return _word(value) or (type_name == TEXT_FACTS and isinstance(value, str)
                             and not names_or_figures(value))
+
+
+def _status(type_name: str, value: Any) -> bool:
+    """A parcel's or order's status the status wordlist knows (``status_phrases``)."""
+    return type_name in STATUS_TYPES and isinstance(value, str) and status_listed(value)
+
+
+def _status_in(text: str, type_name: str, value: str, code: str) -> bool:
+    """A status told in a text asked in language ``code``: in that language's words
+    or in English, and no other status beside it (grading version 21, toolmaze-v9
+    review c1-0091: "is bezorgd", delivered, passed for "in transit")."""
+    return status_said_in(text, value, code) or (
+        says(text, type_name, value) and not statuses_claimed(text, code) - {value})
 
 
 def _word(value: Any) -> bool:
