@@ -38,6 +38,7 @@ from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
 from toolmaze_gym.text_facts import (
     carries,
     facts,
+    name_reordered,
     names_or_figures,
     survives_translation,
 )
@@ -336,12 +337,20 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
                    for part in _SENTENCE.split(_untagged(body)))
     if mentions(text, type_name, value):
         return True
+    if type_name == FREE_TEXT and _a_name(value) and name_reordered(text, value):
+        return True  # "Tesla room (Rome)" for the room "Rome Tesla" (version 21)
     if type_name == CONDITION and isinstance(value, str) and condition_said(text, value):
         return True
     if type_name == MONEY:
         return _money_near(text, value)
     return _word(value) and ((len(value) >= 4 and value in text.lower())
                              or _inflected(text, value))
+
+
+def _a_name(value: Any) -> bool:
+    """Whether a returned text is one name and nothing else (a room "Rome Tesla", a
+    venue), which a text may say in another order (``text_facts.name_reordered``)."""
+    return isinstance(value, str) and facts(value) == (("", value),)
 
 
 def _money_near(text: str, value: Any) -> bool:
