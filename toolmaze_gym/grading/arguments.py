@@ -31,7 +31,8 @@ from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.grading.second_figure import repeats_told
 from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
-from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
+from toolmaze_gym.grading.weekday_dates import weekdays_dated
+from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
 from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
@@ -107,6 +108,9 @@ class TextRule:
     # the request asks the weather condition itself (``asked_condition``): a text in
     # another language says it in that language's words (grading version 19)
     condition: bool = False
+    # the episode's day (YYYY-MM-DD): a bare weekday of the coming week names its date
+    # (``weekday_dates``, grading version 21)
+    today: str = ""
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
@@ -150,9 +154,16 @@ class TextRule:
                  or any(all(says(whole, *m, foreign=foreign) for m in group)
                         for group in named.get(k, ()))
                  for k in range(len(self.need))]
-        said = (says(whole, t, v) or (foreign and _word(v)) or (nil and t == CURRENCY)
-                or other[k] for k, (t, v) in enumerate(self.need))
+        said = (says(self._dated(whole, t), t, v) or (foreign and _word(v))
+                or (nil and t == CURRENCY) or other[k] for k, (t, v) in enumerate(self.need))
         return said, other
+
+    def _dated(self, text: str, type_name: str) -> str:
+        """``text`` as a date or time is read in it: each bare weekday of the coming
+        week dated (``weekday_dates``); as it is for any other value."""
+        if type_name in DATE_TYPES or type_name in DATETIME_TYPES:
+            return weekdays_dated(text, self.today)
+        return text
 
     def own_unsaid(self, text: str) -> list[int]:
         """The entries of ``own`` that ``text``, read as the agent's own words, does not
@@ -179,7 +190,7 @@ class TextRule:
         # A weather condition, a common word, is said in that language's words
         # (``condition_said_in``, grading version 19: v8 c1-0014's "temporale").
         if not ((gist and _gist(_sentence(t), v))
-                or says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
+                or says(self._dated(text, t), TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))
                 or (isinstance(v, str) and says(folded, t, _fold(v)))):
             return False
