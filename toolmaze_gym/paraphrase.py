@@ -63,10 +63,10 @@ def _words() -> dict:
     stop = frozenset(data["stopwords"])
     synonyms: dict[str, str] = {}
     for group in data["synonyms"]:
-        head = _stem(group[0])
+        head = stem(group[0])
         for word in group:  # a phrase ("data centre") is no synonym of its words
             if " " not in word:
-                synonyms.setdefault(_stem(word), head)
+                synonyms.setdefault(stem(word), head)
     places: dict[str, frozenset[str]] = {}  # a written name -> the places it names
     cities = load_data("cities.json")
     for city in cities:
@@ -95,7 +95,7 @@ def _alternation(names: list[str]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w])")
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A light English stem: plurals, -ing, -ed, -er, -est, -ly and a final -e off, a
     doubled consonant undone ("planned", "topped"), so "shortening" meets "shorter"
     only through the synonym list and "manufacturers" meets "manufacturer"."""
@@ -135,10 +135,10 @@ def _read(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str],
     for token in _WORD.findall(low.replace("-", " ")):
         if token in w["stop"]:
             continue
-        stem = _stem(token)
-        if stem in w["stop"] or len(stem) < 2:
+        base = stem(token)
+        if base in w["stop"] or len(base) < 2:
             continue
-        concepts.add(w["synonyms"].get(stem, stem))
+        concepts.add(w["synonyms"].get(base, base))
     figures = []
     for m in _FIGURE.finditer(text):
         values = sorted(numbers_in(m[1]))
@@ -153,8 +153,8 @@ def _read(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str],
 def _concept(word: str) -> str:
     if not word or word.casefold() in _words()["stop"]:
         return ""
-    stem = _stem(word)
-    return _words()["synonyms"].get(stem, stem)
+    base = stem(word)
+    return _words()["synonyms"].get(base, base)
 
 
 def _rounds_to(said: float, true: float) -> bool:
@@ -231,6 +231,21 @@ def _core_share(size: int) -> int:
 def _stretches(text: str) -> list[str]:
     parts = [p for p in _STRETCH.split(text) if p and p.strip()]
     return parts + [f"{a} {b}" for a, b in pairwise(parts)]
+
+
+def other_story(stretch: str, article: str) -> bool:
+    """Whether ``stretch`` names a place or company ``article`` does not: a stretch
+    that carries a story's words about another city or firm tells another story."""
+    _, places, companies, _ = _read(stretch)
+    fits = _read(article)[1] | _listed_in(article)
+    return any(not _place_fits(p, fits) for p in places) \
+        or not companies <= _read(article)[2]
+
+
+def stretches(text: str) -> list[str]:
+    """The stretches of a message one thing is said in: its sentences, lines and
+    clauses, and each two side by side."""
+    return _stretches(text)
 
 
 @lru_cache(maxsize=1024)

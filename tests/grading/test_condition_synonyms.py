@@ -128,4 +128,37 @@ def test_a_reason_without_the_weather_is_told_the_words_that_say_it_in_italian()
     assert 'leaves out the weather condition "thunderstorm" in Italian (it) ' \
            "(weather_condition, from the response of get_current_weather" in line
     assert 'said by words starting "temporal", "tempest" or "burrasc" (accents aside; ' \
-           'the translators\' "temporale" is one), or in English "thunderstorm")' in line
+           'the translators\' "temporale" is one), or in English "thunderstorm", ' \
+           '"thunderstorms", "thunder", "thundery", "storm", "storms" or "stormy")' in line
+
+
+# -- every condition in the words forecasts use (grading version 21, v9 review c2-0088) --
+
+@pytest.mark.parametrize(("text", "condition", "said"), [
+    ("arrives Sunday, forecast gusty winds, low 11.7 C", "windy", True),
+    ("strong winds expected", "windy", True),
+    ("gales along the coast", "windy", True),
+    ("forecast breezy", "windy", False),            # a light wind is not windy
+    ("forecast sunny", "windy", False),
+    ("no strong winds", "windy", False),            # negated
+    ("heavy showers all day", "rain", True),
+    ("thundery showers", "thunderstorm", True),
+    ("a misty morning", "fog", True),
+    ("snow flurries", "snow", True),
+    ("sunny spells", "partly cloudy", True),
+    ("gusty winds", "rain", False),                 # another condition's word
+])
+def test_every_condition_is_said_by_the_words_forecasts_use(text, condition, said):
+    assert condition_said(text, condition) is said
+
+
+V9 = Path(__file__).parent.parent / "data" / "reviews" / "v9" / "actions"
+
+
+@pytest.mark.parametrize(("replay", "success"), [
+    ("gusty", True), ("breezy", False), ("sunny", False), ("ref", True)])
+def test_the_push_tells_the_wind_in_other_words(replay, success):
+    from tests.grading.test_reviewed import _grade
+
+    g, text = _grade(V9 / f"c2-0088.{replay}.txt", "tmz-v9-c2-0088")
+    assert g["success"] is success, text

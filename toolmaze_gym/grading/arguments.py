@@ -31,7 +31,8 @@ from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.grading.second_figure import repeats_told
 from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
-from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
+from toolmaze_gym.grading.weekday_dates import weekdays_dated
+from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.status_phrases import (
     STATUS_TYPES,
@@ -44,6 +45,7 @@ from toolmaze_gym.tasks.readings import other_direction, other_direction_slack
 from toolmaze_gym.text_facts import (
     carries,
     facts,
+    name_reordered,
     names_or_figures,
     survives_translation,
 )
@@ -112,6 +114,9 @@ class TextRule:
     # the request asks the weather condition itself (``asked_condition``): a text in
     # another language says it in that language's words (grading version 19)
     condition: bool = False
+    # the episode's day (YYYY-MM-DD): a bare weekday of the coming week names its date
+    # (``weekday_dates``, grading version 21)
+    today: str = ""
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
@@ -156,9 +161,16 @@ class TextRule:
                         for group in named.get(k, ()))
                  for k in range(len(self.need))]
         said = ((_status_in(whole, t, v, asked) if foreign and _status(t, v)
-                 else says(whole, t, v) or (foreign and _word(v)))
+                 else says(self._dated(whole, t), t, v) or (foreign and _word(v)))
                 or (nil and t == CURRENCY) or other[k] for k, (t, v) in enumerate(self.need))
         return said, other
+
+    def _dated(self, text: str, type_name: str) -> str:
+        """``text`` as a date or time is read in it: each bare weekday of the coming
+        week dated (``weekday_dates``); as it is for any other value."""
+        if type_name in DATE_TYPES or type_name in DATETIME_TYPES:
+            return weekdays_dated(text, self.today)
+        return text
 
     def own_unsaid(self, text: str) -> list[int]:
         """The entries of ``own`` that ``text``, read as the agent's own words, does not
@@ -187,7 +199,7 @@ class TextRule:
         if gist and _status(t, v):  # a status in that language's words (version 21)
             return _status_in(text, t, v, self.language)
         if not ((gist and _gist(_sentence(t), v))
-                or says(text, TEXT_FACTS if gist and t == FREE_TEXT else t, v,
+                or says(self._dated(text, t), TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))
                 or (isinstance(v, str) and says(folded, t, _fold(v)))):
             return False
@@ -363,12 +375,20 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
                    for part in _SENTENCE.split(_untagged(body)))
     if mentions(text, type_name, value):
         return True
+    if type_name == FREE_TEXT and _a_name(value) and name_reordered(text, value):
+        return True  # "Tesla room (Rome)" for the room "Rome Tesla" (version 21)
     if type_name == CONDITION and isinstance(value, str) and condition_said(text, value):
         return True
     if type_name == MONEY:
         return _money_near(text, value)
     return _word(value) and ((len(value) >= 4 and value in text.lower())
                              or _inflected(text, value))
+
+
+def _a_name(value: Any) -> bool:
+    """Whether a returned text is one name and nothing else (a room "Rome Tesla", a
+    venue), which a text may say in another order (``text_facts.name_reordered``)."""
+    return isinstance(value, str) and facts(value) == (("", value),)
 
 
 def _money_near(text: str, value: Any) -> bool:

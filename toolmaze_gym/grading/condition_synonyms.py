@@ -4,7 +4,9 @@ The forecast's "clear" is what people call "sunny and dry"; its "light rain" is 
 "rainy (15.1 mm)" by someone who gives the amount instead of the adjective. A text
 asked to mention the condition says it by those words (``data/world/
 condition_synonyms.json``; grading version 16, toolmaze-v6 play-test c1-0061, c3-0071);
-a word negated ("no rain", "not sunny") says nothing.
+a word negated ("no rain", "not sunny") says nothing. Since grading version 21
+(toolmaze-v9 review c2-0088) every condition has its words, a stronger one included
+("gusty winds", "gales" for windy) but never a weaker one ("breezy" is no windy day).
 
 A text in another language says the condition in its words (``condition_said_in``,
 grading version 19, toolmaze-v8 play-test c1-0014: an Italian return reason says the

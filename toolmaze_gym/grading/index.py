@@ -47,6 +47,7 @@ from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
+from toolmaze_gym.world import get_world
 from toolmaze_gym.world.base import load_data
 
 # A request that names the Celsius scale asks for it ("in °C", "in Celsius").
@@ -587,7 +588,7 @@ class TaskIndex:
                                tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
                                                for g in groups))
                                      for k, groups in spec.names),
-                               self.condition_asked)
+                               self.condition_asked, get_world().today)
                 for name, spec in exp.texts}
 
     def matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]],

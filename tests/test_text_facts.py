@@ -1,0 +1,61 @@
+"""A name of several words from a tool's response said in another order (grading version
+21, toolmaze-v9 review c4-0088: "Tesla room (Rome)" for the room "Rome Tesla")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolmaze_gym.grading.arguments import says
+from toolmaze_gym.mentions import FREE_TEXT
+from toolmaze_gym.text_facts import carries, name_reordered
+from toolmaze_gym.world import get_world
+
+ROOM = "Rome Tesla"
+V9 = Path(__file__).parent / "data" / "reviews" / "v9" / "actions"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("Mon 24 Aug 10:00 Rome time, Tesla room (Rome)", True),
+    ("in Rome's Tesla room", True),
+    ("the Tesla room in Rome", True),
+    ("Tesla (Rome)", True),
+    ("Tesla room", False),                       # which city's Tesla room?
+    ("10:00 Rome time, Tesla room", False),      # the city told of the clock, not the room
+    ("Tesla room in Milan; lunch in Rome", False),
+    ("Rome. Tesla room", False),
+])
+def test_a_room_is_named_by_its_words_in_any_order(text, said):
+    assert name_reordered(text, ROOM) is said
+    assert says(text, FREE_TEXT, ROOM) is said
+    assert carries(text, ROOM) is said
+
+
+def test_the_world_has_a_tesla_room_in_several_cities():
+    """Why "Tesla room" alone names no room: the world has one in each of these."""
+    cities = {r.city for r in get_world(0).office.rooms if r.name.endswith(" Tesla")}
+    assert {"Rome", "Milan", "London"} <= cities
+
+
+def test_a_text_of_more_than_a_name_is_not_reordered():
+    assert not says("the meeting is moved Tesla", FREE_TEXT, "Tesla meeting is moved")
+    assert not name_reordered("Tesla", "Tesla")
+
+
+@pytest.mark.parametrize(("replay", "success"), [("teslaroom", True), ("ref", True)])
+def test_the_leadership_post_names_the_room_in_other_words(replay, success):
+    from tests.grading.test_reviewed import _grade
+
+    g, text = _grade(V9 / f"c4-0088.{replay}.txt", "tmz-v9-c4-0088")
+    assert g["success"] is success, text
+
+
+def test_the_post_with_tesla_room_alone_fails(tmp_path):
+    from tests.grading.test_reviewed import _grade
+
+    text = (V9 / "c4-0088.teslaroom.txt").read_text(encoding="utf-8")
+    path = tmp_path / "c4-0088.nocity.txt"
+    path.write_text(text.replace("Tesla room (Rome)", "Tesla room"), encoding="utf-8")
+    g, _ = _grade(path, "tmz-v9-c4-0088")
+    assert g["success"] is False
