@@ -42,6 +42,7 @@ from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
 from toolmaze_gym.grading.noted_facts import with_noted
 from toolmaze_gym.grading.sum_currency import CURRENCY, SUM_IN, currency_beside
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE
+from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_reading
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -326,7 +327,8 @@ class TaskIndex:
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need),
                                 names=self._record_names(need) + self._other_units(need)
-                                + self._converted(need) + self._own_currency(need))
+                                + self._converted(need) + self._own_currency(need)
+                                + self._venue_clocks(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -411,6 +413,14 @@ class TaskIndex:
             return ()
         return tuple((k, (((IN_FAHRENHEIT, r),),)) for k, (t, r) in enumerate(need)
                      if t == "temperature_c")
+
+    def _venue_clocks(self, need: tuple[tuple[str, Ref], ...]
+                      ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked instant, the same told by its bare clock on the clock of the
+        one city the request sets things in, that city named (``venue_clock``)."""
+        return tuple((k, (((AT_VENUE, r),),)) for k, (t, r) in enumerate(need)
+                     if t in DATETIME_TYPES
+                     and venue_reading(self.task.query, r.value) is not None)
 
     def _converted(self, need: tuple[tuple[str, Ref], ...]
                    ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
@@ -573,10 +583,17 @@ class TaskIndex:
         def val(t: str, r: Ref) -> Any:
             # a time told to a visitor is read on the visited place's clock (asked_zone)
             value = resolve(r, outputs, local)
+            if t == AT_VENUE:  # (the instant on the venue's clock, the venue)
+                return venue_reading(self.task.query, value)
             return at_visit_clock(self.task.query, value) if t in DATETIME_TYPES else value
 
+        def own(t: str, r: Ref) -> tuple[str, Any]:
+            # an instant in the agent's own words, told on the venue's clock too
+            reading = venue_reading(self.task.query, r.value) if t in DATETIME_TYPES else None
+            return (t, val(t, r)) if reading is None else (AT_VENUE, val(AT_VENUE, r))
+
         return {name: TextRule(tuple((t, val(t, r)) for t, r in spec.need), spec.language,
-                               tuple((t, val(t, r)) for t, r in spec.own),
+                               tuple(own(t, r) for t, r in spec.own),
                                tuple((k, tuple((t, val(t, r)) for t, r in alt))
                                      for k, alt in spec.alts),
                                tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
