@@ -636,3 +636,27 @@ def test_another_status_or_a_denied_one_is_not_told(text):
 def test_a_status_sentence_says_only_its_own_status():
     assert not mentions("the label has been created", "shipment_status", "in transit")
     assert mentions("it is now in transit", "shipment_status", "in transit")
+
+
+_TALK = "2026-08-28T21:00:00+08:00"  # 13:00 UTC
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    # a wrong local clock glossed by the right UTC one: two times, neither told (v9 c2-0041)
+    ("Your talk starts at 13:00 Singapore time (SGT, UTC+8) on Friday 28 August (13:00 UTC).",
+     False),
+    ("Talk on Friday 28 August, 13:00 UTC (22:00 Singapore time).", False),
+    # the two agree, however written
+    ("Your talk starts at 21:00 Singapore time (SGT, UTC+8) on Friday 28 August (13:00 UTC).",
+     True),
+    ("Talk on Friday 28 August 21:00 SGT (13:00 UTC).", True),
+    ("Talk on Friday 28 August, 13:00-14:00 UTC (21:00-22:00 Singapore time).", True),
+    # an unlabelled clock is glossed, not contradicted: "21:00" is the local clock
+    ("Your talk starts at 21:00 on Friday 28 August (13:00 UTC).", True),
+    ("Your talk starts at 13:00 UTC on Friday 28 August.", True),
+    # a bracket in another sentence glosses nothing of this one
+    ("Talk at 13:00 UTC on Friday 28 August. Doors open earlier (20:30 Singapore time).",
+     True),
+])
+def test_a_clock_glossed_by_another_instant_tells_neither(text, ok):
+    assert mentions(text, "iso_datetime", _TALK) is ok

@@ -102,12 +102,9 @@ GRADER_LENIENT = {
     "tmz-v7-c4-0099-P2.variant-rawrefund": "'refund 559.98' without a currency passes where "
                                            "'a proper price' was asked (minor)",
     # toolmaze-v8's play-test (tests/data/played/v8/README.md).
-    # toolmaze-v9's play-test (tests/data/played/v9/README.md).
-    "tmz-v9-c2-0041-P2.utc-as-local": "c2-0041's local start time (21:00+08:00) is matched "
-                                      "as an instant: '(13:00 UTC)' in the push satisfies it, "
-                                      "and the wrong '13:00 Singapore time' beside it passes "
-                                      "(without '(13:00 UTC)' it fails) (toolmaze-v9's "
-                                      "play-test, p2)",
+    # toolmaze-v9's play-test (tests/data/played/v9/README.md); c2-0041 P2 `utc-as-local`
+    # fails since grading version 21 (a wrong Singapore clock glossed by the right UTC one
+    # tells neither: mentions._gloss_disagrees).
     "tmz-v9-c4-0054-P1.push-wrong-chf": "c4-0054's push 'with the change' says 'refund 80.50 "
                                         "CHF' (80.50 EUR = 79.28 CHF) and passes: a wrong figure "
                                         "in a message is checked only in the final answer "
