@@ -77,12 +77,9 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # toolmaze-v9's play-test (tests/data/played/v9/README.md); c1-0067 P3 `new-temp-only`
     # passes since grading version 20 (noted_facts._named: "new temperature" names the set
     # point only), and c2-0041 P2 `tools-for-time-and-summary` too (a push's title left out
-    # whose asks the message tells: arguments.Matcher.optional_texts).
-    "tmz-v9-c3-0043-P3.status-and-time-tools": "c3-0043's pick-up time worked by shift_datetime "
-                                               "in UTC, then convert_datetime (10:58+02:00, "
-                                               "shown) fails as 'not shown'; the same SMS passes "
-                                               "after convert-then-shift and by own arithmetic "
-                                               "(toolmaze-v9's play-test, p2)",
+    # whose asks the message tells: arguments.Matcher.optional_texts); c3-0043 P3
+    # `status-and-time-tools` passes since grading version 21 (the pick-up shifted in UTC
+    # before the conversion is asked on the reference value's clock: asked_zone.asked_clock).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading

@@ -123,3 +123,17 @@ def day_and_offset(value: Any) -> tuple[str, str] | None:
     """(day, UTC offset) of an ISO datetime ``value`` with its zone; None for another."""
     m = _OFFSET.match(str(value))
     return None if m is None else (m[1], "+00:00" if m[2] == "Z" else m[2])
+
+
+def asked_clock(query: str, value: Any, reference: Any) -> Any:
+    """The episode's instant ``value`` as the clock the request asks it on, or None
+    where the request asks no zone for it (``zone_asked``). The zone is the one the
+    reference run's value ``reference`` is in where the request asks that: an agent
+    that shifts the UTC landing by an hour and then converts it has the same local
+    pick-up time as one that converts first, though the shift it took the value from
+    answers in UTC (toolmaze-v9 play-test c3-0043 P3, grading version 21)."""
+    for asked in (reference, value):
+        told = day_and_offset(asked) if asked is not None else None
+        if told is not None and zone_asked(query, asked):
+            return at_offset(value, told[1]) if day_and_offset(value) else value
+    return None

@@ -35,7 +35,7 @@ from toolmaze_gym.grading.arguments import (
 )
 from toolmaze_gym.grading.asked_condition import condition_asked
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
-from toolmaze_gym.grading.asked_zone import at_visit_clock
+from toolmaze_gym.grading.asked_zone import asked_clock, at_visit_clock
 from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
@@ -585,7 +585,11 @@ class TaskIndex:
             value = resolve(r, outputs, local)
             if t == AT_VENUE:  # (the instant on the venue's clock, the venue)
                 return venue_reading(self.task.query, value)
-            return at_visit_clock(self.task.query, value) if t in DATETIME_TYPES else value
+            if t not in DATETIME_TYPES:
+                return value
+            # on the clock the request asks, whatever zone the episode's tool answered in
+            asked = asked_clock(self.task.query, value, r.value)
+            return at_visit_clock(self.task.query, value) if asked is None else asked
 
         def own(t: str, r: Ref) -> tuple[str, Any]:
             # an instant in the agent's own words, told on the venue's clock too
