@@ -34,6 +34,7 @@ from toolmaze_gym.grading.arguments import (
     stated_places,
 )
 from toolmaze_gym.grading.asked_condition import condition_asked
+from toolmaze_gym.grading.asked_elsewhere import without_asked_elsewhere
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
 from toolmaze_gym.grading.asked_zone import asked_clock, at_visit_clock
 from toolmaze_gym.grading.converted_reading import CONVERTED_F
@@ -793,7 +794,8 @@ def task_index(task: Task, corpus: Corpus) -> TaskIndex:
     if hit is not None and hit[0] is task and hit[1] is corpus:
         _INDEX.move_to_end(key)
         return hit[2]
-    idx = TaskIndex(with_noted(task, corpus), corpus)  # version 18: what texts must note
+    # what texts must note (version 18), less what is asked of the user instead (21)
+    idx = TaskIndex(without_asked_elsewhere(with_noted(task, corpus), corpus), corpus)
     _INDEX[key] = (task, corpus, idx)
     if len(_INDEX) > _INDEX_LIMIT:
         _INDEX.popitem(last=False)
