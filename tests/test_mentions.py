@@ -654,6 +654,12 @@ _TALK = "2026-08-28T21:00:00+08:00"  # 13:00 UTC
     # an unlabelled clock is glossed, not contradicted: "21:00" is the local clock
     ("Your talk starts at 21:00 on Friday 28 August (13:00 UTC).", True),
     ("Your talk starts at 13:00 UTC on Friday 28 August.", True),
+    # a range's start takes the zone written after its end (v8 c4-0046's mail)
+    ("Talk on Friday 28 August, 13:00-13:45 UTC (21:00 Singapore time).", True),
+    ("Talk on Friday 28 August, 21:00–21:30 Singapore time (SGT, 13:00 UTC), 30 min.", True),
+    # a stop inside an earlier bracket starts no sentence (v8 c4-0033's Portuguese push)
+    ("Sexta-feira, 28 de agosto de 2026. Início às 20:30 (hora local; 12:30 UTC), palestra "
+     "às 21:00 (hora local; 13:00 UTC).", True),
     # a bracket in another sentence glosses nothing of this one
     ("Talk at 13:00 UTC on Friday 28 August. Doors open earlier (20:30 Singapore time).",
      True),

@@ -854,21 +854,41 @@ def _gloss_disagrees(text: str, type_name: str, value: Any) -> bool:
     except (TypeError, ValueError, AttributeError):
         return False
     day = str(value)[:10]
+    bare = _GLOSS.sub(lambda g: " " * len(g[0]), text)  # brackets blanked, places kept
     for m in _GLOSS.finditer(text):
         glossed = _zoned_instants(m[1], day)
         if not glossed:
             continue
-        start = max((s.end() for s in _SENTENCE_START.finditer(text, 0, m.start())), default=0)
-        before = _zoned_instants(_GLOSS.sub(" ", text[start:m.start()]), day)
+        start = max((s.end() for s in _SENTENCE_START.finditer(bare, 0, m.start())), default=0)
+        before = _zoned_instants(bare[start:m.start()], day)
         if before and not before & glossed and want in before | glossed:
             return True
     return False
 
 
+# A zone written right after a clock: "UTC", "(GMT+2)", "Z" (as ``_CLOCK`` reads one)
+_UTC_AFTER = re.compile(r"\s*\(?\s*(?:(?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b)", re.I)
+
+
+def _range_starts_zoned(text: str) -> str:
+    """``text`` with a range's start written with the zone written after its end
+    ("08:00-08:30 UTC" as "08:00 UTC and 08:30 UTC"): the zone is both ends'."""
+    _, pattern = _zone_words()
+
+    def zoned(m: re.Match[str]) -> str:
+        after = _UTC_AFTER.match(text, m.end()) or pattern.match(text, m.end())
+        if after is None:
+            return m[0]
+        start = text[m.start(): m.end(3) if m[3] else m.end(2)]
+        return f"{start} {after[0].strip()} and {text[m.start(4): m.end()]}"
+
+    return _SPAN.sub(zoned, text)
+
+
 def _zoned_instants(text: str, day: str) -> set[str]:
     """The instants of the clocks ``text`` writes with a zone, on the dates it writes
-    or else on ``day``."""
-    rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
+    or else on ``day``; a range's start at the zone written after its end."""
+    rest = _range_starts_zoned(_ISO_DATETIME.sub(lambda m: f" {m[1]} ", text))
     found = datetimes_in(text, bare=None)
     if _CLOCK.search(rest):
         found |= _written_instants(f"{rest} ({day})", day[:4], None)
