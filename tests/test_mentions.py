@@ -636,3 +636,33 @@ def test_another_status_or_a_denied_one_is_not_told(text):
 def test_a_status_sentence_says_only_its_own_status():
     assert not mentions("the label has been created", "shipment_status", "in transit")
     assert mentions("it is now in transit", "shipment_status", "in transit")
+
+
+_TALK = "2026-08-28T21:00:00+08:00"  # 13:00 UTC
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    # a wrong local clock glossed by the right UTC one: two times, neither told (v9 c2-0041)
+    ("Your talk starts at 13:00 Singapore time (SGT, UTC+8) on Friday 28 August (13:00 UTC).",
+     False),
+    ("Talk on Friday 28 August, 13:00 UTC (22:00 Singapore time).", False),
+    # the two agree, however written
+    ("Your talk starts at 21:00 Singapore time (SGT, UTC+8) on Friday 28 August (13:00 UTC).",
+     True),
+    ("Talk on Friday 28 August 21:00 SGT (13:00 UTC).", True),
+    ("Talk on Friday 28 August, 13:00-14:00 UTC (21:00-22:00 Singapore time).", True),
+    # an unlabelled clock is glossed, not contradicted: "21:00" is the local clock
+    ("Your talk starts at 21:00 on Friday 28 August (13:00 UTC).", True),
+    ("Your talk starts at 13:00 UTC on Friday 28 August.", True),
+    # a range's start takes the zone written after its end (v8 c4-0046's mail)
+    ("Talk on Friday 28 August, 13:00-13:45 UTC (21:00 Singapore time).", True),
+    ("Talk on Friday 28 August, 21:00–21:30 Singapore time (SGT, 13:00 UTC), 30 min.", True),
+    # a stop inside an earlier bracket starts no sentence (v8 c4-0033's Portuguese push)
+    ("Sexta-feira, 28 de agosto de 2026. Início às 20:30 (hora local; 12:30 UTC), palestra "
+     "às 21:00 (hora local; 13:00 UTC).", True),
+    # a bracket in another sentence glosses nothing of this one
+    ("Talk at 13:00 UTC on Friday 28 August. Doors open earlier (20:30 Singapore time).",
+     True),
+])
+def test_a_clock_glossed_by_another_instant_tells_neither(text, ok):
+    assert mentions(text, "iso_datetime", _TALK) is ok

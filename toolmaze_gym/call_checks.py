@@ -29,6 +29,7 @@ from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.stated_order import not_before
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
 from toolmaze_gym.grading.trace import Trace
+from toolmaze_gym.grading.venue_clock import AT_VENUE
 from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, Task
@@ -518,6 +519,14 @@ def _short(type_name: str, value: Any) -> Any:
     return forms[0] if forms else value
 
 
+def _as_named(type_name: str, value: Any) -> tuple[str, Any]:
+    """An own-words entry as a reason names it: an instant that may be told on the
+    venue's clock (``venue_clock``) by the instant itself."""
+    if type_name == AT_VENUE and isinstance(value, tuple) and value:
+        return "iso_datetime", value[0]
+    return type_name, value
+
+
 def _own_facts_missing(ctx: _Context, name: str, got: str,
                        absent: Sequence[tuple[str, Any, Origin | None]],
                        before: Sequence[Step]) -> str:
@@ -535,8 +544,8 @@ def _own_facts_missing(ctx: _Context, name: str, got: str,
     # What the grader's own-words reading found unsaid, so a value it counted said (the
     # Italian "temporale" for "thunderstorm") is never named missing (v8 c1-0014).
     unsaid = set(rule.own_unsaid(got))
-    lacking = [(t, v, o) for k, ((t, v), o) in enumerate(zip(rule.own, where_own,
-                                                            strict=False))
+    lacking = [(*_as_named(t, v), o) for k, ((t, v), o) in enumerate(zip(rule.own, where_own,
+                                                                        strict=False))
                if v is not None and k in unsaid]
     head = f"argument {name} is {show(got)}"
     if foreign and not says(got, IN_LANGUAGE, rule.language):

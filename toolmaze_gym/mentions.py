@@ -672,11 +672,12 @@ def _offset(zone: str | None) -> str | None:
     return f"{m[1]}{int(m[2]):02d}:{m[3] or '00'}" if m else None
 
 
-def datetimes_in(text: str, bare: str = "+00:00", only: str | None = None) -> set[str]:
+def datetimes_in(text: str, bare: str | None = "+00:00", only: str | None = None) -> set[str]:
     """Every date-and-time ``text`` writes in ISO form, normalised to UTC minutes; one
     written without a zone is read at the offset ``bare`` (a range's start and end
-    both at the zone written after it: "2026-08-23 08:00-08:45 UTC"). ``only``: just
-    those written at that offset (a wall clock of that zone)."""
+    both at the zone written after it: "2026-08-23 08:00-08:45 UTC"); ``bare`` None:
+    none but those with a zone. ``only``: just those written at that offset (a wall
+    clock of that zone)."""
     norm = values.get("iso_datetime").normalise
     found: set[str] = set()
     for m in _ISO_DATETIME.finditer(text):
@@ -754,11 +755,12 @@ def _minutes(hm: str) -> int:
     return int(h) * 60 + int(m)
 
 
-def _written_instants(text: str, year: str, bare: str, numeric: bool = False,
+def _written_instants(text: str, year: str, bare: str | None, numeric: bool = False,
                       only: str | None = None) -> set[str]:
     """Each date ``text`` writes joined with each clock time it writes, in UTC
     minutes: a clock with a zone at that zone ("10:19 (UTC-5)"), one without at
-    ``bare``; ``only``: just the clocks read at that offset."""
+    ``bare`` (None: none but those with a zone); ``only``: just the clocks read at that
+    offset."""
     days = _dates_of_year(text, year, numeric)
     if not days:
         return set()
@@ -797,7 +799,10 @@ def _datetime_mentioned(text: str, type_name: str, value: Any, loosely: bool = T
     # with an offset shows ("10:19" for 2026-08-27T10:19:00-05:00, as "2026-08-19 05:00
     # New York time"), never its UTC clock unlabelled ("15:19 local time" is five hours
     # off). Else a date and a clock time written apart ("29 Aug 2026, 08:00 UTC").
-    return _instant_told(text, type_name, value, numeric=loosely, own_zone_only=False)
+    # A clock glossed in brackets by another zone's that tells another instant tells
+    # neither for sure: "13:00 Singapore time (13:00 UTC)" is no 21:00+08:00 told.
+    return _instant_told(text, type_name, value, numeric=loosely, own_zone_only=False) \
+        and not _gloss_disagrees(text, type_name, value)
 
 
 def wall_clock_mentioned(text: str, type_name: str, value: Any) -> bool:
@@ -829,6 +834,65 @@ def _instant_told(text: str, type_name: str, value: Any, numeric: bool,
 
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
                     r"(Z|[+-]\d{2}:\d{2})$")
+
+# A bracket after a clock, in the same sentence: a gloss in another zone, "(13:00 UTC)"
+_GLOSS = re.compile(r"\(([^()]*)\)")
+_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?;])\s+|\n)")
+
+
+def _gloss_disagrees(text: str, type_name: str, value: Any) -> bool:
+    """Whether ``text`` writes a clock with its zone and glosses it in brackets with a
+    clock in another zone ("13:00 Singapore time ... (13:00 UTC)"), one of the two the
+    instant ``value`` and the two never the same instant: a wrong conversion beside a
+    right clock leaves the reader two times (toolmaze-v9 play-test c2-0041 P2, grading
+    version 21). Unlabelled clocks are read at no zone here: "21:00 (13:00 UTC)" is a
+    local clock and its UTC gloss."""
+    if "(" not in text:
+        return False
+    try:
+        want = values.get(type_name).normalise(value)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    day = str(value)[:10]
+    bare = _GLOSS.sub(lambda g: " " * len(g[0]), text)  # brackets blanked, places kept
+    for m in _GLOSS.finditer(text):
+        glossed = _zoned_instants(m[1], day)
+        if not glossed:
+            continue
+        start = max((s.end() for s in _SENTENCE_START.finditer(bare, 0, m.start())), default=0)
+        before = _zoned_instants(bare[start:m.start()], day)
+        if before and not before & glossed and want in before | glossed:
+            return True
+    return False
+
+
+# A zone written right after a clock: "UTC", "(GMT+2)", "Z" (as ``_CLOCK`` reads one)
+_UTC_AFTER = re.compile(r"\s*\(?\s*(?:(?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b)", re.I)
+
+
+def _range_starts_zoned(text: str) -> str:
+    """``text`` with a range's start written with the zone written after its end
+    ("08:00-08:30 UTC" as "08:00 UTC and 08:30 UTC"): the zone is both ends'."""
+    _, pattern = _zone_words()
+
+    def zoned(m: re.Match[str]) -> str:
+        after = _UTC_AFTER.match(text, m.end()) or pattern.match(text, m.end())
+        if after is None:
+            return m[0]
+        start = text[m.start(): m.end(3) if m[3] else m.end(2)]
+        return f"{start} {after[0].strip()} and {text[m.start(4): m.end()]}"
+
+    return _SPAN.sub(zoned, text)
+
+
+def _zoned_instants(text: str, day: str) -> set[str]:
+    """The instants of the clocks ``text`` writes with a zone, on the dates it writes
+    or else on ``day``; a range's start at the zone written after its end."""
+    rest = _range_starts_zoned(_ISO_DATETIME.sub(lambda m: f" {m[1]} ", text))
+    found = datetimes_in(text, bare=None)
+    if _CLOCK.search(rest):
+        found |= _written_instants(f"{rest} ({day})", day[:4], None)
+    return found
 
 
 # ---------------------------------------------------------------- text and names

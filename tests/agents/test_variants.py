@@ -68,10 +68,15 @@ def _kind(sim, tool):
 
 
 def test_own_wording_never_sends_the_reference_text_and_keeps_every_ask():
+    from toolmaze_gym.grading.asked_elsewhere import without_asked_elsewhere
+
+    corpus = _env().sim.corpus
     for task, steps, _ in _episodes("own_wording"):
         sent = [v for s in _calls(steps) for v in s.action["arguments"].values()
                 if isinstance(v, str)]
-        for slot in task.slots:
+        # the asks the grader reads: a value asked of the user instead is not the
+        # text's (grading version 21, ``asked_elsewhere``)
+        for slot in without_asked_elsewhere(task, corpus).slots:
             for inp in slot.inputs:
                 if inp.type != FREE_TEXT or not inp.source.is_literal or \
                         quoted(task, inp.source.value):

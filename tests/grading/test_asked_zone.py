@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.grading.test_played import replay_changed
-from toolmaze_gym.grading.asked_zone import zone_asked
+from toolmaze_gym.grading.asked_zone import asked_clock, zone_asked
 from toolmaze_gym.mentions import mentions, wall_clock_mentioned
 
 V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
@@ -64,3 +64,30 @@ def test_the_call_time_is_told_as_mexico_citys_clock(tmp_path, said, success):
 ])
 def test_the_pick_up_is_told_in_local_time(tmp_path, said, success):
     assert _sms(tmp_path, PICKUP, "at 11:13 local time", said) is success
+
+
+SHIFTED_FIRST = V6.parent / "v9" / "probes" / "tmz-v9-c3-0043-P3.status-and-time-tools.actions"
+LOCAL = "pick-up should be 60 minutes after the flight lands, in local time."
+
+
+def test_the_asked_clock_is_the_reference_values_zone():
+    """The shift answered in UTC before the conversion: the pick-up is still asked on
+    the reference value's clock (+02:00), not the UTC one the episode's value carries
+    (grading version 21, v9 play-test c3-0043 P3)."""
+    assert asked_clock(LOCAL, "2026-08-29T08:58:00Z", "2026-08-29T10:58:00+02:00") \
+        == "2026-08-29T10:58:00+02:00"
+    assert asked_clock("Text the driver when they land.", "2026-08-29T08:58:00Z",
+                       "2026-08-29T10:58:00+02:00") is None  # no zone asked
+
+
+@pytest.mark.parametrize(("said", "success"), [
+    ("10:58 Barcelona time", True),
+    ("10:58 local time", True),
+    ("08:58 UTC", False),  # the same instant in UTC: the driver must convert it
+    ("11:58 Barcelona time", False),  # another instant
+])
+def test_a_pick_up_shifted_then_converted_is_told_in_local_time(tmp_path, said, success):
+    episode = "tmz-v9-c3-0043-P3"
+    got = replay_changed(SHIFTED_FIRST, episode, "10:58 Barcelona time", said, tmp_path,
+                         count=1)
+    assert got["success"] is success

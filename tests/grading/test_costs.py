@@ -52,3 +52,17 @@ def test_a_side_whose_source_answered_wrongly_is_no_cheaper_for_its_summariser()
         "tmz-v3-c3-0078-P3.actions"
     g = played("tmz-v3-c3-0078", "P3", actions.read_text(encoding="utf-8").splitlines())
     assert g["success"] and g["c"] == g["c_star"] == 5 and g["c_rec"] == 0
+
+
+def test_a_processor_that_stood_in_for_a_lookup_is_one_call_of_its_kind():
+    """v9 play-test c3-0043 P3: the agent shifted the landing in UTC, then converted it
+    to Europe/Madrid without the time zone lookup. That convert_datetime call stood in
+    for the lookup and was the side's conversion too: one call, so c* is the agent's 6
+    (grading version 21; c* was 7, the call counted by name and by kind)."""
+    from tests.grading.test_played import _replay
+
+    probe = Path(__file__).parents[1] / "data/played/v9/probes" \
+        / "tmz-v9-c3-0043-P3.status-and-time-tools.actions"
+    g, _ = _replay(probe, "tmz-v9-c3-0043-P3")
+    assert g["success"] and g["recovered"]
+    assert g["c"] == g["c_star"] == 6

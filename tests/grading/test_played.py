@@ -71,12 +71,9 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # toolmaze-v9's play-test (tests/data/played/v9/README.md); c1-0067 P3 `new-temp-only`
     # passes since grading version 20 (noted_facts._named: "new temperature" names the set
     # point only), and c2-0041 P2 `tools-for-time-and-summary` too (a push's title left out
-    # whose asks the message tells: arguments.Matcher.optional_texts).
-    "tmz-v9-c3-0043-P3.status-and-time-tools": "c3-0043's pick-up time worked by shift_datetime "
-                                               "in UTC, then convert_datetime (10:58+02:00, "
-                                               "shown) fails as 'not shown'; the same SMS passes "
-                                               "after convert-then-shift and by own arithmetic "
-                                               "(toolmaze-v9's play-test, p2)",
+    # whose asks the message tells: arguments.Matcher.optional_texts); c3-0043 P3
+    # `status-and-time-tools` passes since grading version 21 (the pick-up shifted in UTC
+    # before the conversion is asked on the reference value's clock: asked_zone.asked_clock).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -98,12 +95,8 @@ GRADER_LENIENT = {
     # toolmaze-v8's play-test (tests/data/played/v8/README.md).
     # toolmaze-v9's play-test (tests/data/played/v9/README.md); c4-0054 P1 `push-wrong-chf`
     # ('refund 80.50 CHF' pushed for 79.28 CHF) fails since grading version 21
-    # (grading/unconverted_sum.py).
-    "tmz-v9-c2-0041-P2.utc-as-local": "c2-0041's local start time (21:00+08:00) is matched "
-                                      "as an instant: '(13:00 UTC)' in the push satisfies it, "
-                                      "and the wrong '13:00 Singapore time' beside it passes "
-                                      "(without '(13:00 UTC)' it fails) (toolmaze-v9's "
-                                      "play-test, p2)",
+    # (grading/unconverted_sum.py), and c2-0041 P2 `utc-as-local` too (a wrong Singapore
+    # clock glossed by the right UTC one tells neither: mentions._gloss_disagrees).
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

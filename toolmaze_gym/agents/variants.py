@@ -321,10 +321,13 @@ class Variant(CarefulAgent):
     def graded_mentions(self, inp: Any) -> tuple[Any, ...]:
         """What the grader asks of a text input: the task's asks and what the request
         asks the text to note besides (``grading.noted_facts``: a second figure of the
-        same value, a fact its clause names; grading version 18)."""
+        same value, a fact its clause names; grading version 18), less what the request
+        asks to be told to the user instead (``grading.asked_elsewhere``, version 21)."""
+        from toolmaze_gym.grading.asked_elsewhere import without_asked_elsewhere
         from toolmaze_gym.grading.noted_facts import with_noted
 
-        noted = with_noted(self.task, self.sim.corpus)
+        corpus = self.sim.corpus
+        noted = without_asked_elsewhere(with_noted(self.task, corpus), corpus)
         for slot, mine in zip(self.task.slots, noted.slots, strict=True):
             for i, j in zip(slot.inputs, mine.inputs, strict=True):
                 if i is inp or i == inp:
@@ -1059,8 +1062,9 @@ class MissingAsk(OwnWording):
                 continue
             # The currency of amounts that are all nil tells nothing (``all_nil``):
             # leaving it out is no omission.
-            nil = all_nil(tuple((m[0], self.resolve(m[1])) for m in inp.mentions))
-            for k, (type_name, value, *_) in enumerate(inp.mentions):
+            asked = self.graded_mentions(inp)  # what the grader asks of this text
+            nil = all_nil(tuple((m[0], self.resolve(m[1])) for m in asked))
+            for k, (type_name, value, *_) in enumerate(asked):
                 if nil and type_name == CURRENCY:
                     continue
                 text = self.own_text(inp, drop=k)

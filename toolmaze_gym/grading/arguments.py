@@ -31,6 +31,7 @@ from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.grading.second_figure import repeats_told
 from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
+from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_clock_said
 from toolmaze_gym.grading.weekday_dates import weekdays_dated
 from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
@@ -81,8 +82,11 @@ ADDRESSEE = "addressee"
 # °C reading, told with that reading's rounding carried (grading version 17).
 # And GIST_BESIDE (``grading.summary_beside``): GIST where the text carries the headline
 # too, read less the headline (grading version 18).
+# And AT_VENUE (``grading.venue_clock``): an instant told by its bare clock on the clock
+# of the one city the request sets things in, the city named (grading version 21).
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
-                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F, GIST_BESIDE})
+                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F, GIST_BESIDE,
+                          AT_VENUE})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
@@ -360,6 +364,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return converted_said(text, value)
     if type_name == SUM_IN:
         return sum_in_said(text, value)
+    if type_name == AT_VENUE:
+        return venue_clock_said(text, value)
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
         return mentions(text, "person_name", value) or mentions(text, "person_name", given)

@@ -183,7 +183,8 @@ def _stand_ins(trace: Trace, skipped: Sequence[int], limit: int) -> list[str]:
     first saw it in a later response of another tool (the Stockholm sensor's id from
     ``find_device`` for ``list_room_devices``, v5 c3-0016), so that call costs what
     the lookup would have (grading version 14). ``agent_optimal_after`` counts each
-    tool at most as often as the agent called it."""
+    tool at most as often as the agent called it, a Processor by its kind (``_kind``)
+    as the side's own Processors are (grading version 21)."""
     idx, view = trace.idx, trace.view
     out: list[str] = []
     taken: set[int] | None = None
@@ -206,7 +207,10 @@ def _stand_ins(trace: Trace, skipped: Sequence[int], limit: int) -> list[str]:
                     None)
         if step is not None and SENT not in view.steps[step].action \
                 and not any(view.seen(t, v, limit + 1) for t, v in wanted):
-            out.append(view.steps[step].action.get("name"))
+            # counted as what it computes: one convert_datetime call that stood in for
+            # the time zone lookup is the side's own conversion too, never two calls
+            # (v9 play-test c3-0043 P3, the shift made before the conversion)
+            out.append(_kind(idx.corpus, view.steps[step].action.get("name")))
     return out
 
 

@@ -34,8 +34,9 @@ from toolmaze_gym.grading.arguments import (
     stated_places,
 )
 from toolmaze_gym.grading.asked_condition import condition_asked
+from toolmaze_gym.grading.asked_elsewhere import without_asked_elsewhere
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
-from toolmaze_gym.grading.asked_zone import at_visit_clock
+from toolmaze_gym.grading.asked_zone import asked_clock, at_visit_clock
 from toolmaze_gym.grading.converted_reading import CONVERTED_F
 from toolmaze_gym.grading.earnings_surprise import ACTUAL, EPS_SURPRISE, ESTIMATE, surprise
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS
@@ -43,6 +44,7 @@ from toolmaze_gym.grading.noted_facts import with_noted
 from toolmaze_gym.grading.stated_order import stated_order
 from toolmaze_gym.grading.sum_currency import CURRENCY, SUM_IN, currency_beside
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE
+from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_reading
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -332,7 +334,8 @@ class TaskIndex:
                 need = _mention_refs(inp)
                 return TextSpec(need, alts=self._alternatives(need),
                                 names=self._record_names(need) + self._other_units(need)
-                                + self._converted(need) + self._own_currency(need))
+                                + self._converted(need) + self._own_currency(need)
+                                + self._venue_clocks(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -417,6 +420,14 @@ class TaskIndex:
             return ()
         return tuple((k, (((IN_FAHRENHEIT, r),),)) for k, (t, r) in enumerate(need)
                      if t == "temperature_c")
+
+    def _venue_clocks(self, need: tuple[tuple[str, Ref], ...]
+                      ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For each asked instant, the same told by its bare clock on the clock of the
+        one city the request sets things in, that city named (``venue_clock``)."""
+        return tuple((k, (((AT_VENUE, r),),)) for k, (t, r) in enumerate(need)
+                     if t in DATETIME_TYPES
+                     and venue_reading(self.task.query, r.value) is not None)
 
     def _converted(self, need: tuple[tuple[str, Ref], ...]
                    ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
@@ -579,10 +590,21 @@ class TaskIndex:
         def val(t: str, r: Ref) -> Any:
             # a time told to a visitor is read on the visited place's clock (asked_zone)
             value = resolve(r, outputs, local)
-            return at_visit_clock(self.task.query, value) if t in DATETIME_TYPES else value
+            if t == AT_VENUE:  # (the instant on the venue's clock, the venue)
+                return venue_reading(self.task.query, value)
+            if t not in DATETIME_TYPES:
+                return value
+            # on the clock the request asks, whatever zone the episode's tool answered in
+            asked = asked_clock(self.task.query, value, r.value)
+            return at_visit_clock(self.task.query, value) if asked is None else asked
+
+        def own(t: str, r: Ref) -> tuple[str, Any]:
+            # an instant in the agent's own words, told on the venue's clock too
+            reading = venue_reading(self.task.query, r.value) if t in DATETIME_TYPES else None
+            return (t, val(t, r)) if reading is None else (AT_VENUE, val(AT_VENUE, r))
 
         return {name: TextRule(tuple((t, val(t, r)) for t, r in spec.need), spec.language,
-                               tuple((t, val(t, r)) for t, r in spec.own),
+                               tuple(own(t, r) for t, r in spec.own),
                                tuple((k, tuple((t, val(t, r)) for t, r in alt))
                                      for k, alt in spec.alts),
                                tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
@@ -778,7 +800,8 @@ def task_index(task: Task, corpus: Corpus) -> TaskIndex:
     if hit is not None and hit[0] is task and hit[1] is corpus:
         _INDEX.move_to_end(key)
         return hit[2]
-    idx = TaskIndex(with_noted(task, corpus), corpus)  # version 18: what texts must note
+    # what texts must note (version 18), less what is asked of the user instead (21)
+    idx = TaskIndex(without_asked_elsewhere(with_noted(task, corpus), corpus), corpus)
     _INDEX[key] = (task, corpus, idx)
     if len(_INDEX) > _INDEX_LIMIT:
         _INDEX.popitem(last=False)

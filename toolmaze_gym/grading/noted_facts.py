@@ -57,18 +57,30 @@ def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bo
                for w in dict(cues)[ref] for a, b in cue_spans(clause, w))
 
 
-def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
+def outputs_named(clause: str, sc: Scenario) -> list[str]:
+    """The scenario outputs (``step.field``) ``clause`` names by a cue (``_named``)."""
+    outputs = [(ref, tuple(words)) for ref, words in sc.cues if "." in ref]
+    return [ref for ref, _ in outputs if _named(clause, ref, outputs)]
+
+
+def step_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:
+    """The words that ask for the Action step ``step`` (none: no Action step)."""
     cap = dict((s.id, c) for s, c in action_steps(sc, corpus)).get(step.id)
     if cap is None:
-        return []
+        return ()
     own = {ref: words for ref, words in sc.cues if "." not in ref}
-    words = step_cues(corpus, step, cap, own, default_cues())
-    clauses = noting_clauses(query, words)
-    outputs = [(ref, tuple(words)) for ref, words in sc.cues if "." in ref]
-    named = [ref for ref, _ in outputs if any(_named(c, ref, outputs) for c in clauses)]
+    return step_cues(corpus, step, cap, own, default_cues())
+
+
+def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
+    words = step_words(sc, step, corpus)
+    if not words:
+        return []
+    named = {ref for c in noting_clauses(query, words) for ref in outputs_named(c, sc)}
+    out = [ref for ref, _ in sc.cues if ref in named]
     if says_all(query, words):  # version 21: "with all of it" (``all_of_it``)
-        named += [ref for ref in results(sc, step, corpus) if ref not in named]
-    return named
+        out += [ref for ref in results(sc, step, corpus) if ref not in out]
+    return out
 
 
 def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,

@@ -24,7 +24,7 @@ from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import derivable, known, own_rate, rate_given
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.arguments import CURRENCY, MONEY, PSEUDO_TYPES, Matcher, cent_apart
-from toolmaze_gym.grading.asked_zone import zone_asked
+from toolmaze_gym.grading.asked_zone import asked_clock
 from toolmaze_gym.grading.effects import sent_itself
 from toolmaze_gym.grading.index import (
     Expected,
@@ -513,8 +513,8 @@ class _Provenance:
                     return False
                 continue
             if t in DATETIME_TYPES and ((t, r) in spec.need or (t, r) in spec.own) \
-                    and zone_asked(self.idx.task.query, value) \
-                    and not wall_clock_mentioned(f"{got}\n{pool}", t, value):
+                    and (clock := asked_clock(self.idx.task.query, value, r.value)) \
+                    is not None and not wall_clock_mentioned(f"{got}\n{pool}", t, clock):
                 return False  # the instant in another zone, where the zone's clock is asked
             if t == FREE_TEXT and isinstance(value, str):
                 if not self.text_reached(r.slot, value, i) \
