@@ -31,6 +31,7 @@ from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.grading.second_figure import repeats_told
 from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
+from toolmaze_gym.grading.told_together import PERSON, TOLD_TOGETHER, clauses, spelled_name
 from toolmaze_gym.mentions import FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.tasks.model import Call
@@ -73,8 +74,11 @@ ADDRESSEE = "addressee"
 # °C reading, told with that reading's rounding carried (grading version 17).
 # And GIST_BESIDE (``grading.summary_beside``): GIST where the text carries the headline
 # too, read less the headline (grading version 18).
+# And PERSON, TOLD_TOGETHER (``grading.told_together``): a person a plan names, by name
+# or address, and the values a plan pairs, told in one clause (grading version 21).
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
-                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F, GIST_BESIDE})
+                          ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F, GIST_BESIDE,
+                          PERSON, TOLD_TOGETHER})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
@@ -324,6 +328,11 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
         return mentions(text, "person_name", value) or mentions(text, "person_name", given)
+    if type_name == PERSON:
+        return _person_said(text, value)
+    if type_name == TOLD_TOGETHER:
+        return isinstance(value, tuple | list) and any(
+            all(says(c, t, v, foreign) for t, v in value) for c in clauses(text))
     if type_name == GIST_BESIDE and not foreign:
         return summary_beside(text, value)
     if type_name in (GIST, GIST_BESIDE):
@@ -342,6 +351,17 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return _money_near(text, value)
     return _word(value) and ((len(value) >= 4 and value in text.lower())
                              or _inflected(text, value))
+
+
+def _person_said(text: str, value: Any) -> bool:
+    """Whether ``text`` names the person ``value`` (a name, or an e-mail address): in
+    full, by the given name, or by the name the address spells."""
+    if not isinstance(value, str):
+        return False
+    if "@" not in value:
+        return says(text, ADDRESSEE, value)
+    name = spelled_name(value)
+    return mentions(text, "email", value) or (bool(name) and says(text, ADDRESSEE, name))
 
 
 def _money_near(text: str, value: Any) -> bool:
