@@ -327,7 +327,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return sum_in_said(text, value)
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
-        return mentions(text, "person_name", value) or mentions(text, "person_name", given)
+        return mentions(text, "person_name", value) or mentions(text, "person_name", given) \
+            or _formally(text, value)
     if type_name == PERSON:
         return _person_said(text, value)
     if type_name == TOLD_TOGETHER:
@@ -351,6 +352,19 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return _money_near(text, value)
     return _word(value) and ((len(value) >= 4 and value in text.lower())
                              or _inflected(text, value))
+
+
+# A greeting by the family name with a title ("Dear Ms Jensen", "Sehr geehrte Frau Jensen").
+_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Sr|Sra|Mme|Mlle|M)\.?"
+
+
+def _formally(text: str, name: Any) -> bool:
+    """Whether ``text`` names the person ``name`` by a title and the family name
+    (grading version 21: a greeting by name, "Dear Ms Jensen" for Elif Jensen)."""
+    parts = name.split() if isinstance(name, str) else []
+    if len(parts) < 2:
+        return False
+    return re.search(rf"\b{_TITLE}\s+{re.escape(parts[-1])}\b", text) is not None
 
 
 def _person_said(text: str, value: Any) -> bool:
