@@ -116,3 +116,25 @@ def test_the_posted_plan(tmp_path, post, success, reason):
     g, out = _graded(tmp_path, ACTIONS / "c4-0012.ref.txt", json.dumps(REF), json.dumps(post))
     assert g["success"] is success, out
     assert reason in out, out
+
+
+@pytest.mark.parametrize(("message", "success"), [
+    ("Hana arrives Saturday 22 August; the welcome scene runs at 12:34 Barcelona time. "
+     "Bedroom cooled to 26 C, dew point 19.3 C. Front door lock battery 82%.", True),
+    ("Welcome scene runs at 10:34 UTC on 22 August, bedroom at 26 C. Dew point 19.3 C; "
+     "lock battery 82%.", True),                      # one guest's day: no name needed
+    ("Dew point 19.3 C; front door lock battery 82%.", False),    # no plan
+    ("Welcome scene runs at 10:44 UTC on 22 August. Dew point 19.3 C; lock battery 82%.",
+     False),                                                      # a wrong time
+])
+def test_a_notification_with_the_plan_tells_the_scenes_time(tmp_path, message, success):
+    """v9 c4-0075: "send a home notification with the plan, the dew point and the
+    battery level" asks the welcome scene's time beside the two figures."""
+    task = get_task("tmz-v9-c4-0075")
+    lines = [f"{c.tool} {json.dumps(c.args)}" for c in task.default_path.calls]
+    path = tmp_path / "c4-0075.ref.txt"
+    path.write_text("\n".join(lines) + "\nfinish The dew point is 19.3 C.\n", "utf-8")
+    sent = json.loads(lines[-1].partition(" ")[2])["message"]
+    g, out = _graded(tmp_path, path, json.dumps(sent), json.dumps(message))
+    assert g["success"] is success, out
+    assert success or "schedule_scene" in out, out

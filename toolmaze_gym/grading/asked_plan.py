@@ -8,10 +8,12 @@ did a plan with the reviewers and documents swapped.
 
 A plan is who does what, and when: where the clause that asks for an Action's text
 says "the plan" ("the schedule", "the assignments", "the arrangements"), the text must
-carry each person, title and date the reference run's own text tells of what the
-earlier steps made (a value of the steps it reads, or a person the request names), and
-where that text pairs different people with different titles clause by clause, tell
-each person in one clause with their titles (``told_together``). A request that spells
+carry each title and date the reference run's own text tells of what the earlier
+steps made (a value of the steps it reads); where that text tells different people in
+different clauses (who does what), each of them too (of the steps it reads, or named in
+the request), each in one clause with the titles told beside them (``told_together``).
+A plan of one person's day need not name them (v9 c4-0075: "a home notification with
+the plan" for a guest's arrival asks the welcome scene's time, not the guest). A request that spells
 the plan out ("a summary of the plan (room, time and the file's link)", "the plan with
 the meeting time and the room") asks what it lists (``noted_facts``), not this.
 """
@@ -89,7 +91,7 @@ def _entry(fact: Fact) -> tuple[Any, ...]:
 
 def _pairs(facts: list[Fact], text: str) -> list[tuple[Any, ...]]:
     """Each person with each title the reference text tells in the same clause, where
-    its clauses name different people."""
+    two or more of its clauses name people (none: it tells no one's share apart)."""
     people = [f for f in facts if f[0] in _PEOPLE]
     titles = [f for f in facts if f[0] == FREE_TEXT]
     rows = [([p for p in people if says(c, p[0], p[1])],
@@ -107,10 +109,11 @@ def plan_asks(task: Task, corpus: Corpus, slot: Slot, asking: list[str], text: s
     if not plan_asked(asking):
         return ()
     facts = _facts(task, corpus, slot, text)
+    pairs = _pairs(facts, text)
     have = list(asked)
     out: list[tuple[Any, ...]] = []
     for f in facts:
-        if _new(f, have):
+        if (pairs or f[0] not in _PEOPLE) and _new(f, have):
             have.append(f)
             out.append(_entry(f))
-    return tuple(out) + tuple(_pairs(facts, text))
+    return tuple(out) + tuple(pairs)
