@@ -28,6 +28,7 @@ from toolmaze_gym.grading.condition_synonyms import condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.stated_order import not_before
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
+from toolmaze_gym.grading.told_together import TOLD_TOGETHER
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.venue_clock import AT_VENUE
 from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
@@ -480,6 +481,10 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
         return [facts]
     parts, stale = [], []
     for k, (t, v, o) in zip(sorted(unsaid), absent, strict=True):
+        if t == TOLD_TOGETHER:  # a pairing the plan asks (grading version 21)
+            parts.append(" with ".join(show(x) for _, x in v)
+                         + " in one clause (told_together: the plan pairs them)")
+            continue
         own = _own_mention(ctx, need[k][1], before)
         if k in checked and own is not None and own[3] != v:
             own = None  # the grader read another value than that step's

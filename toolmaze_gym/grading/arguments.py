@@ -31,6 +31,7 @@ from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
 from toolmaze_gym.grading.second_figure import repeats_told
 from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
+from toolmaze_gym.grading.told_together import PERSON, TOLD_TOGETHER, clauses, spelled_name
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_clock_said
 from toolmaze_gym.grading.weekday_dates import weekdays_dated
 from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, FREE_TEXT, mentions, numbers_in
@@ -84,9 +85,11 @@ ADDRESSEE = "addressee"
 # too, read less the headline (grading version 18).
 # And AT_VENUE (``grading.venue_clock``): an instant told by its bare clock on the clock
 # of the one city the request sets things in, the city named (grading version 21).
+# And PERSON, TOLD_TOGETHER (``grading.told_together``): a person a plan names, by name
+# or address, and the values a plan pairs, told in one clause (grading version 21).
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
                           ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F, GIST_BESIDE,
-                          AT_VENUE})
+                          AT_VENUE, PERSON, TOLD_TOGETHER})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
@@ -368,7 +371,13 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return venue_clock_said(text, value)
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
-        return mentions(text, "person_name", value) or mentions(text, "person_name", given)
+        return mentions(text, "person_name", value) or mentions(text, "person_name", given) \
+            or _formally(text, value)
+    if type_name == PERSON:
+        return _person_said(text, value)
+    if type_name == TOLD_TOGETHER:
+        return isinstance(value, tuple | list) and any(
+            all(says(c, t, v, foreign) for t, v in value) for c in clauses(text))
     if type_name == GIST_BESIDE and not foreign:
         return summary_beside(text, value)
     if type_name in (GIST, GIST_BESIDE):
@@ -395,6 +404,30 @@ def _a_name(value: Any) -> bool:
     """Whether a returned text is one name and nothing else (a room "Rome Tesla", a
     venue), which a text may say in another order (``text_facts.name_reordered``)."""
     return isinstance(value, str) and facts(value) == (("", value),)
+
+
+# A greeting by the family name with a title ("Dear Ms Jensen", "Sehr geehrte Frau Jensen").
+_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Sr|Sra|Mme|Mlle|M)\.?"
+
+
+def _formally(text: str, name: Any) -> bool:
+    """Whether ``text`` names the person ``name`` by a title and the family name
+    (grading version 21: a greeting by name, "Dear Ms Jensen" for Elif Jensen)."""
+    parts = name.split() if isinstance(name, str) else []
+    if len(parts) < 2:
+        return False
+    return re.search(rf"\b{_TITLE}\s+{re.escape(parts[-1])}\b", text) is not None
+
+
+def _person_said(text: str, value: Any) -> bool:
+    """Whether ``text`` names the person ``value`` (a name, or an e-mail address): in
+    full, by the given name, or by the name the address spells."""
+    if not isinstance(value, str):
+        return False
+    if "@" not in value:
+        return says(text, ADDRESSEE, value)
+    name = spelled_name(value)
+    return mentions(text, "email", value) or (bool(name) and says(text, ADDRESSEE, name))
 
 
 def _money_near(text: str, value: Any) -> bool:

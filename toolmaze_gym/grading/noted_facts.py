@@ -28,10 +28,12 @@ from toolmaze_gym.grading.asked_facts import (
     scenario_of,
     until,
 )
+from toolmaze_gym.grading.asked_plan import plan_asks
+from toolmaze_gym.grading.by_name import name_asks
 from toolmaze_gym.grading.second_figure import MONEY, second_figures
 from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
 from toolmaze_gym.tasks.asks import cue_spans
-from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.model import Slot, Task
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 
 _CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
@@ -70,6 +72,11 @@ def step_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:
         return ()
     own = {ref: words for ref, words in sc.cues if "." not in ref}
     return step_cues(corpus, step, cap, own, default_cues())
+
+
+def asking_clauses(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
+    """The clauses of ``query`` that ask for ``step``'s text (none: no Action step)."""
+    return noting_clauses(query, step_words(sc, step, corpus))
 
 
 def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
@@ -119,6 +126,17 @@ def _seconds(task: Task, corpus: Corpus, asks: tuple[tuple[Any, ...], ...], text
     return tuple(out)
 
 
+def _own_asks(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, slot: Slot,
+              text: str, asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    """What the clause asking for the text asks in words no output cue carries: "the
+    plan" (``asked_plan``), a greeting "by name" (``by_name``; grading version 21)."""
+    asking = asking_clauses(task.query, sc, step, corpus)
+    if not asking:
+        return ()
+    plan = plan_asks(task, corpus, slot, asking, text, asked)
+    return plan + name_asks(task, corpus, slot, asking, text, asked + plan)
+
+
 def with_noted(task: Task, corpus: Corpus) -> Task:
     """``task`` with each Action text's asks completed by what the request asks it to
     note (the same task where nothing is added)."""
@@ -136,6 +154,8 @@ def with_noted(task: Task, corpus: Corpus) -> Task:
                 have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
                 more = _extra(task, corpus, sc, step, inp.source.value, have) \
                     + _seconds(task, corpus, inp.mentions, inp.source.value, have)
+                more += _own_asks(task, corpus, sc, step, slot, inp.source.value,
+                                  inp.mentions + more)
                 if more:
                     inp, grew = replace(inp, mentions=inp.mentions + more), True
             inputs.append(inp)
