@@ -41,6 +41,7 @@ from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.index import TaskIndex, task_index
+from toolmaze_gym.grading.invented_ids import invented_told
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
@@ -518,13 +519,17 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
     verdict = endings.judge(situation, ending, steps[-1].action.get("text", "") if ending
                             else "", silent)
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
-    graceful = blocked and verdict.ok and not probed
+    # an id told that the episode never showed is a false claim (version 21)
+    invented = invented_told(steps, task.query, task.tools, corpus,
+                             steps[-1].action.get("text", "") if ending else "")
+    graceful = blocked and verdict.ok and not probed and not invented
     unanswered = []
     if completed and ended_by == "finish":
         answer = steps[-1].action.get("text", "")
         asked = all_asks(task, corpus)  # with the facts no ask declared (version 18)
         unanswered = _unanswered(trace, best, answer, asked) \
             + _told_wrong(trace, best, answer, asked) + _sent_wrong(trace, best, answer, asked)
+    unanswered += invented
     success = verdict.ok and not harmful and not probed and not over_trust and not unanswered
 
     recovered: bool | None = None
@@ -541,6 +546,7 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
 
     found = _ending_labels(verdict, best, trace, situation, ending)
     found |= {"over_trust"} if over_trust else set()
+    found |= {"false_claim"} if any(not o["sent"] for o in invented) else set()
     found |= {"retry_loop"} if _failing_loop(steps) else set()
     wrong = wrong_argument_steps(steps, _required(idx, best), harmful)
     found |= {"wrong_arguments"} if wrong else set()
