@@ -47,7 +47,12 @@ from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.unconverted_sum import unconverted_told
-from toolmaze_gym.grading.wrong_figures import near_figures, sums_in_texts
+from toolmaze_gym.grading.wrong_figures import (
+    figures_shown,
+    near_figures,
+    sums_in_texts,
+    typo_figures,
+)
 from toolmaze_gym.grading.zone_told import free_texts, told_anywhere, zone_asks
 from toolmaze_gym.mentions import DATETIME_TYPES, mentions, wall_clock_mentioned
 from toolmaze_gym.tasks.enumeration import min_remaining_calls
@@ -403,9 +408,8 @@ def _told_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
         if (slot, key) in answered:
             continue  # asked of the answer: ``_unanswered`` holds it to the sum
         value = best.outputs.get(slot, {}).get(key, value)
-        wrong = near_figures(answer, value)
-        if wrong and not near_sum_told(trace.idx, trace.view, best, slot, value, answer,
-                                       _whole_units(task, best, slot)):
+        wrong = _wrong_figures(trace, best, slot, answer, value)
+        if wrong:
             out.append({"type": type_, "value": value, "slot": slot, "told": wrong[0]})
     return out
 
@@ -427,9 +431,8 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     for type_, value, slot, key in facts:
         value = best.outputs.get(slot, {}).get(key, value)
         for tool, text in sent:
-            wrong = near_figures(text, value)
-            if wrong and not near_sum_told(trace.idx, trace.view, best, slot, value, text,
-                                           _whole_units(task, best, slot)):
+            wrong = _wrong_figures(trace, best, slot, text, value)
+            if wrong:
                 out.append({"type": type_, "value": value, "slot": slot, "told": wrong[0],
                             "sent": tool})
                 break
@@ -438,6 +441,24 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
                 for slot, value, figure in unconverted_told(task, best.outputs, text)
                 if all(slot != o["slot"] or "sent" not in o for o in out)]
     return out
+
+
+def _wrong_figures(trace: Trace, best: PathMatch, slot: str, text: str, value: Any
+                   ) -> list[float]:
+    """The figures ``text`` tells for ``slot``'s sum ``value`` wrongly: near it and no
+    own rounding of the agent's (``near_sum_told``), or it mistyped where the episode
+    showed no such figure (grading version 21; ``wrong_figures``)."""
+    near = near_figures(text, value)
+    if near:
+        whole = _whole_units(trace.idx.task, best, slot)
+        return [] if near_sum_told(trace.idx, trace.view, best, slot, value, text, whole) \
+            else near
+    typos = typo_figures(text, value)
+    if not typos:
+        return []
+    shown = figures_shown(trace.idx.task.query, (s.observation for s in trace.steps
+                                                 if s.kind == "call"), best.outputs)
+    return [n for n in typos if round(abs(n), 2) not in shown]
 
 
 def _sent_texts(trace: Trace) -> list[tuple[str, str]]:
