@@ -40,6 +40,7 @@ from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, sa
 from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
+from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprises, wrong_way
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.invented_ids import invented_told
 from toolmaze_gym.grading.overtrust import _propagated
@@ -420,8 +421,9 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     play-test c4-0054 P1 `push-wrong-chf`): in a message, a sum the task works out told
     near it and wrong, as ``_told_wrong`` reads the final answer (``wrong_figures``);
     in a message or the answer, an amount told under the code of the currency a step
-    converted it into (``unconverted_sum``). Each with the figure ``told`` and the
-    tool it was ``sent`` by ("" for the final answer)."""
+    converted it into (``unconverted_sum``); in a message or the answer, an earnings
+    surprise told the other way (``earnings_surprise.wrong_way``, version 21). Each with
+    the figure ``told`` and the tool it was ``sent`` by ("" for the final answer)."""
     task = trace.idx.task
     sent = _sent_texts(trace)
     in_texts = sums_in_texts(task)
@@ -440,6 +442,12 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
         out += [{"type": MONEY, "value": value, "slot": slot, "told": figure, "sent": tool}
                 for slot, value, figure in unconverted_told(task, best.outputs, text)
                 if all(slot != o["slot"] or "sent" not in o for o in out)]
+    for slot, pct in surprises(best.outputs):  # the surprise told the other way (v21)
+        told = next(((tool, way) for tool, text in [("", answer), *sent]
+                     if (way := wrong_way(text, pct))), None)
+        if told is not None:
+            out.append({"type": EPS_SURPRISE, "value": round(pct, 2), "slot": slot,
+                        "told": told[1], "sent": told[0]})
     return out
 
 
