@@ -157,6 +157,11 @@ def _unanswered_reason(u: Mapping[str, Any]) -> str:
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the ending's text"
         return (f"{where} tells the {u.get('type')} {_show(u.get('told'))}, which this "
                 "episode never showed: a mistyped id, or one a tool refused (a false claim)")
+    if u.get("type") == "eps_surprise" and "sent" in u:
+        where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
+        way = "beat" if (u.get("value") or 0) > 0 else "missed"
+        return (f"{where} tells the earnings surprise {_show(u.get('told'))} the other way: "
+                f"the actual EPS {way} the estimate by {abs(u.get('value') or 0)} %")
     if u.get("sent"):
         return (f"the text sent by {u['sent']} tells {_show(u.get('told'))} for the "
                 f"{u.get('type')} {_show(u.get('value'))}: a wrong figure sent to someone")

@@ -187,3 +187,9 @@ def test_the_way_of_a_surprise():
     assert wrong_way("BRIY missed by 6.13% while LUMN beat by 14.37%", -14.37) == "14.37%"
     assert wrong_way("6.13%", 6.129) == ""            # no way said
     assert wrong_way("a miss of 6.53%", 6.129) == ""  # another figure
+
+
+def test_the_explanation_says_the_surprise_went_the_other_way():
+    said = _unanswered_reason({"type": "eps_surprise", "value": 6.13, "slot": "s3",
+                               "told": "6.13%", "sent": "send_email"})
+    assert "other way" in said and "beat" in said and "send_email" in said
