@@ -116,3 +116,21 @@ def test_two_days_told_claim_neither():
     text = "25.08: deszcz; 26.08: częściowe zachmurzenie"
     assert condition_claimed(text, ["rain", "partly cloudy"], "pl") is None
     assert condition_claimed(text, ["partly cloudy"], "pl") == "rain"
+
+
+def test_the_explanation_names_the_condition_claimed(tmp_path):
+    """The closing line names the words that claim another condition, not a missing
+    translation (the text is the player's own Polish)."""
+    from toolmaze_gym.grading.arguments import TextRule
+
+    text = PLAYED.read_text(encoding="utf-8").replace(SAID, f"{SAID}, przelotny deszcz")
+    path = tmp_path / PLAYED.name
+    path.write_text(text, encoding="utf-8")
+    g, closing = _replay(path, EPISODE)
+    assert not g["success"]
+    line = next(x for x in closing.splitlines() if "was not done right" in x)
+    assert 'which says "deszcz", the weather condition "rain", where the weather to tell ' \
+           'is "partly cloudy"' in line
+    # an English text is not read for other conditions ("Rain jacket to London: clear")
+    rule = TextRule((), "", (("weather_condition", "clear"),), condition=True)
+    assert rule.claims_other("Rain jacket to London: clear, high 23.1 °C") is None

@@ -126,6 +126,12 @@ _ZERO_NEAR = 3  # words either side of it that may be a zero amount ("0 mm of ra
 
 
 def condition_claimed(text: str, told: Iterable[str], language: str = "") -> str | None:
+    """The condition of ``claim``, or None."""
+    found = claim(text, told, language)
+    return found[0] if found else None
+
+
+def claim(text: str, told: Iterable[str], language: str = "") -> tuple[str, str] | None:
     """The weather condition ``text`` claims that is none of ``told`` (the conditions
     it must tell) nor may be said beside one of them (``besides``: a partly cloudy day
     has sun and cloud), or None. A condition is claimed by its words in ``language``
@@ -134,7 +140,8 @@ def condition_claimed(text: str, told: Iterable[str], language: str = "") -> str
     three words of it ("bez opadów deszczu", "no rain", "0 mm of rain"), or it is a word
     of a name ("Rain Jacket"); an entry too common to claim the weather is left out
     ("klare 5 von 5 Sternen", "Sonntag": ``not_claiming``): v9 play-test
-    c2-0030 P1's Polish SMS with "deszczowo" or "light rain" for a partly cloudy day."""
+    c2-0030 P1's Polish SMS with "deszczowo" or "light rain" for a partly cloudy day.
+    Returned with the text's words that claim it, for the explanation."""
     told = set(told)
     besides = _table()["besides"]
     fine = told | {b for c in told for b in besides.get(c, ())}
@@ -147,7 +154,7 @@ def condition_claimed(text: str, told: Iterable[str], language: str = "") -> str
         if condition in fine or _inside(start, end, spans) or _negated(folded, m, negations) \
                 or _in_name(text, start, end):
             continue
-        return condition
+        return condition, text[start:end]
     return None
 
 
