@@ -24,7 +24,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.arguments import CONDITION, IN_LANGUAGE, implied, says
-from toolmaze_gym.grading.condition_synonyms import condition_words_in
+from toolmaze_gym.grading.condition_synonyms import claim, condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.stated_order import not_before
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
@@ -451,6 +451,9 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
         # Dutch review failed on its rating was also told its own sentence was not
         # the translator's; grading version 15).
         return []
+    claimed = _claimed(rule, got)
+    if claimed:
+        return [f"argument {name} is {show(got)}, {claimed}"]
     need = ctx.needs.get(name)
     if need is None:  # the text must contain the expected one
         need = ((FREE_TEXT, want),)
@@ -504,6 +507,18 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
         return [f"{head}, which does not mention {', '.join(parts)}"
                 + "".join(f"; {n}" for n in stale), *twice]
     return [f"{head}: " + "; ".join(stale), *twice]
+
+
+def _claimed(rule: Any, got: str) -> str:
+    """Why ``got`` fails for claiming another weather condition than it must tell
+    (``TextRule.claims_other``, grading version 21: v9 play-test c2-0030 P1's Polish
+    "deszczowo" beside the partly cloudy day it had to tell), or ""."""
+    if rule is None or rule.claims_other(got) is None:
+        return ""
+    told = [v for t, v in (*rule.need, *rule.own) if t == CONDITION]
+    condition, words = claim(got, told, rule.language) or ("", "")
+    return (f'which says "{words}", the weather condition "{condition}", where the '
+            f"weather to tell is {' or '.join(show(v) for v in told)}")
 
 
 def _other_names(groups: Sequence[Sequence[tuple[str, Any]]], value: Any = None) -> str:

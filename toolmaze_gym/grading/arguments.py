@@ -24,7 +24,11 @@ from typing import Any
 from toolmaze_gym import senses, values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
-from toolmaze_gym.grading.condition_synonyms import condition_said, condition_said_in
+from toolmaze_gym.grading.condition_synonyms import (
+    condition_claimed,
+    condition_said,
+    condition_said_in,
+)
 from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
 from toolmaze_gym.grading.headline_words import HEADLINE_WORDS, headline_said
@@ -131,6 +135,8 @@ class TextRule:
         if not isinstance(text, str) or not text.strip():
             return False
         whole = f"{text}\n{pool}" if pool else text
+        if self.claims_other(whole):
+            return False
         said, other = self._need_reading(whole)
         if all(said) and repeats_told(whole, [m for k, m in enumerate(self.need)
                                               if not other[k]]):
@@ -138,6 +144,18 @@ class TextRule:
         if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
             return False
         return not self.own_unsaid(text)
+
+    def claims_other(self, text: str) -> str | None:
+        """The weather condition a text asked in another language claims beside those it
+        must tell, where the request asks the condition itself (``condition_claimed``,
+        grading version 21: v9 play-test c2-0030 P1's Polish SMS "deszczowo" for a partly
+        cloudy day). An English text is not read so: its weather words name things too
+        ("Rain jacket to London: ... clear", v9 c2-0092 P3), and one that leaves out the
+        condition it must tell fails already."""
+        told = [v for t, v in (*self.need, *self.own) if t == CONDITION and isinstance(v, str)]
+        if not (self.condition and self.language and told):
+            return None
+        return condition_claimed(text, told, self.language)
 
     def need_unsaid(self, text: str) -> list[int]:
         """The entries of ``need`` that ``text`` does not say, read as ``accepts`` reads

@@ -11,12 +11,16 @@ a word negated ("no rain", "not sunny") says nothing. Since grading version 21
 A text in another language says the condition in its words (``condition_said_in``,
 grading version 19, toolmaze-v8 play-test c1-0014: an Italian return reason says the
 thunderstorm by "temporale"; up to version 18 a condition, a common word, went
-unchecked there, so a reason without any weather passed).
+unchecked there, so a reason without any weather passed). Since grading version 21
+(toolmaze-v9 play-test c2-0030 P1) Polish has its words too, and a text that tells a
+condition must not claim another (``condition_claimed``): "deszczowo" (rainy) or
+"light rain" in a Polish SMS for a partly cloudy day passed, Polish being unchecked.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from toolmaze_gym.world.base import load_data
@@ -61,8 +65,9 @@ def condition_said_in(text: str, condition: str, language: str) -> bool:
     words (a condition kept as written), by the translators' word for it, or by one of
     the language's own words (``in_language``), each word of an entry the start of a
     word of the text, accents folded; "light rain" also by a rain word beside an
-    amount of rain. A language the world knows no weather words in (Polish) is not
-    checked (toolmaze-v3 c2-0037, v4 c2-0074: "częściowe zachmurzenie")."""
+    amount of rain. A language the world knows no weather words in is not checked
+    (Polish was not up to grading version 20: toolmaze-v3 c2-0037, v4 c2-0074's
+    "częściowe zachmurzenie" passes by its words since)."""
     own = _table()["in_language"].get(language, {})
     said = _words().get(condition, {}).get(language)
     if not own and said is None:
@@ -111,3 +116,116 @@ def _either(words: list[str]) -> str:
     """ "a", "b" or "c". """
     quoted = [f'"{w}"' for w in words]
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+# A word or a figure of a folded text ("17,7" one token, so a zero amount reads whole).
+_TOKEN = re.compile(r"[^\W_]+(?:[.,]\d+)*")
+_ZERO = re.compile(r"0+(?:[.,]0+)?")
+_NEAR = 2  # words before a condition's word that may negate it
+_ZERO_NEAR = 3  # words either side of it that may be a zero amount ("0 mm of rain")
+
+
+def condition_claimed(text: str, told: Iterable[str], language: str = "") -> str | None:
+    """The condition of ``claim``, or None."""
+    found = claim(text, told, language)
+    return found[0] if found else None
+
+
+def claim(text: str, told: Iterable[str], language: str = "") -> tuple[str, str] | None:
+    """The weather condition ``text`` claims that is none of ``told`` (the conditions
+    it must tell) nor may be said beside one of them (``besides``: a partly cloudy day
+    has sun and cloud), or None. A condition is claimed by its words in ``language``
+    (each word of an entry starting a word of the text, in sequence) or in English (whole
+    words), unless a negation stands within two words before it, a zero amount within
+    three words of it ("bez opadów deszczu", "no rain", "0 mm of rain"), or it is a word
+    of a name ("Rain Jacket"); an entry too common to claim the weather is left out
+    ("klare 5 von 5 Sternen", "Sonntag": ``not_claiming``): v9 play-test
+    c2-0030 P1's Polish SMS with "deszczowo" or "light rain" for a partly cloudy day.
+    Returned with the text's words that claim it, for the explanation."""
+    told = set(told)
+    besides = _table()["besides"]
+    fine = told | {b for c in told for b in besides.get(c, ())}
+    folded = _fold_in_place(text)
+    negations = _negations(language)
+    spans = [(m.start(), m.end(), condition, m)
+             for condition, patterns in _claims(language).items()
+             for pattern in patterns for m in pattern.finditer(folded)]
+    for start, end, condition, m in spans:
+        if condition in fine or _inside(start, end, spans) or _negated(folded, m, negations) \
+                or _in_name(text, start, end):
+            continue
+        return condition, text[start:end]
+    return None
+
+
+# A capitalised word joined to the span by a space only: the span is part of a name.
+_NAME_BEFORE = re.compile(r"(?<![.:;!?\n])\b[A-Z][\w-]*[ \t]$")
+_NAME_AFTER = re.compile(r"^[ \t]+[A-Z]")
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    """Whether the capitalised span start-end of ``text`` is a word of a name, a
+    capitalised word beside it ("Veloxa Edge Rain Jacket", "Storm Shell"), not a
+    condition told (``_fold_in_place`` keeps the text's length: its spans are the text's)."""
+    if not text[start:start + 1].isupper():
+        return False
+    return bool(_NAME_AFTER.match(text[end:end + 3])
+                or _NAME_BEFORE.search(text[max(0, start - 40):start]))
+
+
+def _fold_in_place(text: str) -> str:
+    """``text`` folded as ``fold`` folds it, each character to one ("ß" stays), so a
+    span of the folded text is the same span of ``text``."""
+    return "".join(_fold_char(c) for c in text)
+
+
+@lru_cache(maxsize=1024)
+def _fold_char(c: str) -> str:
+    folded = fold(c)
+    return folded if len(folded) == 1 else c.lower()[:1]
+
+
+def _inside(start: int, end: int, spans: list) -> bool:
+    """Whether the span start-end lies inside a longer span of ``spans``: the word of
+    another condition within a condition's words ("cloudy" in "partly cloudy")."""
+    return any(s <= start and end <= e and e - s > end - start for s, e, *_ in spans)
+
+
+@lru_cache(maxsize=32)
+def _claims(language: str) -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Per condition, the patterns that claim it in a folded text in ``language``."""
+    table = _table()
+    own = table["in_language"].get(language, {})
+    out = {}
+    for condition, synonyms in table["synonyms"].items():
+        said = _words().get(condition, {}).get(language)
+        common = set(table["not_claiming"].get(language, ()))
+        starts = [e for e in (*own.get(condition, []), *([fold(said)] if said else []))
+                  if e not in common]
+        english = [fold(w) for w in (condition, *synonyms)]
+        out[condition] = (*(_starts_pattern(e) for e in starts),
+                          *(re.compile(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])")
+                            for w in english))
+    return out
+
+
+def _starts_pattern(entry: str) -> re.Pattern[str]:
+    """Each word of ``entry`` starts a word of the text, one after the other."""
+    return re.compile(r"(?<![^\W_])" + r"\w*\s+".join(re.escape(w) for w in entry.split()))
+
+
+@lru_cache(maxsize=32)
+def _negations(language: str) -> frozenset[str]:
+    """The words that negate a condition's word near them in ``language`` or English."""
+    table = _table()["not_before"]
+    return frozenset((*table.get("en", ()), *table.get(language, ())))
+
+
+def _negated(folded: str, match: re.Match[str], negations: frozenset[str]) -> bool:
+    """Whether a negation stands within ``_NEAR`` words before ``match``, or a zero
+    amount within ``_ZERO_NEAR`` words either side ("0 mm of rain"); a negation after it
+    negates the next word ("deszczowo, bez opadów" is no "bez deszczu")."""
+    before = _TOKEN.findall(folded[:match.start()])[-_ZERO_NEAR:]
+    after = _TOKEN.findall(folded[match.end():])[:_ZERO_NEAR]
+    return any(w in negations for w in before[-_NEAR:]) \
+        or any(_ZERO.fullmatch(w) for w in (*before, *after))
