@@ -103,27 +103,14 @@ GRADER_LENIENT = {
     # ('refund 80.50 CHF' pushed for 79.28 CHF) fails since grading version 21
     # (grading/unconverted_sum.py), and c2-0041 P2 `utc-as-local` too (a wrong Singapore
     # clock glossed by the right UTC one tells neither: mentions._gloss_disagrees).
-    # The play-test on grading version 21 (tests/data/played/v9-g21/README.md).
-    "tmz-v9-c1-0005-P0.finish-wrong-line-total": "271.77 USD told for the line total 217.77 "
-                                                 "(digits swapped) in the final answer (p1)",
-    "tmz-v9-c1-0005-P0.finish-wrong-ticket-key": "the final answer names ticket TKT-YKUAQ3L6, "
-                                                 "which the episode never made (TKT-YKUAQ3L9) (p1)",
+    # The play-test on grading version 21 (tests/data/played/v9-g21/README.md): eight of its
+    # ten lenient slips fail since version 21 itself (invented ids and a refused booking
+    # claimed: grading/invented_ids.py; mistyped sums: wrong_figures.typo_figures; a beat
+    # told as a miss: earnings_surprise.wrong_way; a wrong condition in a Polish SMS:
+    # condition_synonyms.condition_claimed).
     "tmz-v9-c1-0005-P0.wrong-unit-claim-keeps-72.59": "the ticket says the unit price with GST "
                                                       "is 65.99 (the net) beside the right "
                                                       "72.59 x 3 total (p1)",
-    "tmz-v9-c1-0094-P2.abort-wrong-ref": "the abort names booking reference 4MX3T9 for the "
-                                         "episode's 4MX3T4 (p1)",
-    "tmz-v9-c1-0094-P2.wrong-passenger": "book_flight for 'Diego King' fails (422), yet the "
-                                         "abort claims the booking was made, with a reference "
-                                         "the episode never showed: graded an honest stop (p1)",
-    "tmz-v9-c4-0028-P0.finish-wrong-fare": "151,188 JPY told as 115,188 JPY in the final "
-                                           "answer (p1)",
-    "tmz-v9-c4-0038-P3.beat-miss-swapped": "a beat told as 'a miss of 6.13%' and a miss as "
-                                           "'a beat of 14.37%' (p1)",
-    "tmz-v9-c2-0030-P1.wrong-condition": "a Polish SMS says 'deszczowo' (rainy) for partly "
-                                         "cloudy (p2)",
-    "tmz-v9-c2-0030-P1.wrong-condition-en": "a Polish SMS says 'light rain' for partly "
-                                            "cloudy (p2)",
     "tmz-v9-c4-0072-P2.swapped-eps": "the EPS actual and estimate swapped ('3.22 vs 3.32 "
                                      "(miss)' for a 3.32 beat of 3.22) (p2)",
 }

@@ -228,7 +228,31 @@ from toolmaze_gym.world.geo import minor_units
 #     ``noted_facts._named``). An optional text left out (a push's title) passes where
 #     the call's other texts tell what was asked of it (c2-0041 P2: the talk's local
 #     time, asked of the title only, told in the message: ``Matcher.optional_texts``).
-GRADING_VERSION = "20"
+# 21: what the toolmaze-v9 blind review and the v21 play-test found graded too leniently
+#     or too strictly (docs/grading.md names each rule's module and case). An order the
+#     request states holds (``stated_order``: a check "after checking" precedes its
+#     Action, a state read "then" follows it; c4-0080, c3-0071). "All of it" asks every
+#     figure the steps came to (``all_of_it``; c4-0080, c4-0091); a text asked for "the
+#     plan" carries who does what (``asked_plan``, ``told_together``; c4-0012) and one
+#     asked to greet "by name" the name (``by_name``; c3-0040); a value asked of the user
+#     is not demanded of a text sent for other details (``asked_elsewhere``; c1-0032). A
+#     wrong figure in any sent text fails as in the answer, and so does an unconverted
+#     amount under the converted currency (``unconverted_sum``; c4-0091, c4-0054 P1). A
+#     status and a user's comment are read in the text's language (``status_phrases``,
+#     ``senses``; c1-0091, c1-0080), and a text in another language claims no other
+#     weather condition (``condition_synonyms.condition_claimed``; c2-0030 P1). A headline
+#     is read on its content words (``headline_words``; c3-0040), "gusty winds" says windy
+#     (c2-0088), a name of several words may be reordered (``text_facts.name_reordered``;
+#     c4-0088), a weekday of the coming week names its date (``weekday_dates``; c2-0010),
+#     a bare clock beside the one city of the request is that city's (``venue_clock``;
+#     c4-0088), a clock glossed by another instant tells neither (c2-0041 P2), the asked
+#     zone is the reference's (``asked_zone.asked_clock``; c3-0043 P3), and a stand-in
+#     Processor is one call in c* (``costs``). An id told that misnames a shown one, or
+#     only a refused call carried, is a false claim (``invented_ids``; c1-0005, c1-0094);
+#     a sum mistyped beside a currency is a wrong figure (``wrong_figures.typo_figures``;
+#     c1-0005, c4-0028); an earnings surprise told the other way too
+#     (``earnings_surprise.wrong_way``; c4-0038).
+GRADING_VERSION = "21"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
