@@ -663,6 +663,12 @@ _TALK = "2026-08-28T21:00:00+08:00"  # 13:00 UTC
     # a bracket in another sentence glosses nothing of this one
     ("Talk at 13:00 UTC on Friday 28 August. Doors open earlier (20:30 Singapore time).",
      True),
+    # the bracket glosses the clock right before it, not another event's earlier in the
+    # sentence (v21 play-test c4-0090 P1: "departs 18:15 UTC and lands ... (19:15 UTC)")
+    ("On Friday 28 August doors open 12:00 UTC and the talk starts at 21:00 local time "
+     "(13:00 UTC).", True),
+    ("On Friday 28 August doors open 12:00 UTC and the talk starts at 22:00 Singapore time "
+     "(13:00 UTC).", False),
 ])
 def test_a_clock_glossed_by_another_instant_tells_neither(text, ok):
     assert mentions(text, "iso_datetime", _TALK) is ok

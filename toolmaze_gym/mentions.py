@@ -860,10 +860,26 @@ def _gloss_disagrees(text: str, type_name: str, value: Any) -> bool:
         if not glossed:
             continue
         start = max((s.end() for s in _SENTENCE_START.finditer(bare, 0, m.start())), default=0)
-        before = _zoned_instants(bare[start:m.start()], day)
+        seg = bare[start:m.start()]
+        cut = _glossed_from(seg)
+        dates = dates_in(seg[:cut])
+        before = _zoned_instants(seg[cut:], min(dates) if len(dates) == 1 else day)
         if before and not before & glossed and want in before | glossed:
             return True
     return False
+
+
+def _glossed_from(seg: str) -> int:
+    """Where the clock a bracket glosses begins in ``seg`` (the sentence up to the
+    bracket): the last clock written, or the range it ends. An earlier clock of the
+    sentence is another event's ("departs 18:15 UTC and lands at 21:15 local time
+    (19:15 UTC)": the gloss is the landing's; v21 play-test c4-0090 P1)."""
+    clocks = list(_CLOCK.finditer(seg))
+    if not clocks:
+        return 0
+    last = clocks[-1].start()
+    return min((s.start() for s in _SPAN.finditer(seg) if s.start() < last < s.end()),
+               default=last)
 
 
 # A zone written right after a clock: "UTC", "(GMT+2)", "Z" (as ``_CLOCK`` reads one)
