@@ -80,6 +80,15 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # whose asks the message tells: arguments.Matcher.optional_texts); c3-0043 P3
     # `status-and-time-tools` passes since grading version 21 (the pick-up shifted in UTC
     # before the conversion is asked on the reference value's clock: asked_zone.asked_clock).
+    # The play-test on grading version 21 (tests/data/played/v9-g21/README.md).
+    "tmz-v9-c3-0058-P1.push_symbols": "'570 Swiss francs' is not read as 570 CHF (the code "
+                                      "alone is) (p3)",
+    "tmz-v9-c1-0068-P1.spelledout": "an Italian SMS giving the count as 'due' (2) leaves out "
+                                    "2 ('due (2)' passes) (p4)",
+    "tmz-v9-c2-0024-P4.percentage_tool_own_round": "30.2 for the alert level 33.55 x 0.9 = "
+                                                   "30.195 fails after the percentage tool "
+                                                   "printed 30.19 (without the tool call it "
+                                                   "passes) (p5)",
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -113,6 +122,12 @@ GRADER_LENIENT = {
                                                       "72.59 x 3 total (p1)",
     "tmz-v9-c4-0072-P2.swapped-eps": "the EPS actual and estimate swapped ('3.22 vs 3.32 "
                                      "(miss)' for a 3.32 beat of 3.22) (p2)",
+    "tmz-v9-c3-0028-P2.swapped": "the notice tells the old and new set points the other way "
+                                 "round ('was 19 °C, now 20.5 °C') (p4)",
+    "tmz-v9-c4-0090-P1.titlewrongland": "the itinerary asked to show the landing time is "
+                                        "titled with a wrong one (20:15 for 21:15) (p4)",
+    "tmz-v9-c4-0090-P1.visaopposite": "the final answer says a Schengen visa is needed where "
+                                      "none is (p4)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

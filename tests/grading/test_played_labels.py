@@ -68,9 +68,10 @@ C_STAR_KNOWN: dict[str, str] = {
 def test_a_recovered_episode_never_beats_c_star(path):
     """Issue 27 item 6 over every played episode, probe and slip: c* is for an agent
     that derives what this agent derived and calls what it called, so wherever the
-    agent recovered, c >= c*."""
+    agent recovered and attempted every required Action, c >= c* (an Action never
+    attempted is counted in c* and not in c: v21 play-test c2-0024 P4 `no_delete`)."""
     g, _ = _replay(ALL_PLAYED / path, Path(path).name.split(".")[0])
-    if g["recovered"]:
+    if g["recovered"] and "missing_action" not in g["labels"]:
         assert g["c"] >= g["c_star"]
 
 
