@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_reviewed import review_changed
 from toolmaze_gym.corpus.catalog import load_corpus
 from toolmaze_gym.grading.arguments import ADDRESSEE, says
 from toolmaze_gym.grading.noted_facts import with_noted
@@ -17,14 +17,7 @@ from toolmaze_gym.tasks.suite import get_task
 ACTIONS = Path(__file__).parent.parent / "data" / "reviews" / "v9" / "actions"
 
 
-def _graded(tmp_path: Path, source: Path, old: str, new: str) -> tuple[dict, str]:
-    """The review's reference replay with ``old`` written ``new``: its grade, and the
-    grade as explained."""
-    text = source.read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / source.name
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return _replay(path, f"tmz-v9-{source.name.partition('.')[0]}-P0")
+_graded = review_changed
 GREETING = "Dear Elif Jensen, we meet"
 
 

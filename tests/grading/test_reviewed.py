@@ -16,10 +16,19 @@ from pathlib import Path
 
 import pytest
 
-from toolmaze_gym.play import PlaySession
-from toolmaze_gym.tasks.suite import get_task
+from tests.grading.test_played import _replay
 
 REVIEWS = Path(__file__).parent.parent / "data" / "reviews"
+
+
+def review_changed(tmp_path: Path, source: Path, old: str, new: str) -> tuple[dict, str]:
+    """The review's replay ``source`` with ``old`` written ``new``: its grade, and the
+    grade as explained (a one-change variant; the change must land)."""
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return _replay(path, f"tmz-v9-{source.name.partition('.')[0]}-P0")
 
 
 def _rows() -> list[tuple[Path, dict]]:
@@ -28,17 +37,6 @@ def _rows() -> list[tuple[Path, dict]]:
         with table.open(encoding="utf-8") as f:
             out += [(table.parent, row) for row in csv.DictReader(f, delimiter="\t")]
     return out
-
-
-def _grade(path: Path, task_id: str) -> tuple[dict, str]:
-    s = PlaySession(get_task(task_id), "P0", prompt="failure_aware")
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if s.done:
-            break
-        s.handle(line)
-    if not s.done:
-        s.stop("input ended")
-    return s.env.record()["grade"], s.closing()
 
 
 def _cases():
@@ -56,7 +54,7 @@ def _cases():
 def test_a_settled_replay_is_graded_as_a_fair_grader_grades_it(folder, replay, fair):
     task_id = replay.split(".")[0]
     tid = f"{folder.name.replace('v', 'tmz-v')}-{task_id}"
-    g, text = _grade(folder / "actions" / f"{replay}.txt", tid)
+    g, text = _replay(folder / "actions" / f"{replay}.txt", f"{tid}-P0")
     assert g["success"] is fair, text
 
 
