@@ -1161,7 +1161,7 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
               *(_exonyms(value.strip()) if type_name == "city_name" and isinstance(value, str)
                 else ()))
     return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \
-        or (type_name == "currency_code" and _signed(text, value)) \
+        or (type_name == "currency_code" and (_signed(text, value) or _named_currency(text, value))) \
         or (type_name in STATUS_TYPES and isinstance(value, str) and status_told(text, value))
 
 
@@ -1170,6 +1170,25 @@ def _signed(text: str, code: Any) -> bool:
     as ``data/world/currency_signs.json`` lists them."""
     signs = load_data("currency_signs.json").get(str(code).strip().upper(), ())
     return any(_sign_pattern(sign).search(text) for sign in signs)
+
+
+def _named_currency(text: str, code: Any) -> bool:
+    """A currency by its English name right after an amount ("570 Swiss francs",
+    "509.42 pounds"), as ``data/world/currency_names.json`` lists them: a push that
+    says "570 Swiss francs" tells CHF as "570 CHF" does (v21 play-test c3-0058 P1).
+    Only right after a figure, so a qualified name ("570 Canadian dollars") is not the
+    bare one ("dollars", USD) and a word elsewhere ("won the bid") says no currency."""
+    pattern = _name_pattern(str(code).strip().upper())
+    return pattern is not None and pattern.search(text) is not None
+
+
+@lru_cache(maxsize=64)
+def _name_pattern(code: str) -> re.Pattern[str] | None:
+    names = load_data("currency_names.json").get(code, ())
+    if not names:
+        return None
+    alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"\d\s?(?:{alts})(?!\w)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
