@@ -1161,7 +1161,8 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
               *(_exonyms(value.strip()) if type_name == "city_name" and isinstance(value, str)
                 else ()))
     return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \
-        or (type_name == "currency_code" and (_signed(text, value) or _named_currency(text, value))) \
+        or (type_name == "currency_code"
+            and (_signed(text, value) or _named_currency(text, value))) \
         or (type_name in STATUS_TYPES and isinstance(value, str) and status_told(text, value))
 
 
