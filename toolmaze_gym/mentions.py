@@ -170,6 +170,32 @@ def _writes_cells(text: str) -> bool:
     return bool(_CELL_COMMA.search(text)) or not any(c.isspace() for c in stripped)
 
 
+COUNT_TYPE = "quantity"  # a count of items, which people write in words when small
+
+
+def _count_in_words(text: str, value: Any) -> bool:
+    """A small count written as a word of the text's own language ("ci sono due cose"
+    in an Italian SMS says 2; v21 play-test c1-0068 P1), as ``data/world/count_words.json``
+    lists them: two to twelve, since "one" is an article in most of these languages,
+    and only in a text of that language, since Italian "due" is an English word too."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    said = [code for code, pattern in _count_patterns(value) if pattern.search(text)]
+    if not said:
+        return False
+    from toolmaze_gym import language  # lazily: the language model loads in seconds
+    return language.detect(text) in said
+
+
+@lru_cache(maxsize=16)
+def _count_patterns(value: int) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    if not 2 <= value <= 12:
+        return ()
+    words = {k: v for k, v in load_data("count_words.json").items() if k != "_comment"}
+    return tuple((code, re.compile(rf"(?<!\w){re.escape(names[value - 2])}(?!\w)", re.I))
+                 for code, names in words.items())
+
+
 def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
@@ -198,6 +224,8 @@ def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = Tru
         same = _rounded_told(text, type_name, value)
     if not same and type_name in _TEMPERATURES:
         same = _finer_told(text, type_name, value)
+    if not same and type_name == COUNT_TYPE:
+        same = _count_in_words(text, value)
     if type_name in SPAN_MINUTES:
         # A time range tells its length ("from 12:00 to 12:45" is 45 minutes); a text
         # whose every range is of another length says another duration, whatever
@@ -1161,7 +1189,8 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
               *(_exonyms(value.strip()) if type_name == "city_name" and isinstance(value, str)
                 else ()))
     return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \
-        or (type_name == "currency_code" and _signed(text, value)) \
+        or (type_name == "currency_code"
+            and (_signed(text, value) or _named_currency(text, value))) \
         or (type_name in STATUS_TYPES and isinstance(value, str) and status_told(text, value))
 
 
@@ -1170,6 +1199,25 @@ def _signed(text: str, code: Any) -> bool:
     as ``data/world/currency_signs.json`` lists them."""
     signs = load_data("currency_signs.json").get(str(code).strip().upper(), ())
     return any(_sign_pattern(sign).search(text) for sign in signs)
+
+
+def _named_currency(text: str, code: Any) -> bool:
+    """A currency by its English name right after an amount ("570 Swiss francs",
+    "509.42 pounds"), as ``data/world/currency_names.json`` lists them: a push that
+    says "570 Swiss francs" tells CHF as "570 CHF" does (v21 play-test c3-0058 P1).
+    Only right after a figure, so a qualified name ("570 Canadian dollars") is not the
+    bare one ("dollars", USD) and a word elsewhere ("won the bid") says no currency."""
+    pattern = _name_pattern(str(code).strip().upper())
+    return pattern is not None and pattern.search(text) is not None
+
+
+@lru_cache(maxsize=64)
+def _name_pattern(code: str) -> re.Pattern[str] | None:
+    names = load_data("currency_names.json").get(code, ())
+    if not names:
+        return None
+    alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"\d\s?(?:{alts})(?!\w)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)

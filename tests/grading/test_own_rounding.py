@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import _replay, replay_changed
 from toolmaze_gym.grading.own_rounding import (
     own_rounding,
     printed_places,
     rounding_slack,
     roundings,
 )
+from toolmaze_gym.grading.resolution import _written_short
 
 V6 = Path(__file__).parent.parent / "data" / "played" / "v6"
 DIVIDEND = "tmz-v6-c2-0092-P4"  # 306 NOVG shares' dividend in GBP, gross and net (1,205.21)
@@ -122,3 +123,39 @@ SHARE = "tmz-v8-c1-0092-P1"  # a 983.68 DKK car split five ways, mailed and answ
 def test_an_own_share_is_a_rounding_of_the_exact_quotient(tmp_path, share, success):
     played = V8 / f"{SHARE}.actions"
     assert _success(tmp_path, SHARE, played, {"196.74": share}) is success
+
+
+# Grading version 21, v21 play-test c2-0024 P4 `percentage_tool_own_round`: 33.55 x 90 %
+# = 30.195, which percentage_of printed as 30.19; an alert set at 30.2 rounds the exact
+# value at the agent's own precision and copies no printed figure wrong.
+ROUND_PROBE = (Path(__file__).parent.parent / "data" / "slips-v21-late"
+               / "tmz-v9-c2-0024-P4.percentage_tool_own_round.actions")
+ROUND_EPISODE = "tmz-v9-c2-0024-P4"
+
+
+def test_a_coarser_rounding_of_a_printed_figure_is_the_agents_own():
+    assert own_rounding(30.2, 30.19, shown=True, unprinted=[], exact=30.195)
+    # At the printed precision a printed figure is copied to the cent.
+    assert not own_rounding(30.18, 30.19, shown=True, unprinted=[], exact=30.195)
+    assert not own_rounding(196.73, 196.74, shown=True, unprinted=[], exact=196.736)
+    # "30.20" claims the cent (a text that writes it so).
+    assert not own_rounding(30.2, 30.19, shown=True, unprinted=[], exact=30.195,
+                            coarser=False)
+    # No exact value known: nothing to round.
+    assert not own_rounding(30.2, 30.19, shown=True, unprinted=[])
+    # Finer than printed is no rounding of the printed figure.
+    assert not own_rounding(30.196, 30.19, shown=True, unprinted=[], exact=30.195)
+
+
+def test_written_short_reads_the_decimals_as_written():
+    assert _written_short("an alert at 30.2 USD.", 30.2)
+    assert not _written_short("an alert at 30.20 USD.", 30.2)
+    assert not _written_short("an alert at 130.2 USD.", 30.2)
+
+
+@pytest.mark.parametrize(("level", "ok"), [("30.2", True), ("30.21", False),
+                                          ("30.3", False), ("30.1", False)])
+def test_an_alert_rounded_to_one_decimal_passes(level, ok, tmp_path):
+    grade = replay_changed(ROUND_PROBE, ROUND_EPISODE, '"price_level": 30.2}',
+                           f'"price_level": {level}}}', tmp_path)
+    assert grade["success"] is ok, grade

@@ -50,20 +50,36 @@ def _carries(value: float, unprinted: Iterable[float]) -> list[float]:
 
 
 def own_rounding(got: float, want: float, shown: bool, unprinted: Iterable[float],
-                 exact: float | None = None) -> bool:
+                 exact: float | None = None, coarser: bool = True) -> bool:
     """Whether ``got`` (a cent or more off ``want``) is ``want`` rounded in another
-    order by the agent: never when ``want`` was ``shown`` (printed before the agent
-    wrote ``got``), else within ``rounding_slack``; and where nothing unprinted was
-    carried and the ``exact`` value is known, only as one of its roundings."""
-    if shown or isinstance(got, bool) or not isinstance(got, int | float):
+    order by the agent: within ``rounding_slack``; and where nothing unprinted was
+    carried and the ``exact`` value is known, only as one of its roundings. Where
+    ``want`` was ``shown`` (printed before the agent wrote ``got``) only as a rounding
+    to fewer decimals (``coarser_rounding``; ``coarser``: ``got`` was written with no
+    more decimals than it reads back with, as a JSON number always is)."""
+    if isinstance(got, bool) or not isinstance(got, int | float):
         return False
     unprinted = list(unprinted)
     gap = abs(round(got, 2) - round(want, 2))
     if not 0 < gap <= rounding_slack(want, unprinted) + 1e-9:
         return False
+    if shown:
+        return coarser and coarser_rounding(got, want, exact)
     if exact is None or _carries(want, unprinted):
         return True  # rounded on the way: the carry, not one rounding, bounds it
     return got in roundings(exact, printed_places(got))
+
+
+def coarser_rounding(got: float, want: float, exact: float | None) -> bool:
+    """Whether ``got`` rounds the ``exact`` value to fewer decimals than the printed
+    ``want`` has (grading version 21, v21 play-test c2-0024 P4: 33.55 x 90 % = 30.195,
+    printed 30.19, set as 30.2): a rounding at the agent's own precision, which copies
+    no printed figure wrong. At the printed precision the figure is copied to the cent
+    (30.20 for 30.19 is another amount)."""
+    if exact is None:
+        return False
+    places = printed_places(got)
+    return places < printed_places(want) and got in roundings(exact, places)
 
 
 def roundings(exact: float, places: int) -> set[float]:

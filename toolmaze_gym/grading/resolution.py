@@ -15,6 +15,7 @@ costs nothing here; the extra or missing calls show in c and c*.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -34,7 +35,7 @@ from toolmaze_gym.grading.index import (
     parse_body,
     resolve,
 )
-from toolmaze_gym.grading.own_rounding import exact_values, own_rounding
+from toolmaze_gym.grading.own_rounding import exact_values, own_rounding, printed_places
 from toolmaze_gym.mentions import (
     DATETIME_TYPES,
     FREE_TEXT,
@@ -541,7 +542,8 @@ class _Provenance:
         shown = self.view.seen(MONEY, value, i)
         unprinted = self.unprinted((slot_id,), i)
         exact = self.exact((slot_id,), value)
-        return any(own_rounding(n, value, shown, unprinted, exact) for n in near)
+        return any(own_rounding(n, value, shown, unprinted, exact, coarser=_written_short(text, n))
+                   for n in near)
 
     def exact(self, slot_ids: Sequence[str], value: Any) -> float | None:
         """The exact value a documented rule of ``slot_ids``' sides worked out that the
@@ -749,6 +751,13 @@ def _pick(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken
     if first is None or exp.action or view.body(first) == exp.call.response:
         return first
     return next((i for i in cands if view.body(i) == exp.call.response), first)
+
+
+def _written_short(text: str, n: float) -> bool:
+    """Whether ``text`` writes ``n`` with no more decimals than it reads back with
+    ("30.2", not "30.20", which claims the cent: ``own_rounding.coarser_rounding``)."""
+    written = f"{n:.{printed_places(n)}f}"
+    return re.search(rf"(?<![\d.]){re.escape(written)}(?![\d])", text) is not None
 
 
 def _pick_rounded(view: EpisodeView, exp: Expected, m: Matcher, after: int, used: _Taken,
