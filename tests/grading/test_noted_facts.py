@@ -5,6 +5,7 @@ return, refund and new order" passed without the refund)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from tests.grading.test_played import _replay
 from toolmaze_gym.corpus.catalog import load_corpus
 from toolmaze_gym.grading.noted_facts import noting_clauses, with_noted
+from toolmaze_gym.play import PlaySession
 from toolmaze_gym.tasks.suite import get_task
 
 PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
@@ -80,3 +82,57 @@ def test_the_household_is_told_the_new_temperature(tmp_path, message, success):
     path.write_text(text.replace(old, message), encoding="utf-8")
     g, out = _replay(path, "tmz-v9-c1-0067-P3")
     assert g["success"] is success, out
+
+
+SLIPS = Path(__file__).parent.parent / "data" / "slips-v21-late2"
+
+
+def test_a_text_with_no_asks_of_its_own_is_asked_what_its_clause_names():
+    """toolmaze-v9 play-test p4 c4-0090 P1: "Make an itinerary showing the visa type and
+    landing time": the title had no asks, so a wrong landing time passed (version 21)."""
+    task = get_task("tmz-v9-c4-0090")
+    title = next(i for s in with_noted(task, load_corpus()).slots for i in s.inputs
+                 if i.role == "title")
+    assert [m[1] for m in title.mentions] == ["2026-08-28T21:15:00+02:00"]
+
+
+def test_a_value_another_argument_carries_is_not_asked_of_the_text():
+    """toolmaze-v3 c3-0059: "make me a task due 2026-08-22 to wrap the gift": the date
+    the to-do's due date carries is not asked of its title too."""
+    task = get_task("tmz-v3-c3-0059")
+    assert with_noted(task, load_corpus()) == task
+
+
+def _itinerary_id(actions: str) -> str:
+    """The id create_itinerary answers ``actions``' itinerary with (it hangs on the title)."""
+    s = PlaySession(get_task("tmz-v9-c4-0090"), "P1", prompt="failure_aware")
+    for line in actions.splitlines():
+        reply = s.handle(line)
+        if line.startswith("create_itinerary"):
+            return re.search(r"ITN-[A-Z0-9]+", reply.text).group()
+    raise AssertionError("no create_itinerary")
+
+
+@pytest.mark.parametrize(("title", "success"), [
+    (None, True),                                                       # as played
+    ("lands in Munich 21:15 local time", True),                         # no UTC gloss
+    ("lands in Munich 20:15 local time", False),                        # wrong landing
+    ("lands in Munich", False),                                         # no landing time
+])
+def test_the_itinerary_title_tells_the_landing_time(tmp_path, title, success):
+    source = SLIPS / "tmz-v9-c4-0090-P1.actions"
+    text = source.read_text(encoding="utf-8")
+    old = "lands in Munich 21:15 local time (19:15 UTC)\"}"
+    assert old in text
+    if title is not None:
+        text = text.replace(old, f"{title}\"}}")
+        text = text.replace("ITN-Z7ZSHKKT", _itinerary_id(text))  # the id its title gets
+    path = tmp_path / source.name
+    path.write_text(text, encoding="utf-8")
+    g, out = _replay(path, "tmz-v9-c4-0090-P1")
+    assert g["success"] is success, out
+
+
+def test_the_slip_with_the_wrong_landing_time_in_the_title_fails():
+    g, out = _replay(SLIPS / "tmz-v9-c4-0090-P1.titlewrongland.actions", "tmz-v9-c4-0090-P1")
+    assert not g["success"], out

@@ -39,6 +39,7 @@ from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, says
 from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
+from toolmaze_gym.grading.change_order import swapped_changes
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprises, wrong_way
 from toolmaze_gym.grading.index import TaskIndex, task_index
@@ -446,7 +447,9 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     near it and wrong, as ``_told_wrong`` reads the final answer (``wrong_figures``);
     in a message or the answer, an amount told under the code of the currency a step
     converted it into (``unconverted_sum``); in a message or the answer, an earnings
-    surprise told the other way (``earnings_surprise.wrong_way``, version 21). Each with
+    surprise told the other way (``earnings_surprise.wrong_way``, version 21); in a
+    message or the answer, a change's old and new values told the other way round
+    (``change_order``, version 21). Each with
     the figure ``told`` and the tool it was ``sent`` by ("" for the final answer)."""
     task = trace.idx.task
     sent = _sent_texts(trace)
@@ -472,6 +475,10 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
         if told is not None:
             out.append({"type": EPS_SURPRISE, "value": round(pct, 2), "slot": slot,
                         "told": told[1], "sent": told[0]})
+    for tool, text in [("", answer), *sent]:  # a change told the other way round (v21)
+        out += [{"type": "changed_to", "value": value, "slot": slot, "told": figure,
+                 "sent": tool} for slot, value, figure in swapped_changes(task, best.outputs,
+                                                                          text)]
     return out
 
 

@@ -11,6 +11,11 @@ So where the request names an Action that writes a text (its step's cue: "to-do"
 there that the reference run's own text carries is asked of the agent's text too.
 An output the reference text leaves out is not added: the reference run passes as
 before, and a clause that runs on into another errand asks nothing it cannot show.
+
+Since grading version 21 a text the task graph asks nothing of is read too: toolmaze-v9
+play-test p4 c4-0090 P1 asked "an itinerary showing the visa type and landing time",
+and a title with the wrong landing time passed. A fact another argument of the same
+call carries (a to-do's due date) is not asked of its text as well (``_carried``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from toolmaze_gym.grading.asked_facts import (
 from toolmaze_gym.grading.asked_plan import plan_asks
 from toolmaze_gym.grading.by_name import name_asks
 from toolmaze_gym.grading.second_figure import MONEY, second_figures
+from toolmaze_gym.mentions import FREE_TEXT
 from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
 from toolmaze_gym.tasks.asks import cue_spans
 from toolmaze_gym.tasks.model import Slot, Task
@@ -90,9 +96,19 @@ def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> lis
     return out
 
 
+def _carried(own: Slot, slot: str, field: str, value: Any) -> bool:
+    """Whether another argument of the call ``own`` carries the output: a to-do's due
+    date is told by its due date, not its title (toolmaze-v3 c3-0059: "make me a task
+    due 2026-08-22 to wrap the gift", the gift's delivery date)."""
+    return any(i.type != FREE_TEXT and ((i.source.slot == slot and i.source.field == field)
+                                        or (i.source.is_literal and i.source.value == value))
+               for i in own.inputs)
+
+
 def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
-           have: set[tuple[str, str]]) -> tuple[tuple[Any, ...], ...]:
-    """The mentions the clause naming ``step`` asks that its text ``text`` lacks."""
+           have: set[tuple[str, str]], own: Slot) -> tuple[tuple[Any, ...], ...]:
+    """The mentions the clause naming ``step`` asks that its text ``text`` lacks, less
+    those another argument of the call carries (``_carried``)."""
     slot_of = {st: slot for slot, st in task.meta.get("steps", {}).items()}
     out: list[tuple[Any, ...]] = []
     for ref in _noted_refs(task.query, sc, step, corpus):
@@ -105,7 +121,8 @@ def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
             continue
         outs = reference_outputs(task, corpus, slot)
         key = f"{t}@{field}" if f"{t}@{field}" in outs else t
-        if key in outs and (slot, key) not in have and says(text, t, outs[key]):
+        if key in outs and (slot, key) not in have and says(text, t, outs[key]) \
+                and not _carried(own, slot, field, outs[key]):
             have.add((slot, key))
             out.append((t, outs[key], slot, key))
     return tuple(out)
@@ -149,10 +166,10 @@ def with_noted(task: Task, corpus: Corpus) -> Task:
         step = steps.get(task.meta.get("steps", {}).get(slot.id, ""))
         inputs, grew = [], False
         for inp in slot.inputs:
-            if step is not None and inp.mentions and isinstance(inp.source.value, str) \
+            if step is not None and isinstance(inp.source.value, str) \
                     and inp.source.is_literal:
                 have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
-                more = _extra(task, corpus, sc, step, inp.source.value, have) \
+                more = _extra(task, corpus, sc, step, inp.source.value, have, slot) \
                     + _seconds(task, corpus, inp.mentions, inp.source.value, have)
                 more += _own_asks(task, corpus, sc, step, slot, inp.source.value,
                                   inp.mentions + more)
