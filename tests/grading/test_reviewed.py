@@ -21,6 +21,11 @@ from tests.grading.test_played import _replay
 REVIEWS = Path(__file__).parent.parent / "data" / "reviews"
 
 
+def _grade(path: Path, task_id: str) -> tuple[dict, str]:
+    """The grade of the review's replay ``path`` of ``task_id`` (played at P0)."""
+    return _replay(path, f"{task_id}-P0")
+
+
 def review_changed(tmp_path: Path, source: Path, old: str, new: str) -> tuple[dict, str]:
     """The review's replay ``source`` with ``old`` written ``new``: its grade, and the
     grade as explained (a one-change variant; the change must land)."""
@@ -28,7 +33,7 @@ def review_changed(tmp_path: Path, source: Path, old: str, new: str) -> tuple[di
     assert old in text
     path = tmp_path / source.name
     path.write_text(text.replace(old, new), encoding="utf-8")
-    return _replay(path, f"tmz-v9-{source.name.partition('.')[0]}-P0")
+    return _grade(path, f"tmz-v9-{source.name.partition('.')[0]}")
 
 
 def _rows() -> list[tuple[Path, dict]]:
@@ -54,7 +59,7 @@ def _cases():
 def test_a_settled_replay_is_graded_as_a_fair_grader_grades_it(folder, replay, fair):
     task_id = replay.split(".")[0]
     tid = f"{folder.name.replace('v', 'tmz-v')}-{task_id}"
-    g, text = _replay(folder / "actions" / f"{replay}.txt", f"{tid}-P0")
+    g, text = _grade(folder / "actions" / f"{replay}.txt", tid)
     assert g["success"] is fair, text
 
 

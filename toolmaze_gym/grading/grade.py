@@ -252,7 +252,11 @@ from toolmaze_gym.world.geo import minor_units
 #     only a refused call carried, is a false claim (``invented_ids``; c1-0005, c1-0094);
 #     a sum mistyped beside a currency is a wrong figure (``wrong_figures.typo_figures``;
 #     c1-0005, c4-0028); an earnings surprise told the other way too
-#     (``earnings_surprise.wrong_way``; c4-0038).
+#     (``earnings_surprise.wrong_way``; c4-0038). Old and new values told the wrong way
+#     round are wrong figures (``change_order``; c3-0028); a text with no asks of its own
+#     is asked what its clause names (a title's landing time, c4-0090); a currency may be
+#     told by its English name and a small count in words of the text's language (c3-0058,
+#     c1-0068); a printed figure may be rounded coarser from its exact value (c2-0024).
 GRADING_VERSION = "21"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",

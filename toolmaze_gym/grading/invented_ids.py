@@ -57,7 +57,7 @@ def id_kinds(tools: Iterable[str], corpus: Corpus) -> frozenset[str]:
     return frozenset(n for n in names if _is_kind(n))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _is_kind(name: str) -> bool:
     try:
         pattern = types.get(name).schema.get("pattern")
@@ -72,7 +72,7 @@ def _references() -> frozenset[str]:
     return frozenset(k.split("@")[0] for k in load_data("record_names.json")["references"])
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _finder(kinds: frozenset[str]) -> re.Pattern[str] | None:
     """One pattern that finds a token of any of ``kinds`` (anchors dropped, as a whole
     token), each kind's match in a group of its own."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
@@ -47,11 +48,16 @@ _CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
 
 def noting_clauses(query: str, words: tuple[str, ...]) -> list[str]:
     """Each stretch of ``query`` from a cue word of an Action to its clause's end."""
+    return list(_noting_clauses(query, tuple(words)))
+
+
+@lru_cache(maxsize=4096)  # the asks of one text read its clauses several times
+def _noting_clauses(query: str, words: tuple[str, ...]) -> tuple[str, ...]:
     out = []
     for w in words:
         for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", query, re.I):
             out.append(until(query[m.start():], _CLAUSE_END))
-    return out
+    return tuple(out)
 
 
 def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bool:

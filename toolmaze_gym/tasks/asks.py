@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -142,6 +143,7 @@ def parse_answer(raw: Any, where: str, problems: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 16)  # one per phrasing and cue: graders ask the same pairs per task
 def _cue_pattern(phrasing: str, cue: str) -> tuple[re.Pattern[str], str]:
     """``cue`` as a whole-word pattern, and ``phrasing`` as it is searched: outside its
     placeholders (so the cue ``date`` is not found in ``{date}``), quotes made plain."""
