@@ -32,7 +32,7 @@ import re
 
 from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.grading.asked_facts import output_type, until
+from toolmaze_gym.grading.asked_facts import clause_on, cue_starts, output_type
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 
 # "all of it", "all of that", "all that", "it all", "everything"; not before a colon,
@@ -42,8 +42,6 @@ _ALL = re.compile(r"\b(?:all\s+of\s+(?:it|that|this)|all\s+(?:that|this)|it\s+al
 # Where the clause of an Action's cue begins: the request's start, or a stop, a
 # semicolon, a colon or a comma before a space ("…per kWh, and notify the household").
 _CLAUSE_START = re.compile(r"[.;:!?,]\s")
-# Where it ends: a stop, a semicolon or "then" (as ``noted_facts`` reads a clause).
-_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
 _NUMBER_KINDS = frozenset({"number", "integer"})
 _UNIT_CONVERSION = "units."  # a reading in another unit: the same fact (°C and °F)
 
@@ -52,13 +50,10 @@ def says_all(query: str, words: tuple[str, ...]) -> bool:
     """Whether a clause of ``query`` with a cue word of an Action (``words``) asks for
     "all of it", said before the cue ("Send all that to the household as a home
     notification") or after it ("notify the household with all of it")."""
-    for w in words:
-        for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", query, re.I):
-            begun = [c.end() for c in _CLAUSE_START.finditer(query, 0, m.start())]
-            clause = query[begun[-1] if begun else 0: m.start()] \
-                + until(query[m.start():], _CLAUSE_END)
-            if _ALL.search(clause):
-                return True
+    for at in cue_starts(query, words):
+        begun = [c.end() for c in _CLAUSE_START.finditer(query, 0, at)]
+        if _ALL.search(query[begun[-1] if begun else 0: at] + clause_on(query, at)):
+            return True
     return False
 
 

@@ -29,13 +29,12 @@ from dataclasses import replace
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.grading.asked_facts import asked_refs, scenario_of, until
+from toolmaze_gym.grading.asked_facts import asked_refs, clause_on, cue_starts, scenario_of
 from toolmaze_gym.grading.noted_facts import outputs_named, step_words
 from toolmaze_gym.grading.second_figure import MONEY
 from toolmaze_gym.tasks.model import Input, Task
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 
-_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
 _CLAUSE_START = re.compile(r"[,.;!?](?:\s|$)")
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 _AND = re.compile(r"\band\b", re.I)
@@ -49,12 +48,8 @@ _AMOUNT_CODE = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*([A-Z]{3})\b")
 def step_clauses(query: str, words: tuple[str, ...]) -> list[str]:
     """Each clause of ``query`` around a cue word of an Action: back to the clause's
     start (``_clause_start``), on to its end (``noted_facts`` reads on)."""
-    out = []
-    for w in words:
-        for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", query, re.I):
-            head = query[_clause_start(query, m.start()): m.start()]
-            out.append(head + until(query[m.start():], _CLAUSE_END))
-    return out
+    return [query[_clause_start(query, at): at] + clause_on(query, at)
+            for at in cue_starts(query, words)]
 
 
 def _clause_start(query: str, at: int) -> int:

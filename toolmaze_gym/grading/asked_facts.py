@@ -70,6 +70,23 @@ def until(text: str, end: re.Pattern[str]) -> str:
     return text
 
 
+# Where the clause of an Action's cue ends: a stop, a semicolon or "then".
+ACTION_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
+
+
+def cue_starts(query: str, words: tuple[str, ...]) -> list[int]:
+    """Where ``query`` says each cue word of an Action (``words``), as a whole word in
+    any case: the one reading of "the clause that asks for this text" that the asks of
+    a text (``noted_facts``, ``all_of_it``, ``asked_elsewhere``) all start from."""
+    return [m.start() for w in words
+            for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", query, re.I)]
+
+
+def clause_on(query: str, at: int) -> str:
+    """``query`` from ``at`` to the end of its clause (``ACTION_CLAUSE_END``)."""
+    return until(query[at:], ACTION_CLAUSE_END)
+
+
 def wish_clauses(query: str) -> list[str]:
     """Each "I'd like the ..." clause, a parenthesis inside it kept whole."""
     return [query[m.start(): m.end()] + until(query[m.end():], _WISH_END)

@@ -20,7 +20,6 @@ call carries (a to-do's due date) is not asked of its text as well (``_carried``
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -29,10 +28,11 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.all_of_it import results, says_all
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.asked_facts import (
+    clause_on,
+    cue_starts,
     output_type,
     reference_outputs,
     scenario_of,
-    until,
 )
 from toolmaze_gym.grading.asked_plan import plan_asks
 from toolmaze_gym.grading.by_name import name_asks
@@ -43,8 +43,6 @@ from toolmaze_gym.tasks.asks import cue_spans
 from toolmaze_gym.tasks.model import Slot, Task
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 
-_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
-
 
 def noting_clauses(query: str, words: tuple[str, ...]) -> list[str]:
     """Each stretch of ``query`` from a cue word of an Action to its clause's end."""
@@ -53,11 +51,7 @@ def noting_clauses(query: str, words: tuple[str, ...]) -> list[str]:
 
 @lru_cache(maxsize=4096)  # the asks of one text read its clauses several times
 def _noting_clauses(query: str, words: tuple[str, ...]) -> tuple[str, ...]:
-    out = []
-    for w in words:
-        for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", query, re.I):
-            out.append(until(query[m.start():], _CLAUSE_END))
-    return tuple(out)
+    return tuple(clause_on(query, at) for at in cue_starts(query, words))
 
 
 def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bool:
