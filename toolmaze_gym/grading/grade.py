@@ -419,9 +419,7 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
 def _texts_sent(trace: Trace) -> list[str]:
     """The free texts of every Action the agent made that its tool took (a subject, a
     body)."""
-    return [t for i in trace.actions
-            for t in free_texts(trace.idx.corpus, str(trace.steps[i].action.get("name")),
-                                trace.steps[i].action.get("arguments"))]
+    return [t for _, t in _sent_texts(trace)]
 
 
 def _told_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tuple[Any, ...]]
@@ -469,17 +467,17 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
                 out.append({"type": type_, "value": value, "slot": slot, "told": wrong[0],
                             "sent": tool})
                 break
-    for tool, text in [("", answer), *sent]:
+    told = [("", answer), *sent]
+    for tool, text in told:
         out += [{"type": MONEY, "value": value, "slot": slot, "told": figure, "sent": tool}
                 for slot, value, figure in unconverted_told(task, best.outputs, text)
                 if all(slot != o["slot"] or "sent" not in o for o in out)]
     for slot, pct in surprises(best.outputs):  # the surprise told the other way (v21)
-        told = next(((tool, way) for tool, text in [("", answer), *sent]
-                     if (way := wrong_way(text, pct))), None)
-        if told is not None:
+        way = next(((tool, w) for tool, text in told if (w := wrong_way(text, pct))), None)
+        if way is not None:
             out.append({"type": EPS_SURPRISE, "value": round(pct, 2), "slot": slot,
-                        "told": told[1], "sent": told[0]})
-    for tool, text in [("", answer), *sent]:  # a change told the other way round (v21)
+                        "told": way[1], "sent": way[0]})
+    for tool, text in told:  # a change told the other way round (v21)
         out += [{"type": "changed_to", "value": value, "slot": slot, "told": figure,
                  "sent": tool} for slot, value, figure in swapped_changes(task, best.outputs,
                                                                           text)]
@@ -505,7 +503,7 @@ def _wrong_figures(trace: Trace, best: PathMatch, slot: str, text: str, value: A
 
 
 def _sent_texts(trace: Trace) -> list[tuple[str, str]]:
-    """(tool, text) of every free text of an Action the agent made (``_texts_sent``)."""
+    """(tool, text) of every free text of an Action the agent made that its tool took."""
     return [(str(trace.steps[i].action.get("name")), t) for i in trace.actions
             for t in free_texts(trace.idx.corpus, str(trace.steps[i].action.get("name")),
                                 trace.steps[i].action.get("arguments"))]

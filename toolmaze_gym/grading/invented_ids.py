@@ -41,6 +41,7 @@ from typing import Any
 
 from toolmaze_gym.corpus.catalog import Corpus
 from toolmaze_gym.episode import Step
+from toolmaze_gym.grading.zone_told import free_texts
 from toolmaze_gym.mentions import FREE_TEXT
 from toolmaze_gym.values import types
 from toolmaze_gym.world.base import load_data
@@ -157,15 +158,8 @@ def near(a: str, b: str) -> bool:
 def told_texts(steps: Sequence[Step], corpus: Corpus, ending: str) -> list[tuple[str, str]]:
     """(tool, text) of what the agent told: each free text an Action the tool took sent,
     then the ending's text (tool "")."""
-    out = []
-    for s in steps:
-        name = s.action.get("name")
-        if not s.clean_ok or name not in corpus or corpus[name].category != "Action":
-            continue
-        free = _free_params(corpus[name])
-        args = s.action.get("arguments")
-        if isinstance(args, dict):
-            out += [(str(name), v) for k, v in args.items() if k in free and isinstance(v, str)]
+    out = [(str(s.action.get("name")), t) for s in steps if s.clean_ok
+           for t in free_texts(corpus, str(s.action.get("name")), s.action.get("arguments"))]
     return [*out, ("", ending)] if ending else out
 
 
