@@ -10,7 +10,7 @@ from tests.grading.test_played import _replay
 from toolmaze_gym.grading.change_order import changes, swapped
 from toolmaze_gym.tasks.suite import get_task
 
-SLIPS = Path(__file__).parent.parent / "data" / "slips-v21-late2"
+PLAYED = Path(__file__).parent.parent / "data" / "played" / "v9-g21"
 
 
 @pytest.mark.parametrize(("text", "figure"), [
@@ -51,5 +51,5 @@ def test_the_old_and_new_setpoint_are_a_change():
 ])
 def test_the_household_is_told_the_change_the_right_way_round(name, success):
     """toolmaze-v9 play-test p4 c3-0028 P2 `swapped`."""
-    g, out = _replay(SLIPS / name, "tmz-v9-c3-0028-P2")
+    g, out = _replay(next(PLAYED.rglob(name)), "tmz-v9-c3-0028-P2")
     assert g["success"] is success, out

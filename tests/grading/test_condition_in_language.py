@@ -12,14 +12,14 @@ import pytest
 from tests.grading.test_played import _replay, replay_changed
 from toolmaze_gym.grading.condition_synonyms import condition_claimed, condition_said_in
 
-HERE = Path(__file__).parent.parent / "data" / "slips-v21-cond"
+HERE = Path(__file__).parent.parent / "data" / "played" / "v9-g21"
 EPISODE = "tmz-v9-c2-0030-P1"
 PLAYED = HERE / f"{EPISODE}.actions"
 SAID = "częściowe zachmurzenie, od 17,7 do 22,3 °C, bez opadów"
 
 
 def _files(kind: str) -> list:
-    return [pytest.param(p, id=p.name) for p in sorted((HERE / kind).glob("*.actions"))]
+    return [pytest.param(p, id=p.name) for p in sorted((HERE / kind).glob(f"{EPISODE}.*.actions"))]
 
 
 def test_the_polish_sms_as_played_passes():

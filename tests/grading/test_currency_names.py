@@ -11,7 +11,7 @@ import pytest
 from tests.grading.test_played import replay_changed
 from toolmaze_gym.mentions import mentions
 
-SLIPS = Path(__file__).parent.parent / "data" / "slips-v21-late"
+SLIPS = Path(__file__).parent.parent / "data" / "played" / "v9-g21" / "probes"
 EPISODE = "tmz-v9-c3-0058-P1"
 PROBE = SLIPS / f"{EPISODE}.push_symbols.actions"
 

@@ -3,9 +3,9 @@ an id told that misnames a shown one or names no record (``grading.invented_ids`
 sum mistyped (``grading.wrong_figures.typo_figures``) and an earnings surprise told the
 other way (``grading.earnings_surprise.wrong_way``).
 
-The played episodes and their slips are in tests/data/slips-v21/ (copies of the
-play-test's files; ``beat-miss-swapped-id-fixed`` is the slip with the finish's message
-id updated to the one its changed e-mail got, so only the surprise's way is wrong)."""
+The played episodes and their slips are the play-test's, in tests/data/played/v9-g21/
+(``beat-miss-swapped-id-fixed`` is the slip with the finish's message id updated to the
+one its changed e-mail got, so only the surprise's way is wrong)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from toolmaze_gym.grading.earnings_surprise import wrong_way
 from toolmaze_gym.grading.invented_ids import ids_in, near
 from toolmaze_gym.grading.wrong_figures import typo_figures
 
-DATA = Path(__file__).parent.parent / "data" / "slips-v21"
+DATA = Path(__file__).parent.parent / "data" / "played" / "v9-g21"
 TICKET = "tmz-v9-c1-0005-P0"     # a purchase ticket: TKT-YKUAQ3L9, line total 217.77 USD
 FLIGHT = "tmz-v9-c1-0094-P2"     # booked 4MX3T4, then the directory is gone: an abort
 BUDGET = "tmz-v9-c4-0028-P0"     # the group's fare, 151,188 JPY

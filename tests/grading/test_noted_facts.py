@@ -84,7 +84,7 @@ def test_the_household_is_told_the_new_temperature(tmp_path, message, success):
     assert g["success"] is success, out
 
 
-SLIPS = Path(__file__).parent.parent / "data" / "slips-v21-late2"
+PLAYED_V21 = Path(__file__).parent.parent / "data" / "played" / "v9-g21"
 
 
 def test_a_text_with_no_asks_of_its_own_is_asked_what_its_clause_names():
@@ -120,7 +120,7 @@ def _itinerary_id(actions: str) -> str:
     ("lands in Munich", False),                                         # no landing time
 ])
 def test_the_itinerary_title_tells_the_landing_time(tmp_path, title, success):
-    source = SLIPS / "tmz-v9-c4-0090-P1.actions"
+    source = PLAYED_V21 / "tmz-v9-c4-0090-P1.actions"
     text = source.read_text(encoding="utf-8")
     old = "lands in Munich 21:15 local time (19:15 UTC)\"}"
     assert old in text
@@ -134,5 +134,6 @@ def test_the_itinerary_title_tells_the_landing_time(tmp_path, title, success):
 
 
 def test_the_slip_with_the_wrong_landing_time_in_the_title_fails():
-    g, out = _replay(SLIPS / "tmz-v9-c4-0090-P1.titlewrongland.actions", "tmz-v9-c4-0090-P1")
+    slip = PLAYED_V21 / "slips" / "tmz-v9-c4-0090-P1.titlewrongland.actions"
+    g, out = _replay(slip, "tmz-v9-c4-0090-P1")
     assert not g["success"], out

@@ -128,7 +128,7 @@ def test_an_own_share_is_a_rounding_of_the_exact_quotient(tmp_path, share, succe
 # Grading version 21, v21 play-test c2-0024 P4 `percentage_tool_own_round`: 33.55 x 90 %
 # = 30.195, which percentage_of printed as 30.19; an alert set at 30.2 rounds the exact
 # value at the agent's own precision and copies no printed figure wrong.
-ROUND_PROBE = (Path(__file__).parent.parent / "data" / "slips-v21-late"
+ROUND_PROBE = (Path(__file__).parent.parent / "data" / "played" / "v9-g21" / "probes"
                / "tmz-v9-c2-0024-P4.percentage_tool_own_round.actions")
 ROUND_EPISODE = "tmz-v9-c2-0024-P4"
 
