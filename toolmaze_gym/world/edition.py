@@ -15,8 +15,8 @@ on it); edition 2 is the world toolmaze-v5 is built on; edition 3 the world of
 toolmaze-v6 (the v5 blind review's oddities, issue 28); edition 4 the world of
 toolmaze-v7 (the v6 blind review's oddities); edition 5 the world of toolmaze-v8
 (the v7 blind review's oddities, issue 28); edition 6 the world of toolmaze-v9
-(the v8 blind review's and play-test's findings); edition 7 the world the next suite
-is built on (the v9 blind review's and play-test's findings).
+(the v8 blind review's and play-test's findings); edition 7 the world of toolmaze-v10
+(the v9 blind review's and play-test's findings).
 """
 
 from __future__ import annotations
