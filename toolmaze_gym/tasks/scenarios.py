@@ -33,6 +33,7 @@ from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
+from toolmaze_gym.tasks.dividend_payers import dividend_problems
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.graded_figures import ungraded_figure_problems
 from toolmaze_gym.tasks.judgement_words import judgement_problems
@@ -621,6 +622,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
     problems += ungraded_figure_problems(sc)
     problems += asked_id_problems(sc)
+    problems += dividend_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
