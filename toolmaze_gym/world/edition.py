@@ -115,6 +115,10 @@ CHANGES: dict[str, int] = {
     # Seattle's combined sales tax is 10.35 % since April 2025, not 10.25 %
     # (data/world/commerce.json ``tax_city_changes``; toolmaze-v8 c4-0072, c3-0057).
     "seattle_sales_tax_2025": 6,
+    # A real company that pays no dividend in 2026 pays none (markets.json
+    # ``non_payers``): Intel suspended its dividend from Q4 2024 (toolmaze-v9 c3-0037's
+    # INTC paid 0.50 a share; world.markets).
+    "known_non_payers": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -184,14 +184,18 @@ def _procedural(data: dict[str, Any], i: int, used: set[str], names: set[str]) -
 
 
 @cache
-def _companies(payers: bool = True) -> tuple[Company, ...]:
-    """The listed companies; without ``payers`` (edition 1) no industry always pays."""
+def _companies(payers: bool = True, non_payers: bool = False) -> tuple[Company, ...]:
+    """The listed companies; without ``payers`` (edition 1) no industry always pays;
+    with ``non_payers`` (edition 7) a real company that pays no dividend in 2026
+    (markets.json ``non_payers``: Intel since Q4 2024) pays none."""
     data = load_data("markets.json")
     if not payers:
         data = {**data, "payers": {}}
+    unpaid = set(data.get("non_payers", ())) if non_payers else set()
     out: list[Company] = []
     for sym, name, sector, industry, ex, price, shares, emp, div in data["known_companies"]:
         _, country, currency = data["exchanges"][ex]
+        div = 0 if sym in unpaid else div
         out.append(Company(sym, name, sector, industry, ex, country, currency, float(price),
                            float(shares), int(emp), round(div / price, 4),
                            f"https://www.{_slug(name)}.com"))
@@ -289,7 +293,8 @@ class Markets(Facts):
     def __init__(self, world) -> None:
         super().__init__(world)
         self.data = load_data("markets.json")
-        self.companies = _companies(world.has("dividend_payers"))
+        self.companies = _companies(world.has("dividend_payers"),
+                                    world.has("known_non_payers"))
         self._by_symbol = {c.symbol.lower(): c for c in self.companies}
         self._by_name = {c.name.lower(): c for c in self.companies}
         self.symbols = [c.symbol for c in self.companies]
