@@ -2,7 +2,8 @@
 static check on the scenario as it was at main (tests/data/conventions/
 v9_fin_counter_examples.toml) and gone from the library now: c3-0037's "58 Intel shares
 (today's cost, yearly dividend, ...)", which reads per share as well as for the holding,
-and a dividend asked of a company that may pay none (c3-0037's Intel, c4-0010's ORIO)."""
+a dividend asked of a company that may pay none (c3-0037's Intel, c4-0010's ORIO), and
+c4-0091's tariff "0.28 per kWh" of no currency."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from toolmaze_gym.tasks.conventions import convention_problems
 from toolmaze_gym.tasks.dividend_payers import dividend_problems
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
+from toolmaze_gym.tasks.tariff_words import bare_tariffs, tariff_problems
 from toolmaze_gym.world import get_world
 from toolmaze_gym.world.base import load_data
 from toolmaze_gym.world.edition import LATEST
@@ -71,3 +73,29 @@ def test_c3_0037_generated_on_the_latest_world_names_a_payer():
             assert symbol not in non_payers
             company = world.markets.company(symbol)
             assert company is not None and world.markets.dividend_per_share(company) > 0
+
+
+COLD_SNAP = "iot-err-cold-snap-cabin-and-home"
+
+
+def test_c4_0091_a_tariff_of_no_currency_is_reported_and_named_now():
+    found = tariff_problems(fixture_scenario(V9, COLD_SNAP))
+    assert phrasing_indexes(found) == {0, 1, 2}
+    assert all("'{tariff} per kWh'" in p or "'{tariff} a kWh'" in p for p in found)
+    assert tariff_problems(library_scenario(COLD_SNAP)) == []
+
+
+def test_every_tariff_in_the_library_names_its_currency():
+    assert [p for sc in load_library() for p in tariff_problems(sc)] == []
+
+
+@pytest.mark.parametrize("text, bare", [
+    ("what it cost at 0.28 per kWh", ["0.28 per kWh"]),
+    ("at our {price}-per-kWh rate", ["{price}-per-kWh"]),
+    ("at {price} a kWh", ["{price} a kWh"]),
+    ("at {price} {currency} per kWh", []),
+    ("at 0.28 GBP per kWh, 28p per kWh, \u00a30.28/kWh or 0.3 EUR a kWh", []),
+    ("how many kWh the house used", []),
+])
+def test_a_bare_number_per_kwh_fails(text, bare):
+    assert bare_tariffs(text, frozenset({"currency"})) == bare
