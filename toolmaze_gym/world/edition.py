@@ -119,6 +119,10 @@ CHANGES: dict[str, int] = {
     # ``non_payers``): Intel suspended its dividend from Q4 2024 (toolmaze-v9 c3-0037's
     # INTC paid 0.50 a share; world.markets).
     "known_non_payers": 7,
+    # The income-tax tools' tax holds the employee's social contributions, so take-home
+    # pay is believable (markets.json ``employee_contributions``; toolmaze-v9 c1-0066: a
+    # French net pay of 91.7 % of gross; world.markets).
+    "employee_contributions": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -506,23 +506,39 @@ class Markets(Facts):
         return float(self.data["vat_rates"].get(country.upper(), 0))
 
     def income_tax(self, country: str, income: float) -> tuple[float, str]:
-        """(tax due, currency) under the country's simplified progressive schedule."""
+        """(tax due, currency) under the country's simplified progressive schedule; from
+        edition 7 (``employee_contributions``) the tax also holds the employee's social
+        contributions, so take-home pay is what a payslip shows (v9 c1-0066: France)."""
         cc = country.upper()
         currency = self.country_currency(cc)
-        table = self.data["income_tax"].get(cc)
-        scale = 1.0
-        if table is None:
-            table = self.data["income_tax"]["_default_usd"]
-            scale = 1 / _static_usd(currency)
-        left = max(0.0, income - table["allowance"] * scale)
-        tax = 0.0
-        for width, rate in table["bands"]:
-            part = left if width is None else min(left, width * scale)
-            tax += part * rate / 100
-            left -= part
-            if left <= 0:
-                break
-        return round_money(tax, currency), currency
+        scale = 1 / _static_usd(currency) if cc not in self.data["income_tax"] else 1.0
+        if not self.world.has("employee_contributions"):
+            return round_money(_banded(self._tax_table(cc, 6), income, scale), currency), currency
+        paid = self.data["employee_contributions"].get(cc)
+        social = _banded(paid, income, scale) if paid else 0.0
+        taxed = income - social if paid and paid.get("deductible") else income
+        tax = _banded(self._tax_table(cc, 7), taxed, scale)
+        return round_money(tax + social, currency), currency
+
+    def _tax_table(self, cc: str, edition: int) -> dict[str, Any]:
+        """The income-tax schedule of a country as of ``edition`` (6 or 7)."""
+        newer = self.data["income_tax_edition_7"] if edition >= 7 else {}
+        tables = self.data["income_tax"]
+        return newer.get(cc) or tables.get(cc) or tables["_default_usd"]
+
+
+def _banded(table: dict[str, Any], income: float, scale: float) -> float:
+    """What a schedule of an allowance then bands ([width, rate %]; a null width has no
+    upper limit) charges on ``income``; ``scale`` converts its amounts to local currency."""
+    left = max(0.0, income - table["allowance"] * scale)
+    tax = 0.0
+    for width, rate in table["bands"]:
+        part = left if width is None else min(left, width * scale)
+        tax += part * rate / 100
+        left -= part
+        if left <= 0:
+            break
+    return tax
 
 
 def pct_change(old: float, new: float) -> float:
