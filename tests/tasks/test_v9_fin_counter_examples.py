@@ -99,3 +99,22 @@ def test_every_tariff_in_the_library_names_its_currency():
 ])
 def test_a_bare_number_per_kwh_fails(text, bare):
     assert bare_tariffs(text, frozenset({"currency"})) == bare
+
+
+def test_c4_0010_an_old_quarter_is_reported_and_the_latest_is_drawn_now():
+    """v9 c4-0010 asked the "2024-Q2 EPS" in August 2026: the generated-task check
+    reports it on edition 7, whose draw is the latest quarter every company reported."""
+    from toolmaze_gym import values
+    from toolmaze_gym.tasks.data_words import data_word_problems
+    from toolmaze_gym.tasks.suite import get_task
+
+    world = get_world(0, LATEST)
+    latest = world.markets.reported_quarters()[0]
+    old = get_task("tmz-v9-c4-0010", "toolmaze-v9")
+    found = data_word_problems(old, library_scenario(old.meta["scenario"]).goal, world)
+    assert any(p.startswith("asks the earnings of ['2024-Q2']") for p in found), found
+    quarter = values.get("fiscal_quarter")
+    assert {quarter.sample(world, f"q{k}") for k in range(6)} == {latest}
+    v9 = get_world(0, 6)  # edition 6 draws any of the last eight, as v9 was built
+    assert len({quarter.sample(v9, f"q{k}") for k in range(12)}) > 1
+    assert data_word_problems(old, library_scenario(old.meta["scenario"]).goal, v9) == []

@@ -123,6 +123,10 @@ CHANGES: dict[str, int] = {
     # pay is believable (markets.json ``employee_contributions``; toolmaze-v9 c1-0066: a
     # French net pay of 91.7 % of gross; world.markets).
     "employee_contributions": 7,
+    # A fiscal quarter a user names (the value drawn for a request) is the latest every
+    # company has reported, not one of the last eight (values.domains.finance;
+    # toolmaze-v9 c4-0010 asked the "2024-Q2 EPS" in August 2026).
+    "latest_quarter_asked": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
