@@ -13,6 +13,10 @@ data behind them contradict:
   "latest" earnings or results asks the world's latest reported quarter
   (``markets.reported_quarters()[0]``), or does not say "latest".
 
+The toolmaze-v9 review's c4-0010 asked the "2024-Q2 EPS" of two stocks in August 2026:
+on a world that draws the latest quarter (edition 7, ``latest_quarter_asked``) every
+quarter a request names is the latest reported one, so earnings asked are news.
+
 ``data_word_problems`` reads a generated task with the scenario's goal and the world.
 """
 
@@ -66,4 +70,8 @@ def data_word_problems(task: Task, goal: str, world) -> list[str]:
     if _LATEST.search(words) and any(q != latest for _, q in quarters):
         out.append(f"says the latest earnings of {sorted({q for _, q in quarters})} where "
                    f"the latest reported quarter is {latest}: ask that one, or drop \"latest\"")
+    old = sorted({q for _, q in quarters if q != latest})
+    if old and world.has("latest_quarter_asked"):
+        out.append(f"asks the earnings of {old}, not of the latest reported quarter "
+                   f"{latest}: a request asks a recent quarter")
     return out

@@ -33,6 +33,7 @@ from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
 from toolmaze_gym.tasks.derived import derive
+from toolmaze_gym.tasks.dividend_payers import dividend_problems
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.graded_figures import ungraded_figure_problems
 from toolmaze_gym.tasks.judgement_words import judgement_problems
@@ -49,6 +50,7 @@ from toolmaze_gym.tasks.share_requests import share_request_problems
 from toolmaze_gym.tasks.ship_to_words import ship_to_problems
 from toolmaze_gym.tasks.site_readings import site_reading_problems
 from toolmaze_gym.tasks.stated_scope import scope_problems
+from toolmaze_gym.tasks.tariff_words import tariff_problems
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -621,6 +623,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
     problems += ungraded_figure_problems(sc)
     problems += asked_id_problems(sc)
+    problems += dividend_problems(sc) + tariff_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}

@@ -115,6 +115,18 @@ CHANGES: dict[str, int] = {
     # Seattle's combined sales tax is 10.35 % since April 2025, not 10.25 %
     # (data/world/commerce.json ``tax_city_changes``; toolmaze-v8 c4-0072, c3-0057).
     "seattle_sales_tax_2025": 6,
+    # A real company that pays no dividend in 2026 pays none (markets.json
+    # ``non_payers``): Intel suspended its dividend from Q4 2024 (toolmaze-v9 c3-0037's
+    # INTC paid 0.50 a share; world.markets).
+    "known_non_payers": 7,
+    # The income-tax tools' tax holds the employee's social contributions, so take-home
+    # pay is believable (markets.json ``employee_contributions``; toolmaze-v9 c1-0066: a
+    # French net pay of 91.7 % of gross; world.markets).
+    "employee_contributions": 7,
+    # A fiscal quarter a user names (the value drawn for a request) is the latest every
+    # company has reported, not one of the last eight (values.domains.finance;
+    # toolmaze-v9 c4-0010 asked the "2024-Q2 EPS" in August 2026).
+    "latest_quarter_asked": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -184,14 +184,18 @@ def _procedural(data: dict[str, Any], i: int, used: set[str], names: set[str]) -
 
 
 @cache
-def _companies(payers: bool = True) -> tuple[Company, ...]:
-    """The listed companies; without ``payers`` (edition 1) no industry always pays."""
+def _companies(payers: bool = True, non_payers: bool = False) -> tuple[Company, ...]:
+    """The listed companies; without ``payers`` (edition 1) no industry always pays;
+    with ``non_payers`` (edition 7) a real company that pays no dividend in 2026
+    (markets.json ``non_payers``: Intel since Q4 2024) pays none."""
     data = load_data("markets.json")
     if not payers:
         data = {**data, "payers": {}}
+    unpaid = set(data.get("non_payers", ())) if non_payers else set()
     out: list[Company] = []
     for sym, name, sector, industry, ex, price, shares, emp, div in data["known_companies"]:
         _, country, currency = data["exchanges"][ex]
+        div = 0 if sym in unpaid else div
         out.append(Company(sym, name, sector, industry, ex, country, currency, float(price),
                            float(shares), int(emp), round(div / price, 4),
                            f"https://www.{_slug(name)}.com"))
@@ -289,7 +293,8 @@ class Markets(Facts):
     def __init__(self, world) -> None:
         super().__init__(world)
         self.data = load_data("markets.json")
-        self.companies = _companies(world.has("dividend_payers"))
+        self.companies = _companies(world.has("dividend_payers"),
+                                    world.has("known_non_payers"))
         self._by_symbol = {c.symbol.lower(): c for c in self.companies}
         self._by_name = {c.name.lower(): c for c in self.companies}
         self.symbols = [c.symbol for c in self.companies]
@@ -501,23 +506,39 @@ class Markets(Facts):
         return float(self.data["vat_rates"].get(country.upper(), 0))
 
     def income_tax(self, country: str, income: float) -> tuple[float, str]:
-        """(tax due, currency) under the country's simplified progressive schedule."""
+        """(tax due, currency) under the country's simplified progressive schedule; from
+        edition 7 (``employee_contributions``) the tax also holds the employee's social
+        contributions, so take-home pay is what a payslip shows (v9 c1-0066: France)."""
         cc = country.upper()
         currency = self.country_currency(cc)
-        table = self.data["income_tax"].get(cc)
-        scale = 1.0
-        if table is None:
-            table = self.data["income_tax"]["_default_usd"]
-            scale = 1 / _static_usd(currency)
-        left = max(0.0, income - table["allowance"] * scale)
-        tax = 0.0
-        for width, rate in table["bands"]:
-            part = left if width is None else min(left, width * scale)
-            tax += part * rate / 100
-            left -= part
-            if left <= 0:
-                break
-        return round_money(tax, currency), currency
+        scale = 1 / _static_usd(currency) if cc not in self.data["income_tax"] else 1.0
+        if not self.world.has("employee_contributions"):
+            return round_money(_banded(self._tax_table(cc, 6), income, scale), currency), currency
+        paid = self.data["employee_contributions"].get(cc)
+        social = _banded(paid, income, scale) if paid else 0.0
+        taxed = income - social if paid and paid.get("deductible") else income
+        tax = _banded(self._tax_table(cc, 7), taxed, scale)
+        return round_money(tax + social, currency), currency
+
+    def _tax_table(self, cc: str, edition: int) -> dict[str, Any]:
+        """The income-tax schedule of a country as of ``edition`` (6 or 7)."""
+        newer = self.data["income_tax_edition_7"] if edition >= 7 else {}
+        tables = self.data["income_tax"]
+        return newer.get(cc) or tables.get(cc) or tables["_default_usd"]
+
+
+def _banded(table: dict[str, Any], income: float, scale: float) -> float:
+    """What a schedule of an allowance then bands ([width, rate %]; a null width has no
+    upper limit) charges on ``income``; ``scale`` converts its amounts to local currency."""
+    left = max(0.0, income - table["allowance"] * scale)
+    tax = 0.0
+    for width, rate in table["bands"]:
+        part = left if width is None else min(left, width * scale)
+        tax += part * rate / 100
+        left -= part
+        if left <= 0:
+            break
+    return tax
 
 
 def pct_change(old: float, new: float) -> float:
