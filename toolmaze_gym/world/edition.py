@@ -115,6 +115,17 @@ CHANGES: dict[str, int] = {
     # Seattle's combined sales tax is 10.35 % since April 2025, not 10.25 %
     # (data/world/commerce.json ``tax_city_changes``; toolmaze-v8 c4-0072, c3-0057).
     "seattle_sales_tax_2025": 6,
+    # A train between two linked cities takes as long as the real service does and is
+    # run by the brand that runs the route (data/world/travel.json ``rail_services``);
+    # a run over 10 hours is a night train leaving in the evening; an unlinked pair is a
+    # journey with changes at a conventional speed (toolmaze-v9 c1-0020: Lyon Part-Dieu
+    # to Milano Centrale in 2 h 17 min, really about 4 h 50 min; c2-0054: a Frecciarossa
+    # "FR9727" Milan-Zurich, a EuroCity route; world.travel).
+    "rail_services": 7,
+    # A train id names its stations by station codes, not airport codes
+    # (``rail_station_codes``; toolmaze-v9 c1-0020: "TGV4225-LYSMIL" named Lyon
+    # Part-Dieu by Lyon airport's code LYS; world.travel).
+    "rail_station_codes": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
