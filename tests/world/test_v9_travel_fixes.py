@@ -138,3 +138,53 @@ def test_a_sampled_train_is_one_the_network_runs_from_edition_7():
     for i in range(40):
         train = t.train(t.sample_train_id(f"k{i}"))
         assert t.rail_linked(train.origin, train.destination)
+
+
+# -- hotel prices (c4-0051: 54 EUR a night in Lisbon in August) ---------------------
+
+MONTH_DAYS = [f"2026-{m:02d}-{d:02d}" for m in range(8, 13) for d in (4, 14, 21)] + \
+    [f"2027-{m:02d}-{d:02d}" for m in range(1, 7) for d in (4, 14, 21)]
+
+
+def _nights_out_of_range(edition: int) -> list[tuple[str, str, float]]:
+    """Every hotel's night over a year of arrival days, in USD, that lies outside its
+    city tier's believable range for the season (hotel_tier_range_usd)."""
+    t = get_world(0, edition).travel
+    data, out = t.data, []
+    for place in t.places:
+        low, high = data["hotel_tier_range_usd"][data["hotel_city_tier"][place.city.name]]
+        usd = t.world.geo.usd_value(place.city.currency)
+        for day in MONTH_DAYS:
+            season = data["hotel_season_factor"][t.hotel_season(place, int(day[5:7]))]
+            for hotel in t.hotels(place):
+                night = t.nightly_rate(hotel, day) * usd
+                if not low * season <= night <= high * season:
+                    out.append((place.city.name, day, round(night)))
+    return out
+
+
+def test_every_night_lies_in_its_city_and_season_range_from_edition_7():
+    assert _nights_out_of_range(V10) == []
+
+
+def test_the_v9_world_breaks_the_hotel_range():
+    assert any(city == "Lisbon" and day.startswith("2026-08")
+               for city, day, _ in _nights_out_of_range(V9))
+
+
+def test_c4_0051_lisbon_in_august_is_no_longer_54_eur(corpus):
+    """The v9 search's cheapest night (HTL-LIS-113, 30 August, 6 nights)."""
+    def cheapest(edition: int) -> float:
+        sim = Simulator(corpus, get_world(0, edition))
+        got = sim.call("search_hotels", {"city": "Lisbon", "check_in": "2026-08-30",
+                                         "nights": 6}, EpisodeState())
+        assert got.status == 200, got.body
+        return got.body["nightly_rate"]
+    assert cheapest(V9) < 60
+    assert cheapest(V10) >= 80
+
+
+def test_edition_6_hotel_rates_are_unchanged():
+    t = get_world(0, V9).travel
+    hotel = t.hotel("HTL-LIS-113")
+    assert round(t.nightly_rate(hotel, "2026-08-30") * 6, 2) == 323.58  # v9's reserve_room

@@ -126,6 +126,11 @@ CHANGES: dict[str, int] = {
     # (``rail_station_codes``; toolmaze-v9 c1-0020: "TGV4225-LYSMIL" named Lyon
     # Part-Dieu by Lyon airport's code LYS; world.travel).
     "rail_station_codes": 7,
+    # A night's hotel price follows the city's hotel tier and the month's season
+    # (data/world/travel.json ``hotel_city_tier``, ``hotel_seasons``), not the cost of
+    # living all year (toolmaze-v9 c4-0051: 54 EUR a night in Lisbon in August;
+    # world.travel).
+    "hotel_city_rates": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

@@ -394,9 +394,25 @@ class Travel(Facts):
     def _nightly_rate(self, hotel: Hotel, check_in: str) -> float:
         d = date.fromisoformat(check_in)
         weekend = 1.12 if d.weekday() >= 4 else 1.0
-        usd = (hotel.base_usd * hotel.place.cost_index * weekend
+        usd = (hotel.base_usd * self.hotel_market(hotel.place, d.month) * weekend
                * hashing.uniform(0.88, 1.15, *self.key("rate", hotel.hotel_id, check_in)))
         return self.from_usd(usd, hotel.place.city.currency)
+
+    def hotel_season(self, place: Place, month: int) -> str:
+        """``peak``, ``shoulder`` or ``off``: the city's hotel season in ``month``."""
+        pattern = self.data["hotel_city_season"].get(place.city.name, "north")
+        months = self.data["hotel_seasons"][pattern]
+        return next((s for s in ("peak", "off") if month in months[s]), "shoulder")
+
+    def hotel_market(self, place: Place, month: int) -> float:
+        """How dear a city's hotels are in ``month``, times the star rate: from world
+        edition 7 its hotel tier and season (``hotel_city_tier``; toolmaze-v9
+        c4-0051: 54 EUR a night in Lisbon in August), before it the city's cost of
+        living the whole year."""
+        if not self.world.has("hotel_city_rates"):
+            return place.cost_index
+        tier = self.data["hotel_tiers"][self.data["hotel_city_tier"][place.city.name]]
+        return tier * self.data["hotel_season_factor"][self.hotel_season(place, month)]
 
     def sample_hotel_id(self, key: str) -> str:
         place = hashing.choice(self.places, "hotel-city", key)
