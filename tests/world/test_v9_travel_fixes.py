@@ -188,3 +188,33 @@ def test_edition_6_hotel_rates_are_unchanged():
     t = get_world(0, V9).travel
     hotel = t.hotel("HTL-LIS-113")
     assert round(t.nightly_rate(hotel, "2026-08-30") * 6, 2) == 323.58  # v9's reserve_room
+
+
+# -- carriers (c1-0009: a KLM flight from Haneda; c4-0051: a Ryanair one from Lyon) ---
+
+
+def test_c1_0009_no_klm_flight_leaves_haneda_from_edition_7():
+    def ids(edition: int) -> list[str]:
+        t = get_world(0, edition).travel
+        return [f.flight_id for f in t.flights(t.place("Tokyo"), t.place("Amsterdam"),
+                                               "2026-08-24")]
+    assert "KL0085-HNDAMS-20260824" in ids(V9)
+    assert not any(i.startswith("KL") for i in ids(V10))
+
+
+def test_every_flight_is_flown_by_a_carrier_that_serves_both_airports():
+    t = get_world(0, V10).travel
+    not_at = t.data["carrier_not_at"]
+    for a in t.places:
+        for b in t.places:
+            if a == b:
+                continue
+            for f in t.flights(a, b, DAY):
+                barred = set(not_at.get(f.carrier_code, ()))
+                assert not barred & {a.airport_code, b.airport_code}, f.flight_id
+
+
+def test_the_v9_world_flies_carriers_where_they_do_not_serve():
+    t = get_world(0, V9).travel
+    f = t.flight("FR9286-LYSLIS-20260830")
+    assert f is not None and "LYS" in t.data["carrier_not_at"]["FR"]

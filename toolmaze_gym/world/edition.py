@@ -131,6 +131,10 @@ CHANGES: dict[str, int] = {
     # living all year (toolmaze-v9 c4-0051: 54 EUR a night in Lisbon in August;
     # world.travel).
     "hotel_city_rates": 7,
+    # A flight's carrier serves both its airports (data/world/travel.json
+    # ``carrier_not_at``; toolmaze-v9 c1-0009: a KLM flight from Tokyo Haneda, where
+    # KLM flies from Narita; c4-0051: a Ryanair flight from Lyon; world.travel).
+    "carriers_serve_airports": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

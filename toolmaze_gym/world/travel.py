@@ -240,7 +240,14 @@ class Travel(Facts):
         europe = {s.place.city_code for s in self.stations}
         if a.city_code in europe and b.city_code in europe and self.distance(a, b) < 2500:
             out += [tuple(x) for x in self.data["low_cost"]]
+        if self.world.has("carriers_serve_airports"):
+            out = [c for c in out if self.serves(c[0], a) and self.serves(c[0], b)]
         return out
+
+    def serves(self, carrier: str, place: Place) -> bool:
+        """Whether ``carrier`` flies from and to ``place``'s airport (``carrier_not_at``;
+        world edition 7): KLM flies to Tokyo Narita, not Haneda."""
+        return place.airport_code not in self.data["carrier_not_at"].get(carrier, ())
 
     def flights(self, a: Place, b: Place, day: str) -> list[Flight]:
         """Every departure on the route that day, in departure order."""
