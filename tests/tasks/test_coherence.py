@@ -362,9 +362,12 @@ def test_a_second_stay_after_the_first_is_coherent(corpus, world):
 
 
 @pytest.mark.parametrize("rule", sorted(V4_SHIPPED))
-def test_rule_fails_on_its_toolmaze_v4_counter_example(rule, corpus, world):
+def test_rule_fails_on_its_toolmaze_v4_counter_example(rule, corpus):
+    """Read on the world the task was built on: its train id names the stations by the
+    codes of that world (edition 7 gives stations codes of their own)."""
     task_id, said = V4_SHIPPED[rule]
-    found = coherence.RULES[rule](get_task(task_id, "toolmaze-v4"), corpus, world)
+    task = get_task(task_id, "toolmaze-v4")
+    found = coherence.RULES[rule](task, corpus, get_world(0, edition_of(task)))
     assert any(said in p for p in found), (rule, found)
 
 

@@ -127,6 +127,26 @@ CHANGES: dict[str, int] = {
     # company has reported, not one of the last eight (values.domains.finance;
     # toolmaze-v9 c4-0010 asked the "2024-Q2 EPS" in August 2026).
     "latest_quarter_asked": 7,
+    # A train between two linked cities takes as long as the real service does and is
+    # run by the brand that runs the route (data/world/travel.json ``rail_services``);
+    # a run over 10 hours is a night train leaving in the evening; an unlinked pair is a
+    # journey with changes at a conventional speed (toolmaze-v9 c1-0020: Lyon Part-Dieu
+    # to Milano Centrale in 2 h 17 min, really about 4 h 50 min; c2-0054: a Frecciarossa
+    # "FR9727" Milan-Zurich, a EuroCity route; world.travel).
+    "rail_services": 7,
+    # A train id names its stations by station codes, not airport codes
+    # (``rail_station_codes``; toolmaze-v9 c1-0020: "TGV4225-LYSMIL" named Lyon
+    # Part-Dieu by Lyon airport's code LYS; world.travel).
+    "rail_station_codes": 7,
+    # A night's hotel price follows the city's hotel tier and the month's season
+    # (data/world/travel.json ``hotel_city_tier``, ``hotel_seasons``), not the cost of
+    # living all year (toolmaze-v9 c4-0051: 54 EUR a night in Lisbon in August;
+    # world.travel).
+    "hotel_city_rates": 7,
+    # A flight's carrier serves both its airports (data/world/travel.json
+    # ``carrier_not_at``; toolmaze-v9 c1-0009: a KLM flight from Tokyo Haneda, where
+    # KLM flies from Narita; c4-0051: a Ryanair flight from Lyon; world.travel).
+    "carriers_serve_airports": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

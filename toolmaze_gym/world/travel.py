@@ -29,6 +29,7 @@ ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 TRIP_PURPOSES = ("Sales kickoff", "Client visit", "Team offsite", "Conference trip",
                  "Partner workshop", "Board meeting", "Site visit", "Customer summit")
 HIGH_SPEED = frozenset({"FR", "DE", "ES", "IT", "JP", "CN"})
+NIGHT_TRAIN_MIN = 600  # a run longer than this is a night train (edition 7)
 MEMO_LIMIT = 100_000  # entries per look-up memo; cleared when full (agents can send any id)
 
 
@@ -162,10 +163,14 @@ class Travel(Facts):
         self._by_airport = {p.airport_code: p for p in self.places}
         self._by_city_code = {p.city_code: p for p in self.places}
         self.airport_codes = [p.airport_code for p in self.places]
-        self.stations = [Station(n, self._by_city[c.lower()], code)
+        # A station's own code in train ids (edition 7); the data's codes stay the
+        # network's city keys (rail_links, rail_services).
+        self._codes: dict[str, str] = (data["rail_station_codes"]
+                                       if world.has("rail_station_codes") else {})
+        self.stations = [Station(n, self._by_city[c.lower()], self._codes.get(n, code))
                          for n, c, code in data["rail_stations"]]
-        # Each city's station as rail_stations lists it: the rail links name these.
-        self._home_code = {s.place.city.name.lower(): s.code for s in self.stations}
+        # Each city's key as rail_stations lists it: the rail links name these.
+        self._home_code = {c.lower(): code for _, c, code in data["rail_stations"]}
         self._termini: dict[tuple[str, str], Station] = {}
         if world.has("rail_termini"):
             self.stations += self._add_termini(data.get("rail_termini", {}))
@@ -235,7 +240,14 @@ class Travel(Facts):
         europe = {s.place.city_code for s in self.stations}
         if a.city_code in europe and b.city_code in europe and self.distance(a, b) < 2500:
             out += [tuple(x) for x in self.data["low_cost"]]
+        if self.world.has("carriers_serve_airports"):
+            out = [c for c in out if self.serves(c[0], a) and self.serves(c[0], b)]
         return out
+
+    def serves(self, carrier: str, place: Place) -> bool:
+        """Whether ``carrier`` flies from and to ``place``'s airport (``carrier_not_at``;
+        world edition 7): KLM flies to Tokyo Narita, not Haneda."""
+        return place.airport_code not in self.data["carrier_not_at"].get(carrier, ())
 
     def flights(self, a: Place, b: Place, day: str) -> list[Flight]:
         """Every departure on the route that day, in departure order."""
@@ -389,9 +401,25 @@ class Travel(Facts):
     def _nightly_rate(self, hotel: Hotel, check_in: str) -> float:
         d = date.fromisoformat(check_in)
         weekend = 1.12 if d.weekday() >= 4 else 1.0
-        usd = (hotel.base_usd * hotel.place.cost_index * weekend
+        usd = (hotel.base_usd * self.hotel_market(hotel.place, d.month) * weekend
                * hashing.uniform(0.88, 1.15, *self.key("rate", hotel.hotel_id, check_in)))
         return self.from_usd(usd, hotel.place.city.currency)
+
+    def hotel_season(self, place: Place, month: int) -> str:
+        """``peak``, ``shoulder`` or ``off``: the city's hotel season in ``month``."""
+        pattern = self.data["hotel_city_season"].get(place.city.name, "north")
+        months = self.data["hotel_seasons"][pattern]
+        return next((s for s in ("peak", "off") if month in months[s]), "shoulder")
+
+    def hotel_market(self, place: Place, month: int) -> float:
+        """How dear a city's hotels are in ``month``, times the star rate: from world
+        edition 7 its hotel tier and season (``hotel_city_tier``; toolmaze-v9
+        c4-0051: 54 EUR a night in Lisbon in August), before it the city's cost of
+        living the whole year."""
+        if not self.world.has("hotel_city_rates"):
+            return place.cost_index
+        tier = self.data["hotel_tiers"][self.data["hotel_city_tier"][place.city.name]]
+        return tier * self.data["hotel_season_factor"][self.hotel_season(place, month)]
 
     def sample_hotel_id(self, key: str) -> str:
         place = hashing.choice(self.places, "hotel-city", key)
@@ -412,7 +440,8 @@ class Travel(Facts):
                     continue
                 station = names.get(name)
                 if station is None:
-                    station = Station(name, self._by_city[city.lower()], row["code"])
+                    station = Station(name, self._by_city[city.lower()],
+                                      self._codes.get(name, row["code"]))
                     names[name] = station
                     new.append(station)
                 for other in row["serves"]:
@@ -439,8 +468,30 @@ class Travel(Facts):
                 frozenset(pair) for pair in self.data.get("rail_links", ()))
         if self.terminus(a, b) != a or self.terminus(b, a) != b:
             return False  # no train to Manchester leaves London St Pancras (edition 6)
+        return self._link(a, b) in links
+
+    def _link(self, a: Station, b: Station) -> frozenset[str]:
+        """The network's key of the two stations' cities (``rail_links``)."""
         return frozenset((self._home_code[a.place.city.name.lower()],
-                          self._home_code[b.place.city.name.lower()])) in links
+                          self._home_code[b.place.city.name.lower()]))
+
+    @cached_property
+    def _services(self) -> dict[frozenset[str], tuple[int, str]]:
+        """Each linked city pair's real run in minutes and its brand (edition 7)."""
+        return {frozenset((a, b)): (minutes, brand)
+                for a, b, minutes, brand in self.data["rail_services"]}
+
+    def service(self, a: Station, b: Station) -> tuple[int, str, str, bool] | None:
+        """The real service between two linked stations as ``(minutes, operator,
+        id prefix, mostly on high-speed lines)`` from world edition 7; None for a
+        pair the network does not link, or on an earlier edition."""
+        if not self.world.has("rail_services") or not self.rail_linked(a, b):
+            return None
+        link = self._link(a, b)
+        minutes, brand = self._services[link]
+        operator, prefix = self.data["rail_brands"][brand]
+        fast = link in {frozenset(p) for p in self.data["rail_high_speed"]}
+        return minutes, operator, prefix, fast
 
     def _operator(self, a: Station, b: Station) -> tuple[str, str]:
         ops = self.data["rail_operators"]
@@ -459,23 +510,45 @@ class Travel(Facts):
             self._trains[k] = self._build_trains(a, b, day)
         return self._trains[k]
 
-    def _build_trains(self, a: Station, b: Station, day: str) -> list[Train]:
+    def _timetable(self, a: Station, b: Station) -> tuple[str, str, int, int, tuple[int, int]]:
+        """``(operator, id prefix, base minutes, most extra minutes, departure window
+        in quarter hours)`` of the trains between two stations: edition 7 runs a linked
+        pair as its real service does (``rail_services``; a night train over 10 hours
+        leaves from 18:00) and any other pair as a journey with changes at a
+        conventional speed (``rail_fallback``); earlier editions at one speed over
+        the crow-fly distance."""
         km = self.distance(a.place, b.place)
         operator, code = self._operator(a, b)
-        fast = {a.place.city.country_code, b.place.city.country_code} <= HIGH_SPEED
-        base = round(km * 1.15 / (210 if fast else 120) * 60) + 15
+        if not self.world.has("rail_services"):
+            fast = {a.place.city.country_code, b.place.city.country_code} <= HIGH_SPEED
+            return operator, code, round(km * 1.15 / (210 if fast else 120) * 60) + 15, 25, \
+                (6 * 4, 21 * 4)
+        real = self.service(a, b)
+        if real is None:
+            fb = self.data["rail_fallback"]
+            base = round(km * fb["detour"] / fb["kmh"] * 60) + fb["change_min"]
+            return operator, code, base, max(10, base // 10), (6 * 4, 21 * 4)
+        minutes, operator, code, _ = real
+        window = (18 * 4, 22 * 4) if minutes > NIGHT_TRAIN_MIN else (6 * 4, 21 * 4)
+        return operator, code, minutes, max(5, minutes // 12), window
+
+    def _build_trains(self, a: Station, b: Station, day: str) -> list[Train]:
+        km = self.distance(a.place, b.place)
+        operator, code, base, extra, (first, last) = self._timetable(a, b)
         out: dict[str, Train] = {}
-        for i in range(hashing.randint(4, 9, *self.key("ntrains", a.code, b.code, day))):
+        most = 2 if first >= 18 * 4 else 9  # a night train runs once or twice
+        for i in range(hashing.randint(min(4, most - 1), most,
+                                       *self.key("ntrains", a.code, b.code, day))):
             number = hashing.randint(100, 9899, *self.key("tno", code, a.code, b.code, i))
             tid = f"{code}{number:04d}-{a.code}{b.code}-{day.replace('-', '')}"
-            minute = hashing.randint(6 * 4, 21 * 4, *self.key("tdep", tid)) * 15
+            minute = hashing.randint(first, last, *self.key("tdep", tid)) * 15
             usd = (12 + 0.14 * km) * hashing.uniform(0.7, 1.6, *self.key("tfare", tid))
             cur = a.place.city.currency
             out[tid] = Train(
                 train_id=tid, operator=operator, origin=a, destination=b, day=day,
                 departure=self._to_utc(a.place, datetime.fromisoformat(day)
                                        + timedelta(minutes=minute)),
-                duration_min=base + hashing.randint(0, 25, *self.key("tdur", tid)),
+                duration_min=base + hashing.randint(0, extra, *self.key("tdur", tid)),
                 distance_km=km, fare=self.from_usd(usd, cur), currency=cur)
         return sorted(out.values(), key=lambda t: (t.departure, t.train_id))
 
@@ -500,8 +573,19 @@ class Travel(Facts):
             return None
         return next((t for t in self.trains(a, b, day) if t.train_id == train_id.upper()), None)
 
+    @cached_property
+    def linked_pairs(self) -> tuple[tuple[Station, Station], ...]:
+        """Every ordered pair of stations a direct or through train links."""
+        return tuple((a, b) for a in self.stations for b in self.stations
+                     if a != b and self.rail_linked(a, b))
+
     def sample_train_id(self, key: str) -> str:
-        a, b = hashing.sample(self.stations, 2, *self.key("sample-rail", key))
+        """A train of a linked pair (edition 7: a train the network runs), else of
+        any two stations."""
+        if self.world.has("rail_services"):
+            a, b = hashing.choice(self.linked_pairs, *self.key("sample-rail", key))
+        else:
+            a, b = hashing.sample(self.stations, 2, *self.key("sample-rail", key))
         return hashing.choice(self.trains(a, b, self._sample_day(key)), "train", key).train_id
 
     # -- rental cars --------------------------------------------------------
