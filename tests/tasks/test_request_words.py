@@ -274,3 +274,40 @@ def test_v8_c2_0061_and_c3_0057_read_as_a_person_writes_them(gen):
     gift = _v8_fill(gen, "sc3-group-gift-share-each", 0, organiser="omar.patel@umbrella.co")
     assert "send omar.patel@umbrella.co a push with each person's share" in gift, gift
     assert machine_words(gift) == []
+
+
+# The v9 review's and play-test's request wording (issue 28): (task, rule) as toolmaze-v9
+# shipped them.
+V9_MACHINE = [
+    ("tmz-v9-c4-0051", "a booking filed on a trip"),  # "file the hotel on it" (an expense)
+    ("tmz-v9-c4-0090", "a booking filed on a trip"),
+    ("tmz-v9-c1-0072", "ping with no channel"),  # "ping me a push notification"
+    ("tmz-v9-c2-0088", "bare count"),  # "the delivery date for 1 to Vancouver"
+]
+
+
+@pytest.mark.parametrize(("task_id", "rule"), V9_MACHINE)
+def test_the_v9_machine_counter_examples_are_caught(task_id, rule):
+    found = machine_words(get_task(task_id, "toolmaze-v9").query)
+    assert any(p.startswith(rule + " ") for p in found), found
+
+
+@pytest.mark.parametrize("text", [
+    "Log the hotel's cost on it with the order number noted.",
+    "Record the car as an expense on it, file the hotel bill on it.",
+    "File the rail fare and the hotel on it as expenses.",
+    "Send that invoice and send me a push at ana@example.com; ping me at ana@example.com.",
+    "The delivery date of an order of 1 shipped to Vancouver, a table for 2 to share.",
+])
+def test_the_v9_words_said_as_people_do_are_not_caught(text):
+    assert machine_words(text) == []
+
+
+def test_v9_c2_0088_c4_0051_c1_0072_now_read_as_a_person_writes_them(gen):
+    tent = _v8_fill(gen, "sh2-coupon-tent-arrival-weather", 2, qty=1, city="Vancouver")
+    assert "the delivery date of an order of 1 shipped to Vancouver" in tent, tent
+    beach = _v8_fill(gen, "tr-err-beach-week-flight-hotel-sunglasses", 0)
+    assert "log the hotel's cost on it" in beach, beach
+    cart = _v8_fill(gen, "sh-finish-saved-cart", 2, me="chen.larsen@globex.net")
+    assert "send a push notification to chen.larsen@globex.net" in cart, cart
+    assert machine_words(tent) == machine_words(beach) == machine_words(cart) == []

@@ -101,12 +101,19 @@ V8_RULES = (*(f"{V3_MACHINE_WORDS}: {r}" for r in (
     "UTC time in their local time", "push a person", "reason a drawn story may not fit",
     "multiplication sign", "order on an e-mail address")),
     "words the data contradict")  # "our office" of a home room, "chilly" at 19.7 °C
+# toolmaze-v9 was built before the request-wording rules of its review and play-test
+# (issue 28: "file the hotel on it", c4-0051 and c4-0090; "ping me", c1-0072; "the
+# delivery date for 1 to Vancouver", c2-0088); tests/tasks/test_request_words.py holds
+# its queries as the counter-examples.
+V9_RULES = tuple(f"{V3_MACHINE_WORDS}: {r}" for r in (
+    "a booking filed on a trip", "ping with no channel", "bare count"))
 
 
 def _exempt(problem: str) -> bool:
     """A problem the shipped suite was built before the rule of."""
     return ((NAME == "toolmaze-v3" and problem.startswith(V3_MACHINE_WORDS))
-            or (NAME == "toolmaze-v8" and problem.startswith(V8_RULES)))
+            or (NAME == "toolmaze-v8" and problem.startswith(V8_RULES))
+            or (NAME == "toolmaze-v9" and problem.startswith(V9_RULES)))
 
 
 def test_every_suite_task_passes_the_generator_checks(sim):

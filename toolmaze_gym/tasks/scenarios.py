@@ -47,6 +47,7 @@ from toolmaze_gym.tasks.repeats import same_scenarios
 from toolmaze_gym.tasks.request_words import phrasing_words
 from toolmaze_gym.tasks.roles import role_problems
 from toolmaze_gym.tasks.room_party import room_party_problems
+from toolmaze_gym.tasks.scoped_words import scoped_problems
 from toolmaze_gym.tasks.share_requests import share_request_problems
 from toolmaze_gym.tasks.ship_to_words import ship_to_problems
 from toolmaze_gym.tasks.site_readings import site_reading_problems
@@ -623,7 +624,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += share_request_problems(sc, corpus) + site_reading_problems(sc)
     problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
     problems += ungraded_figure_problems(sc) + room_party_problems(sc)
-    problems += asked_id_problems(sc)
+    problems += asked_id_problems(sc) + scoped_problems(sc)
     problems += dividend_problems(sc) + tariff_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
