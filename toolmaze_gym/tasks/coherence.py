@@ -28,7 +28,7 @@ from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.world import World, zones
 from toolmaze_gym.world.base import load_data
 from toolmaze_gym.world.geo import condition_choices, minor_units, pegs
-from toolmaze_gym.world.phones import is_mobile
+from toolmaze_gym.world.phones import countries_of, is_mobile
 
 _OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})$")
 
@@ -594,6 +594,22 @@ def sms_mobile(task: Task, corpus: Corpus, world: World) -> list[str]:
             for v in c.args_of("phone") if not is_mobile(str(v))]
 
 
+def texted_place(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A text that tells a city's local time goes to someone there: its number is of
+    that city's country (toolmaze-v9 c2-0010 texted "your time (Tokyo)" to +33, c4-0097
+    a mother in Istanbul on +33)."""
+    every = list(calls(task, corpus))
+    places = {city.country_code: city.name for c in every
+              if c.tool.endswith("timezone") or "local" in c.tool
+              for v in c.args_of("city_name") if (city := world.geo.city(str(v)))}
+    if not places:
+        return []
+    return [f"phone: {c.tool} texts {v} (a {'/'.join(sorted(countries_of(str(v)))) or '?'} "
+            f"number) the time in {', '.join(sorted(places.values()))}"
+            for c in every for v in c.args_of("phone")
+            if not countries_of(str(v)) & set(places)]
+
+
 def tax_place(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A sales tax is the one of where the goods go: a task that takes a city's
     sales tax states its amounts in that city's currency or the shop's, not in a
@@ -862,10 +878,7 @@ def flight_carriers(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 def phone_countries(phone: str) -> set[str]:
     """The countries whose numbers start as ``phone`` does (by calling code)."""
-    codes = {k: v for k, v in _rules_data()["calling_codes"].items() if not k.startswith("_")}
-    digits = str(phone).strip().removeprefix("+")
-    return next((set(v) for k, v in sorted(codes.items(), key=lambda kv: -len(kv[0]))
-                 if digits.startswith(k)), set())
+    return countries_of(phone)
 
 
 def _arrival_countries(task: Task, corpus: Corpus, world: World) -> set[str]:
@@ -1075,6 +1088,7 @@ RULES: dict[str, Rule] = {
     "arrival_before_stay": arrival_before_stay,
     "forecast_on_arrival": forecast_on_arrival,
     "sms_mobile": sms_mobile,
+    "texted_place": texted_place,
     "tax_place": tax_place,
     "headlines": headlines,
     "currency_crossing": currency_crossing,

@@ -91,6 +91,26 @@ def _station_city(value: Any, world: Any) -> str:
     return station.place.city.name
 
 
+def _attendee_city(value: Any, world: Any) -> str:
+    """The city a meeting's attendee lives in: the request that places them ("they're
+    based in {city}") places them where the directory does, so the text goes to a
+    number of that country (toolmaze-v9 c2-0010: "based in Tokyo", a +33 mobile)."""
+    meeting = world.office.meeting(str(value).strip().upper())
+    person = world.people.by_email(meeting.attendee) if meeting else None
+    if person is None:
+        raise DerivationError(f"{value!r} is no meeting with an attendee of the directory")
+    return person.city
+
+
+def _city_language(value: Any, world: Any) -> str:
+    """The language people write in the city: a mother at home in Istanbul is texted in
+    Turkish, not Spanish (toolmaze-v9 c4-0097)."""
+    city = world.geo.city(str(value))
+    if city is None:
+        raise DerivationError(f"{value!r} is not a city of the world")
+    return city.language
+
+
 def _automation_site(value: Any, world: Any) -> str:
     automation = world.records.automations.get(str(value).strip().upper())
     if automation is None:
@@ -193,7 +213,9 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                                       _itinerary_traveller),
     ("city_name", "rail_station"): ("the city the station is in", _station_city),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
+    ("city_name", "meeting_id"): ("the city the meeting's attendee lives in", _attendee_city),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
+    ("language_code", "city_name"): ("the language the city writes", _city_language),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
     ("currency_code", "iban"): ("the currency of the IBAN's country", _iban_currency),
     ("currency_code", "country_code"): ("the currency the country pays in", _country_currency),

@@ -115,6 +115,10 @@ CHANGES: dict[str, int] = {
     # Seattle's combined sales tax is 10.35 % since April 2025, not 10.25 %
     # (data/world/commerce.json ``tax_city_changes``; toolmaze-v8 c4-0072, c3-0057).
     "seattle_sales_tax_2025": 6,
+    # A person's phone is a mobile of the country they live in (data/world/
+    # calling_codes.json, numbering.json; world.people): toolmaze-v9 c2-0010 texted a
+    # Tokyo attendee on +33, c2-0051 a Sydney companion on +33, c2-0001 a customer on +34.
+    "local_phones": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
