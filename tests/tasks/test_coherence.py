@@ -214,9 +214,24 @@ V9_SHIPPED = {
     # "they're based in Tokyo", the SMS to a +33 mobile; a mother in Istanbul on +33
     "texted_place": [("tmz-v9-c2-0010", "texts +33786996685 (a FR number) the time in Tokyo"),
                      ("tmz-v9-c4-0097", "(a FR number) the time in Istanbul")],
+    # heating a Manchester kitchen in August
+    "heating_season": [("tmz-v9-c4-0091", "a home in Manchester heated on 2026-08-18: "
+                        "summer there")],
+    # a travel smart plug running a dehumidifier all day, metering heaters
+    "device_use": [("tmz-v9-c3-0076", "Lumen Travel Smart Plug (a travel kind) runs the "
+                    "dehumidifier"),
+                   ("tmz-v9-c4-0091", "Lumen Travel Smart Plug (a travel kind) runs the heaters")],
+    # "Flood defences completed in Madrid" as a heat day's climate headline
+    "seasonal_headlines": [("tmz-v9-c4-0080", "'Flood defences completed in Madrid': a flood "
+                            "story in Madrid's dry month 8")],
 }
 # the toolmaze-v9 tasks those rules refuse (scanned over the whole suite on edition 6)
-V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-0097"}}
+V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-0097"},
+              "heating_season": {"tmz-v9-c1-0093", "tmz-v9-c2-0069", "tmz-v9-c4-0004",
+                                 "tmz-v9-c4-0024", "tmz-v9-c4-0035", "tmz-v9-c4-0049",
+                                 "tmz-v9-c4-0091"},
+              "device_use": {"tmz-v9-c3-0076", "tmz-v9-c3-0082", "tmz-v9-c4-0091"},
+              "seasonal_headlines": {"tmz-v9-c4-0080"}}
 
 
 def test_every_rule_has_a_counter_example():
@@ -230,6 +245,29 @@ def test_every_rule_has_a_counter_example():
 def test_rule_fails_on_its_toolmaze_v9_counter_example(rule, task_id, said, corpus):
     found = coherence.RULES[rule](get_task(task_id, "toolmaze-v9"), corpus, get_world(0, 6))
     assert any(said in p for p in found), (rule, found)
+
+
+# the scenarios of the toolmaze-v9 tasks V9_REFUSED names, whose draws were fixed
+V9_FIXED = ["off-reschedule-meeting-next-free", "gen-visiting-mother-arrival-text",
+            "eh-holiday-home-frost-setpoint", "eh-landed-set-heating-for-weather",
+            "iot-err-cabin-energy-setback", "iot-rail-trip-away-mode",
+            "iot-err-cold-snap-cabin-and-home", "es-dehumidifier-review-dew-point",
+            "es-heater-review-room-temperature", "iot-heatwave-two-rooms"]
+
+
+def test_v9_fixed_lists_the_refused_tasks_scenarios():
+    scenarios = {get_task(t, "toolmaze-v9").meta["scenario"]
+                 for ids in V9_REFUSED.values() for t in ids}
+    assert scenarios == set(V9_FIXED)
+
+
+@pytest.mark.parametrize("sid", V9_FIXED)
+def test_the_generator_builds_the_v9_refused_scenarios_coherently(sid, sim, corpus, world):
+    """Generated now, on the latest world: none of the rules the v9 tasks broke (nor
+    any other) finds the task incoherent."""
+    sc = LIB[sid]
+    task = ScenarioGenerator(sim).generate(sc, sc.levels[0], "v10", "v9-refused")
+    assert coherence.problems(task, corpus, world) == [], task.query
 
 
 @pytest.mark.parametrize("sid", ["off-reschedule-meeting-next-free",

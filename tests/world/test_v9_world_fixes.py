@@ -60,3 +60,32 @@ def test_a_local_mobile_is_a_mobile_of_its_country(country):
     for k in range(20):
         number = local_mobile(country, "t", k)
         assert is_mobile(number) and country in countries_of(number), number
+
+
+def test_c4_0080_a_climate_story_fits_the_season_from_edition_7():
+    """Edition 6 told "Flood defences completed in Madrid" on a dry August heat day;
+    edition 7 writes Madrid's climate story from a template that fits its August."""
+    assert get_world(0, V9).news.top_story("climate", "Madrid").headline == \
+        "Flood defences completed in Madrid"
+    assert get_world(0, V10).news.top_story("climate", "Madrid").headline != \
+        "Flood defences completed in Madrid"
+
+
+def test_no_climate_story_misfits_its_city_from_edition_7():
+    """Static over the world: every city's climate story today (and the next ranks)
+    fits its season; on edition 6 some did not (the v9 counter-example among them)."""
+    def misfits(edition: int) -> list[str]:
+        news = get_world(0, edition).news
+        stories = [news.top_story("climate", city, rank)
+                   for city in get_world(0, edition).geo.city_names for rank in range(3)]
+        return [s.headline for s in stories if news.misfit(s.headline, s.city)]
+    assert misfits(V10) == []
+    assert "Flood defences completed in Madrid" in misfits(V9)
+
+
+def test_other_topics_keep_their_stories_on_edition_7():
+    """Only the seasonal templates' topic is drawn anew: a business story is the one
+    edition 6 told."""
+    for city in ("Madrid", "Tokyo", "Auckland"):
+        assert get_world(0, V9).news.top_story("business", city) == \
+            get_world(0, V10).news.top_story("business", city)

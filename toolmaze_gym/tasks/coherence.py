@@ -129,6 +129,55 @@ def asked_heating(task: Task, corpus: Corpus, world: World) -> list[str]:
             for mode in c.returns_of("hvac_mode") if mode != "heat"]
 
 
+def _heating_off_season(city: Any, day: str) -> str | None:
+    """Why a home in ``city`` is not heated on ``day`` (None: it may be): the local
+    summer (``heating_season`` of coherence.json, by hemisphere) or a warm month."""
+    season = _rules_data()["heating_season"]
+    month = date.fromisoformat(day).month
+    summer = season["summer_months_south" if city.lat < 0 else "summer_months_north"]
+    normal = normal_high(city.name, day)
+    if month in summer:
+        return "summer there"
+    if normal is not None and normal >= season["normal_high_below_c"]:
+        return f"the month's normal high is {normal:g} °C"
+    return None
+
+
+def heating_season(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A home is heated only in its cold season: a task that sets an eco heating set
+    point reads the weather of a home in a month that is neither its summer nor warm
+    (toolmaze-v9 c4-0091 heated a Manchester kitchen in August; Auckland's cabin and a
+    Johannesburg house in their winter are fine)."""
+    every = list(calls(task, corpus))
+    if not any(mode == "heat" for c in every if c.behaviour == "iot.eco_setpoint"
+               for mode in c.returns_of("hvac_mode")):
+        return []
+    sites = {world.geo.city(str(v)).name for c in every if c.domain == "IoT"
+             for v in c.args_of("city_name") if world.geo.city(str(v))}
+    return [f"heating: a home in {city} heated on {day}: {why}"
+            for city, day in dict.fromkeys(_weather_days(task, corpus, world))
+            if city in sites and (why := _heating_off_season(world.geo.city(city), day))]
+
+
+def device_use(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A device's kind fits what the request has it run: a travel plug is for a trip,
+    not for running a dehumidifier all day or metering the heaters at home
+    (``device_use`` of coherence.json; toolmaze-v9 c3-0076, c4-0091)."""
+    data = _rules_data()["device_use"]
+    query = task.query.lower()
+    fixed = [w for w in data["home_appliances"] if re.search(rf"\b{re.escape(w)}\b", query)]
+    if not fixed:
+        return []
+    return [f"device: {name} (a {kind.lower()} kind) runs the {fixed[0]} at home"
+            for kind in data["portable_kinds"] for name in sorted(_product_names(task, corpus))
+            if re.search(rf"\b{re.escape(kind)}\b", name)]
+
+
+def _product_names(task: Task, corpus: Corpus) -> set[str]:
+    """The product names a task's calls take or return."""
+    return {str(v) for c in calls(task, corpus) for v in c.values_of("product_name")}
+
+
 def weather_condition(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A day's condition fits its place, month and temperature
     (``world.geo.condition_choices``): no rain in a dry month (Cairo in August), no fog
@@ -825,6 +874,18 @@ def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out + landlocked_headlines(task, corpus, world)
 
 
+def seasonal_headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A story a task reads fits its city's season: no "Flood defences completed in
+    Madrid" in its dry August heat (toolmaze-v9 c4-0080), no heat record in Auckland's
+    winter (``season`` of news.json; ``world.news.News.misfit``)."""
+    out = []
+    for c in calls(task, corpus):
+        for v in map(str, c.response.values()):
+            out += [f"news: {v!r}: {why}" for city in world.geo.city_names
+                    if city in v and (why := world.news.misfit(v, city))]
+    return out
+
+
 def _headline_cities(task: Task, corpus: Corpus, key: str) -> Iterator[tuple[str, str]]:
     """Each response value that is one of the headline templates under ``key`` of the
     rules data, with the city it names."""
@@ -1072,6 +1133,8 @@ RULES: dict[str, Rule] = {
     "rail_links": rail_links,
     "weather_condition": weather_condition,
     "asked_heating": asked_heating,
+    "heating_season": heating_season,
+    "device_use": device_use,
     "eco_setpoint": eco_setpoint,
     "eco_mild": eco_mild,
     "eco_setback": eco_setback,
@@ -1091,6 +1154,7 @@ RULES: dict[str, Rule] = {
     "texted_place": texted_place,
     "tax_place": tax_place,
     "headlines": headlines,
+    "seasonal_headlines": seasonal_headlines,
     "currency_crossing": currency_crossing,
     "energy_currency": energy_currency,
     "iban_currency": iban_currency,

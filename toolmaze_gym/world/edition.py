@@ -119,6 +119,10 @@ CHANGES: dict[str, int] = {
     # calling_codes.json, numbering.json; world.people): toolmaze-v9 c2-0010 texted a
     # Tokyo attendee on +33, c2-0051 a Sydney companion on +33, c2-0001 a customer on +34.
     "local_phones": 7,
+    # A climate story fits its city's season (data/world/news.json ``season``): no
+    # flood-defence story in a dry month, no heat record in a cool one (world.news;
+    # toolmaze-v9 c4-0080: "Flood defences completed in Madrid" on a dry August heat day).
+    "seasonal_headlines": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
