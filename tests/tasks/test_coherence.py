@@ -224,6 +224,10 @@ V9_SHIPPED = {
     # "Flood defences completed in Madrid" as a heat day's climate headline
     "seasonal_headlines": [("tmz-v9-c4-0080", "'Flood defences completed in Madrid': a flood "
                             "story in Madrid's dry month 8")],
+    # a chase due on a Saturday; a Sunday delivery
+    "work_dates": [("tmz-v9-c4-0012", "create_task makes a work to-do due on a Saturday "
+                    "(2026-08-22)")],
+    "delivery_days": [("tmz-v9-c2-0088", "tells a delivery on a Sunday (2026-08-23)")],
 }
 # the toolmaze-v9 tasks those rules refuse (scanned over the whole suite on edition 6)
 V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-0097"},
@@ -231,7 +235,10 @@ V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-00
                                  "tmz-v9-c4-0024", "tmz-v9-c4-0035", "tmz-v9-c4-0049",
                                  "tmz-v9-c4-0091"},
               "device_use": {"tmz-v9-c3-0076", "tmz-v9-c3-0082", "tmz-v9-c4-0091"},
-              "seasonal_headlines": {"tmz-v9-c4-0080"}}
+              "seasonal_headlines": {"tmz-v9-c4-0080"},
+              "work_dates": {"tmz-v9-c4-0012", "tmz-v9-c4-0053"},
+              "delivery_days": {"tmz-v9-c2-0034", "tmz-v9-c2-0070", "tmz-v9-c2-0075",
+                                "tmz-v9-c2-0088", "tmz-v9-c2-0095"}}
 
 
 def test_every_rule_has_a_counter_example():
@@ -252,7 +259,20 @@ V9_FIXED = ["off-reschedule-meeting-next-free", "gen-visiting-mother-arrival-tex
             "eh-holiday-home-frost-setpoint", "eh-landed-set-heating-for-weather",
             "iot-err-cabin-energy-setback", "iot-rail-trip-away-mode",
             "iot-err-cold-snap-cabin-and-home", "es-dehumidifier-review-dew-point",
-            "es-heater-review-room-temperature", "iot-heatwave-two-rooms"]
+            "es-heater-review-room-temperature", "iot-heatwave-two-rooms",
+            "off-two-document-reviews", "sh2-coupon-tent-arrival-weather",
+            "sh2-rain-jacket-arrival-day-forecast", "sh2-hiking-boots-first-day-forecast"]
+
+
+def test_every_work_to_do_is_drawn_on_a_working_day():
+    """Static over the library: a to-do whose title says work ("Chase {second} ...") and
+    whose due date is a param draws it on a weekday (c4-0012 drew a Saturday)."""
+    todo = set(coherence._rules_data()["calendar"]["todo_behaviours"])
+    work = [(sid, a.ref) for sid, sc in LIB.items() for st in sc.steps
+            if st.use in todo and any(coherence.is_work_todo(a.text) for a in st.args)
+            for a in st.args if a.role == "due" and a.kind == "param"]
+    assert ("off-two-document-reviews", "chase_by") in work
+    assert [(sid, ref) for sid, ref in work if not LIB[sid].param_by_name[ref].workday] == []
 
 
 def test_v9_fixed_lists_the_refused_tasks_scenarios():

@@ -89,3 +89,32 @@ def test_other_topics_keep_their_stories_on_edition_7():
     for city in ("Madrid", "Tokyo", "Auckland"):
         assert get_world(0, V9).news.top_story("business", city) == \
             get_world(0, V10).news.top_story("business", city)
+
+
+def _quote(corpus, edition: int) -> dict:
+    """c2-0088's shipping quote: one tent to Vancouver."""
+    got = Simulator(corpus, get_world(0, edition)).call(
+        "calculate_shipping_cost", {"product_id": "PRD-110685", "quantity": 1,
+                                    "city": "Vancouver"}, EpisodeState())
+    assert got.status == 200, got.body
+    return got.body
+
+
+def test_c2_0088_no_sunday_delivery_from_edition_7(corpus):
+    """Edition 6 quoted a delivery on Sunday 23 August in 5 days; edition 7 the Monday,
+    in 6 days, so the quote's transit days and date agree."""
+    old, new = _quote(corpus, V9), _quote(corpus, V10)
+    assert (old["estimated_delivery"], old["transit_days"]) == ("2026-08-23", 5)
+    assert (new["estimated_delivery"], new["transit_days"]) == ("2026-08-24", 6)
+
+
+def test_no_delivery_date_is_a_sunday_from_edition_7():
+    """Static over the world's delivery dates (every days-ahead a parcel may be due)."""
+    from datetime import date
+
+    def sundays(edition: int) -> list[str]:
+        commerce = get_world(0, edition).commerce
+        days = [commerce.eta_date(d) for d in range(1, 30)]
+        return [d for d in days if date.fromisoformat(d).weekday() == 6]
+    assert sundays(V10) == []
+    assert "2026-08-23" in sundays(V9)

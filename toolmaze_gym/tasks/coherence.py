@@ -453,6 +453,39 @@ def office_hours(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def is_work_todo(title: str) -> bool:
+    """Whether a to-do's title is work (chasing a reviewer, following up), which is
+    done on a working day (``calendar.work_words`` of coherence.json); wrapping a gift
+    or cleaning a holiday flat may fall on a weekend."""
+    return bool(_words(_rules_data()["calendar"]["work_words"]).search(str(title)))
+
+
+def work_dates(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A work to-do is due on a working day: no chase due on Saturday 22 August
+    (toolmaze-v9 c4-0012; ``calendar`` of coherence.json)."""
+    todo = set(_rules_data()["calendar"]["todo_behaviours"])
+    return [f"calendar: {c.tool} makes a work to-do due on a {day:%A} ({day})"
+            for c in calls(task, corpus) if c.behaviour in todo
+            and any(is_work_todo(t) for t in c.args_of("text"))
+            for v in c.args_of("iso_date") if (day := _day_of(v)) and day.weekday() >= 5]
+
+
+def delivery_days(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A parcel is due on a day carriers deliver: no estimated delivery on a Sunday
+    (toolmaze-v9 c2-0088: "arrives in Vancouver Sunday 23 August")."""
+    return [f"delivery: {c.tool} tells a delivery on a Sunday ({v})"
+            for c in calls(task, corpus) for k, v in c.response.items()
+            if "deliver" in k and (day := _day_of(v)) and day.weekday() == 6]
+
+
+def _day_of(value: Any) -> date | None:
+    """The date an ISO date (or date-time) value names; None if it names none."""
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
 def _legs(task: Task, corpus: Corpus, world: World) -> list[tuple[str, ...]]:
     """The cities every train or flight search/booking of a task travels between."""
     out = []
@@ -1170,6 +1203,8 @@ RULES: dict[str, Rule] = {
     "channel_messages": channel_messages,
     "channel_action_items": channel_action_items,
     "office_hours": office_hours,
+    "work_dates": work_dates,
+    "delivery_days": delivery_days,
     "channel_wording": channel_wording,
     "translated_texts": translated_texts,
 }

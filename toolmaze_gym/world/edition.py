@@ -123,6 +123,10 @@ CHANGES: dict[str, int] = {
     # flood-defence story in a dry month, no heat record in a cool one (world.news;
     # toolmaze-v9 c4-0080: "Flood defences completed in Madrid" on a dry August heat day).
     "seasonal_headlines": 7,
+    # A parcel is delivered on a day carriers deliver: one due on a Sunday comes on the
+    # Monday, and the shipping quote's transit days say so (world.commerce.delivery_days;
+    # toolmaze-v9 c2-0088: "arrives in Vancouver Sunday 23 August").
+    "no_sunday_delivery": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
