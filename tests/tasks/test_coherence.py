@@ -228,6 +228,9 @@ V9_SHIPPED = {
     "work_dates": [("tmz-v9-c4-0012", "create_task makes a work to-do due on a Saturday "
                     "(2026-08-22)")],
     "delivery_days": [("tmz-v9-c2-0088", "tells a delivery on a Sunday (2026-08-23)")],
+    # a 5 % default tax on an SGD invoice (Canada's GST: the client lives in Vancouver)
+    "invoice_place": [("tmz-v9-c2-0028", "SGD to Priya Bauer in Vancouver, taxed as Canada, "
+                       "which pays in CAD")],
 }
 # the toolmaze-v9 tasks those rules refuse (scanned over the whole suite on edition 6)
 V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-0097"},
@@ -238,7 +241,9 @@ V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-00
               "seasonal_headlines": {"tmz-v9-c4-0080"},
               "work_dates": {"tmz-v9-c4-0012", "tmz-v9-c4-0053"},
               "delivery_days": {"tmz-v9-c2-0034", "tmz-v9-c2-0070", "tmz-v9-c2-0075",
-                                "tmz-v9-c2-0088", "tmz-v9-c2-0095"}}
+                                "tmz-v9-c2-0088", "tmz-v9-c2-0095"},
+              "invoice_place": {"tmz-v9-c1-0079", "tmz-v9-c1-0099", "tmz-v9-c2-0028",
+                                "tmz-v9-c2-0062", "tmz-v9-c4-0032", "tmz-v9-c4-0063"}}
 
 
 def test_every_rule_has_a_counter_example():
@@ -261,7 +266,9 @@ V9_FIXED = ["off-reschedule-meeting-next-free", "gen-visiting-mother-arrival-tex
             "iot-err-cold-snap-cabin-and-home", "es-dehumidifier-review-dew-point",
             "es-heater-review-room-temperature", "iot-heatwave-two-rooms",
             "off-two-document-reviews", "sh2-coupon-tent-arrival-weather",
-            "sh2-rain-jacket-arrival-day-forecast", "sh2-hiking-boots-first-day-forecast"]
+            "sh2-rain-jacket-arrival-day-forecast", "sh2-hiking-boots-first-day-forecast",
+            "fin-invoice-client-currency", "fin-cash-sale-paid-invoice",
+            "up-invoice-work-plus-travel-line", "fin-buy-for-client-and-rebill"]
 
 
 def test_every_work_to_do_is_drawn_on_a_working_day():

@@ -692,6 +692,25 @@ def texted_place(task: Task, corpus: Corpus, world: World) -> list[str]:
             if not countries_of(str(v)) & set(places)]
 
 
+def invoice_place(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An invoice taxed at its customer's country's rate (no tax country given) is in
+    that country's currency: no SGD invoice carrying Canada's 5 % GST for a Vancouver
+    client (toolmaze-v9 c2-0028, read as Singapore's GST being 5 %)."""
+    every = list(calls(task, corpus))
+    if any(c.args_of("country_code") for c in every):
+        return []  # the request names the country it is taxed as ("plus DE VAT")
+    out = []
+    for c in every:
+        if c.behaviour != "finance.invoice.create":
+            continue
+        people = [p for v in c.args_of("email") if (p := world.people.by_email(str(v)))]
+        out += [f"invoice: {code} to {p.name} in {home.name}, taxed as {home.country}, "
+                f"which pays in {home.currency}" for p in people
+                if (home := world.geo.city(p.city))
+                for code in map(str, c.args_of("currency_code")) if code != home.currency]
+    return out
+
+
 def tax_place(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A sales tax is the one of where the goods go: a task that takes a city's
     sales tax states its amounts in that city's currency or the shop's, not in a
@@ -1186,6 +1205,7 @@ RULES: dict[str, Rule] = {
     "sms_mobile": sms_mobile,
     "texted_place": texted_place,
     "tax_place": tax_place,
+    "invoice_place": invoice_place,
     "headlines": headlines,
     "seasonal_headlines": seasonal_headlines,
     "currency_crossing": currency_crossing,

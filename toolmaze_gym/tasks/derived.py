@@ -111,6 +111,17 @@ def _city_language(value: Any, world: Any) -> str:
     return city.language
 
 
+def _resident_currency(value: Any, world: Any) -> str:
+    """The currency of the country the directory's person lives in: a client billed "in
+    their own currency" is billed in it, and taxed as their country is (toolmaze-v9
+    c2-0028: an SGD invoice to a Vancouver client carried Canada's 5 % GST)."""
+    person = world.people.by_email(str(value))
+    city = world.geo.city(person.city) if person else None
+    if city is None:
+        raise DerivationError(f"{value!r} is no account of the directory")
+    return city.currency
+
+
 def _automation_site(value: Any, world: Any) -> str:
     automation = world.records.automations.get(str(value).strip().upper())
     if automation is None:
@@ -226,6 +237,8 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                                             _booking_pickup),
     ("email", "email"): ("a colleague at the same company", _colleague),
     ("person_name", "email"): ("the name of the account's owner", _account_owner),
+    ("currency_code", "email"): ("the currency where the account's owner lives",
+                                 _resident_currency),
 }
 
 
