@@ -208,10 +208,104 @@ V8_SHIPPED = {
 # the toolmaze-v8 tasks those rules refuse (scanned over the whole suite on edition 5)
 V8_REFUSED = {"reviewed_delivered": {"tmz-v8-c1-0022"}}
 
+# rule -> [(toolmaze-v9 task, what its blind review found)]: rules for the next suite
+# (tests/data/reviews/v9, the Minor line). Read on edition 6, as built.
+V9_SHIPPED = {
+    # "they're based in Tokyo", the SMS to a +33 mobile; a mother in Istanbul on +33
+    "texted_place": [("tmz-v9-c2-0010", "texts +33786996685 (a FR number) the time in Tokyo"),
+                     ("tmz-v9-c4-0097", "(a FR number) the time in Istanbul")],
+    # heating a Manchester kitchen in August
+    "heating_season": [("tmz-v9-c4-0091", "a home in Manchester heated on 2026-08-18: "
+                        "summer there")],
+    # a travel smart plug running a dehumidifier all day, metering heaters
+    "device_use": [("tmz-v9-c3-0076", "Lumen Travel Smart Plug (a travel kind) runs the "
+                    "dehumidifier"),
+                   ("tmz-v9-c4-0091", "Lumen Travel Smart Plug (a travel kind) runs the heaters")],
+    # "Flood defences completed in Madrid" as a heat day's climate headline
+    "seasonal_headlines": [("tmz-v9-c4-0080", "'Flood defences completed in Madrid': a flood "
+                            "story in Madrid's dry month 8")],
+    # a chase due on a Saturday; a Sunday delivery
+    "work_dates": [("tmz-v9-c4-0012", "create_task makes a work to-do due on a Saturday "
+                    "(2026-08-22)")],
+    "delivery_days": [("tmz-v9-c2-0088", "tells a delivery on a Sunday (2026-08-23)")],
+    # a 5 % default tax on an SGD invoice (Canada's GST: the client lives in Vancouver)
+    "invoice_place": [("tmz-v9-c2-0028", "SGD to Priya Bauer in Vancouver, taxed as Canada, "
+                       "which pays in CAD")],
+}
+# the toolmaze-v9 tasks those rules refuse (scanned over the whole suite on edition 6)
+V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-0097"},
+              "heating_season": {"tmz-v9-c1-0093", "tmz-v9-c2-0069", "tmz-v9-c4-0004",
+                                 "tmz-v9-c4-0024", "tmz-v9-c4-0035", "tmz-v9-c4-0049",
+                                 "tmz-v9-c4-0091"},
+              "device_use": {"tmz-v9-c3-0076", "tmz-v9-c3-0082", "tmz-v9-c4-0091"},
+              "seasonal_headlines": {"tmz-v9-c4-0080"},
+              "work_dates": {"tmz-v9-c4-0012", "tmz-v9-c4-0053"},
+              "delivery_days": {"tmz-v9-c2-0034", "tmz-v9-c2-0070", "tmz-v9-c2-0075",
+                                "tmz-v9-c2-0088", "tmz-v9-c2-0095"},
+              "invoice_place": {"tmz-v9-c1-0079", "tmz-v9-c1-0099", "tmz-v9-c2-0028",
+                                "tmz-v9-c2-0062", "tmz-v9-c4-0032", "tmz-v9-c4-0063"}}
+
 
 def test_every_rule_has_a_counter_example():
     assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) | set(V4_SHIPPED) | set(V5_SHIPPED) | \
-        set(V6_SHIPPED) | set(V7_SHIPPED) | set(V8_SHIPPED) == set(coherence.RULES)
+        set(V6_SHIPPED) | set(V7_SHIPPED) | set(V8_SHIPPED) | set(V9_SHIPPED) == \
+        set(coherence.RULES)
+
+
+@pytest.mark.parametrize(("rule", "task_id", "said"),
+                         [(r, t, s) for r, rows in sorted(V9_SHIPPED.items()) for t, s in rows])
+def test_rule_fails_on_its_toolmaze_v9_counter_example(rule, task_id, said, corpus):
+    found = coherence.RULES[rule](get_task(task_id, "toolmaze-v9"), corpus, get_world(0, 6))
+    assert any(said in p for p in found), (rule, found)
+
+
+# the scenarios of the toolmaze-v9 tasks V9_REFUSED names, whose draws were fixed
+V9_FIXED = ["off-reschedule-meeting-next-free", "gen-visiting-mother-arrival-text",
+            "eh-holiday-home-frost-setpoint", "eh-landed-set-heating-for-weather",
+            "iot-err-cabin-energy-setback", "iot-rail-trip-away-mode",
+            "iot-err-cold-snap-cabin-and-home", "es-dehumidifier-review-dew-point",
+            "es-heater-review-room-temperature", "iot-heatwave-two-rooms",
+            "off-two-document-reviews", "sh2-coupon-tent-arrival-weather",
+            "sh2-rain-jacket-arrival-day-forecast", "sh2-hiking-boots-first-day-forecast",
+            "fin-invoice-client-currency", "fin-cash-sale-paid-invoice",
+            "up-invoice-work-plus-travel-line", "fin-buy-for-client-and-rebill"]
+
+
+def test_every_work_to_do_is_drawn_on_a_working_day():
+    """Static over the library: a to-do whose title says work ("Chase {second} ...") and
+    whose due date is a param draws it on a weekday (c4-0012 drew a Saturday)."""
+    todo = set(coherence._rules_data()["calendar"]["todo_behaviours"])
+    work = [(sid, a.ref) for sid, sc in LIB.items() for st in sc.steps
+            if st.use in todo and any(coherence.is_work_todo(a.text) for a in st.args)
+            for a in st.args if a.role == "due" and a.kind == "param"]
+    assert ("off-two-document-reviews", "chase_by") in work
+    assert [(sid, ref) for sid, ref in work if not LIB[sid].param_by_name[ref].workday] == []
+
+
+def test_v9_fixed_lists_the_refused_tasks_scenarios():
+    scenarios = {get_task(t, "toolmaze-v9").meta["scenario"]
+                 for ids in V9_REFUSED.values() for t in ids}
+    assert scenarios == set(V9_FIXED)
+
+
+@pytest.mark.parametrize("sid", V9_FIXED)
+def test_the_generator_builds_the_v9_refused_scenarios_coherently(sid, sim, corpus, world):
+    """Generated now, on the latest world: none of the rules the v9 tasks broke (nor
+    any other) finds the task incoherent."""
+    sc = LIB[sid]
+    task = ScenarioGenerator(sim).generate(sc, sc.levels[0], "v10", "v9-refused")
+    assert coherence.problems(task, corpus, world) == [], task.query
+
+
+@pytest.mark.parametrize("sid", ["off-reschedule-meeting-next-free",
+                                 "gen-visiting-mother-arrival-text"])
+def test_a_text_in_a_citys_time_goes_to_a_number_there(sid, sim, corpus, world):
+    """The v9 counter-examples' scenarios, generated now on the latest world: the city
+    is where the texted person lives and the number is of its country."""
+    sc = LIB[sid]
+    task = ScenarioGenerator(sim).generate(sc, sc.levels[0], "v10", "texted-place")
+    assert coherence.texted_place(task, corpus, world) == []
+    assert [v for c in coherence.calls(task, corpus) for v in c.args_of("phone")]
 
 
 @pytest.mark.parametrize(("rule", "task_id", "said"),
@@ -488,7 +582,8 @@ def test_default_suite_is_coherent(corpus, world):
     the default suite, built by this generator, must pass."""
     suite = load_suite()
     refused = {"tmz-v4-": V4_REFUSED, "tmz-v5-": V5_REFUSED, "tmz-v6-": V6_REFUSED,
-               "tmz-v7-": V7_REFUSED, "tmz-v8-": V8_REFUSED}.get(suite[0].id.rsplit("-", 2)[0] + "-", {})
+               "tmz-v7-": V7_REFUSED, "tmz-v8-": V8_REFUSED,
+               "tmz-v9-": V9_REFUSED}.get(suite[0].id.rsplit("-", 2)[0] + "-", {})
     known = {i for ids in refused.values() for i in ids}
     built_on = get_world(0, edition_of(suite[0]))  # the world the suite was built on
     bad = {t.id: p for t in suite if (p := coherence.problems(t, corpus, built_on))}

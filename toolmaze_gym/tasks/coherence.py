@@ -28,7 +28,7 @@ from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.world import World, zones
 from toolmaze_gym.world.base import load_data
 from toolmaze_gym.world.geo import condition_choices, minor_units, pegs
-from toolmaze_gym.world.phones import is_mobile
+from toolmaze_gym.world.phones import countries_of, is_mobile
 
 _OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})$")
 
@@ -127,6 +127,55 @@ def asked_heating(task: Task, corpus: Corpus, world: World) -> list[str]:
     return [f"heating: the request asks for heating, {c.tool} answers mode {mode!r}"
             for c in calls(task, corpus) if c.behaviour == "iot.eco_setpoint"
             for mode in c.returns_of("hvac_mode") if mode != "heat"]
+
+
+def _heating_off_season(city: Any, day: str) -> str | None:
+    """Why a home in ``city`` is not heated on ``day`` (None: it may be): the local
+    summer (``heating_season`` of coherence.json, by hemisphere) or a warm month."""
+    season = _rules_data()["heating_season"]
+    month = date.fromisoformat(day).month
+    summer = season["summer_months_south" if city.lat < 0 else "summer_months_north"]
+    normal = normal_high(city.name, day)
+    if month in summer:
+        return "summer there"
+    if normal is not None and normal >= season["normal_high_below_c"]:
+        return f"the month's normal high is {normal:g} °C"
+    return None
+
+
+def heating_season(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A home is heated only in its cold season: a task that sets an eco heating set
+    point reads the weather of a home in a month that is neither its summer nor warm
+    (toolmaze-v9 c4-0091 heated a Manchester kitchen in August; Auckland's cabin and a
+    Johannesburg house in their winter are fine)."""
+    every = list(calls(task, corpus))
+    if not any(mode == "heat" for c in every if c.behaviour == "iot.eco_setpoint"
+               for mode in c.returns_of("hvac_mode")):
+        return []
+    sites = {world.geo.city(str(v)).name for c in every if c.domain == "IoT"
+             for v in c.args_of("city_name") if world.geo.city(str(v))}
+    return [f"heating: a home in {city} heated on {day}: {why}"
+            for city, day in dict.fromkeys(_weather_days(task, corpus, world))
+            if city in sites and (why := _heating_off_season(world.geo.city(city), day))]
+
+
+def device_use(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A device's kind fits what the request has it run: a travel plug is for a trip,
+    not for running a dehumidifier all day or metering the heaters at home
+    (``device_use`` of coherence.json; toolmaze-v9 c3-0076, c4-0091)."""
+    data = _rules_data()["device_use"]
+    query = task.query.lower()
+    fixed = [w for w in data["home_appliances"] if re.search(rf"\b{re.escape(w)}\b", query)]
+    if not fixed:
+        return []
+    return [f"device: {name} (a {kind.lower()} kind) runs the {fixed[0]} at home"
+            for kind in data["portable_kinds"] for name in sorted(_product_names(task, corpus))
+            if re.search(rf"\b{re.escape(kind)}\b", name)]
+
+
+def _product_names(task: Task, corpus: Corpus) -> set[str]:
+    """The product names a task's calls take or return."""
+    return {str(v) for c in calls(task, corpus) for v in c.values_of("product_name")}
 
 
 def weather_condition(task: Task, corpus: Corpus, world: World) -> list[str]:
@@ -404,6 +453,39 @@ def office_hours(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out
 
 
+def is_work_todo(title: str) -> bool:
+    """Whether a to-do's title is work (chasing a reviewer, following up), which is
+    done on a working day (``calendar.work_words`` of coherence.json); wrapping a gift
+    or cleaning a holiday flat may fall on a weekend."""
+    return bool(_words(_rules_data()["calendar"]["work_words"]).search(str(title)))
+
+
+def work_dates(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A work to-do is due on a working day: no chase due on Saturday 22 August
+    (toolmaze-v9 c4-0012; ``calendar`` of coherence.json)."""
+    todo = set(_rules_data()["calendar"]["todo_behaviours"])
+    return [f"calendar: {c.tool} makes a work to-do due on a {day:%A} ({day})"
+            for c in calls(task, corpus) if c.behaviour in todo
+            and any(is_work_todo(t) for t in c.args_of("text"))
+            for v in c.args_of("iso_date") if (day := _day_of(v)) and day.weekday() >= 5]
+
+
+def delivery_days(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A parcel is due on a day carriers deliver: no estimated delivery on a Sunday
+    (toolmaze-v9 c2-0088: "arrives in Vancouver Sunday 23 August")."""
+    return [f"delivery: {c.tool} tells a delivery on a Sunday ({v})"
+            for c in calls(task, corpus) for k, v in c.response.items()
+            if "deliver" in k and (day := _day_of(v)) and day.weekday() == 6]
+
+
+def _day_of(value: Any) -> date | None:
+    """The date an ISO date (or date-time) value names; None if it names none."""
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
 def _legs(task: Task, corpus: Corpus, world: World) -> list[tuple[str, ...]]:
     """The cities every train or flight search/booking of a task travels between."""
     out = []
@@ -592,6 +674,41 @@ def sms_mobile(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A text message goes to a mobile number, well formed for its country."""
     return [f"phone: {c.tool} texts {v}, which is no mobile number" for c in calls(task, corpus)
             for v in c.args_of("phone") if not is_mobile(str(v))]
+
+
+def texted_place(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A text that tells a city's local time goes to someone there: its number is of
+    that city's country (toolmaze-v9 c2-0010 texted "your time (Tokyo)" to +33, c4-0097
+    a mother in Istanbul on +33)."""
+    every = list(calls(task, corpus))
+    places = {city.country_code: city.name for c in every
+              if c.tool.endswith("timezone") or "local" in c.tool
+              for v in c.args_of("city_name") if (city := world.geo.city(str(v)))}
+    if not places:
+        return []
+    return [f"phone: {c.tool} texts {v} (a {'/'.join(sorted(countries_of(str(v)))) or '?'} "
+            f"number) the time in {', '.join(sorted(places.values()))}"
+            for c in every for v in c.args_of("phone")
+            if not countries_of(str(v)) & set(places)]
+
+
+def invoice_place(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """An invoice taxed at its customer's country's rate (no tax country given) is in
+    that country's currency: no SGD invoice carrying Canada's 5 % GST for a Vancouver
+    client (toolmaze-v9 c2-0028, read as Singapore's GST being 5 %)."""
+    every = list(calls(task, corpus))
+    if any(c.args_of("country_code") for c in every):
+        return []  # the request names the country it is taxed as ("plus DE VAT")
+    out = []
+    for c in every:
+        if c.behaviour != "finance.invoice.create":
+            continue
+        people = [p for v in c.args_of("email") if (p := world.people.by_email(str(v)))]
+        out += [f"invoice: {code} to {p.name} in {home.name}, taxed as {home.country}, "
+                f"which pays in {home.currency}" for p in people
+                if (home := world.geo.city(p.city))
+                for code in map(str, c.args_of("currency_code")) if code != home.currency]
+    return out
 
 
 def tax_place(task: Task, corpus: Corpus, world: World) -> list[str]:
@@ -809,6 +926,18 @@ def headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
     return out + landlocked_headlines(task, corpus, world)
 
 
+def seasonal_headlines(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A story a task reads fits its city's season: no "Flood defences completed in
+    Madrid" in its dry August heat (toolmaze-v9 c4-0080), no heat record in Auckland's
+    winter (``season`` of news.json; ``world.news.News.misfit``)."""
+    out = []
+    for c in calls(task, corpus):
+        for v in map(str, c.response.values()):
+            out += [f"news: {v!r}: {why}" for city in world.geo.city_names
+                    if city in v and (why := world.news.misfit(v, city))]
+    return out
+
+
 def _headline_cities(task: Task, corpus: Corpus, key: str) -> Iterator[tuple[str, str]]:
     """Each response value that is one of the headline templates under ``key`` of the
     rules data, with the city it names."""
@@ -862,10 +991,7 @@ def flight_carriers(task: Task, corpus: Corpus, world: World) -> list[str]:
 
 def phone_countries(phone: str) -> set[str]:
     """The countries whose numbers start as ``phone`` does (by calling code)."""
-    codes = {k: v for k, v in _rules_data()["calling_codes"].items() if not k.startswith("_")}
-    digits = str(phone).strip().removeprefix("+")
-    return next((set(v) for k, v in sorted(codes.items(), key=lambda kv: -len(kv[0]))
-                 if digits.startswith(k)), set())
+    return countries_of(phone)
 
 
 def _arrival_countries(task: Task, corpus: Corpus, world: World) -> set[str]:
@@ -1059,6 +1185,8 @@ RULES: dict[str, Rule] = {
     "rail_links": rail_links,
     "weather_condition": weather_condition,
     "asked_heating": asked_heating,
+    "heating_season": heating_season,
+    "device_use": device_use,
     "eco_setpoint": eco_setpoint,
     "eco_mild": eco_mild,
     "eco_setback": eco_setback,
@@ -1075,8 +1203,11 @@ RULES: dict[str, Rule] = {
     "arrival_before_stay": arrival_before_stay,
     "forecast_on_arrival": forecast_on_arrival,
     "sms_mobile": sms_mobile,
+    "texted_place": texted_place,
     "tax_place": tax_place,
+    "invoice_place": invoice_place,
     "headlines": headlines,
+    "seasonal_headlines": seasonal_headlines,
     "currency_crossing": currency_crossing,
     "energy_currency": energy_currency,
     "iban_currency": iban_currency,
@@ -1092,6 +1223,8 @@ RULES: dict[str, Rule] = {
     "channel_messages": channel_messages,
     "channel_action_items": channel_action_items,
     "office_hours": office_hours,
+    "work_dates": work_dates,
+    "delivery_days": delivery_days,
     "channel_wording": channel_wording,
     "translated_texts": translated_texts,
 }

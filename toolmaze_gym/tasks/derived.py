@@ -91,6 +91,37 @@ def _station_city(value: Any, world: Any) -> str:
     return station.place.city.name
 
 
+def _attendee_city(value: Any, world: Any) -> str:
+    """The city a meeting's attendee lives in: the request that places them ("they're
+    based in {city}") places them where the directory does, so the text goes to a
+    number of that country (toolmaze-v9 c2-0010: "based in Tokyo", a +33 mobile)."""
+    meeting = world.office.meeting(str(value).strip().upper())
+    person = world.people.by_email(meeting.attendee) if meeting else None
+    if person is None:
+        raise DerivationError(f"{value!r} is no meeting with an attendee of the directory")
+    return person.city
+
+
+def _city_language(value: Any, world: Any) -> str:
+    """The language people write in the city: a mother at home in Istanbul is texted in
+    Turkish, not Spanish (toolmaze-v9 c4-0097)."""
+    city = world.geo.city(str(value))
+    if city is None:
+        raise DerivationError(f"{value!r} is not a city of the world")
+    return city.language
+
+
+def _resident_currency(value: Any, world: Any) -> str:
+    """The currency of the country the directory's person lives in: a client billed "in
+    their own currency" is billed in it, and taxed as their country is (toolmaze-v9
+    c2-0028: an SGD invoice to a Vancouver client carried Canada's 5 % GST)."""
+    person = world.people.by_email(str(value))
+    city = world.geo.city(person.city) if person else None
+    if city is None:
+        raise DerivationError(f"{value!r} is no account of the directory")
+    return city.currency
+
+
 def _automation_site(value: Any, world: Any) -> str:
     automation = world.records.automations.get(str(value).strip().upper())
     if automation is None:
@@ -193,7 +224,9 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                                       _itinerary_traveller),
     ("city_name", "rail_station"): ("the city the station is in", _station_city),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
+    ("city_name", "meeting_id"): ("the city the meeting's attendee lives in", _attendee_city),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
+    ("language_code", "city_name"): ("the language the city writes", _city_language),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
     ("currency_code", "iban"): ("the currency of the IBAN's country", _iban_currency),
     ("currency_code", "country_code"): ("the currency the country pays in", _country_currency),
@@ -204,6 +237,8 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                                             _booking_pickup),
     ("email", "email"): ("a colleague at the same company", _colleague),
     ("person_name", "email"): ("the name of the account's owner", _account_owner),
+    ("currency_code", "email"): ("the currency where the account's owner lives",
+                                 _resident_currency),
 }
 
 

@@ -28,6 +28,7 @@ INBOUND_PARCELS = 40  # parcels other senders ship, known to the carriers' track
 SAVED_CARTS = 60
 ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 TRACKING_RE = re.compile(r"^(1Z[0-9A-Z]{16}|[0-9]{12}|[0-9]{10})$")
+SUNDAY = 6  # date.weekday() of a Sunday, when carriers do not deliver
 SHIPMENT_STATES = ("label created", "in transit", "in transit", "out for delivery", "delivered")
 MEMO_LIMIT = 100_000  # entries per look-up memo; cleared when full (agents can send any id)
 
@@ -343,10 +344,19 @@ class Commerce(Facts):
         digits = 12 if kind == 1 else 10
         return str(hashing.randint(10 ** (digits - 1), 10 ** digits - 1, "tn", key))
 
+    def delivery_days(self, days: int) -> int:
+        """Days from today to a delivery ``days`` ahead on a day carriers deliver: from
+        world edition 7 (``no_sunday_delivery``) a parcel due on a Sunday comes on the
+        Monday (toolmaze-v9 c2-0088 told a delivery on Sunday 23 August)."""
+        if days > 0 and self.world.has("no_sunday_delivery") and \
+                (self.world.now.date() + timedelta(days=days)).weekday() == SUNDAY:
+            return days + 1
+        return days
+
     def eta_date(self, days: int) -> str:
         out = self._eta_dates.get(days)
         if out is None:
-            out = (self.world.now.date() + timedelta(days=days)).isoformat()
+            out = (self.world.now.date() + timedelta(days=self.delivery_days(days))).isoformat()
             if type(days) is int and len(self._eta_dates) < MEMO_LIMIT:
                 self._eta_dates[days] = out
         return out

@@ -147,6 +147,18 @@ CHANGES: dict[str, int] = {
     # ``carrier_not_at``; toolmaze-v9 c1-0009: a KLM flight from Tokyo Haneda, where
     # KLM flies from Narita; c4-0051: a Ryanair flight from Lyon; world.travel).
     "carriers_serve_airports": 7,
+    # A person's phone is a mobile of the country they live in (data/world/
+    # calling_codes.json, numbering.json; world.people): toolmaze-v9 c2-0010 texted a
+    # Tokyo attendee on +33, c2-0051 a Sydney companion on +33, c2-0001 a customer on +34.
+    "local_phones": 7,
+    # A climate story fits its city's season (data/world/news.json ``season``): no
+    # flood-defence story in a dry month, no heat record in a cool one (world.news;
+    # toolmaze-v9 c4-0080: "Flood defences completed in Madrid" on a dry August heat day).
+    "seasonal_headlines": 7,
+    # A parcel is delivered on a day carriers deliver: one due on a Sunday comes on the
+    # Monday, and the shipping quote's transit days say so (world.commerce.delivery_days;
+    # toolmaze-v9 c2-0088: "arrives in Vancouver Sunday 23 August").
+    "no_sunday_delivery": 7,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

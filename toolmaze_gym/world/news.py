@@ -48,11 +48,11 @@ class News(Facts):
             city = hashing.choice(geo.city_names, *self.key("city", topic, self.world.today))
         c = geo.city(city)
         k = self.key("story", topic, c.name, self.world.today, rank)
-        head, body, *bounds = hashing.choice(self.templates[topic], *k, "tpl")
+        head, body, *bounds = hashing.choice(self._templates(topic, c.name), *k, "tpl")
         # A count a story can hold (a squad of 23-30, not of 858): its template's own
         # range, else (and in edition 1) any count from 3 to 900.
-        low, high = bounds[0]["n"] if bounds and self.world.has("news_count_ranges") \
-            else (3, 900)
+        low, high = bounds[0].get("n", (3, 900)) if bounds and \
+            self.world.has("news_count_ranges") else (3, 900)
         fill = {"city": c.name, "country": c.country,
                 "company": hashing.choice(self.companies, *k, "co"),
                 "n": hashing.randint(low, high, *k, "n"), "pct": hashing.randint(2, 40, *k, "pct")}
@@ -62,3 +62,47 @@ class News(Facts):
         published = (self.world.now - timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
         url = f"https://{domain}/{topic}/{_slug(headline)}-{hashing.randint(1000, 99999, *k, 'u')}"
         return Article(topic, c.name, headline, description, name, url, published)
+
+    def _templates(self, topic: str, city: str) -> list[list]:
+        """The topic's templates a story about ``city`` today may be written from: from
+        world edition 7 (``seasonal_headlines``) only those whose ``season`` fits the
+        city's month (toolmaze-v9 c4-0080: "Flood defences completed in Madrid" in its
+        dry August heat)."""
+        every = self.templates[topic]
+        if not self.world.has("seasonal_headlines"):
+            return every
+        month = self.world.now.month
+        fitting = [t for t in every if season_misfit(_season(t), city, month) is None]
+        return fitting or every
+
+    def misfit(self, headline: str, city: str) -> str | None:
+        """Why ``headline``, a story about ``city`` today, does not fit its season (None:
+        it fits, or no seasonal template writes it)."""
+        for template in (t for ts in self.templates.values() for t in ts if _season(t)):
+            pattern = re.escape(template[0]).replace(re.escape("{city}"), re.escape(city))
+            if re.fullmatch(re.sub(r"\\\{\w+\\\}", ".+?", pattern), headline):
+                return season_misfit(_season(template), city, self.world.now.month)
+        return None
+
+
+def _season(template: list) -> str:
+    """A template's ``season`` (news.json): "wet" (no flood story in a dry month),
+    "warm" (no heat record in a cool month); empty for a story of any season."""
+    return template[2].get("season", "") if len(template) > 2 else ""
+
+
+def season_misfit(season: str, city: str, month: int) -> str | None:
+    """Why a story of ``season`` does not fit ``city`` in ``month`` (None: it does)."""
+    from toolmaze_gym.world.geo import _dry_months, normal_high
+
+    if season == "wet" and month in _dry_months().get(city, frozenset()):
+        return f"a flood story in {city}'s dry month {month}"
+    normal = normal_high(city, month)
+    if season == "warm" and normal is not None and normal < WARM_FROM_C:
+        return f"a heat record in {city} in month {month}, normal high {normal:g} °C"
+    return None
+
+
+# A heat record is news in a month whose normal high is at least this (not Auckland's
+# 15 °C August).
+WARM_FROM_C = 20.0

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from toolmaze_gym import hashing
 from toolmaze_gym.world.base import Facts, load_data
-from toolmaze_gym.world.phones import is_mobile
+from toolmaze_gym.world.phones import is_mobile, local_mobile
 
 
 @dataclass(frozen=True)
@@ -47,12 +47,11 @@ class People(Facts):
                 continue
             seen.add(name)
             dom = hashing.choice(data["domains"], *self.key("dom", name))
-            cc = hashing.choice(_COUNTRY_CODES, *self.key("cc", name))
-            phone = f"+{cc}" + str(hashing.randint(10**8, 10**9 - 1, *self.key("ph", name)))
+            city = hashing.choice(cities, *self.key("city", name))
             self.people.append(Person(
-                name=name, email=f"{first}.{last}@{dom}".lower(), phone=phone,
-                company=dom.split(".")[0].replace("-", " ").title(),
-                city=hashing.choice(cities, *self.key("city", name)),
+                name=name, email=f"{first}.{last}@{dom}".lower(),
+                phone=self._phone(name, city),
+                company=dom.split(".")[0].replace("-", " ").title(), city=city,
                 title=hashing.choice(_TITLES, *self.key("title", name))))
         self._by_name = {p.name.lower(): p for p in self.people}
         self._by_email = {p.email: p for p in self.people}
@@ -63,6 +62,15 @@ class People(Facts):
         # The directory's numbers that can take a text message (v3's directory also
         # holds landlines and malformed numbers: it stays as it is for v3 episodes).
         self.mobiles = [n for n in self.phones if is_mobile(n)]
+
+    def _phone(self, name: str, city: str) -> str:
+        """The person's phone: from world edition 7 a mobile of the country they live in
+        (``local_phones``; toolmaze-v9 c2-0010's Tokyo attendee, c2-0051's Sydney
+        companion had +33 numbers), before it a number of any of eight calling codes."""
+        if self.world.has("local_phones"):
+            return local_mobile(self.world.geo.city(city).country_code, *self.key("ph", name))
+        cc = hashing.choice(_COUNTRY_CODES, *self.key("cc", name))
+        return f"+{cc}" + str(hashing.randint(10**8, 10**9 - 1, *self.key("ph", name)))
 
     def by_name(self, name: str) -> Person | None:
         return self._by_name.get(" ".join(name.split()).lower())

@@ -47,6 +47,7 @@ def tax(ctx: CallContext, amount: float, city: str) -> dict:
 def shipping_rate(ctx: CallContext, product_id: str, quantity: int, city: str) -> dict:
     p, qty, dest = by_id(ctx, product_id), positive(quantity), _city(ctx, city)
     cost, days, kg = ctx.world.commerce.shipping_quote(p, qty, dest)
+    days = ctx.world.commerce.delivery_days(days)  # no Sunday delivery (edition 7)
     return {"cost": cost, "currency": ctx.world.commerce.currency, "transit_days": days,
             "estimated_delivery": ctx.world.commerce.eta_date(days), "billable_weight_kg": kg,
             "unit_weight_kg": p.weight_kg, "quantity": qty, "city": dest.name,
