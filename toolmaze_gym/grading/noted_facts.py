@@ -59,10 +59,13 @@ def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bo
     not as part of a longer cue of another output: "the new temperature" names the set
     point (its cue), not the reading whose cue is "temperature" (toolmaze-v9 c1-0067:
     "notify the household of the new temperature" asked the old reading too)."""
+    own = [span for w in dict(cues)[ref] for span in cue_spans(clause, w)]
+    if not own:  # most outputs go unnamed: no other cue to read then
+        return False
     longer = [span for other, words in cues if other != ref for w in words
               for span in cue_spans(clause, w)]
     return any(not any(x <= a and b <= y and y - x > b - a for x, y in longer)
-               for w in dict(cues)[ref] for a, b in cue_spans(clause, w))
+               for a, b in own)
 
 
 def outputs_named(clause: str, sc: Scenario) -> list[str]:
