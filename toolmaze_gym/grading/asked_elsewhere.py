@@ -30,10 +30,10 @@ from typing import Any
 
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.asked_facts import asked_refs, clause_on, cue_starts, scenario_of
-from toolmaze_gym.grading.noted_facts import outputs_named, step_words
+from toolmaze_gym.grading.noted_facts import action_words, outputs_named
 from toolmaze_gym.grading.second_figure import MONEY
 from toolmaze_gym.tasks.model import Input, Task
-from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
+from toolmaze_gym.tasks.scenarios import Scenario
 
 _CLAUSE_START = re.compile(r"[,.;!?](?:\s|$)")
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
@@ -116,10 +116,13 @@ def _to_user(task: Task, sc: Scenario, corpus: Corpus) -> set[str]:
     return answered | set(asked_refs(task.query, sc, corpus))
 
 
-def _named(task: Task, sc: Scenario, step: StepSpec, corpus: Corpus) -> set[str]:
-    """The outputs the clauses asking for ``step`` name (empty: none names any, or one
-    points back at what was asked before: "with all that", "one note with that")."""
-    clauses = step_clauses(task.query, step_words(sc, step, corpus))
+def _named(task: Task, sc: Scenario, words: tuple[str, ...]) -> set[str]:
+    """The outputs the clauses of a step's cue ``words`` name (empty: none names any,
+    or one points back at what was asked before: "with all that", "one note with
+    that")."""
+    if not words:
+        return set()
+    clauses = step_clauses(task.query, words)
     if any(_BACK.search(c) for c in clauses):
         return set()
     return {ref for c in clauses for ref in outputs_named(c, sc)}
@@ -132,12 +135,11 @@ def without_asked_elsewhere(task: Task, corpus: Corpus) -> Task:
     sc = scenario_of(task)
     if sc is None:
         return task
-    steps = {s.id: s for s in sc.steps}
+    words_of = action_words(sc, corpus)  # once per task, not once per slot
     to_user: set[str] | None = None
     changed, slots = False, []
     for slot in task.slots:
-        step = steps.get(task.meta.get("steps", {}).get(slot.id, ""))
-        named = _named(task, sc, step, corpus) if step is not None else set()
+        named = _named(task, sc, words_of.get(task.meta.get("steps", {}).get(slot.id, ""), ()))
         inputs = []
         for inp in slot.inputs:
             if named and inp.mentions and inp.source.is_literal:

@@ -31,7 +31,8 @@ and a sum worked from a sum (a projection at 5 % a year) is no price of a quanti
 from __future__ import annotations
 
 import re
-from functools import cache
+from collections.abc import Iterable
+from functools import cache, lru_cache
 from typing import Any
 
 from toolmaze_gym.corpus.catalog import Corpus
@@ -61,25 +62,46 @@ def _scenarios() -> dict[str, Scenario]:
 
 
 def until(text: str, end: re.Pattern[str]) -> str:
-    """``text`` up to the first match of ``end`` outside a parenthesis."""
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth <= 0 and end.match(text, k):
+    """``text`` up to the first match of ``end`` outside a parenthesis (a match where
+    the parentheses opened up to and with its first character are all closed). Only
+    where ``end`` matches is the depth counted: every text rule reads its clause so."""
+    depth, counted = 0, 0
+    for m in _anywhere(end).finditer(text):
+        k = m.start()
+        depth += text.count("(", counted, k + 1) - text.count(")", counted, k + 1)
+        counted = k + 1
+        if depth <= 0:
             return text[:k]
     return text
+
+
+@lru_cache(maxsize=64)
+def _anywhere(end: re.Pattern[str]) -> re.Pattern[str]:
+    """``end`` as a lookahead: found at every position it matches, overlapping or not,
+    as ``end.match(text, k)`` finds it at ``k``."""
+    return re.compile(f"(?={end.pattern})", end.flags)
 
 
 # Where the clause of an Action's cue ends: a stop, a semicolon or "then".
 ACTION_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\bthen\b")
 
 
-def cue_starts(query: str, words: tuple[str, ...]) -> list[int]:
+def cue_starts(query: str, words: Iterable[str]) -> tuple[int, ...]:
     """Where ``query`` says each cue word of an Action (``words``), as a whole word in
     any case: the one reading of "the clause that asks for this text" that the asks of
     a text (``noted_facts``, ``all_of_it``, ``asked_elsewhere``) all start from."""
-    return [m.start() for w in words
-            for m in re.finditer(rf"(?<!\w){re.escape(w)}(?!\w)", query, re.I)]
+    return _cue_starts(query, tuple(words))
+
+
+@lru_cache(maxsize=1024)  # read once per request and Action, not once per rule and text
+def _cue_starts(query: str, words: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(m.start() for w in words for m in _cue_word(w).finditer(query))
+
+
+@lru_cache(maxsize=4096)  # one per cue word: more than ``re``'s own cache holds
+def _cue_word(word: str) -> re.Pattern[str]:
+    """``word`` as a whole word in any case."""
+    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.I)
 
 
 def clause_on(query: str, at: int) -> str:

@@ -43,7 +43,7 @@ from toolmaze_gym.grading.change_order import swapped_changes
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprises, wrong_way
 from toolmaze_gym.grading.index import TaskIndex, task_index
-from toolmaze_gym.grading.invented_ids import invented_told
+from toolmaze_gym.grading.invented_ids import id_kinds, invented_told
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
@@ -394,8 +394,10 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     a response printed is told to the cent. ``asked``: the task's ``all_asks``."""
     task = trace.idx.task
     out = []
-    either = not names_base(task.query)  # a percent change from either side (readings)
-    zoned = {(z[2], z[3]) for z in zone_asks(task, trace.idx.corpus)}  # version 19
+    # a percent change from either side (readings)
+    either = not trace.idx.once("names_base", lambda: names_base(task.query))
+    zoned = {(z[2], z[3]) for z in trace.idx.once(  # version 19
+        "zone_asks", lambda: zone_asks(task, trace.idx.corpus))}
     whole = any(m[0] == CURRENCY and isinstance(m[1], str) and minor_units(m[1]) == 0
                 for m in asked)
     for m in asked:
@@ -582,13 +584,15 @@ def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: b
                             else "", silent)
     probed = blocked and bool(_downstream_calls(idx, trace, profile))
     # an id told that the episode never showed is a false claim (version 21)
-    invented = invented_told(steps, task.query, task.tools, corpus,
+    invented = invented_told(steps, task.query, idx.once("id_kinds", lambda: id_kinds(
+                             task.tools, corpus)), corpus,
                              steps[-1].action.get("text", "") if ending else "")
     graceful = blocked and verdict.ok and not probed and not invented
     unanswered = []
     if completed and ended_by == "finish":
         answer = steps[-1].action.get("text", "")
-        asked = all_asks(task, corpus)  # with the facts no ask declared (version 18)
+        # with the facts no ask declared (version 18), once per task
+        asked = idx.once("all_asks", lambda: all_asks(task, corpus))
         unanswered = _unanswered(trace, best, answer, asked) \
             + _told_wrong(trace, best, answer, asked) + _sent_wrong(trace, best, answer, asked)
     unanswered += invented

@@ -267,6 +267,7 @@ class TaskIndex:
         # once per task, not once per episode (bounded: a long run sees new ones).
         self._bodies: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
         self._outputs: OrderedDict[tuple, tuple[tuple, dict[str, Any]]] = OrderedDict()
+        self._once: dict[str, Any] = {}  # what rules derive from the task alone (``once``)
 
     # -- building -------------------------------------------------------------
 
@@ -734,6 +735,14 @@ class TaskIndex:
         """The sides of a fault event's slot its tool belongs to (none for an event that
         is not this task's: a record from another build of the suite)."""
         return self.side_of.get((event.get("slot"), event.get("tool")), frozenset())
+
+    def once(self, name: str, build: Callable[[], Any]) -> Any:
+        """``build()``'s value the first time ``name`` is asked, kept after: what a rule
+        derives from the task alone (the request's asks, the id types of its tools) is
+        the same in every episode, so it is derived once per task, not once per grade."""
+        if name not in self._once:
+            self._once[name] = build()
+        return self._once[name]
 
     def unsolvable(self, profile: FaultProfile) -> bool:
         """A permanent fault on a slot without alternatives leaves no valid path."""

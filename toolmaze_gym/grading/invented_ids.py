@@ -163,23 +163,26 @@ def told_texts(steps: Sequence[Step], corpus: Corpus, ending: str) -> list[tuple
     return [*out, ("", ending)] if ending else out
 
 
-def invented_told(steps: Sequence[Step], query: str, tools: Iterable[str], corpus: Corpus,
+def invented_told(steps: Sequence[Step], query: str, kinds: frozenset[str], corpus: Corpus,
                   ending: str) -> list[dict[str, Any]]:
     """Each id told that misnames a shown one or that only a refused call carried (the
     module docstring's rule), once, as the grade lists it under ``unanswered``: its kind,
-    the token ``told`` and where (``sent``: the Action's tool, "" for the ending's text)."""
-    kinds = id_kinds(tools, corpus)
+    the token ``told`` and where (``sent``: the Action's tool, "" for the ending's text).
+    ``kinds``: the ``id_kinds`` of the task's tools (once per task)."""
     told = [(tool, token, kind) for tool, text in told_texts(steps, corpus, ending)
             for token, kind in ids_in(text, kinds)]
     if not told:
         return []
     seen = shown(steps, query, corpus)
+    unseen = [(tool, token, kind) for tool, token, kind in told if token.upper() not in seen]
+    if not unseen:  # every id told was shown: no need to read the shown ones' shapes
+        return []
     known = ids_in(seen, kinds)
     gone = refused(steps, corpus)
     out: list[dict[str, Any]] = []
-    for tool, token, kind in told:
+    for tool, token, kind in unseen:
         up = token.upper()
-        if up in seen or any(token == o["told"] for o in out):
+        if any(token == o["told"] for o in out):
             continue
         if up in gone or any(k == kind and near(up, t) for t, k in known):
             out.append({"type": kind, "value": None, "slot": None, "told": token,

@@ -59,10 +59,13 @@ def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bo
     not as part of a longer cue of another output: "the new temperature" names the set
     point (its cue), not the reading whose cue is "temperature" (toolmaze-v9 c1-0067:
     "notify the household of the new temperature" asked the old reading too)."""
+    own = [span for w in dict(cues)[ref] for span in cue_spans(clause, w)]
+    if not own:  # most outputs go unnamed: no other cue to read then
+        return False
     longer = [span for other, words in cues if other != ref for w in words
               for span in cue_spans(clause, w)]
     return any(not any(x <= a and b <= y and y - x > b - a for x, y in longer)
-               for w in dict(cues)[ref] for a, b in cue_spans(clause, w))
+               for a, b in own)
 
 
 def outputs_named(clause: str, sc: Scenario) -> list[str]:
@@ -73,11 +76,15 @@ def outputs_named(clause: str, sc: Scenario) -> list[str]:
 
 def step_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:
     """The words that ask for the Action step ``step`` (none: no Action step)."""
-    cap = dict((s.id, c) for s, c in action_steps(sc, corpus)).get(step.id)
-    if cap is None:
-        return ()
+    return action_words(sc, corpus).get(step.id, ())
+
+
+def action_words(sc: Scenario, corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """The words that ask for each Action step of ``sc``, by step id: read once per
+    task graded, where each text's rules would read every step's capability again."""
     own = {ref: words for ref, words in sc.cues if "." not in ref}
-    return step_cues(corpus, step, cap, own, default_cues())
+    return {s.id: step_cues(corpus, s, cap, own, default_cues())
+            for s, cap in action_steps(sc, corpus)}
 
 
 def asking_clauses(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
@@ -85,8 +92,9 @@ def asking_clauses(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> 
     return noting_clauses(query, step_words(sc, step, corpus))
 
 
-def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
-    words = step_words(sc, step, corpus)
+def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus,
+                words: tuple[str, ...]) -> list[str]:
+    """The outputs the clauses of ``step``'s cue ``words`` ask its texts to note."""
     if not words:
         return []
     named = {ref for c in noting_clauses(query, words) for ref in outputs_named(c, sc)}
@@ -105,13 +113,13 @@ def _carried(own: Slot, slot: str, field: str, value: Any) -> bool:
                for i in own.inputs)
 
 
-def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
-           have: set[tuple[str, str]], own: Slot) -> tuple[tuple[Any, ...], ...]:
-    """The mentions the clause naming ``step`` asks that its text ``text`` lacks, less
-    those another argument of the call carries (``_carried``)."""
+def _noted(task: Task, corpus: Corpus, sc: Scenario, refs: list[str]
+           ) -> list[tuple[str, Any, str, str, str]]:
+    """Each output of ``refs`` the reference run offers, as (type, value, slot, output
+    key, field): what a text of the step is asked to note, once per step, not per text."""
     slot_of = {st: slot for slot, st in task.meta.get("steps", {}).items()}
-    out: list[tuple[Any, ...]] = []
-    for ref in _noted_refs(task.query, sc, step, corpus):
+    out = []
+    for ref in refs:
         up, field = ref.split(".", 1)
         slot = slot_of.get(up)
         if slot is None or slot not in task.slot_by_id:
@@ -121,10 +129,21 @@ def _extra(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, text: str,
             continue
         outs = reference_outputs(task, corpus, slot)
         key = f"{t}@{field}" if f"{t}@{field}" in outs else t
-        if key in outs and (slot, key) not in have and says(text, t, outs[key]) \
-                and not _carried(own, slot, field, outs[key]):
+        if key in outs:
+            out.append((t, outs[key], slot, key, field))
+    return out
+
+
+def _extra(noted: list[tuple[str, Any, str, str, str]], text: str,
+           have: set[tuple[str, str]], own: Slot) -> tuple[tuple[Any, ...], ...]:
+    """The mentions the clause naming the step asks (``noted``) that its text ``text``
+    lacks, less those another argument of the call carries (``_carried``)."""
+    out: list[tuple[Any, ...]] = []
+    for t, value, slot, key, field in noted:
+        if (slot, key) not in have and says(text, t, value) \
+                and not _carried(own, slot, field, value):
             have.add((slot, key))
-            out.append((t, outs[key], slot, key))
+            out.append((t, value, slot, key))
     return tuple(out)
 
 
@@ -143,11 +162,11 @@ def _seconds(task: Task, corpus: Corpus, asks: tuple[tuple[Any, ...], ...], text
     return tuple(out)
 
 
-def _own_asks(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, slot: Slot,
-              text: str, asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
-    """What the clause asking for the text asks in words no output cue carries: "the
-    plan" (``asked_plan``), a greeting "by name" (``by_name``; grading version 21)."""
-    asking = asking_clauses(task.query, sc, step, corpus)
+def _own_asks(task: Task, corpus: Corpus, asking: list[str], slot: Slot, text: str,
+              asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    """What the clauses asking for the text (``asking``) ask in words no output cue
+    carries: "the plan" (``asked_plan``), a greeting "by name" (``by_name``; grading
+    version 21)."""
     if not asking:
         return ()
     plan = plan_asks(task, corpus, slot, asking, text, asked)
@@ -156,26 +175,34 @@ def _own_asks(task: Task, corpus: Corpus, sc: Scenario, step: StepSpec, slot: Sl
 
 def with_noted(task: Task, corpus: Corpus) -> Task:
     """``task`` with each Action text's asks completed by what the request asks it to
-    note (the same task where nothing is added)."""
+    note (the same task where nothing is added). What a step's clauses ask is read
+    once per step; only whether each text says it is read per text."""
     sc = scenario_of(task)
     if sc is None:
         return task
     steps = {s.id: s for s in sc.steps}
+    words_of = action_words(sc, corpus)
     changed, slots = False, []
     for slot in task.slots:
         step = steps.get(task.meta.get("steps", {}).get(slot.id, ""))
-        inputs, grew = [], False
-        for inp in slot.inputs:
-            if step is not None and isinstance(inp.source.value, str) \
-                    and inp.source.is_literal:
-                have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
-                more = _extra(task, corpus, sc, step, inp.source.value, have, slot) \
-                    + _seconds(task, corpus, inp.mentions, inp.source.value, have)
-                more += _own_asks(task, corpus, sc, step, slot, inp.source.value,
-                                  inp.mentions + more)
-                if more:
-                    inp, grew = replace(inp, mentions=inp.mentions + more), True
-            inputs.append(inp)
+        texts = [k for k, inp in enumerate(slot.inputs)
+                 if isinstance(inp.source.value, str) and inp.source.is_literal]
+        if step is None or not texts:
+            slots.append(slot)
+            continue
+        words = words_of.get(step.id, ())
+        noted = _noted(task, corpus, sc, _noted_refs(task.query, sc, step, corpus, words))
+        asking = noting_clauses(task.query, words) if words else []
+        inputs, grew = list(slot.inputs), False
+        for k in texts:
+            inp = inputs[k]
+            text = inp.source.value
+            have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
+            more = _extra(noted, text, have, slot) \
+                + _seconds(task, corpus, inp.mentions, text, have)
+            more += _own_asks(task, corpus, asking, slot, text, inp.mentions + more)
+            if more:
+                inputs[k], grew = replace(inp, mentions=inp.mentions + more), True
         changed |= grew
         slots.append(replace(slot, inputs=tuple(inputs)) if grew else slot)
     return replace(task, slots=tuple(slots)) if changed else task
