@@ -97,20 +97,23 @@ def test_each_draft2_counter_example_is_reported(sid):
     assert _open(convention_problems(sc, CORPUS)) == DRAFT2_COUNTER_EXAMPLES[sid]
     assert convention_problems(_library_scenario(sid), CORPUS) == []  # and fixed now
 
-def test_the_eco_setpoint_of_c4_0079_must_name_the_forecast_low():
+def test_the_eco_setpoint_of_c4_0079_must_name_the_forecast_value():
+    """v9's c4-0079 heated the away home for the forecast low; since the v9 review's
+    heating_season rule the goal cools it for the forecast high (an August trip), and
+    either way every phrasing must name the value the eco step takes."""
     sc = _library_scenario("iot-rail-trip-away-mode")
-    assert all("forecast low" in p for p in sc.phrasings)
-    vague = dataclasses.replace(sc, phrasings=tuple(p.replace("forecast low", "weather")
+    assert all("forecast high" in p for p in sc.phrasings)
+    vague = dataclasses.replace(sc, phrasings=tuple(p.replace("forecast high", "weather")
                                                     for p in sc.phrasings))
     problems = convention_problems(vague, CORPUS)
     assert len(problems) == len(sc.phrasings)
-    assert "step 'weather' takes 'low'" in problems[0] and "'overnight low'" in problems[0]
-    # reading the high instead asks for the high's words
-    high = dataclasses.replace(sc, steps=tuple(
-        dataclasses.replace(s, args=tuple(dataclasses.replace(a, ref="weather.high_c")
-                                          if a.ref == "weather.low_c" else a for a in s.args))
+    assert "step 'weather' takes 'high'" in problems[0], problems[0]
+    # reading the low instead asks for the low's words
+    low = dataclasses.replace(sc, steps=tuple(
+        dataclasses.replace(s, args=tuple(dataclasses.replace(a, ref="weather.low_c")
+                                          if a.ref == "weather.high_c" else a for a in s.args))
         for s in sc.steps))
-    assert _open(convention_problems(high, CORPUS)) == {"forecast_value"}
+    assert _open(convention_problems(low, CORPUS)) == {"forecast_value"}
 
 
 def test_a_declared_reading_must_be_one_the_grader_accepts_either_way():
