@@ -45,7 +45,9 @@ REWRITTEN = {"toolmaze-v3": {"tr-day-before-checkin-and-allowance", "iot-rail-tr
              "toolmaze-v4": {"fin-log-foreign-expense"},
              # cool on hot days, not heat European Augusts (the v7 review's eco model)
              "toolmaze-v7": {"iot-heatwave-two-rooms", "iot-guest-by-train-room-ready",
-                             "iot-err-guest-arrives-by-train"}}.get(NAME, set())
+                             "iot-err-guest-arrives-by-train"},
+             # the new hire invited to their own welcome meeting: a step more (the v9 review)
+             "toolmaze-v9": {"off-new-hire-first-day-setup"}}.get(NAME, set())
 
 
 def scenario_of(task) -> str:
