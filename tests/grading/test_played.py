@@ -145,8 +145,9 @@ GRADER_PLAYED: dict[str, str] = {  # all four of v7's fixed by grading version 1
     # toolmaze-v10's play-test (tests/data/played/v10/README.md).
     "tmz-v10-c2-0046-P0": "c2-0046: the minutes' own summary 'the pilot in two stores went "
                           "well, and the client wants a third store added' fails text_facts "
-                          "for the notes' 'They want a third store added' ('they want' "
-                          "passes: probe want) (toolmaze-v10's play-test, p3)",
+                          "for the notes' 'They want a third store added': 'wants' is not "
+                          "taken for the head word 'want' ('they want' passes: probe want) "
+                          "(toolmaze-v10's play-test, p3)",
     "tmz-v10-c4-0070-P0": "c4-0070: the itinerary 'Berlin trip 24-28 Aug: visa-free, landing "
                           "09:11 Berlin time' fails for 2026-08-24T09:11:00+02:00, the landing "
                           "day being the trip's first, the request's Monday 24 August ('landing "
