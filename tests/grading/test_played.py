@@ -84,6 +84,15 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # strict probes pass since version 21 itself (a currency by its English name:
     # mentions, data/world/currency_names.json; a count in words: count_words.json; a
     # coarser rounding of a printed figure: own_rounding).
+    # toolmaze-v10's play-test (tests/data/played/v10/README.md).
+    "tmz-v10-c4-0045-P3.pct-whole": "c4-0045: 'USD 37,423.37 more a year, up about 80%' fails "
+                                    "for the percent change 79.62, which the request never "
+                                    "asks (it asks a comparison, the difference given) "
+                                    "(toolmaze-v10's play-test, p4)",
+    "tmz-v10-c4-0056-P1.visa-yes-only": "c4-0056: 'say whether I need a visa' answered 'a "
+                                        "traveller with a CN passport needs a visa for the "
+                                        "Czech Republic' fails for the visa type 'consular "
+                                        "visa' (toolmaze-v10's play-test, p4)",
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -121,6 +130,10 @@ GRADER_LENIENT = {
                                      "(miss)' for a 3.32 beat of 3.22) (p2)",
     "tmz-v9-c4-0090-P1.visaopposite": "the final answer says a Schengen visa is needed where "
                                       "none is (p4)",
+    # toolmaze-v10's play-test (tests/data/played/v10/README.md).
+    "tmz-v10-c1-0046-P1.no-top-review": "c1-0046: the #it-helpdesk post gives the score and "
+                                        "the new average but not the 'one-line summary of "
+                                        "the top review' asked (toolmaze-v10's play-test, p4)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each
@@ -129,6 +142,21 @@ GRADER_PLAYED: dict[str, str] = {  # all four of v7's fixed by grading version 1
     # c3-0040 P2 ('¥42,008,267' in the final answer) passes since grade._whole_units
     # toolmaze-v9's c1-0067 P3 (the household held to the old reading 21.5) passes since
     # grading version 20 (noted_facts._named).
+    # toolmaze-v10's play-test (tests/data/played/v10/README.md).
+    "tmz-v10-c2-0046-P0": "c2-0046: the minutes' own summary 'the pilot in two stores went "
+                          "well, and the client wants a third store added' fails text_facts "
+                          "for the notes' 'They want a third store added': 'wants' is not "
+                          "taken for the head word 'want' ('they want' passes: probe want) "
+                          "(toolmaze-v10's play-test, p3)",
+    "tmz-v10-c4-0070-P0": "c4-0070: the itinerary 'Berlin trip 24-28 Aug: visa-free, landing "
+                          "09:11 Berlin time' fails for 2026-08-24T09:11:00+02:00, the landing "
+                          "day being the trip's first, the request's Monday 24 August ('landing "
+                          "24 Aug 09:11' passes: probe landingdate) (toolmaze-v10's play-test, "
+                          "p3)",
+    "tmz-v10-c4-0045-P3": "c4-0045: the email's 'USD 37,423.37 more a year, up 79.6%' fails for "
+                          "the percent change 79.62, a figure no tool printed and the request "
+                          "never asks ('79.62%' passes: probe pct2dp) (toolmaze-v10's "
+                          "play-test, p4)",
 }
 
 # Fault-mode episodes whose fault a careful agent never meets: it sits on a tool the
