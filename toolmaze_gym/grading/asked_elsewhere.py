@@ -29,8 +29,14 @@ from dataclasses import replace
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.grading.asked_facts import asked_refs, clause_on, cue_starts, scenario_of
-from toolmaze_gym.grading.noted_facts import action_words, outputs_named
+from toolmaze_gym.grading.asked_facts import (
+    action_words,
+    asked_refs,
+    clause_on,
+    cue_starts,
+    scenario_of,
+)
+from toolmaze_gym.grading.noted_facts import outputs_named
 from toolmaze_gym.grading.second_figure import MONEY
 from toolmaze_gym.tasks.model import Input, Task
 from toolmaze_gym.tasks.scenarios import Scenario

@@ -125,12 +125,19 @@ def told_clauses(query: str) -> list[str]:
             + wish_clauses(query))
 
 
+def action_words(sc: Scenario, corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """The words that ask for each Action step of ``sc``, by step id: read once per
+    task graded, where each text's rules would read every step's capability again."""
+    own = {ref: words for ref, words in sc.cues if "." not in ref}
+    return {s.id: tuple(step_cues(corpus, s, cap, own, default_cues()))
+            for s, cap in action_steps(sc, corpus)}
+
+
 def _action_words(sc: Scenario, corpus: Corpus) -> list[str]:
     """The words that ask for each Action step of ``sc`` that writes a text."""
-    own = {ref: words for ref, words in sc.cues if "." not in ref}
-    return [w for step, cap in action_steps(sc, corpus)
-            if any(a.kind == "text" for a in step.args)
-            for w in step_cues(corpus, step, cap, own, default_cues())]
+    texts = {s.id for s in sc.steps if any(a.kind == "text" for a in s.args)}
+    return [w for sid, words in action_words(sc, corpus).items() if sid in texts
+            for w in words]
 
 
 def _for_a_text(clause: str, words: list[str]) -> bool:

@@ -28,6 +28,7 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.all_of_it import results, says_all
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.asked_facts import (
+    action_words,
     clause_on,
     cue_starts,
     output_type,
@@ -38,7 +39,6 @@ from toolmaze_gym.grading.asked_plan import plan_asks
 from toolmaze_gym.grading.by_name import name_asks
 from toolmaze_gym.grading.second_figure import MONEY, second_figures
 from toolmaze_gym.mentions import FREE_TEXT
-from toolmaze_gym.tasks.action_cues import action_steps, default_cues, step_cues
 from toolmaze_gym.tasks.asks import cue_spans
 from toolmaze_gym.tasks.model import Slot, Task
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
@@ -77,14 +77,6 @@ def outputs_named(clause: str, sc: Scenario) -> list[str]:
 def step_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:
     """The words that ask for the Action step ``step`` (none: no Action step)."""
     return action_words(sc, corpus).get(step.id, ())
-
-
-def action_words(sc: Scenario, corpus: Corpus) -> dict[str, tuple[str, ...]]:
-    """The words that ask for each Action step of ``sc``, by step id: read once per
-    task graded, where each text's rules would read every step's capability again."""
-    own = {ref: words for ref, words in sc.cues if "." not in ref}
-    return {s.id: step_cues(corpus, s, cap, own, default_cues())
-            for s, cap in action_steps(sc, corpus)}
 
 
 def asking_clauses(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
