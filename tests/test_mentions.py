@@ -672,3 +672,50 @@ _TALK = "2026-08-28T21:00:00+08:00"  # 13:00 UTC
 ])
 def test_a_clock_glossed_by_another_instant_tells_neither(text, ok):
     assert mentions(text, "iso_datetime", _TALK) is ok
+
+
+@pytest.mark.parametrize(("text", "value", "ok"), [
+    # toolmaze-v10 play-test c4-0045 P3 (grading version 22)
+    ("USD 37,423.37 more a year, up 79.6%", 79.62, True),
+    ("up about 80%", 79.62, True),
+    ("an increase of 79.6 percent", 79.62, True),
+    ("up 79.62%", 79.62, True),
+    ("up 80%", 79.62, False),          # whole, unhedged: a figure, not a rounding
+    ("up 79.7%", 79.62, False),
+    ("down 79.6%", 79.62, False),      # the other direction
+    ("up 79.6", 79.62, False),         # no percent after it
+    ("fell about 12%", -12.35, True),
+    ("down 12.4%", -12.35, True),      # half away from zero
+    ("down 12.3%", -12.35, False),
+    ("up 12.4%", -12.35, False),
+])
+def test_a_derived_percent_change_may_be_told_rounded(text, value, ok):
+    assert mentions(text, "percent_change", value) is ok
+
+
+def test_other_percentages_stay_exact():
+    assert not mentions("a share of about 19 %", "percentage", 18.6)
+    assert not mentions("a share of 18.6 %", "percentage", 18.62)
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    # toolmaze-v10 play-test c4-0070 P0 and review c2-0002 (grading version 22)
+    ("Berlin trip 24-28 Aug: visa-free, landing 09:11 Berlin time", True),   # a range's first day
+    ("landing 09:11 (UTC+2)", True),                                          # no date at all
+    ("landing 07:11 UTC", True),
+    ("lands 09:11 local time", True),
+    ("landing 09:11 UTC", False),          # another instant
+    ("landing 09:12 Berlin time", False),
+    ("landing 25 Aug 09:11", False),       # a date written: that day's clock
+    ("Berlin trip 25-28 Aug, landing 09:11", False),
+    ("landing next Monday 09:11 Berlin time", False),   # a day named by a word is a date
+    ("landing tomorrow 09:11 Berlin time", False),
+])
+def test_a_clock_in_a_text_that_writes_no_date_is_on_the_values_day(text, ok):
+    assert mentions(text, "iso_datetime", "2026-08-24T09:11:00+02:00") is ok
+
+
+def test_the_generator_never_reads_a_clock_without_its_date():
+    assert not mentions("landing 09:11 (UTC+2)", "iso_datetime", "2026-08-24T09:11:00+02:00",
+                        loosely=False)
+    assert not mentions("trip 24-28 Aug", "iso_date", "2026-08-24", loosely=False)

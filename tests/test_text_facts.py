@@ -9,7 +9,7 @@ import pytest
 
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.mentions import FREE_TEXT
-from toolmaze_gym.text_facts import carries, name_reordered
+from toolmaze_gym.text_facts import carries, head_said, name_reordered
 from toolmaze_gym.world import get_world
 
 ROOM = "Rome Tesla"
@@ -59,3 +59,30 @@ def test_the_post_with_tesla_room_alone_fails(tmp_path):
     path.write_text(text.replace("Tesla room (Rome)", "Tesla room"), encoding="utf-8")
     g, _ = _grade(path, "tmz-v9-c4-0088")
     assert g["success"] is False
+
+
+NOTES = ("The pilot went well in two stores. They want a third store added. Please follow up "
+         "with pricing. Support hours stay the same.")
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    # toolmaze-v10 play-test c2-0046 P0: the player's own summary of the minutes
+    ("the pilot in two stores went well, and the client wants a third store added. Action: "
+     "follow up with pricing. Support hours remain unchanged.", True),
+    ("Pilot: went well. Wanted: a third store. Following up on pricing; supported hours same.",
+     True),
+    ("the pilot in two stores went well, and the client would like a third store. Follow up "
+     "with pricing. Support hours remain unchanged.", False),   # no "want" in any form
+    ("the pilot went well; they want a third store; support hours unchanged.", False),  # no follow-up
+])
+def test_a_sentences_head_is_said_in_any_inflection(text, said):
+    """Grading version 22: the heads of a text with no figure or name are matched on
+    their stem ("wants", "wanted" for "want"), never on another word."""
+    assert carries(text, NOTES) is said
+
+
+def test_a_head_is_a_lower_case_word_and_names_are_not_inflected():
+    assert head_said("the client wants more", "want")
+    assert not head_said("the client wants more", "Want")       # a name keeps its form
+    assert not head_said("the client went home", "want")
+    assert not head_said("Helix Foodss", "Helix Foods")

@@ -222,6 +222,8 @@ def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = Tru
         same = _whole_told(text, value)
     if not same and type_name in _figure_words()["measures"]:
         same = _rounded_told(text, type_name, value)
+    if not same and type_name in _ROUNDED_PERCENTS:
+        same = _rounded_percent(text, value)
     if not same and type_name in _TEMPERATURES:
         same = _finer_told(text, type_name, value)
     if not same and type_name == COUNT_TYPE:
@@ -337,6 +339,38 @@ def _rounded_told(text: str, type_name: str, value: float) -> bool:
                 continue
             rounded = float(exact.quantize(Decimal(1).scaleb(-k), rounding=ROUND_HALF_UP))
             if rounded in _readings(token):
+                return True
+    return False
+
+
+# A percent change a tool works out from two figures: told to fewer decimals by a
+# reader who compares (``_rounded_percent``). Other percentages (a share, a rate, a
+# discount) stay exact, as money does.
+_ROUNDED_PERCENTS = frozenset({"percent_change"})
+_PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per\s?cent\b|pour\s?cent\b|por\s?ciento\b"
+                            r"|Prozent\b|procent\b|per\s?cento\b)", re.I)
+
+
+def _rounded_percent(text: str, value: float) -> bool:
+    """Whether ``text`` tells the percent change ``value`` rounded to fewer decimals,
+    half up, with a percent sign or word after it and the sign it is written with
+    (``_directions``): "up 79.6%" or "up about 80%" for a change of 79.62 (a whole
+    figure needs a word of approximation before it, as ``_rounded_told``), never "up
+    79.7%", "80%" or "down 79.6%" (grading version 22, toolmaze-v10 play-test c4-0045)."""
+    if not math.isfinite(value):
+        return False
+    words, exact = _figure_words(), Decimal(repr(float(value)))
+    places = max(0, -exact.normalize().as_tuple().exponent)
+    for m in _NUMBER.finditer(text):
+        if not _PERCENT_AFTER.match(text, m.end()):
+            continue
+        hedged = words["approx"].search(text[max(0, m.start() - _REACH):m.start()])
+        signs = _directions(text, m)
+        for k in _places_written(m.group(0)):
+            if k >= places or (k == 0 and not hedged):
+                continue
+            rounded = float(exact.quantize(Decimal(1).scaleb(-k), rounding=ROUND_HALF_UP))
+            if any(sign * abs(x) == rounded for x in _readings(m.group(0)) for sign in signs):
                 return True
     return False
 
@@ -600,6 +634,14 @@ _DAY_RANGE = re.compile(rf"(?<!\d)(\d{{1,2}}){_ORD}\s*(?:-|–|to|al|au|bis)\s*\
 # hide the date.
 _DAY_MONTH_NY = re.compile(rf"(?<!\d)(\d{{1,2}})(?:{_ORD}|\.)\s+(?:{_OF}\s+)?{_MONTH}(?![a-z])"
                            rf"(?!,?\s+(?:{_OF}\s+)?\d{{4}}(?!\d))", re.I)
+# A range's first day, the month written once after its last ("24-28 Aug", "24 to 28
+# August") or before its first ("Aug 24-28"): a date the text writes (grading version
+# 22, toolmaze-v10 play-test c4-0070 "Berlin trip 24-28 Aug ... landing 09:11").
+_RANGE_START_NY = re.compile(rf"(?<![\d:.,/])(\d{{1,2}}){_ORD}\s*(?:-|–|to)\s*\d{{1,2}}{_ORD}\.?\s+"
+                             rf"(?:{_OF}\s+)?{_MONTH}(?![a-z])(?!,?\s+(?:{_OF}\s+)?\d{{4}}(?!\d))",
+                             re.I)
+_MONTH_RANGE_START_NY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD}\s*(?:-|–|to)\s*"
+                                   rf"\d{{1,2}}{_ORD}(?![\d:])(?!,?\s+\d{{4}})", re.I)
 _MONTH_DAY_NY = re.compile(rf"(?<![a-z]){_MONTH}\s+(\d{{1,2}}){_ORD}(?![\d:])(?!,?\s+\d{{4}})",
                            re.I)
 _ISO_DATETIME = re.compile(
@@ -655,6 +697,9 @@ def _dates_of_year(text: str, year: str, numeric: bool = False) -> set[str]:
                 found.add(date(int(year), month, day).isoformat())
     pairs = [(d, mon) for d, mon in _DAY_MONTH_NY.findall(text)]
     pairs += [(d, mon) for mon, d in _MONTH_DAY_NY.findall(text)]
+    if numeric:  # grading's reading alone: the generator's checks stay as they were
+        pairs += [(d, mon) for d, mon in _RANGE_START_NY.findall(text)]
+        pairs += [(d, mon) for mon, d in _MONTH_RANGE_START_NY.findall(text)]
     for d, mon in pairs:
         if mon.islower() and mon.lower() in ("may", "mars", "mai"):  # "I may 3 times"
             continue
@@ -857,9 +902,23 @@ def _instant_told(text: str, type_name: str, value: Any, numeric: bool,
     if want in datetimes_in(text, bare=own, only=only):
         return True
     rest = _ISO_DATETIME.sub(lambda m: f" {m[1]} ", text)
-    return want in _written_instants(rest, str(value)[:4], own, numeric=numeric, only=only)
+    if want in _written_instants(rest, str(value)[:4], own, numeric=numeric, only=only):
+        return True
+    # A text that writes no date at all tells a clock on the value's own day: the
+    # request or the thread fixed it ("landing 09:11 (UTC+2)" in the trip's itinerary;
+    # grading version 22, toolmaze-v10 play-test c4-0070, review c2-0002), as a zone
+    # asked is read (``grading.zone_told.clock_told``). Generator-side checks
+    # (``numeric`` False) never read it.
+    return numeric and local is not None and _ISO_DATETIME.search(text) is None \
+        and not _DAY_WORD.search(text) and not _dates_of_year(text, str(value)[:4], numeric=True) \
+        and want in _written_instants(f"{rest} ({local[1]})", str(value)[:4], own,
+                                      numeric=True, only=only)
 
 
+# A day named by a word ("next Friday", "tomorrow", "Fri"): a text that writes one
+# writes a date, right or wrong, so no clock of its is read on the value's day.
+_DAY_WORD = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\bwednesday\b"
+                       r"|\bsaturday\b|\b(?:today|tonight|tomorrow|yesterday)\b", re.I)
 _LOCAL = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?"
                     r"(Z|[+-]\d{2}:\d{2})$")
 

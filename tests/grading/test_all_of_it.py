@@ -21,12 +21,22 @@ NOTIFY = ("notify", "notification", "household", "push")
     ("Price it. Then send the household in Manchester a notification with all of it.", True),
     ("Price it, and Send all that to the household as a home notification.", True),
     ("Price it and push everything to my co-host.", True),
+    ("Price it, frost-proof the cottage, and push kofi the lot, with the new temperature?",
+     True),                                                 # v10 review c4-0089 (version 22)
+    ("Price it and push me a lot of detail.", False),
     ("Price it, put it all in a document, and notify the household of the set point.", False),
     ("Push me all of it: the low in both units, the order number.", False),  # a list
     ("Notify the household of the new temperature.", False),
 ])
 def test_all_of_it_is_read_in_the_clause_that_asks_for_the_text(query, asked):
     assert says_all(query, NOTIFY) is asked
+
+
+def test_a_formatted_price_line_stands_for_the_cost_it_dresses():
+    """toolmaze-v10 review c4-0089: the mail carries the cost only as format_price's
+    line, and the cost itself is read by that formatter alone (grading version 22)."""
+    sc = {s.id: s for s in load_library()}["iot-two-homes-bill-and-frost-guard"]
+    assert results(sc, sc.step_by_id["mail"], load_corpus()) == ["cost.cost", "heat.setpoint_c"]
 
 
 def test_the_results_are_the_figures_no_other_step_works_from():

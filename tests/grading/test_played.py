@@ -84,15 +84,9 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # strict probes pass since version 21 itself (a currency by its English name:
     # mentions, data/world/currency_names.json; a count in words: count_words.json; a
     # coarser rounding of a printed figure: own_rounding).
-    # toolmaze-v10's play-test (tests/data/played/v10/README.md).
-    "tmz-v10-c4-0045-P3.pct-whole": "c4-0045: 'USD 37,423.37 more a year, up about 80%' fails "
-                                    "for the percent change 79.62, which the request never "
-                                    "asks (it asks a comparison, the difference given) "
-                                    "(toolmaze-v10's play-test, p4)",
-    "tmz-v10-c4-0056-P1.visa-yes-only": "c4-0056: 'say whether I need a visa' answered 'a "
-                                        "traveller with a CN passport needs a visa for the "
-                                        "Czech Republic' fails for the visa type 'consular "
-                                        "visa' (toolmaze-v10's play-test, p4)",
+    # toolmaze-v10's play-test (tests/data/played/v10/README.md): both its strict probes
+    # pass since grading version 22 (a percent change told rounded:
+    # mentions._rounded_percent; a visa asked as a yes or no: grading/visa_need.py).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -142,21 +136,11 @@ GRADER_PLAYED: dict[str, str] = {  # all four of v7's fixed by grading version 1
     # c3-0040 P2 ('¥42,008,267' in the final answer) passes since grade._whole_units
     # toolmaze-v9's c1-0067 P3 (the household held to the old reading 21.5) passes since
     # grading version 20 (noted_facts._named).
-    # toolmaze-v10's play-test (tests/data/played/v10/README.md).
-    "tmz-v10-c2-0046-P0": "c2-0046: the minutes' own summary 'the pilot in two stores went "
-                          "well, and the client wants a third store added' fails text_facts "
-                          "for the notes' 'They want a third store added': 'wants' is not "
-                          "taken for the head word 'want' ('they want' passes: probe want) "
-                          "(toolmaze-v10's play-test, p3)",
-    "tmz-v10-c4-0070-P0": "c4-0070: the itinerary 'Berlin trip 24-28 Aug: visa-free, landing "
-                          "09:11 Berlin time' fails for 2026-08-24T09:11:00+02:00, the landing "
-                          "day being the trip's first, the request's Monday 24 August ('landing "
-                          "24 Aug 09:11' passes: probe landingdate) (toolmaze-v10's play-test, "
-                          "p3)",
-    "tmz-v10-c4-0045-P3": "c4-0045: the email's 'USD 37,423.37 more a year, up 79.6%' fails for "
-                          "the percent change 79.62, a figure no tool printed and the request "
-                          "never asks ('79.62%' passes: probe pct2dp) (toolmaze-v10's "
-                          "play-test, p4)",
+    # toolmaze-v10's three (c2-0046 P0, c4-0070 P0, c4-0045 P3) pass since grading
+    # version 22: a sentence's head in any inflection (text_facts.head_said), a clock in a
+    # text that writes no date on the value's own day and a range's first day read
+    # (mentions._instant_told, _RANGE_START_NY), a percent change told rounded
+    # (mentions._rounded_percent).
 }
 
 # Fault-mode episodes whose fault a careful agent never meets: it sits on a tool the

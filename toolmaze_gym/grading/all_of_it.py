@@ -35,14 +35,18 @@ from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.asked_facts import clause_on, cue_starts, output_type
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 
-# "all of it", "all of that", "all that", "it all", "everything"; not before a colon,
+# "all of it", "all of that", "all that", "it all", "everything", "the lot"; not before a colon,
 # where a list says what "all of it" is.
-_ALL = re.compile(r"\b(?:all\s+of\s+(?:it|that|this)|all\s+(?:that|this)|it\s+all|everything)"
+# "the lot" too (grading version 22, toolmaze-v10 review c4-0089: "mail ... the lot, with
+# the new living room temperature" asked no figure of the mail).
+_ALL = re.compile(r"\b(?:all\s+of\s+(?:it|that|this)|all\s+(?:that|this)|it\s+all|everything"
+                  r"|the\s+lot)"
                   r"\b(?!\s*:)", re.I)
 # Where the clause of an Action's cue begins: the request's start, or a stop, a
 # semicolon, a colon or a comma before a space ("…per kWh, and notify the household").
 _CLAUSE_START = re.compile(r"[.;:!?,]\s")
 _NUMBER_KINDS = frozenset({"number", "integer"})
+_TEXT = "text"
 _UNIT_CONVERSION = "units."  # a reading in another unit: the same fact (°C and °F)
 
 
@@ -59,14 +63,28 @@ def says_all(query: str, words: tuple[str, ...]) -> bool:
 
 def results(sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
     """The figures (``step.field``) ``step``'s texts are filled with that another step
-    came to and no step other than ``step`` works from, in the texts' order."""
-    read = {a.ref for st in sc.steps if st.id != step.id for a in st.args
-            if a.kind == "field"}
-    holes = [h for a in step.args for h in a.holes if "." in h]
+    came to and no step other than ``step`` works from, in the texts' order; a text a
+    step wrote from figures (a formatted price line) stands for the figures it dresses
+    that nothing else works from (grading version 22, toolmaze-v10 review c4-0089: "mail
+    ... the lot" asked no figure of "241.05 GBP (Pound Sterling)")."""
+    readers: dict[str, set[str]] = {}
+    for st in sc.steps:
+        for a in st.args:
+            if a.kind == "field":
+                readers.setdefault(a.ref, set()).add(st.id)
+    by_id = {st.id: st for st in sc.steps}
     converted = {st.id for st in sc.steps if st.use.startswith(_UNIT_CONVERSION)}
-    return [h for h in dict.fromkeys(holes)
-            if h.split(".", 1)[0] not in (step.id, *converted) and h not in read
-            and _figure(corpus, sc, h)]
+    out: list[str] = []
+    for h in dict.fromkeys(h for a in step.args for h in a.holes if "." in h):
+        up = h.split(".", 1)[0]
+        if up in (step.id, *converted) or readers.get(h, set()) - {step.id}:
+            continue
+        if _figure(corpus, sc, h):
+            out.append(h)
+        elif up in by_id and output_type(corpus, sc, h) == _TEXT:
+            out += [a.ref for a in by_id[up].args if a.kind == "field"
+                    and readers.get(a.ref, set()) == {up} and _figure(corpus, sc, a.ref)]
+    return list(dict.fromkeys(out))
 
 
 def _figure(corpus: Corpus, sc: Scenario, ref: str) -> bool:

@@ -37,6 +37,7 @@ from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
 from toolmaze_gym.grading.told_together import PERSON, TOLD_TOGETHER, clauses, spelled_name
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_clock_said
+from toolmaze_gym.grading.visa_need import VISA_NEED, visa_need_said
 from toolmaze_gym.grading.weekday_dates import weekdays_dated
 from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, FREE_TEXT, mentions, numbers_in
 from toolmaze_gym.paraphrase import paraphrases
@@ -91,9 +92,11 @@ ADDRESSEE = "addressee"
 # of the one city the request sets things in, the city named (grading version 21).
 # And PERSON, TOLD_TOGETHER (``grading.told_together``): a person a plan names, by name
 # or address, and the values a plan pairs, told in one clause (grading version 21).
+# And VISA_NEED (``grading.visa_need``): a visa type told by whether one is needed,
+# where the request asks only that (grading version 22).
 PSEUDO_TYPES = frozenset({TEXT_FACTS, IN_LANGUAGE, EITHER_DIRECTION, GIST, IN_FAHRENHEIT,
                           ADDRESSEE, HEADLINE_WORDS, EPS_SURPRISE, CONVERTED_F, GIST_BESIDE,
-                          AT_VENUE, PERSON, TOLD_TOGETHER})
+                          AT_VENUE, PERSON, TOLD_TOGETHER, VISA_NEED})
 MONEY = "money_amount"
 CURRENCY = "currency_code"
 CONDITION = "weather_condition"  # also said in other words (``condition_synonyms``)
@@ -387,6 +390,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return sum_in_said(text, value)
     if type_name == AT_VENUE:
         return venue_clock_said(text, value)
+    if type_name == VISA_NEED:
+        return visa_need_said(text, value)
     if type_name == ADDRESSEE:
         given = value.split()[0] if isinstance(value, str) and value.split() else value
         return mentions(text, "person_name", value) or mentions(text, "person_name", given) \

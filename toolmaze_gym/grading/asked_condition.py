@@ -11,19 +11,28 @@ asks the high, not the sky (toolmaze-v7 play-test c2-0003 ``probe-nocondition``,
 which its player judged fair): a value name right beside the cue narrows it, as the
 library's phrasings are held to (``tasks.stated_scope``), and so does a parenthesis
 after it in the same clause that opens with one.
+
+And a condition the request narrows away is not asked of the texts at all (grading
+version 22): a scenario's welcome mail carries the forecast's condition, but "email
+them ... the forecast (high in °C and °F)" asks the high, and a mail that gives the
+high in both units and no sky failed for lacking "cloudy" (toolmaze-v10 review
+c1-0083, settled by replay). Only where the request names a condition cue and every
+one is narrowed: a request that names none may ask it in other words.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from toolmaze_gym.grading.asked_facts import scenario_of
-from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.tasks.model import Input, Task
 from toolmaze_gym.tasks.stated_scope import cue_reaches, plain_words, scope, word_spans
 
 _FALLBACK = ("weather", "forecast")
 _CLAUSE_END = re.compile(r"[.;!?]")
 _KEY = "condition"
+_CONDITION = "weather_condition"
 
 
 def condition_asked(task: Task) -> bool:
@@ -55,3 +64,23 @@ def _stated(text: str, cue: str) -> bool:
                                 for n in data.names):
             return True
     return False
+
+
+def without_narrowed_condition(task: Task) -> Task:
+    """``task`` with the weather condition taken off its texts' asks where the request
+    names the weather and narrows every mention of it to a figure (see above)."""
+    text = plain_words(task.query)
+    if not any(next(word_spans(text, cue), None) for cue in _cues(task)) \
+            or condition_asked(task):
+        return task
+    changed, slots = False, []
+    for slot in task.slots:
+        inputs = tuple(_less_condition(i) for i in slot.inputs)
+        changed |= inputs != slot.inputs
+        slots.append(replace(slot, inputs=inputs))
+    return replace(task, slots=tuple(slots)) if changed else task
+
+
+def _less_condition(inp: Input) -> Input:
+    kept = tuple(m for m in inp.mentions if m[0] != _CONDITION)
+    return inp if len(kept) == len(inp.mentions) else replace(inp, mentions=kept)

@@ -257,7 +257,19 @@ from toolmaze_gym.world.geo import minor_units
 #     is asked what its clause names (a title's landing time, c4-0090); a currency may be
 #     told by its English name and a small count in words of the text's language (c3-0058,
 #     c1-0068); a printed figure may be rounded coarser from its exact value (c2-0024).
-GRADING_VERSION = "21"
+# 22: what toolmaze-v10's blind review and play-test found graded too strictly, or too
+#     leniently (docs/grading.md). A sentence's head is said in any inflection ("wants"
+#     for "They want ...": ``text_facts.head_said``; c2-0046 P0); a text that writes no
+#     date tells a clock on the value's own day, and a day range's first day is a date
+#     written ("24-28 Aug": ``mentions``; c4-0070 P0, c2-0002); a percent change may be
+#     told rounded, a whole one hedged ("up about 80%":
+#     ``mentions._rounded_percent``; c4-0045 P3); a visa asked about but not its type is
+#     told by whether one is needed (``visa_need``; c4-0056 P1, c1-0035); a weather
+#     condition the request narrows to a figure is asked of no text
+#     (``asked_condition.without_narrowed_condition``; c1-0083); "the lot" asks every
+#     figure, a formatted price line standing for the figure it dresses (``all_of_it``;
+#     c4-0089).
+GRADING_VERSION = "22"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

@@ -33,7 +33,7 @@ from toolmaze_gym.grading.arguments import (
     TextRule,
     stated_places,
 )
-from toolmaze_gym.grading.asked_condition import condition_asked
+from toolmaze_gym.grading.asked_condition import condition_asked, without_narrowed_condition
 from toolmaze_gym.grading.asked_elsewhere import without_asked_elsewhere
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
 from toolmaze_gym.grading.asked_zone import asked_clock, at_visit_clock
@@ -45,6 +45,7 @@ from toolmaze_gym.grading.stated_order import stated_order
 from toolmaze_gym.grading.sum_currency import CURRENCY, SUM_IN, currency_beside
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_reading
+from toolmaze_gym.grading.visa_need import VISA_NEED, VISA_TYPE_KEY, visa_asked_whether
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -336,7 +337,7 @@ class TaskIndex:
                 return TextSpec(need, alts=self._alternatives(need),
                                 names=self._record_names(need) + self._other_units(need)
                                 + self._converted(need) + self._own_currency(need)
-                                + self._venue_clocks(need))
+                                + self._venue_clocks(need) + self._visa_needs(need))
             if quotes(self.task.query, ref.value) or asks_verbatim(self.task.query):
                 return TextSpec(((FREE_TEXT, ref),))  # a sentence the query quotes
             # A phrase of the request ("Order SO-HW4MMQX2 is late") made a subject: its
@@ -429,6 +430,15 @@ class TaskIndex:
         return tuple((k, (((AT_VENUE, r),),)) for k, (t, r) in enumerate(need)
                      if t in DATETIME_TYPES
                      and venue_reading(self.task.query, r.value) is not None)
+
+    def _visa_needs(self, need: tuple[tuple[str, Ref], ...]
+                    ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
+        """For an asked visa type where the request asks only whether a visa is needed,
+        the type told as that need (``visa_need``)."""
+        if not visa_asked_whether(self.task.query):
+            return ()
+        return tuple((k, (((VISA_NEED, r),),)) for k, (t, r) in enumerate(need)
+                     if r.kind == "slot" and r.key == VISA_TYPE_KEY)
 
     def _converted(self, need: tuple[tuple[str, Ref], ...]
                    ) -> tuple[tuple[int, tuple[tuple[tuple[str, Ref], ...], ...]], ...]:
@@ -810,7 +820,9 @@ def task_index(task: Task, corpus: Corpus) -> TaskIndex:
         _INDEX.move_to_end(key)
         return hit[2]
     # what texts must note (version 18), less what is asked of the user instead (21)
-    idx = TaskIndex(without_asked_elsewhere(with_noted(task, corpus), corpus), corpus)
+    # and a weather condition the request narrows to a figure (22)
+    idx = TaskIndex(without_narrowed_condition(
+        without_asked_elsewhere(with_noted(task, corpus), corpus)), corpus)
     _INDEX[key] = (task, corpus, idx)
     if len(_INDEX) > _INDEX_LIMIT:
         _INDEX.popitem(last=False)

@@ -1,0 +1,58 @@
+"""A visa asked about, not its type, is told by whether one is needed (grading version 22,
+toolmaze-v10 play-test c4-0056 P1 ``visa-yes-only``, review c1-0035)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.test_played import _replay
+from tests.grading.test_reviewed import REVIEWS
+from toolmaze_gym.grading.visa_need import visa_asked_whether, visa_need_said
+
+PROBE = (REVIEWS.parent / "played" / "v10" / "probes"
+         / "tmz-v10-c4-0056-P1.visa-yes-only.actions")
+
+
+@pytest.mark.parametrize(("query", "asked"), [
+    ("say whether I need a visa there with my passport from CN", True),
+    ("note the visa rules, the cheapest flight and its fare", True),
+    ("Make an itinerary showing the visa type and landing time", False),
+    ("tell me which visa I need", False),
+    ("book the cheapest flight to Prague", False),
+])
+def test_a_request_asks_about_a_visa_or_its_type(query, asked):
+    assert visa_asked_whether(query) is asked
+
+
+@pytest.mark.parametrize(("text", "visa_type", "said"), [
+    ("Visa: a traveller with a CN passport needs a visa for the Czech Republic.",
+     "consular visa", True),
+    ("Visa required: yes", "e-visa", True),
+    ("You do not need a visa.", "consular visa", False),
+    ("no visa required for German passport", "citizen, no visa", True),
+    ("Berlin: visa-free", "visa-free", True),
+    ("you don't need a visa", "visa-free", True),
+    ("you need a visa", "visa-free", False),
+    ("no visa needed", "electronic travel authorisation", False),  # the ETA is needed
+    ("you need a visa", "electronic travel authorisation", False),
+    ("Prague flight booked", "consular visa", False),
+])
+def test_a_visa_type_is_told_by_the_need_it_implies(text, visa_type, said):
+    assert visa_need_said(text, visa_type) is said
+
+
+@pytest.mark.parametrize(("old", "new", "success"), [
+    ("needs a visa for the Czech Republic", "needs a visa for the Czech Republic", True),
+    ("needs a visa for the Czech Republic", "needs a consular visa for the Czech Republic",
+     True),
+    ("needs a visa for the Czech Republic", "does not need a visa for the Czech Republic",
+     False),
+    ("Visa: a traveller with a CN passport needs a visa for the Czech Republic.", "", False),
+])
+def test_the_ticket_tells_the_visa_need_its_way(tmp_path, old, new, success):
+    text = PROBE.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / PROBE.name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    g, out = _replay(path, "tmz-v10-c4-0056-P1")
+    assert g["success"] is success, out
