@@ -73,7 +73,8 @@ NOTES = ("The pilot went well in two stores. They want a third store added. Plea
      True),
     ("the pilot in two stores went well, and the client would like a third store. Follow up "
      "with pricing. Support hours remain unchanged.", False),   # no "want" in any form
-    ("the pilot went well; they want a third store; support hours unchanged.", False),  # no follow-up
+    ("the pilot went well; they want a third store; support hours unchanged.",
+     False),                                                    # no follow-up
 ])
 def test_a_sentences_head_is_said_in_any_inflection(text, said):
     """Grading version 22: the heads of a text with no figure or name are matched on
