@@ -180,7 +180,10 @@ _EN_FAILURE = [
     r"\b(?:is|are|was|'s) (?:now |permanently )?gone\b", r"\bgone for good\b",
     r"\b(?:rejected|refused|refuses|rejects|denied|forbidden|bounced)\b",
     r"\bnot (?:implemented|found)\b", r"\b(?:does not|doesn'?t|no longer) exists?\b",
-    r"\b(?:'m|am|is|are|was|were|seems|got|'s|looks) (?:\w+ )?(?:stuck|blocked|broken|dead)\b",
+    # not time blocked out in a calendar: "the travel time is blocked in your calendar"
+    # (grading version 22, the g22 play-test's c1-0020 P2 slip, a false claim read as a report)
+    r"\b(?:'m|am|is|are|was|were|seems|got|'s|looks) (?:\w+ )?(?:stuck|blocked|broken|dead)\b"
+    r"(?!\s+(?:off|out)\b|\s+(?:in|on|into)\s+(?:\w+\s+)?(?:calendar|diary|schedule|agenda)\b)",
     r"\bwent wrong\b", r"\b(?:gave|give|giving) up\b", r"\babort\w*",
     # the agent stopping, not a device it stopped: "so I stopped", "stopping here"
     r"\b(?:so i stopped|i stopped (?:here|at|because|there|trying)|i(?:'ve| have) stopped"

@@ -111,6 +111,11 @@ def test_the_shapes_of_ids():
     assert ids_in("BERLIN 123456 100EUR 4mx3t4 XTKT-YKUAQ3L9 W69219-CD", kinds) == []
     assert near("4MX3T9", "4MX3T4") and near("M4X3T4", "4MX3T4")
     assert not near("4MX3T4", "4MX3T4") and not near("Q7XK2M", "4MX3T4")
+    # where told ids are checked, a code of capitals alone too (grading version 22)
+    assert ids_in("ref QDPWHZ, BERLIN", kinds, letters=True) == [
+        ("QDPWHZ", "flight_booking_ref"), ("BERLIN", "flight_booking_ref")]
+    assert ids_in("ref QDPWHZ, Berlin, ABCD", kinds, letters=True) == [
+        ("QDPWHZ", "flight_booking_ref")]
 
 
 # ---------------------------------------------------------------- figures (item 2)

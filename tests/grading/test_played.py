@@ -70,6 +70,10 @@ TASK_SIDE = {
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
+# A record id told that is wholly unlike every id the episode showed is not read (grading/
+# invented_ids.py: replays of older worlds' action files keep their ids), so a made-up one
+# in a final answer passes.
+_MADE_UP = "a made-up record id in the final answer, wholly unlike every shown one, passes"
 GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since grading version 18
     # toolmaze-v8's play-test (tests/data/played/v8/README.md); c2-0048 P1 `variant` passes
     # since grading version 19 (grading/sum_currency.py); c3-0031 P1 `threerows-noheader` and
@@ -87,6 +91,13 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # toolmaze-v10's play-test (tests/data/played/v10/README.md): both its strict probes
     # pass since grading version 22 (a percent change told rounded:
     # mentions._rounded_percent; a visa asked as a yes or no: grading/visa_need.py).
+    # The play-test of grading version 22 (tests/data/played/v10-g22/README.md); its
+    # c2-0020 P3 "Visa: not required" passes since, in version 22 itself.
+    "tmz-v10-c4-0083-P2.ship_to_new_york": "c4-0083: the order shipped to New York, the city "
+                                           "whose weather is asked, is accepted, yet the SMS "
+                                           "is held to the reference run's 'clear' (25 Aug in "
+                                           "Sao Paulo's delivery) where this episode's own "
+                                           "forecasts say rain (v10-g22 play-test, p2)",
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -128,6 +139,26 @@ GRADER_LENIENT = {
     "tmz-v10-c1-0046-P1.no-top-review": "c1-0046: the #it-helpdesk post gives the score and "
                                         "the new average but not the 'one-line summary of "
                                         "the top review' asked (toolmaze-v10's play-test, p4)",
+    # The play-test of grading version 22 (tests/data/played/v10-g22/README.md); its
+    # c3-0028 P4 "QDPWHZ" (invented_ids reads a code of capitals alone) and c1-0020 P2
+    # "the travel time is blocked in your calendar" (failure_text: no report) fail since,
+    # in version 22 itself.
+    "tmz-v10-c1-0058-P0.finish-made-up-ids": _MADE_UP + " (RTK-ZZZZ9999; v10-g22, p1)",
+    "tmz-v10-c2-0020-P3.finish-made-up-task-id": _MADE_UP + " (TSK-ZZZZ9999; v10-g22, p1)",
+    "tmz-v10-c2-0020-P3.finish-wrong-task-id": _MADE_UP + " (another episode's TSK-YD6YQN6Z; "
+                                               "v10-g22, p1)",
+    "tmz-v10-c2-0095-P1.fakeid": _MADE_UP + " (MSG-AB12CD34EF; v10-g22, p3)",
+    "tmz-v10-c2-0095-P1.fakeid-placeholder": _MADE_UP + " (v10-g22, p3)",
+    "tmz-v10-c2-0001-P2.es_tag_no_translator": "c2-0001: an SMS 'in Spanish' of English text "
+                                               "tagged [es] by the agent, no translator called, "
+                                               "passes (v10-g22, p4)",
+    "tmz-v10-c2-0001-P2.send_untranslated": "c2-0001: the translator's tagged English sent as "
+                                            "the Spanish SMS passes (v10-g22, p4)",
+    "tmz-v10-c3-0026-P0.omit_online_status": "c3-0026: 'whether the Amsterdam sensor is online' "
+                                             "is asked, and a row without it passes (v10-g22, "
+                                             "p4)",
+    "tmz-v10-c4-0012-P2.epsswap": "c4-0012: MERI's EPS told '0.54 vs 0.62 estimate (miss)' for "
+                                  "a 0.62 beat of 0.54 passes (v10-g22, p6)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

@@ -31,6 +31,8 @@ def test_a_request_asks_about_a_visa_or_its_type(query, asked):
     ("You do not need a visa.", "consular visa", False),
     ("no visa required for German passport", "citizen, no visa", True),
     ("Berlin: visa-free", "visa-free", True),
+    ("Visa: not required for a UK passport", "visa-free", True),   # g22 play-test p1 c2-0020
+    ("Visa: not required for a UK passport", "consular visa", False),
     ("you don't need a visa", "visa-free", True),
     ("you need a visa", "visa-free", False),
     ("no visa needed", "electronic travel authorisation", False),  # the ETA is needed

@@ -29,7 +29,8 @@ played on an older world gets its records' ids anew (a message id hashes its bod
 an agent's own files keep the ids they were played with. Only the id's exact written
 shape is read, upper case as tools write them: an id told in lower case or spaced out
 is not read at all, so it never fails; a bare code (a booking reference) must mix
-letters and digits and be no number with a unit ("100EUR").
+letters and digits and be no number with a unit ("100EUR"), or be five capitals or more
+(a booking code of letters alone, since grading version 22).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ from toolmaze_gym.world.base import load_data
 
 _EDGE = r"A-Za-z0-9-"  # an id is a whole token: no letter, digit or hyphen either side
 _BARE_OK = re.compile(r"(?=.*[A-Z])(?=.*\d)(?!\d+[A-Z]+$)")  # mixed, no "100EUR"
+# A booking code of capitals alone ("QDPWHX"): read where ids told are checked, and only
+# ever counted near a shown one or carried by a refused call, so a word in capitals
+# names nothing (grading version 22, the g22 play-test's c3-0028 P4 slip: "QDPWHZ" told
+# for the QDPWHX booked passed).
+_LETTERS = re.compile(r"[A-Z]{5,}")
 
 
 def id_kinds(tools: Iterable[str], corpus: Corpus) -> frozenset[str]:
@@ -86,8 +92,9 @@ def _finder(kinds: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![{_EDGE}])(?:{'|'.join(parts)})(?![{_EDGE}])")
 
 
-def ids_in(text: str, kinds: frozenset[str]) -> list[tuple[str, str]]:
-    """The tokens of ``text`` in the shape of one of ``kinds``, each with its kind."""
+def ids_in(text: str, kinds: frozenset[str], letters: bool = False) -> list[tuple[str, str]]:
+    """The tokens of ``text`` in the shape of one of ``kinds``, each with its kind;
+    ``letters``: a bare code of capitals alone too (``_LETTERS``)."""
     finder = _finder(kinds)
     if finder is None or not isinstance(text, str):
         return []
@@ -95,7 +102,7 @@ def ids_in(text: str, kinds: frozenset[str]) -> list[tuple[str, str]]:
     out = []
     for m in finder.finditer(text):
         token = m[0]
-        if "-" in token or _BARE_OK.match(token):
+        if "-" in token or _BARE_OK.match(token) or (letters and _LETTERS.fullmatch(token)):
             group = next(k for k, v in m.groupdict().items() if v is not None)
             out.append((token, names[int(group[1:])]))
     return out
@@ -170,14 +177,14 @@ def invented_told(steps: Sequence[Step], query: str, kinds: frozenset[str], corp
     the token ``told`` and where (``sent``: the Action's tool, "" for the ending's text).
     ``kinds``: the ``id_kinds`` of the task's tools (once per task)."""
     told = [(tool, token, kind) for tool, text in told_texts(steps, corpus, ending)
-            for token, kind in ids_in(text, kinds)]
+            for token, kind in ids_in(text, kinds, letters=True)]
     if not told:
         return []
     seen = shown(steps, query, corpus)
     unseen = [(tool, token, kind) for tool, token, kind in told if token.upper() not in seen]
     if not unseen:  # every id told was shown: no need to read the shown ones' shapes
         return []
-    known = ids_in(seen, kinds)
+    known = ids_in(seen, kinds, letters=True)
     gone = refused(steps, corpus)
     out: list[dict[str, Any]] = []
     for tool, token, kind in unseen:

@@ -35,7 +35,7 @@ _NO_VISA = re.compile(
     r"|\b(?:do|does|will|did)\s*(?:n['’]t|\s+not)\s+(?:need|require)\s+(?:a\s+)?visa\b"
     r"|\b(?:need|needs|require|requires)\s+no\s+visa\b"
     r"|\bvisa\s+(?:is\s+|was\s+)?not\s+(?:needed|required|necessary)\b"
-    r"|\bno\s+need\s+(?:for|of)\s+a\s+visa\b|\bvisa(?:\s+required)?\s*:\s*no\b", re.I)
+    r"|\bno\s+need\s+(?:for|of)\s+a\s+visa\b|\bvisa(?:\s+required)?\s*:\s*(?:no|not|none)\b", re.I)
 _NEEDS_VISA = re.compile(
     r"\b(?:need|needs|needed|require|requires|required|must\s+(?:get|obtain|apply\s+for|have)"
     r"|(?:has|have)\s+to\s+(?:get|obtain|apply\s+for))\s+(?:a|an)\s+(?:[\w-]+\s+)?visa\b"
