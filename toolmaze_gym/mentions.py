@@ -681,13 +681,14 @@ def dates_in(text: str) -> set[str]:
     return found
 
 
-def dates_written(text: str, year: str) -> set[str]:
+def dates_written(text: str, year: str) -> frozenset[str]:
     """Every calendar date ``text`` writes, one without a year ("21 August") read as in
     ``year``: whether a clock told beside it is on another day."""
     return _dates_of_year(text, year)
 
 
-def _dates_of_year(text: str, year: str, numeric: bool = False) -> set[str]:
+@lru_cache(maxsize=4096)  # a text's dates are read for each instant it is asked
+def _dates_of_year(text: str, year: str, numeric: bool = False) -> frozenset[str]:
     """``dates_in``, with dates written without a year read as in ``year``; with
     ``numeric``, also a day and month in figures (``_day_months``)."""
     found = dates_in(text)
@@ -705,7 +706,7 @@ def _dates_of_year(text: str, year: str, numeric: bool = False) -> set[str]:
             continue
         with contextlib.suppress(ValueError):
             found.add(date(int(year), _MONTHS[mon.lower()], int(d)).isoformat())
-    return found
+    return frozenset(found)
 
 
 # A day and month in figures without a year: "14/09", "09/14", "14.09." (a dotted one
