@@ -25,6 +25,9 @@ MEXICO = "2026-08-25T11:00:00-06:00"
     ("I'd like a notification: local start time, and the weather.", True),
     ("what time that is in Madrid.", False),   # Madrid's clock is not at -06:00
     ("Book a call in Mexico City. Send them the link.", False),  # no time asked there
+    # toolmaze-v10 review c4-0093 (grading version 22)
+    ("find the arrival time in the destination's time zone and the temperature there", True),
+    ("find the arrival time and the destination's weather", False),
 ])
 def test_a_zone_is_asked_by_local_time_or_a_city_where_a_time_is_asked(query, asked):
     assert zone_asked(query, MEXICO) is asked

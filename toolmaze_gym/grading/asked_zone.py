@@ -20,7 +20,11 @@ from toolmaze_gym.world import zones
 from toolmaze_gym.world.base import load_data
 
 # "local time", "the local pick-up time", "in local time", "local clock"
-_LOCAL = re.compile(r"\blocal\b(?:\s+\w+){0,2}?\s+(?:time|clock)\b|\bin\s+local\b", re.I)
+# "local time", "in local", and the destination's own clock named ("in the destination's
+# time zone": grading version 22, toolmaze-v10 review c4-0093, where "15:09 UTC" passed
+# for the 17:09 Madrid asked)
+_LOCAL = re.compile(r"\blocal\b(?:\s+\w+){0,2}?\s+(?:time|clock)\b|\bin\s+local\b"
+                    r"|\bdestination(?:\s+city)?['’]s\s+(?:own\s+)?(?:time\s*zone|clock)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _TIME = re.compile(r"\btime\b", re.I)
 _OFFSET = re.compile(r"(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?([+-]\d{2}:\d{2}|Z)$")

@@ -268,10 +268,11 @@ from toolmaze_gym.world.geo import minor_units
 #     condition the request narrows to a figure is asked of no text
 #     (``asked_condition.without_narrowed_condition``; c1-0083); "the lot" asks every
 #     figure, a formatted price line standing for the figure it dresses (``all_of_it``;
-#     c4-0089). From the play-test of version 22 itself (tests/data/played/v10-g22): a
-#     booking code of capitals alone told mistyped is an invented id (``invented_ids``;
-#     c3-0028 P4), and time "blocked in your calendar" reports no failure (``failure_text``;
-#     c1-0020 P2).
+#     c4-0089); "in the destination's time zone" asks the local clock as "local time"
+#     does (``asked_zone``; c4-0093). From the play-test of version 22 itself
+#     (tests/data/played/v10-g22): a booking code of capitals alone told mistyped is an
+#     invented id (``invented_ids``; c3-0028 P4), and time "blocked in your calendar"
+#     reports no failure (``failure_text``; c1-0020 P2).
 GRADING_VERSION = "22"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
