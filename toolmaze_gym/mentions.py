@@ -324,21 +324,31 @@ def _rounded_told(text: str, type_name: str, value: float) -> bool:
     of approximation before it, "approx_before"), never 244.2 or 243 (grading version
     15, v6 play-test c2-0097). Money, percentages and counts are not measures: a
     reader acts on the exact sum."""
+    return _told_rounded(text, value, _figure_words()["measures"][type_name], signed=False)
+
+
+def _told_rounded(text: str, value: float, unit: re.Pattern[str], signed: bool) -> bool:
+    """Whether a number with ``unit`` after it in ``text`` is ``value`` rounded to fewer
+    decimals than it has, half up, a whole figure only after a word of approximation;
+    ``signed``: read with the sign or direction word it is written with (``_directions``)."""
     if not math.isfinite(value):
         return False
-    words = _figure_words()
-    unit, exact = words["measures"][type_name], Decimal(repr(float(value)))
+    words, exact = _figure_words(), Decimal(repr(float(value)))
     places = max(0, -exact.normalize().as_tuple().exponent)
     for m in _NUMBER.finditer(text):
         token = m.group(0)
         if not unit.match(text, m.end()):
             continue
         hedged = words["approx"].search(text[max(0, m.start() - _REACH):m.start()])
+        readings = _readings(token)
+        if signed:
+            signs = _directions(text, m)
+            readings = {sign * abs(x) for x in readings for sign in signs}
         for k in _places_written(token):
             if k >= places or (k == 0 and not hedged):
                 continue
             rounded = float(exact.quantize(Decimal(1).scaleb(-k), rounding=ROUND_HALF_UP))
-            if rounded in _readings(token):
+            if rounded in readings:
                 return True
     return False
 
@@ -357,22 +367,7 @@ def _rounded_percent(text: str, value: float) -> bool:
     (``_directions``): "up 79.6%" or "up about 80%" for a change of 79.62 (a whole
     figure needs a word of approximation before it, as ``_rounded_told``), never "up
     79.7%", "80%" or "down 79.6%" (grading version 22, toolmaze-v10 play-test c4-0045)."""
-    if not math.isfinite(value):
-        return False
-    words, exact = _figure_words(), Decimal(repr(float(value)))
-    places = max(0, -exact.normalize().as_tuple().exponent)
-    for m in _NUMBER.finditer(text):
-        if not _PERCENT_AFTER.match(text, m.end()):
-            continue
-        hedged = words["approx"].search(text[max(0, m.start() - _REACH):m.start()])
-        signs = _directions(text, m)
-        for k in _places_written(m.group(0)):
-            if k >= places or (k == 0 and not hedged):
-                continue
-            rounded = float(exact.quantize(Decimal(1).scaleb(-k), rounding=ROUND_HALF_UP))
-            if any(sign * abs(x) == rounded for x in _readings(m.group(0)) for sign in signs):
-                return True
-    return False
+    return _told_rounded(text, value, _PERCENT_AFTER, signed=True)
 
 
 # The temperature types: a figure told more finely than the tool's (``_finer_told``).
