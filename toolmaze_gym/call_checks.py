@@ -23,7 +23,7 @@ from toolmaze_gym import values
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading import task_index
-from toolmaze_gym.grading.arguments import CONDITION, IN_LANGUAGE, implied, says
+from toolmaze_gym.grading.arguments import CONDITION, implied, says
 from toolmaze_gym.grading.condition_synonyms import claim, condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
 from toolmaze_gym.grading.stated_order import not_before
@@ -568,7 +568,7 @@ def _own_facts_missing(ctx: _Context, name: str, got: str,
                                                                         strict=False))
                if v is not None and k in unsaid]
     head = f"argument {name} is {show(got)}"
-    if foreign and not says(got, IN_LANGUAGE, rule.language):
+    if foreign and not rule.written_in(got, rule.language):
         return f"{head}, which is not in {_language(rule.language)}: " \
             + _in_language(lacking, before, ctx.matched)
     if not lacking:

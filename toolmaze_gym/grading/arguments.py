@@ -36,6 +36,7 @@ from toolmaze_gym.grading.second_figure import repeats_told
 from toolmaze_gym.grading.sum_currency import SUM_IN, sum_in_said
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE, summary_beside
 from toolmaze_gym.grading.told_together import PERSON, TOLD_TOGETHER, clauses, spelled_name
+from toolmaze_gym.grading.untranslated import tag_counts
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_clock_said
 from toolmaze_gym.grading.visa_need import VISA_NEED, visa_need_said
 from toolmaze_gym.grading.weekday_dates import weekdays_dated
@@ -131,6 +132,10 @@ class TextRule:
     # the episode's day (YYYY-MM-DD): a bare weekday of the coming week names its date
     # (``weekday_dates``, grading version 21)
     today: str = ""
+    # the languages the task's world has no translation into for the text its request
+    # routes (the reference run's translator answered "[es] ..."): there a translator's
+    # tagged answer stands for that language (``untranslated``, grading version 24)
+    tagged: frozenset[str] = frozenset()
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
@@ -144,9 +149,15 @@ class TextRule:
         if all(said) and repeats_told(whole, [m for k, m in enumerate(self.need)
                                               if not other[k]]):
             return True  # each figure its own (a second figure: version 18; any kind: 19)
-        if not self.own or (self.language and not says(text, IN_LANGUAGE, self.language)):
+        if not self.own or (self.language and not self.written_in(text, self.language)):
             return False
         return not self.own_unsaid(text)
+
+    def written_in(self, text: str, code: str) -> bool:
+        """Whether ``text`` is in the language ``code``: by its words, or, where the
+        task's world answers that language tagged, as its translators answer
+        (``untranslated.tag_counts``)."""
+        return says(text, IN_LANGUAGE, code) or (code in self.tagged and tag_counts(text, code))
 
     def claims_other(self, text: str) -> str | None:
         """The weather condition a text asked in another language claims beside those it
@@ -181,10 +192,10 @@ class TextRule:
         # A text asked in a language (a part of it is a translation) says its common
         # words in that language too ("pluie légère" for "light rain").
         asked = next((v for alt in alts.values() for t, v in alt if t == IN_LANGUAGE), "")
-        foreign = bool(asked) and says(whole, IN_LANGUAGE, asked)
+        foreign = bool(asked) and self.written_in(whole, asked)
         nil = all_nil(self.need)
         named = dict(self.names)
-        other = [(k in alts and _own_part(whole, alts[k], foreign))
+        other = [(k in alts and _own_part(whole, alts[k], foreign, self.tagged))
                  or any(all(says(whole, *m, foreign=foreign) for m in group)
                         for group in named.get(k, ()))
                  for k in range(len(self.need))]
@@ -268,26 +279,20 @@ def _untagged(text: str) -> str:
 _TAG = re.compile(r"^\s*\[[a-z]{2}\]\s*")
 
 
-def _tag_counts(text: str, code: str) -> bool:
-    """Whether ``text`` carries the translators' ``[code]`` tag on a text they have no
-    translation for: a tag on a sentence the phrasebook holds in ``code`` is English
-    passed off as that language (c1-0034: the translator returns real German)."""
-    tag = f"[{code}] "
-    rests = [part.split(tag, 1)[1] for part in text.splitlines() if tag in part]
-    return any(phrasebook.translation(r, code) is None for r in rests)
-
-
-def _own_part(text: str, alt: Mentions, foreign: bool) -> bool:
+def _own_part(text: str, alt: Mentions, foreign: bool, tagged: frozenset[str]) -> bool:
     """Whether ``text`` says an asked text's content in the agent's own words: the
     whole text, or, where a language is asked, one line or sentence of it written in
     that language that carries it all ("Preis: 52,53 USD" in an English e-mail, as the
-    reference's own tagged line sits in English)."""
+    reference's own tagged line sits in English). ``tagged``: the languages a
+    translator's tagged answer counts as (``TextRule.tagged``)."""
     code = next((v for t, v in alt if t == IN_LANGUAGE), "")
     rest = [m for m in alt if m[0] != IN_LANGUAGE]
     # A sentence the phrasebook lists words for is read by them in the language asked,
     # not by its English heads (c1-0034).
     plain = [m for m in alt if not (code and _listed(m, code))]
-    if all(says(text, *m, foreign=foreign) for m in plain) \
+    written = not code or says(text, IN_LANGUAGE, code) \
+        or (code in tagged and tag_counts(text, code))
+    if written and all(says(text, *m, foreign=foreign) for m in plain if m[0] != IN_LANGUAGE) \
             and (not foreign or _heads_all(text, rest, code)):
         return True
     return bool(code) and any(in_language(part, code)
@@ -378,8 +383,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         if not isinstance(value, str):
             return False
         return carries(text, value, names=False) if foreign else headline_said(text, value)
-    if type_name == IN_LANGUAGE:  # or what the shown translators return for it
-        return in_language(text, value) or _tag_counts(text, value)
+    if type_name == IN_LANGUAGE:  # by its words ("[es] Hi" is English: ``untranslated``)
+        return in_language(text, value)
     if type_name == EITHER_DIRECTION:
         return _either_direction(text, value)
     if type_name == IN_FAHRENHEIT:

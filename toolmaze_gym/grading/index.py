@@ -44,6 +44,7 @@ from toolmaze_gym.grading.noted_facts import with_noted
 from toolmaze_gym.grading.stated_order import stated_order
 from toolmaze_gym.grading.sum_currency import CURRENCY, SUM_IN, currency_beside
 from toolmaze_gym.grading.summary_beside import GIST_BESIDE
+from toolmaze_gym.grading.untranslated import tagged_languages
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_reading
 from toolmaze_gym.grading.visa_need import VISA_NEED, VISA_TYPE_KEY, visa_asked_whether
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
@@ -179,6 +180,7 @@ class TaskIndex:
         self.stated = stated_places(task.entities)  # places an optional argument may take
         # the request asks the weather condition itself (grading version 19)
         self.condition_asked = condition_asked(task)
+        self.tagged = tagged_languages(task)  # a translator's "[es] ..." is the translation
         self.actions = frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
         self.calls: list[Call] = []
         self.expected: list[Expected] = []
@@ -621,7 +623,7 @@ class TaskIndex:
                                tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
                                                for g in groups))
                                      for k, groups in spec.names),
-                               self.condition_asked, get_world().today)
+                               self.condition_asked, get_world().today, self.tagged)
                 for name, spec in exp.texts}
 
     def matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]],
