@@ -7,7 +7,12 @@ import pytest
 
 from tests.grading.test_played import _replay
 from tests.grading.test_reviewed import REVIEWS
-from toolmaze_gym.grading.visa_need import visa_asked_whether, visa_need_said
+from toolmaze_gym.grading.visa_need import (
+    VISA_TYPE_KEY,
+    need_told_wrong,
+    visa_asked_whether,
+    visa_need_said,
+)
 
 PROBE = (REVIEWS.parent / "played" / "v10" / "probes"
          / "tmz-v10-c4-0056-P1.visa-yes-only.actions")
@@ -58,3 +63,49 @@ def test_the_ticket_tells_the_visa_need_its_way(tmp_path, old, new, success):
     path.write_text(text.replace(old, new), encoding="utf-8")
     g, out = _replay(path, "tmz-v10-c4-0056-P1")
     assert g["success"] is success, out
+
+
+# A visa's need told the other way is a wrong claim (grading version 24, v9-g21 play-test
+# c4-0090 P1 ``visaopposite``): the look-up said visa-free for a BR passport in Germany.
+SLIP = (REVIEWS.parent / "played" / "v9-g21" / "slips"
+        / "tmz-v9-c4-0090-P1.visaopposite.actions")
+WRONG = "Visa: a Brazilian passport holder needs a Schengen visa for Germany."
+
+
+@pytest.mark.parametrize(("text", "visa_type", "wrong"), [
+    ("a Brazilian passport holder needs a Schengen visa", "visa-free", "needs a Schengen visa"),
+    ("Visa required: yes", "citizen, no visa", "Visa required"),
+    ("You do not need a visa.", "consular visa", "do not need a visa"),
+    ("no visa needed", "visa-free", ""),
+    ("visa-free for 90 days; a longer stay needs a visa", "visa-free", ""),  # both: neither
+    ("needs a consular visa", "consular visa", ""),
+    ("Flight W65497 lands 21:15", "visa-free", ""),                            # says nothing
+    ("no visa needed", "a type the world does not list", ""),
+])
+def test_a_visa_need_told_the_other_way_is_found(text, visa_type, wrong):
+    found = need_told_wrong({"s2": {VISA_TYPE_KEY: visa_type}}, text)
+    assert [w for _, _, w in found] == ([wrong] if wrong else [])
+
+
+def test_two_answers_of_different_need_read_no_text():
+    outputs = {"s2": {VISA_TYPE_KEY: "visa-free"}, "s9": {VISA_TYPE_KEY: "consular visa"}}
+    assert need_told_wrong(outputs, "you need a visa") == []
+
+
+@pytest.mark.parametrize(("new", "success", "line"), [
+    (WRONG, False, 'the final answer tells the user "needs a Schengen visa", the other way '
+                   'from the visa rules this episode looked up: "visa-free"'),
+    ("Visa: a Brazilian passport holder needs no visa for Germany.", True, ""),
+    ("Visa: visa-free entry for a Brazilian passport.", True, ""),
+    ("Visa: none needed for a Brazilian passport (visa-free; a stay over 90 days would need "
+     "a visa).", True, ""),
+    ("Visa checked.", True, ""),
+])
+def test_the_final_answer_may_not_claim_the_opposite_visa_need(tmp_path, new, success, line):
+    text = SLIP.read_text(encoding="utf-8")
+    assert WRONG in text
+    path = tmp_path / SLIP.name
+    path.write_text(text.replace(WRONG, new), encoding="utf-8")
+    g, out = _replay(path, "tmz-v9-c4-0090-P1")
+    assert g["success"] is success, out
+    assert line in out

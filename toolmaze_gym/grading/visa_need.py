@@ -17,6 +17,7 @@ A request that asks the type ("the visa type", "which visa") keeps it asked.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -64,3 +65,39 @@ def visa_need_said(text: str, visa_type: Any) -> bool:
     if visa_type in _NO_VISA_TYPES:
         return no and not yes
     return _required().get(visa_type, False) and yes and not no
+
+
+def need_claims(text: str) -> tuple[str, str]:
+    """The words by which ``text`` says no visa is needed, and those by which it says
+    one is ("" where it says neither)."""
+    no = _NO_VISA.search(text)
+    yes = _NEEDS_VISA.search(_NO_VISA.sub(" ; ", text))
+    return (no.group(0) if no else ""), (yes.group(0) if yes else "")
+
+
+def need_told_wrong(outputs: Mapping[str, Mapping[str, Any]], text: str
+                    ) -> list[tuple[str, str, str]]:
+    """(slot, visa type, the words) for each visa type this episode's visa look-up
+    answered whose need ``text`` tells the other way only (grading version 24:
+    v9-g21 play-test c4-0090 P1, "a Brazilian passport holder needs a Schengen visa
+    for Germany" where the answer was "visa-free"). A text that says both ("visa-free
+    for 90 days; a longer stay needs a visa") claims neither; a type that needs
+    neither a visa nor no visa unsaid (an electronic travel authorisation) is read as
+    the map ``required`` says; where the episode's visa answers differ in their need
+    (two travellers), no text is read so."""
+    if not isinstance(text, str) or not _VISA.search(text):
+        return []
+    types = [(slot, v) for slot, out in outputs.items()
+             if isinstance(v := out.get(VISA_TYPE_KEY), str) and _need_of(v) is not None]
+    if len({_need_of(v) for _, v in types}) != 1:
+        return []
+    no, yes = need_claims(text)
+    wrong, right = (no, yes) if _need_of(types[0][1]) else (yes, no)
+    return [(slot, v, wrong) for slot, v in types] if wrong and not right else []
+
+
+def _need_of(visa_type: str) -> bool | None:
+    """Whether ``visa_type`` needs a visa (None: a type the world does not list)."""
+    if visa_type in _NO_VISA_TYPES:
+        return False
+    return _required().get(visa_type)
