@@ -64,6 +64,16 @@ TASK_SIDE = {
                                          "graded as the 3-day allowance (6,444.75 CZK = 41,559 "
                                          "JPY); the daily rate alone (2,148.25 CZK), what 'per "
                                          "diem' says word for word, fails (v21 play-test, p1)",
+    # The play-test of grading version 22 (tests/data/played/v10-g22/README.md): a slip the
+    # task lets pass. The world's translators know a fixed set of sentences and answer any
+    # other text "[es] <the English text>", as their docs say; that answer is the world's
+    # translation (the competent variants own_wording and own_summary word a text their
+    # own way, send it through the translator and pass on what it returns, as this slip
+    # does). The task changes when a translator translates any text.
+    "tmz-v10-c2-0001-P2.send_untranslated": "c2-0001: the translator's tagged English, its "
+                                            "answer for the agent's own wording, sent as the "
+                                            "Spanish SMS passes: that answer is the world's "
+                                            "simulated translation (v10-g22, p4)",
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
@@ -127,14 +137,14 @@ GRADER_LENIENT = {
     # told as a miss: earnings_surprise.wrong_way; a wrong condition in a Polish SMS:
     # condition_synonyms.condition_claimed; set points told the wrong way round:
     # grading/change_order.py; a wrong landing time in a title: noted_facts asks a text
-    # with no asks of its own what its clause names).
+    # with no asks of its own what its clause names). c4-0090 P1's `visaopposite` (a
+    # Schengen visa "needed" where the look-up said visa-free) fails since grading version
+    # 24 (grading/visa_need.py: a visa's need told the other way is a wrong claim).
     "tmz-v9-c1-0005-P0.wrong-unit-claim-keeps-72.59": "the ticket says the unit price with GST "
                                                       "is 65.99 (the net) beside the right "
                                                       "72.59 x 3 total (p1)",
     "tmz-v9-c4-0072-P2.swapped-eps": "the EPS actual and estimate swapped ('3.22 vs 3.32 "
                                      "(miss)' for a 3.32 beat of 3.22) (p2)",
-    "tmz-v9-c4-0090-P1.visaopposite": "the final answer says a Schengen visa is needed where "
-                                      "none is (p4)",
     # toolmaze-v10's play-test (tests/data/played/v10/README.md).
     "tmz-v10-c1-0046-P1.no-top-review": "c1-0046: the #it-helpdesk post gives the score and "
                                         "the new average but not the 'one-line summary of "
@@ -142,18 +152,16 @@ GRADER_LENIENT = {
     # The play-test of grading version 22 (tests/data/played/v10-g22/README.md); its
     # c3-0028 P4 "QDPWHZ" (invented_ids reads a code of capitals alone) and c1-0020 P2
     # "the travel time is blocked in your calendar" (failure_text: no report) fail since,
-    # in version 22 itself.
+    # in version 22 itself; c2-0001 P2's `es_tag_no_translator` (an English SMS the agent
+    # tagged "[es]" itself) fails since grading version 24 (grading/untranslated.py: a
+    # tag is no language where the world translates the request's text), and its
+    # `send_untranslated` is TASK_SIDE.
     "tmz-v10-c1-0058-P0.finish-made-up-ids": _MADE_UP + " (RTK-ZZZZ9999; v10-g22, p1)",
     "tmz-v10-c2-0020-P3.finish-made-up-task-id": _MADE_UP + " (TSK-ZZZZ9999; v10-g22, p1)",
     "tmz-v10-c2-0020-P3.finish-wrong-task-id": _MADE_UP + " (another episode's TSK-YD6YQN6Z; "
                                                "v10-g22, p1)",
     "tmz-v10-c2-0095-P1.fakeid": _MADE_UP + " (MSG-AB12CD34EF; v10-g22, p3)",
     "tmz-v10-c2-0095-P1.fakeid-placeholder": _MADE_UP + " (v10-g22, p3)",
-    "tmz-v10-c2-0001-P2.es_tag_no_translator": "c2-0001: an SMS 'in Spanish' of English text "
-                                               "tagged [es] by the agent, no translator called, "
-                                               "passes (v10-g22, p4)",
-    "tmz-v10-c2-0001-P2.send_untranslated": "c2-0001: the translator's tagged English sent as "
-                                            "the Spanish SMS passes (v10-g22, p4)",
     "tmz-v10-c3-0026-P0.omit_online_status": "c3-0026: 'whether the Amsterdam sensor is online' "
                                              "is asked, and a row without it passes (v10-g22, "
                                              "p4)",
