@@ -162,6 +162,11 @@ def _unanswered_reason(u: Mapping[str, Any]) -> str:
         way = "beat" if (u.get("value") or 0) > 0 else "missed"
         return (f"{where} tells the earnings surprise {_show(u.get('told'))} the other way: "
                 f"the actual EPS {way} the estimate by {abs(u.get('value') or 0)} %")
+    if u.get("type") == "tax_label" and "sent" in u:
+        where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
+        return (f"{where} tells {_show(u.get('told'))} as the price {_show(u.get('value'))}, "
+                "but this episode's tax step gives that figure as the price on the other "
+                "side of tax: a wrong figure")
     if u.get("type") == "visa_need" and "sent" in u:
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
         return (f"{where} tells the user {_show(u.get('told'))}, the other way from the "

@@ -139,10 +139,9 @@ GRADER_LENIENT = {
     # grading/change_order.py; a wrong landing time in a title: noted_facts asks a text
     # with no asks of its own what its clause names). c4-0090 P1's `visaopposite` (a
     # Schengen visa "needed" where the look-up said visa-free) fails since grading version
-    # 24 (grading/visa_need.py: a visa's need told the other way is a wrong claim).
-    "tmz-v9-c1-0005-P0.wrong-unit-claim-keeps-72.59": "the ticket says the unit price with GST "
-                                                      "is 65.99 (the net) beside the right "
-                                                      "72.59 x 3 total (p1)",
+    # 24 (grading/visa_need.py: a visa's need told the other way is a wrong claim), and
+    # c1-0005 P0's `wrong-unit-claim-keeps-72.59` (the net 65.99 told as the unit price
+    # "including GST") too (grading/tax_inclusion.py: a figure read by its tax label).
     "tmz-v9-c4-0072-P2.swapped-eps": "the EPS actual and estimate swapped ('3.22 vs 3.32 "
                                      "(miss)' for a 3.32 beat of 3.22) (p2)",
     # toolmaze-v10's play-test (tests/data/played/v10/README.md).

@@ -47,6 +47,7 @@ from toolmaze_gym.grading.invented_ids import id_kinds, invented_told
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
+from toolmaze_gym.grading.tax_inclusion import wrong_way_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.unconverted_sum import unconverted_told
 from toolmaze_gym.grading.visa_need import VISA_NEED, need_told_wrong
@@ -471,7 +472,9 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     surprise told the other way (``earnings_surprise.wrong_way``, version 21); in a
     message or the answer, a change's old and new values told the other way round
     (``change_order``, version 21); in a message or the answer, a visa's need told the
-    other way (``visa_need.need_told_wrong``, version 24). Each with
+    other way (``visa_need.need_told_wrong``, version 24); in a message or the answer, a
+    net price told as with tax or a gross one as before it (``tax_inclusion``, version
+    24). Each with
     the figure ``told`` and the tool it was ``sent`` by ("" for the final answer)."""
     task = trace.idx.task
     sent = _sent_texts(trace)
@@ -501,6 +504,10 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
         out += [{"type": "changed_to", "value": value, "slot": slot, "told": figure,
                  "sent": tool} for slot, value, figure in swapped_changes(task, best.outputs,
                                                                           text)]
+    out += wrong_way_told(((trace.idx.corpus[str(s.action.get("name"))].behaviour,
+                            trace.view.body(i)) for i, s in enumerate(trace.steps)
+                           if s.clean_ok and s.action.get("name") in trace.idx.corpus.tools),
+                          told)  # a net price told as with tax, or the other way (v24)
     for tool, text in told:  # a visa needed where none is, or the other way (v24)
         out += [{"type": VISA_NEED, "value": value, "slot": slot, "told": words,
                  "sent": tool} for slot, value, words in need_told_wrong(best.outputs, text)]
