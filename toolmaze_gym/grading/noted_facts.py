@@ -27,6 +27,7 @@ from typing import Any
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.all_of_it import results, says_all
 from toolmaze_gym.grading.arguments import says
+from toolmaze_gym.grading.asked_change import change_asks
 from toolmaze_gym.grading.asked_facts import (
     action_words,
     clause_on,
@@ -158,10 +159,11 @@ def _own_asks(task: Task, corpus: Corpus, asking: list[str], slot: Slot, text: s
               asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
     """What the clauses asking for the text (``asking``) ask in words no output cue
     carries: "the plan" (``asked_plan``), a greeting "by name" (``by_name``; grading
-    version 21)."""
+    version 21), "the change" (``asked_change``)."""
     if not asking:
         return ()
     plan = plan_asks(task, corpus, slot, asking, text, asked)
+    plan += change_asks(task, corpus, slot, asking, text, asked + plan)
     return plan + name_asks(task, corpus, slot, asking, text, asked + plan)
 
 
