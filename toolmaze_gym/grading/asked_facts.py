@@ -18,6 +18,9 @@ balance by a push to me"), where the text's own asks grade it. A text asked (a n
 digest: v3 c3-0006 "give me a short digest of the latest climate news") is not asked
 here: it is told in the agent's own words, often in the file or message it writes.
 
+A question when an order will come ("(when will it come?)") asks its delivery date
+(``asked_delivery``; toolmaze-v10 review c4-0024).
+
 A sum is also asked by its rate (grading version 19, ``priced_refs``): toolmaze-v8's
 c4-0005 asks "how much did the Chicago house and the Oslo cabin use this month? The
 home pays 0.29 a kWh; ...", and the home's cost at that tariff (117.85) was graded
@@ -247,8 +250,12 @@ def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
         return ()
     slot_of = {step: slot for slot, step in task.meta.get("steps", {}).items()}
     graded = {(m[2], m[3]) for m in task.answer if len(m) >= 4} | _to_user(task, sc)
+    from toolmaze_gym.grading.asked_delivery import DELIVERY, delivery_refs
+
     out: list[Asked] = []
     refs = asked_refs(task.query, sc, corpus)
+    if not any(r.endswith(f".{DELIVERY}") for r in refs):  # "(when will it come?)"
+        refs += delivery_refs(task, sc, corpus)
     for ref in refs + priced_refs(task, sc, corpus, refs):
         step, field = ref.split(".", 1)
         slot = slot_of.get(step)
