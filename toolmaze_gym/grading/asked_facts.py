@@ -103,8 +103,16 @@ def _cue_starts(query: str, words: tuple[str, ...]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=4096)  # one per cue word: more than ``re``'s own cache holds
 def _cue_word(word: str) -> re.Pattern[str]:
-    """``word`` as a whole word in any case."""
-    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.I)
+    """``word`` as a whole word in any case. A cue that ends in a sign ("give #", "tell
+    #") is read up to the sign: the request writes the channel right after it ("give
+    #it-helpdesk a one-line summary", toolmaze-v10 play-test c1-0046), where a
+    phrasing's placeholder leaves a space (``tasks.asks.cue_in``)."""
+    head = r"(?<!\w)" if _WORD.match(word[:1]) else ""
+    tail = r"(?!\w)" if _WORD.match(word[-1:]) else ""
+    return re.compile(rf"{head}{re.escape(word)}{tail}", re.I)
+
+
+_WORD = re.compile(r"\w")
 
 
 def clause_on(query: str, at: int) -> str:

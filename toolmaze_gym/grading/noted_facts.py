@@ -37,6 +37,7 @@ from toolmaze_gym.grading.asked_facts import (
     scenario_of,
 )
 from toolmaze_gym.grading.asked_plan import plan_asks
+from toolmaze_gym.grading.asked_summary import summaries_named
 from toolmaze_gym.grading.by_name import name_asks
 from toolmaze_gym.grading.second_figure import MONEY, second_figures
 from toolmaze_gym.mentions import FREE_TEXT
@@ -90,8 +91,10 @@ def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus,
     """The outputs the clauses of ``step``'s cue ``words`` ask its texts to note."""
     if not words:
         return []
-    named = {ref for c in noting_clauses(query, words) for ref in outputs_named(c, sc)}
+    clauses = noting_clauses(query, words)
+    named = {ref for c in clauses for ref in outputs_named(c, sc)}
     out = [ref for ref, _ in sc.cues if ref in named]
+    out += [ref for ref in summaries_named(clauses, sc, step) if ref not in out]
     if says_all(query, words):  # version 21: "with all of it" (``all_of_it``)
         out += [ref for ref in results(sc, step, corpus) if ref not in out]
     return out
