@@ -130,13 +130,22 @@ def _noted(task: Task, corpus: Corpus, sc: Scenario, refs: list[str]
     return out
 
 
+def _by_value(mention: tuple[Any, ...]) -> tuple[str, Any]:
+    """A mention recorded without its step output (a task built before outputs were
+    recorded, toolmaze-v1 and v2) as (type, value): a fact a clause names is asked once,
+    not again beside it by its output, which would ask the figure written twice."""
+    value = mention[1]
+    return (mention[0], value if isinstance(value, str | int | float) else repr(value))
+
+
 def _extra(noted: list[tuple[str, Any, str, str, str]], text: str,
            have: set[tuple[str, str]], own: Slot) -> tuple[tuple[Any, ...], ...]:
     """The mentions the clause naming the step asks (``noted``) that its text ``text``
     lacks, less those another argument of the call carries (``_carried``)."""
     out: list[tuple[Any, ...]] = []
     for t, value, slot, key, field in noted:
-        if (slot, key) not in have and says(text, t, value) \
+        if (slot, key) not in have and _by_value((t, value)) not in have \
+                and says(text, t, value) \
                 and not _carried(own, slot, field, value):
             have.add((slot, key))
             out.append((t, value, slot, key))
@@ -194,7 +203,7 @@ def with_noted(task: Task, corpus: Corpus) -> Task:
         for k in texts:
             inp = inputs[k]
             text = inp.source.value
-            have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
+            have = {(m[2], m[3]) if len(m) >= 4 else _by_value(m) for m in inp.mentions}
             more = _extra(noted, text, have, slot) \
                 + _seconds(task, corpus, inp.mentions, text, have)
             more += _own_asks(task, corpus, asking, slot, text, inp.mentions + more)
