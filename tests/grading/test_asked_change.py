@@ -1,7 +1,7 @@
 """A text asked to carry "the change" carries each booking and cancellation the request
-made: the record by any of its names and the figure it came to (toolmaze-v10 review
-c4-0023: "a push with the change and a short summary of today's top business story"
-passed with the news sentence alone)."""
+made, the record by any of its names (toolmaze-v10 review c4-0023: "a push with the
+change and a short summary of today's top business story" passed with the news sentence
+alone)."""
 
 from __future__ import annotations
 
@@ -38,15 +38,15 @@ def test_the_change_is_asked_unless_it_names_a_figure_or_is_spelled_out(clause, 
     assert change_asked([clause]) is asked
 
 
-def test_the_change_asks_the_cancelled_flight_its_refund_and_the_new_train():
+def test_the_change_asks_the_cancelled_flight_and_the_new_train():
     push = next(s for s in with_noted(get_task(TASK), load_corpus()).slots if s.id == "s10")
     asked = {(m[0], m[1]) for i in push.inputs for m in i.mentions}
-    # not the fare: a later step files it as an expense, an errand of its own
+    # not the fare (a later step files it as an expense, an errand of its own), nor the
+    # refund in GBP (worked from the cancellation's 80.50 EUR: asked of the user)
     assert asked == {
         ("text", "Crescent Media will move 899 staff into its new Berlin headquarters "
                  "this year."),
-        ("flight_id", "AZ3262-CDGMXP-20261010"), ("money_amount", 70.86),
-        ("train_id", "TGV1769-PGLMIC-20261010"),
+        ("flight_id", "AZ3262-CDGMXP-20261010"), ("train_id", "TGV1769-PGLMIC-20261010"),
     }
 
 
@@ -67,12 +67,15 @@ def _push(tmp_path: Path, message: str) -> tuple[dict, str]:
      f"Paris to Milan, 10 October. {_NEWS}", True),                     # by the codes
     ("Flight AZ3262 cancelled, refund 70.86 GBP. Emma Bauer now takes train TGV1769. "
      f"{_NEWS}", True),                                                 # no fare, no time
-    ("Flight AZ3262 cancelled. Emma Bauer now takes train TGV1769. " + _NEWS, False),
+    ("Flight AZ3262 cancelled, refund 80.50 EUR. Emma Bauer now takes train TGV1769. "
+     f"{_NEWS}", True),                                     # the airline's own currency
+    ("Flight AZ3262 cancelled. Emma Bauer now takes train TGV1769. " + _NEWS, True),
     ("Flight AZ3262 cancelled, refund 70.86 GBP. Emma Bauer now takes the train. " + _NEWS,
      False),                                                            # which train?
     ("Refund 70.86 GBP. Emma Bauer now takes train TGV1769. " + _NEWS, False),  # which flight?
+    ("Emma Bauer now takes train TGV1769. " + _NEWS, False),           # no cancellation
     ("Flight AZ3262 cancelled, refund 80.50 GBP. Emma Bauer now takes train TGV1769. "
-     + _NEWS, False),                                                   # a wrong refund
+     + _NEWS, False),                                   # a wrong refund (unconverted_sum)
 ])
 def test_c4_0023s_push_with_the_change(message, success, tmp_path):
     g, reason = _push(tmp_path, message)
@@ -84,4 +87,4 @@ def test_a_push_without_the_change_is_explained_by_what_it_leaves_out():
     assert not g["success"]
     assert 'does not mention "TGV1769-PGLMIC-20261010" (train_id' in reason
     assert 'or "RTK-J563XDP8"' in reason  # the ticket names the train too
-    assert '"AZ3262-CDGMXP-20261010" (flight_id' in reason and "70.86 (money_amount" in reason
+    assert '"AZ3262-CDGMXP-20261010" (flight_id' in reason and 'or "7XCPQ4"' in reason

@@ -18,10 +18,8 @@ the request asks to be told to the user
 not asked of that text; the currency written right after it in the reference text goes
 with it. A clause that names no output, names that value too ("e-mail me the price
 and the alert"), or points back at what was asked before ("text me with all that",
-"one note with that") or at what the request changed ("a push with the change":
-``asked_change``, toolmaze-v10 review c4-0023, the refund told to the user is part of
-it), leaves the text's asks as they are; so does a value worked from named outputs
-alone (the °F of "the low" a converter gives).
+"one note with that"), leaves the text's asks as they are; so does a value worked from
+named outputs alone (the °F of "the low" a converter gives).
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ from dataclasses import replace
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
-from toolmaze_gym.grading.asked_change import change_asked
 from toolmaze_gym.grading.asked_facts import (
     action_words,
     asked_refs,
@@ -130,11 +127,11 @@ def _to_user(task: Task, sc: Scenario, corpus: Corpus) -> set[str]:
 def _named(task: Task, sc: Scenario, words: tuple[str, ...]) -> set[str]:
     """The outputs the clauses of a step's cue ``words`` name (empty: none names any,
     or one points back at what was asked before: "with all that", "one note with
-    that", or at what the request changed: "with the change")."""
+    that")."""
     if not words:
         return set()
     clauses = step_clauses(task.query, words)
-    if any(_BACK.search(c) for c in clauses) or change_asked(clauses):
+    if any(_BACK.search(c) for c in clauses):
         return set()
     return {ref for c in clauses for ref in outputs_named(c, sc)}
 
