@@ -82,3 +82,13 @@ def test_a_list_before_the_text_s_cue_is_one_clause():
     corpus = load_corpus()
     noted = with_noted(task, corpus)
     assert without_asked_elsewhere(noted, corpus) is noted
+
+
+def test_an_abbreviation_is_no_clause_stop():
+    """toolmaze-v10 c1-0010: "I'd like the 2026-Q1 earnings of 6758 (actual vs. estimated
+    EPS), an alert ..., and a summary for #facilities": the post's clause runs back over
+    "vs." to the sentence's start and names both EPS figures, so the post keeps both."""
+    corpus = load_corpus()
+    task = without_asked_elsewhere(with_noted(get_task("tmz-v10-c1-0010"), corpus), corpus)
+    post = task.slot_by_id["s5"]
+    assert {m[1] for i in post.inputs for m in i.mentions} == {19.04, 21.19}

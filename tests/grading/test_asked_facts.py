@@ -129,3 +129,16 @@ def test_a_cost_asked_by_its_tariff_is_told(tmp_path, told, success):
                        "which at 0.29 per kWh is 117.85;", told, tmp_path)
     assert g["success"] is success
     assert [u["value"] for u in g["unanswered"]] == ([] if success else [117.85])
+
+
+@pytest.mark.parametrize(("query", "words", "found"), [
+    # a cue ending in a sign is read up to it: the channel follows with no space
+    ("Rate it, so give #it-helpdesk a one-line summary.", ("give #",), (12,)),
+    ("Share both docs and tell #product, giving the time.", ("tell #",), (20,)),
+    ("Posted in #eng already.", ("post",), ()),          # a word cue stays a whole word
+    ("Repost it.", ("post",), ()),
+])
+def test_a_cue_word_is_found_where_the_request_says_it(query, words, found):
+    from toolmaze_gym.grading.asked_facts import cue_starts
+
+    assert cue_starts(query, words) == found

@@ -41,8 +41,10 @@ from toolmaze_gym.grading.second_figure import MONEY
 from toolmaze_gym.tasks.model import Input, Task
 from toolmaze_gym.tasks.scenarios import Scenario
 
-_CLAUSE_START = re.compile(r"[,.;!?](?:\s|$)")
-_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
+# "vs." is no stop: "(actual vs. estimated EPS), ..., and a summary for #facilities"
+# (toolmaze-v10 c1-0010) is one sentence, whose clause names both EPS figures.
+_CLAUSE_START = re.compile(r"(?<!\bvs)[,.;!?](?:\s|$)")
+_SENTENCE_END = re.compile(r"(?<!\bvs)[.;!?](?:\s|$)")
 _AND = re.compile(r"\band\b", re.I)
 _CURRENCY = "currency_code"
 # words that point back at what the request asked before: the text holds that too

@@ -18,6 +18,9 @@ balance by a push to me"), where the text's own asks grade it. A text asked (a n
 digest: v3 c3-0006 "give me a short digest of the latest climate news") is not asked
 here: it is told in the agent's own words, often in the file or message it writes.
 
+A question when an order will come ("(when will it come?)") asks its delivery date
+(``asked_delivery``; toolmaze-v10 review c4-0024).
+
 A sum is also asked by its rate (grading version 19, ``priced_refs``): toolmaze-v8's
 c4-0005 asks "how much did the Chicago house and the Oslo cabin use this month? The
 home pays 0.29 a kWh; ...", and the home's cost at that tariff (117.85) was graded
@@ -100,8 +103,16 @@ def _cue_starts(query: str, words: tuple[str, ...]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=4096)  # one per cue word: more than ``re``'s own cache holds
 def _cue_word(word: str) -> re.Pattern[str]:
-    """``word`` as a whole word in any case."""
-    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.I)
+    """``word`` as a whole word in any case. A cue that ends in a sign ("give #", "tell
+    #") is read up to the sign: the request writes the channel right after it ("give
+    #it-helpdesk a one-line summary", toolmaze-v10 play-test c1-0046), where a
+    phrasing's placeholder leaves a space (``tasks.asks.cue_in``)."""
+    head = r"(?<!\w)" if _WORD.match(word[:1]) else ""
+    tail = r"(?!\w)" if _WORD.match(word[-1:]) else ""
+    return re.compile(rf"{head}{re.escape(word)}{tail}", re.I)
+
+
+_WORD = re.compile(r"\w")
 
 
 def clause_on(query: str, at: int) -> str:
@@ -247,8 +258,12 @@ def untold_asks(task: Task, corpus: Corpus) -> tuple[Asked, ...]:
         return ()
     slot_of = {step: slot for slot, step in task.meta.get("steps", {}).items()}
     graded = {(m[2], m[3]) for m in task.answer if len(m) >= 4} | _to_user(task, sc)
+    from toolmaze_gym.grading.asked_delivery import DELIVERY, delivery_refs
+
     out: list[Asked] = []
     refs = asked_refs(task.query, sc, corpus)
+    if not any(r.endswith(f".{DELIVERY}") for r in refs):  # "(when will it come?)"
+        refs += delivery_refs(task, sc, corpus)
     for ref in refs + priced_refs(task, sc, corpus, refs):
         step, field = ref.split(".", 1)
         slot = slot_of.get(step)

@@ -27,6 +27,7 @@ from typing import Any
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.all_of_it import results, says_all
 from toolmaze_gym.grading.arguments import says
+from toolmaze_gym.grading.asked_change import change_asks
 from toolmaze_gym.grading.asked_facts import (
     action_words,
     clause_on,
@@ -36,6 +37,7 @@ from toolmaze_gym.grading.asked_facts import (
     scenario_of,
 )
 from toolmaze_gym.grading.asked_plan import plan_asks
+from toolmaze_gym.grading.asked_summary import summaries_named
 from toolmaze_gym.grading.by_name import name_asks
 from toolmaze_gym.grading.second_figure import MONEY, second_figures
 from toolmaze_gym.mentions import FREE_TEXT
@@ -89,8 +91,10 @@ def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus,
     """The outputs the clauses of ``step``'s cue ``words`` ask its texts to note."""
     if not words:
         return []
-    named = {ref for c in noting_clauses(query, words) for ref in outputs_named(c, sc)}
+    clauses = noting_clauses(query, words)
+    named = {ref for c in clauses for ref in outputs_named(c, sc)}
     out = [ref for ref, _ in sc.cues if ref in named]
+    out += [ref for ref in summaries_named(clauses, sc, step) if ref not in out]
     if says_all(query, words):  # version 21: "with all of it" (``all_of_it``)
         out += [ref for ref in results(sc, step, corpus) if ref not in out]
     return out
@@ -126,13 +130,22 @@ def _noted(task: Task, corpus: Corpus, sc: Scenario, refs: list[str]
     return out
 
 
+def _by_value(mention: tuple[Any, ...]) -> tuple[str, Any]:
+    """A mention recorded without its step output (a task built before outputs were
+    recorded, toolmaze-v1 and v2) as (type, value): a fact a clause names is asked once,
+    not again beside it by its output, which would ask the figure written twice."""
+    value = mention[1]
+    return (mention[0], value if isinstance(value, str | int | float) else repr(value))
+
+
 def _extra(noted: list[tuple[str, Any, str, str, str]], text: str,
            have: set[tuple[str, str]], own: Slot) -> tuple[tuple[Any, ...], ...]:
     """The mentions the clause naming the step asks (``noted``) that its text ``text``
     lacks, less those another argument of the call carries (``_carried``)."""
     out: list[tuple[Any, ...]] = []
     for t, value, slot, key, field in noted:
-        if (slot, key) not in have and says(text, t, value) \
+        if (slot, key) not in have and _by_value((t, value)) not in have \
+                and says(text, t, value) \
                 and not _carried(own, slot, field, value):
             have.add((slot, key))
             out.append((t, value, slot, key))
@@ -158,10 +171,11 @@ def _own_asks(task: Task, corpus: Corpus, asking: list[str], slot: Slot, text: s
               asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
     """What the clauses asking for the text (``asking``) ask in words no output cue
     carries: "the plan" (``asked_plan``), a greeting "by name" (``by_name``; grading
-    version 21)."""
+    version 21), "the change" (``asked_change``)."""
     if not asking:
         return ()
     plan = plan_asks(task, corpus, slot, asking, text, asked)
+    plan += change_asks(task, corpus, slot, asking, text, asked + plan)
     return plan + name_asks(task, corpus, slot, asking, text, asked + plan)
 
 
@@ -189,7 +203,7 @@ def with_noted(task: Task, corpus: Corpus) -> Task:
         for k in texts:
             inp = inputs[k]
             text = inp.source.value
-            have = {(m[2], m[3]) for m in inp.mentions if len(m) >= 4}
+            have = {(m[2], m[3]) if len(m) >= 4 else _by_value(m) for m in inp.mentions}
             more = _extra(noted, text, have, slot) \
                 + _seconds(task, corpus, inp.mentions, text, have)
             more += _own_asks(task, corpus, asking, slot, text, inp.mentions + more)
