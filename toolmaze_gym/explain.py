@@ -162,6 +162,13 @@ def _unanswered_reason(u: Mapping[str, Any]) -> str:
         way = "beat" if (u.get("value") or 0) > 0 else "missed"
         return (f"{where} tells the earnings surprise {_show(u.get('told'))} the other way: "
                 f"the actual EPS {way} the estimate by {abs(u.get('value') or 0)} %")
+    if u.get("type") == "eps_pair" and "sent" in u:
+        where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
+        actual, estimate = u.get("value") or (0, 0)
+        way = "beat" if actual > estimate else "missed"
+        return (f"{where} tells the EPS against the estimate the wrong way round "
+                f"({_show(u.get('told'))}): the actual EPS {actual} {way} the estimate "
+                f"{estimate}")
     if u.get("sent"):
         return (f"the text sent by {u['sent']} tells {_show(u.get('told'))} for the "
                 f"{u.get('type')} {_show(u.get('value'))}: a wrong figure sent to someone")

@@ -127,12 +127,12 @@ GRADER_LENIENT = {
     # told as a miss: earnings_surprise.wrong_way; a wrong condition in a Polish SMS:
     # condition_synonyms.condition_claimed; set points told the wrong way round:
     # grading/change_order.py; a wrong landing time in a title: noted_facts asks a text
-    # with no asks of its own what its clause names).
+    # with no asks of its own what its clause names); p2's c4-0072 P2 `swapped-eps` ('3.22 vs
+    # 3.32 (miss)' for a 3.32 beat of 3.22) fails since grading version 24
+    # (earnings_surprise.wrong_pair).
     "tmz-v9-c1-0005-P0.wrong-unit-claim-keeps-72.59": "the ticket says the unit price with GST "
                                                       "is 65.99 (the net) beside the right "
                                                       "72.59 x 3 total (p1)",
-    "tmz-v9-c4-0072-P2.swapped-eps": "the EPS actual and estimate swapped ('3.22 vs 3.32 "
-                                     "(miss)' for a 3.32 beat of 3.22) (p2)",
     "tmz-v9-c4-0090-P1.visaopposite": "the final answer says a Schengen visa is needed where "
                                       "none is (p4)",
     # toolmaze-v10's play-test (tests/data/played/v10/README.md).
@@ -142,7 +142,9 @@ GRADER_LENIENT = {
     # The play-test of grading version 22 (tests/data/played/v10-g22/README.md); its
     # c3-0028 P4 "QDPWHZ" (invented_ids reads a code of capitals alone) and c1-0020 P2
     # "the travel time is blocked in your calendar" (failure_text: no report) fail since,
-    # in version 22 itself.
+    # in version 22 itself; c4-0012 P2 `epsswap` (MERI's EPS told '0.54 vs 0.62 estimate
+    # (miss)' for a 0.62 beat of 0.54) fails since grading version 24
+    # (grading/earnings_surprise.py: wrong_pair).
     "tmz-v10-c1-0058-P0.finish-made-up-ids": _MADE_UP + " (RTK-ZZZZ9999; v10-g22, p1)",
     "tmz-v10-c2-0020-P3.finish-made-up-task-id": _MADE_UP + " (TSK-ZZZZ9999; v10-g22, p1)",
     "tmz-v10-c2-0020-P3.finish-wrong-task-id": _MADE_UP + " (another episode's TSK-YD6YQN6Z; "
@@ -157,8 +159,6 @@ GRADER_LENIENT = {
     "tmz-v10-c3-0026-P0.omit_online_status": "c3-0026: 'whether the Amsterdam sensor is online' "
                                              "is asked, and a row without it passes (v10-g22, "
                                              "p4)",
-    "tmz-v10-c4-0012-P2.epsswap": "c4-0012: MERI's EPS told '0.54 vs 0.62 estimate (miss)' for "
-                                  "a 0.62 beat of 0.54 passes (v10-g22, p6)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each
