@@ -92,12 +92,11 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # pass since grading version 22 (a percent change told rounded:
     # mentions._rounded_percent; a visa asked as a yes or no: grading/visa_need.py).
     # The play-test of grading version 22 (tests/data/played/v10-g22/README.md); its
-    # c2-0020 P3 "Visa: not required" passes since, in version 22 itself.
-    "tmz-v10-c4-0083-P2.ship_to_new_york": "c4-0083: the order shipped to New York, the city "
-                                           "whose weather is asked, is accepted, yet the SMS "
-                                           "is held to the reference run's 'clear' (25 Aug in "
-                                           "Sao Paulo's delivery) where this episode's own "
-                                           "forecasts say rain (v10-g22 play-test, p2)",
+    # c2-0020 P3 "Visa: not required" passes since, in version 22 itself, and c4-0083 P2
+    # `ship_to_new_york` (the SMS held to the reference run's 'clear' for its 25 Aug
+    # delivery, where this episode's order shipped to New York is due 22 Aug, rain) since
+    # grading version 24 (resolution._own_answer: a lookup the episode's own values ask
+    # otherwise than the reference run did is read from the agent's own call).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
