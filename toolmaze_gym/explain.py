@@ -171,6 +171,13 @@ def _unanswered_reason(u: Mapping[str, Any]) -> str:
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
         return (f"{where} tells the user {_show(u.get('told'))}, the other way from the "
                 f"visa rules this episode looked up: {_show(u.get('value'))}")
+    if u.get("type") == "eps_pair" and "sent" in u:
+        where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
+        actual, estimate = u.get("value") or (0, 0)
+        way = "beat" if actual > estimate else "missed"
+        return (f"{where} tells the EPS against the estimate the wrong way round "
+                f"({_show(u.get('told'))}): the actual EPS {actual} {way} the estimate "
+                f"{estimate}")
     if u.get("sent"):
         return (f"the text sent by {u['sent']} tells {_show(u.get('told'))} for the "
                 f"{u.get('type')} {_show(u.get('value'))}: a wrong figure sent to someone")

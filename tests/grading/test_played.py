@@ -102,12 +102,11 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # pass since grading version 22 (a percent change told rounded:
     # mentions._rounded_percent; a visa asked as a yes or no: grading/visa_need.py).
     # The play-test of grading version 22 (tests/data/played/v10-g22/README.md); its
-    # c2-0020 P3 "Visa: not required" passes since, in version 22 itself.
-    "tmz-v10-c4-0083-P2.ship_to_new_york": "c4-0083: the order shipped to New York, the city "
-                                           "whose weather is asked, is accepted, yet the SMS "
-                                           "is held to the reference run's 'clear' (25 Aug in "
-                                           "Sao Paulo's delivery) where this episode's own "
-                                           "forecasts say rain (v10-g22 play-test, p2)",
+    # c2-0020 P3 "Visa: not required" passes since, in version 22 itself, and c4-0083 P2
+    # `ship_to_new_york` (the SMS held to the reference run's 'clear' for its 25 Aug
+    # delivery, where this episode's order shipped to New York is due 22 Aug, rain) since
+    # grading version 23 (resolution._own_answer: a lookup the episode's own values ask
+    # otherwise than the reference run did is read from the agent's own call).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -139,11 +138,11 @@ GRADER_LENIENT = {
     # grading/change_order.py; a wrong landing time in a title: noted_facts asks a text
     # with no asks of its own what its clause names). c4-0090 P1's `visaopposite` (a
     # Schengen visa "needed" where the look-up said visa-free) fails since grading version
-    # 24 (grading/visa_need.py: a visa's need told the other way is a wrong claim), and
+    # 23 (grading/visa_need.py: a visa's need told the other way is a wrong claim), and
     # c1-0005 P0's `wrong-unit-claim-keeps-72.59` (the net 65.99 told as the unit price
-    # "including GST") too (grading/tax_inclusion.py: a figure read by its tax label).
-    "tmz-v9-c4-0072-P2.swapped-eps": "the EPS actual and estimate swapped ('3.22 vs 3.32 "
-                                     "(miss)' for a 3.32 beat of 3.22) (p2)",
+    # "including GST") too (grading/tax_inclusion.py: a figure read by its tax label);
+    # p2's c4-0072 P2 `swapped-eps` ('3.22 vs 3.32 (miss)' for a 3.32 beat of 3.22) too
+    # (earnings_surprise.wrong_pair).
     # toolmaze-v10's play-test (tests/data/played/v10/README.md): c1-0046 P1's
     # `no-top-review`, a #it-helpdesk post without the 'one-line summary of the top review'
     # asked, fails since grading version 23 (grading/asked_summary.py; the clause 'give
@@ -152,9 +151,10 @@ GRADER_LENIENT = {
     # c3-0028 P4 "QDPWHZ" (invented_ids reads a code of capitals alone) and c1-0020 P2
     # "the travel time is blocked in your calendar" (failure_text: no report) fail since,
     # in version 22 itself; c2-0001 P2's `es_tag_no_translator` (an English SMS the agent
-    # tagged "[es]" itself) fails since grading version 24 (grading/untranslated.py: a
+    # tagged "[es]" itself) fails since grading version 23 (grading/untranslated.py: a
     # tag is no language where the world translates the request's text), and its
-    # `send_untranslated` is TASK_SIDE.
+    # `send_untranslated` is TASK_SIDE; c4-0012 P2 `epsswap` (MERI's EPS told '0.54 vs
+    # 0.62 estimate (miss)' for a 0.62 beat of 0.54) too (earnings_surprise.wrong_pair).
     "tmz-v10-c1-0058-P0.finish-made-up-ids": _MADE_UP + " (RTK-ZZZZ9999; v10-g22, p1)",
     "tmz-v10-c2-0020-P3.finish-made-up-task-id": _MADE_UP + " (TSK-ZZZZ9999; v10-g22, p1)",
     "tmz-v10-c2-0020-P3.finish-wrong-task-id": _MADE_UP + " (another episode's TSK-YD6YQN6Z; "
@@ -164,8 +164,6 @@ GRADER_LENIENT = {
     "tmz-v10-c3-0026-P0.omit_online_status": "c3-0026: 'whether the Amsterdam sensor is online' "
                                              "is asked, and a row without it passes (v10-g22, "
                                              "p4)",
-    "tmz-v10-c4-0012-P2.epsswap": "c4-0012: MERI's EPS told '0.54 vs 0.62 estimate (miss)' for "
-                                  "a 0.62 beat of 0.54 passes (v10-g22, p6)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

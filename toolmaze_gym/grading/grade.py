@@ -41,7 +41,13 @@ from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
 from toolmaze_gym.grading.change_order import swapped_changes
 from toolmaze_gym.grading.costs import agent_optimal_after, tools_called_after
-from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprises, wrong_way
+from toolmaze_gym.grading.earnings_surprise import (
+    EPS_PAIR,
+    EPS_SURPRISE,
+    pair_told_wrong,
+    surprises,
+    wrong_way,
+)
 from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.invented_ids import id_kinds, invented_told
 from toolmaze_gym.grading.overtrust import _propagated
@@ -469,7 +475,8 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     near it and wrong, as ``_told_wrong`` reads the final answer (``wrong_figures``);
     in a message or the answer, an amount told under the code of the currency a step
     converted it into (``unconverted_sum``); in a message or the answer, an earnings
-    surprise told the other way (``earnings_surprise.wrong_way``, version 21); in a
+    surprise told the other way (``earnings_surprise.wrong_way``, version 21), or its
+    two EPS figures the wrong way round (``earnings_surprise.wrong_pair``); in a
     message or the answer, a change's old and new values told the other way round
     (``change_order``, version 21); in a message or the answer, a visa's need told the
     other way (``visa_need.need_told_wrong``, version 24); in a message or the answer, a
@@ -500,6 +507,9 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
         if way is not None:
             out.append({"type": EPS_SURPRISE, "value": round(pct, 2), "slot": slot,
                         "told": way[1], "sent": way[0]})
+        elif (pair := pair_told_wrong(best.outputs[slot], told)) is not None:  # (v24)
+            out.append({"type": EPS_PAIR, "value": pair[0], "slot": slot, "told": pair[2],
+                        "sent": pair[1]})
     for tool, text in told:  # a change told the other way round (v21)
         out += [{"type": "changed_to", "value": value, "slot": slot, "told": figure,
                  "sent": tool} for slot, value, figure in swapped_changes(task, best.outputs,

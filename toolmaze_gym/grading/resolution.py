@@ -3,7 +3,9 @@
 The slots of the path are walked in dependency order. For each expected call the
 arguments are resolved from what *this episode* returned upstream: the response
 of the agent's own matching call where it made one, the reference run's response
-(a world fact: the same for any tool that reports it) where it did not. So the id
+(a world fact: the same for any tool that reports it) where it did not, unless the
+episode's values ask the lookup otherwise than the reference run did (a date its own
+order moved): then the agent's own clean call with those values (``_own_answer``). So the id
 of a draft, sheet or payment the agent created is the id expected downstream, and
 a reference id the episode never produced is wrong. Actions are required: each
 must be matched by a clean call of its own, after the calls that produced the
@@ -341,6 +343,9 @@ def _resolve_slot(idx: TaskIndex, view: EpisodeView, st: _State, slot_id: str,
                     got = view.body(near)
                     if got is not None and _has_fields(got, exp.call.response):
                         body, at = got, near
+            elif (asked := _own_answer(view, exp, m, after, _resolved(exp, st.outputs, local))
+                  ) is not None:
+                body, at = view.body(asked), asked  # never the reference's other question
             elif own is not None and cid not in own.keep:
                 body = _own_lookup(idx, view, st, exp, m, after, local, lookups, cid,
                                    own) or body
@@ -392,6 +397,22 @@ def _own_lookup(idx: TaskIndex, view: EpisodeView, st: _State, exp: Expected, m:
         return None
     body = own.derive(exp.call.tool, args)
     return body if body is not None and _has_fields(body, ref) else None
+
+
+def _own_answer(view: EpisodeView, exp: Expected, m: Matcher, after: int,
+                args: Sequence[tuple[str, Any]]) -> int | None:
+    """The agent's own clean call that answers lookup ``exp`` as this episode asks it,
+    where the episode's values ask it otherwise than the reference run did (grading
+    version 24, toolmaze-v10 play-test c4-0083 P2 `ship_to_new_york`): the forecast
+    for the delivery date the agent's own order got, not the reference run's forecast
+    for its other date. Taken though the provenance check refused it (coordinates the
+    agent knew without a geocoder): it is what the agent had, and the reference run's
+    answer is to another question. Only its answer is read; the path takes no step."""
+    if exp.action or dict(args) == dict(exp.call.args):
+        return None
+    return next((i for i in view.by_tool.get(exp.call.tool, ())
+                 if i > after and view.accepts(m, i) and view.body(i) is not None
+                 and _has_fields(view.body(i), exp.call.response)), None)
 
 
 def _anothers(idx: TaskIndex, exp: Expected, view: EpisodeView, i: int) -> bool:
