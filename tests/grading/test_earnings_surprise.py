@@ -43,7 +43,7 @@ def test_the_mail_may_tell_the_surprise_instead_of_both_eps(tmp_path, told, succ
     assert replay_changed(source, EPISODE, PLAYED, told, tmp_path)["success"] is success
 
 
-# ------------------------------------------- the EPS pair told the wrong way (version 24)
+# ------------------------------------------- the EPS pair told the wrong way (version 23)
 
 G22 = Path(__file__).parent.parent / "data" / "played" / "v10-g22" / "slips"
 EPSSWAP = "tmz-v10-c4-0012-P2"  # MERI: 0.62 actual beat a 0.54 estimate

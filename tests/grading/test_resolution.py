@@ -1,5 +1,5 @@
 """A lookup resolves against this episode's own values, never the reference run's answer
-to another question (grading version 24, the v10-g22 play-test's probe c4-0083 P2
+to another question (grading version 23, the v10-g22 play-test's probe c4-0083 P2
 `ship_to_new_york`): the agent's order, shipped to New York, is due 22 Aug where the
 reference run's is due 25 Aug, so the weather its SMS must tell is its own 22 Aug
 forecast (rain), not the reference's 25 Aug one (clear)."""

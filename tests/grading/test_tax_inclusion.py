@@ -1,4 +1,4 @@
-"""A price told as including tax is the price with tax (grading version 24,
+"""A price told as including tax is the price with tax (grading version 23,
 ``grading/tax_inclusion.py``; v9-g21 play-test c1-0005 P0 ``wrong-unit-claim-keeps-72.59``:
 "unit price including GST is 65.99 USD", the net, beside the right "3 x 72.59")."""
 

@@ -1,4 +1,4 @@
-"""A "[es] …" tag is the translators' mark, not a language (grading version 24,
+"""A "[es] …" tag is the translators' mark, not a language (grading version 23,
 ``grading/untranslated.py``; v10-g22 play-test c2-0001 P2 ``es_tag_no_translator``: an
 English SMS asked "in Spanish" that the agent tagged "[es]" itself passed)."""
 

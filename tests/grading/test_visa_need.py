@@ -65,7 +65,7 @@ def test_the_ticket_tells_the_visa_need_its_way(tmp_path, old, new, success):
     assert g["success"] is success, out
 
 
-# A visa's need told the other way is a wrong claim (grading version 24, v9-g21 play-test
+# A visa's need told the other way is a wrong claim (grading version 23, v9-g21 play-test
 # c4-0090 P1 ``visaopposite``): the look-up said visa-free for a BR passport in Germany.
 SLIP = (REVIEWS.parent / "played" / "v9-g21" / "slips"
         / "tmz-v9-c4-0090-P1.visaopposite.actions")

@@ -134,7 +134,7 @@ class TextRule:
     today: str = ""
     # the languages the task's world has no translation into for the text its request
     # routes (the reference run's translator answered "[es] ..."): there a translator's
-    # tagged answer stands for that language (``untranslated``, grading version 24)
+    # tagged answer stands for that language (``untranslated``, grading version 23)
     tagged: frozenset[str] = frozenset()
 
     def accepts(self, text: Any, pool: str = "") -> bool:

@@ -17,7 +17,7 @@ says its way by its own sign ("-6.13 %") or else by the direction word nearest t
 in its line (beat, above, exceeded; miss, below, fell short): the other way fails. A
 line with no direction says nothing either way.
 
-Since grading version 24 the two EPS figures told together are held to their way too
+Since grading version 23 the two EPS figures told together are held to their way too
 (``wrong_pair``): the play-tests of grading versions 21 and 22 (v9 c4-0072 P2, v10 c4-0012
 P2) mailed "3.22 vs 3.32 (miss)" and "0.54 vs 0.62 estimate (miss)" for actuals of 3.32
 and 0.62 that beat estimates of 3.22 and 0.54, and passed on the figures. Where one
@@ -113,7 +113,7 @@ def _way(line: str, m: re.Match[str]) -> int:
     return min(words)[1] if words else 0
 
 
-# ---------------------------------------------------------------- the pair (version 24)
+# ---------------------------------------------------------------- the pair (version 23)
 
 # A clause: a line, or a part of one set off by a sentence end, ";" or "|" ("vs." and
 # "est." end no sentence).

@@ -479,7 +479,7 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     two EPS figures the wrong way round (``earnings_surprise.wrong_pair``); in a
     message or the answer, a change's old and new values told the other way round
     (``change_order``, version 21); in a message or the answer, a visa's need told the
-    other way (``visa_need.need_told_wrong``, version 24); in a message or the answer, a
+    other way (``visa_need.need_told_wrong``, version 23); in a message or the answer, a
     net price told as with tax or a gross one as before it (``tax_inclusion``, version
     24). Each with
     the figure ``told`` and the tool it was ``sent`` by ("" for the final answer)."""

@@ -403,7 +403,7 @@ def _own_answer(view: EpisodeView, exp: Expected, m: Matcher, after: int,
                 args: Sequence[tuple[str, Any]]) -> int | None:
     """The agent's own clean call that answers lookup ``exp`` as this episode asks it,
     where the episode's values ask it otherwise than the reference run did (grading
-    version 24, toolmaze-v10 play-test c4-0083 P2 `ship_to_new_york`): the forecast
+    version 23, toolmaze-v10 play-test c4-0083 P2 `ship_to_new_york`): the forecast
     for the delivery date the agent's own order got, not the reference run's forecast
     for its other date. Taken though the provenance check refused it (coordinates the
     agent knew without a geocoder): it is what the agent had, and the reference run's

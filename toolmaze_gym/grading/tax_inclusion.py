@@ -1,4 +1,4 @@
-"""A price told as including tax is the price with tax (grading version 24).
+"""A price told as including tax is the price with tax (grading version 23).
 
 A tax step (``shop.tax``, ``finance.vat``: compute_vat, calculate_sales_tax,
 calculate_vat) turns a net price into a gross one. A text that tells both figures

@@ -1,4 +1,4 @@
-"""A "[es] …" tag is the translators' mark, not a language (grading version 24).
+"""A "[es] …" tag is the translators' mark, not a language (grading version 23).
 
 The world's translators know a fixed set of sentences; any other text "is not
 translated: it comes back unchanged, tagged with the target language ('[es] …')", as

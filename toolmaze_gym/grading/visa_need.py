@@ -78,7 +78,7 @@ def need_claims(text: str) -> tuple[str, str]:
 def need_told_wrong(outputs: Mapping[str, Mapping[str, Any]], text: str
                     ) -> list[tuple[str, str, str]]:
     """(slot, visa type, the words) for each visa type this episode's visa look-up
-    answered whose need ``text`` tells the other way only (grading version 24:
+    answered whose need ``text`` tells the other way only (grading version 23:
     v9-g21 play-test c4-0090 P1, "a Brazilian passport holder needs a Schengen visa
     for Germany" where the answer was "visa-free"). A text that says both ("visa-free
     for 90 days; a longer stay needs a visa") claims neither; a type that needs
