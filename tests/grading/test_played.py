@@ -266,13 +266,19 @@ def replay_changed(source: Path, episode: str, old: str, new: str, tmp_path: Pat
                    count: int = -1) -> dict:
     """The grade of ``episode`` replayed from ``source`` with ``old`` written ``new``
     (``count`` times; every time by default): a one-change variant of a played file.
-    The change must land, or the variant would replay the original and prove nothing.
-    Where the change gives a record a new id (a message's hashes its body), a later text
-    that keeps the source's id for that same call's record tells the new one, as
-    ``played_text`` does for the files (``_rekey``)."""
+    The change must land, or the variant would replay the original and prove nothing."""
     text = played_text(source)
     assert old in text, f"{old!r} is not in {source.name}"
-    changed = text.replace(old, new, count)
+    return replay_variant(source, text.replace(old, new, count), episode, tmp_path)[0]
+
+
+def replay_variant(source: Path, changed: str, episode: str, tmp_path: Path
+                   ) -> tuple[dict, str]:
+    """The grade and explanation of ``changed``, a variant of played file ``source``,
+    replayed as ``episode``. Where the change gives a record a new id (a message's
+    hashes its body), a later text that keeps the source's id for that same call's
+    record tells the new one, as ``played_text`` does for the files (``_rekey``)."""
+    text = played_text(source)
     rec = _rekey.record(changed, episode)
     if any(u["told"] in text for u in _rekey.invented(rec)):
         base = partial(_rekey.calls, _rekey.record(text, episode))
@@ -280,7 +286,7 @@ def replay_changed(source: Path, episode: str, old: str, new: str, tmp_path: Pat
             changed = changed.replace(a, b)
     path = tmp_path / source.name
     path.write_text(changed, encoding="utf-8")
-    return _replay(path, episode)[0]
+    return _replay(path, episode)
 
 
 def _cases():
