@@ -26,7 +26,7 @@ from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.arguments import CONDITION, implied, says
 from toolmaze_gym.grading.condition_synonyms import claim, condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
-from toolmaze_gym.grading.stated_order import not_before
+from toolmaze_gym.grading.stated_order import check_tools, not_before
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
 from toolmaze_gym.grading.told_together import TOLD_TOGETHER
 from toolmaze_gym.grading.trace import Trace
@@ -152,7 +152,7 @@ def _before_stated(idx: Any, slot_id: str, steps: Sequence[Step], tries: Sequenc
     if not before:
         return []
     called = [(str(s.action.get("name")), s.clean_ok) for s in steps]
-    tools_of = {u: idx.slot_by_id[u].tools for u in before}
+    tools_of = {u: check_tools(idx.task, idx.corpus, slot_id, u) for u in before}
     names = idx.task.meta.get("steps", {})
     out = []
     for i in tries:

@@ -152,11 +152,13 @@ def _unanswered_reason(u: Mapping[str, Any]) -> str:
     """One asked value the final answer left out, or stated wrong (``told``: grading
     version 19, a wrong claim to the user though a text carried the value right; with
     ``sent``, version 21: a wrong figure in a message, by the tool that sent it; with
-    ``invented``, version 21: an id that misnames a shown one or names no record)."""
+    ``invented``, version 21: an id that misnames a shown one or names no record; version
+    24: a record's key the episode never showed)."""
     if u.get("invented"):
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the ending's text"
         return (f"{where} tells the {u.get('type')} {_show(u.get('told'))}, which this "
-                "episode never showed: a mistyped id, or one a tool refused (a false claim)")
+                "episode never showed: a record's key made up or another episode's, a "
+                "mistyped id, or one a tool refused (a false claim)")
     if u.get("type") == "eps_surprise" and "sent" in u:
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
         way = "beat" if (u.get("value") or 0) > 0 else "missed"

@@ -55,8 +55,8 @@ def test_the_slip_fails_for_what_it_told_wrong(slip):
 
 def test_the_slip_with_the_old_message_id_fails_too():
     """The slip as played kept the finish's message id of the e-mail before the change
-    (a new body, a new id): wholly unlike the new one, so no misnamed id; the surprise
-    told the other way fails it."""
+    (a new body, a new id); the replay re-keys it (``tests/data/played/rekeyed.tsv``), so
+    no id is invented, and the surprise told the other way fails it."""
     slip = "tmz-v9-c4-0038-P3.beat-miss-swapped"
     g, _ = _replay(DATA / "slips" / f"{slip}.actions", EARNINGS)
     assert not g["success"] and "false_claim" not in g["labels"]
@@ -78,6 +78,37 @@ def test_a_ticket_key_told_in_the_finish(tmp_path, told, ok):
     g = replay_changed(_played(TICKET), TICKET, "ticket TKT-YKUAQ3L9 for", told, tmp_path)
     assert g["success"] is ok
     assert ("false_claim" in g["labels"]) is not ok
+
+
+@pytest.mark.parametrize(("told", "ok"), [
+    # stand-ins and what no record's key looks like: no claim (the request does not ask
+    # the ticket's key)
+    ("ticket TKT-XXXXXXXX for", True),     # one character over and over
+    ("ticket TKT-<key> for", True),
+    ("ticket TKT-XXXX for", True),         # not the kind's code (eight)
+    ("ticket Q7XK2M for", True),           # a bare code wholly unlike: not read
+    # a record's key the episode never showed: made up, or another episode's
+    ("ticket TKT-ZZZZ9999 for", False),
+    ("ticket TKT-4T3YYTP5 for", False),
+    ("ticket TKT-YKUAQ3L9 (see also TKT-AB12CD34) for", False),
+])
+def test_a_record_key_the_episode_never_showed(tmp_path, told, ok):
+    """Grading version 23 (the v10-g22 play-test's slips: RTK-ZZZZ9999 for an e-ticket
+    shown as RTK-Q76YUQTJ passed): a key in its kind's shape is read however unlike the
+    shown ones it is."""
+    g = replay_changed(_played(TICKET), TICKET, "ticket TKT-YKUAQ3L9 for", told, tmp_path)
+    assert g["success"] is ok
+    assert ("false_claim" in g["labels"]) is not ok
+
+
+def test_the_explanation_names_the_key_never_shown(tmp_path):
+    g = replay_changed(_played(TICKET), TICKET, "ticket TKT-YKUAQ3L9 for",
+                       "ticket TKT-ZZZZ9999 for", tmp_path)
+    assert [u["told"] for u in g["unanswered"]] == ["TKT-ZZZZ9999"]
+    assert _unanswered_reason(g["unanswered"][0]) == (
+        'the ending\'s text tells the ticket_id "TKT-ZZZZ9999", which this episode never '
+        "showed: a record's key made up or another episode's, a mistyped id, or one a tool "
+        "refused (a false claim)")
 
 
 @pytest.mark.parametrize(("told", "ok"), [

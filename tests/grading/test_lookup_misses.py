@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.grading.test_played import played_text
 from toolmaze_gym.play import PlaySession
 from toolmaze_gym.tasks.suite import get_task
 
@@ -31,7 +32,7 @@ SEARCH_MISS = ('step 6 (search_car_rentals {"city": "Mexico City", "pickup_date"
 def _replay(path: Path) -> tuple[dict, list[str]]:
     """The grade and the explanation's verdict lines of the episode in ``path``."""
     s = PlaySession(get_task("tmz-v3-c4-0052"), "P2", prompt="failure_aware")
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in played_text(path).splitlines():
         if s.done:
             break
         s.handle(line)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import _replay, played_text, replay_variant
 from toolmaze_gym.corpus.catalog import load_corpus
 from toolmaze_gym.grading.noted_facts import noting_clauses, with_noted
 from toolmaze_gym.play import PlaySession
@@ -42,14 +42,12 @@ def test_the_refund_the_to_do_is_asked_to_note_is_added_to_its_asks():
 ])
 def test_the_to_do_must_note_the_refund(tmp_path, new, success):
     source = PLAYED / "tmz-v7-c4-0099-P2.actions"
-    text = source.read_text(encoding="utf-8")
+    text = played_text(source)
     old = ", refund 559.98 USD,"
     assert old in text
     if new is not None:
         text = text.replace(old, f", {new}," if new else ",")
-    path = tmp_path / source.name
-    path.write_text(text, encoding="utf-8")
-    g, out = _replay(path, "tmz-v7-c4-0099-P2")
+    g, out = replay_variant(source, text, "tmz-v7-c4-0099-P2", tmp_path)
     assert g["success"] is success, out
 
 
@@ -124,15 +122,13 @@ def _itinerary_id(actions: str) -> str:
 ])
 def test_the_itinerary_title_tells_the_landing_time(tmp_path, title, success):
     source = PLAYED_V21 / "tmz-v9-c4-0090-P1.actions"
-    text = source.read_text(encoding="utf-8")
+    text = played_text(source)
     old = "lands in Munich 21:15 local time (19:15 UTC)\"}"
     assert old in text
     if title is not None:
         text = text.replace(old, f"{title}\"}}")
         text = text.replace("ITN-Z7ZSHKKT", _itinerary_id(text))  # the id its title gets
-    path = tmp_path / source.name
-    path.write_text(text, encoding="utf-8")
-    g, out = _replay(path, "tmz-v9-c4-0090-P1")
+    g, out = replay_variant(source, text, "tmz-v9-c4-0090-P1", tmp_path)
     assert g["success"] is success, out
 
 

@@ -21,6 +21,8 @@ def _with_body(body: str) -> dict:
     draft = json.loads(lines[k].split(" ", 1)[1])
     lines[k] = "create_draft " + json.dumps({**draft, "body": body})
     lines[k + 1] = 'send_draft {"draft_id": "{last.draft_id}"}'
+    # the new body's message has an id of its own: the finish tells that one
+    lines[k + 2] = lines[k + 2].replace("MSG-49DZ6668K6", "{last.message_id}")
     return played("tmz-v3-c2-0028", "P3", lines)
 
 

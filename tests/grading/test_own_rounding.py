@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import _replay, replay_changed
+from tests.grading.test_played import _replay, played_text, replay_changed, replay_variant
 from toolmaze_gym.grading.own_rounding import (
     own_rounding,
     printed_places,
@@ -25,7 +25,7 @@ EXPENSE = "tmz-v6-c3-0071-P2"  # a train fare of 80.32 EUR logged as 925.75 SEK
 
 
 def _variant(tmp_path: Path, source: Path, changes: dict[str, str]) -> Path:
-    text = source.read_text(encoding="utf-8")
+    text = played_text(source)
     for old, new in changes.items():
         assert old in text
         text = text.replace(old, new)
@@ -35,7 +35,12 @@ def _variant(tmp_path: Path, source: Path, changes: dict[str, str]) -> Path:
 
 
 def _success(tmp_path: Path, episode: str, source: Path, changes: dict[str, str]) -> bool:
-    return _replay(_variant(tmp_path, source, changes), episode)[0]["success"]
+    """The variant's grade, its records' ids re-keyed (``test_played.replay_variant``)."""
+    text = played_text(source)
+    for old, new in changes.items():
+        assert old in text
+        text = text.replace(old, new)
+    return replay_variant(source, text, episode, tmp_path)[0]["success"]
 
 
 def test_the_slack_is_a_cent_plus_a_cent_carried_from_what_the_agent_worked_out():

@@ -17,14 +17,17 @@ fails (``GRADER_PLAYED``).
 from __future__ import annotations
 
 import csv
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
 
+from tests.grading import _rekey
 from toolmaze_gym.play import PlaySession
 from toolmaze_gym.tasks.suite import get_task
 
-PLAYED = Path(__file__).parent.parent / "data" / "played"
+DATA = Path(__file__).parent.parent / "data"
+PLAYED = DATA / "played"
 
 # Fairly a success, but the task must change before a fair grader can say so (issue 28).
 # (The two GRADER entries of the v4-final play-test, own summaries in other words, pass
@@ -80,10 +83,6 @@ TASK_SIDE = {
 # file name; each stays a strict xfail until the grader is fixed, so the fix shows here.
 _MONEY = "money in a text passes within 2e-4 of the value, so a mistyped figure a tool gave passes"
 _ASKED = "a fact the request asks to be told is graded nowhere (the final answer is not checked)"
-# A record id told that is wholly unlike every id the episode showed is not read (grading/
-# invented_ids.py: replays of older worlds' action files keep their ids), so a made-up one
-# in a final answer passes.
-_MADE_UP = "a made-up record id in the final answer, wholly unlike every shown one, passes"
 GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since grading version 18
     # toolmaze-v8's play-test (tests/data/played/v8/README.md); c2-0048 P1 `variant` passes
     # since grading version 19 (grading/sum_currency.py); c3-0031 P1 `threerows-noheader` and
@@ -155,12 +154,15 @@ GRADER_LENIENT = {
     # tag is no language where the world translates the request's text), and its
     # `send_untranslated` is TASK_SIDE; c4-0012 P2 `epsswap` (MERI's EPS told '0.54 vs
     # 0.62 estimate (miss)' for a 0.62 beat of 0.54) too (earnings_surprise.wrong_pair).
-    "tmz-v10-c1-0058-P0.finish-made-up-ids": _MADE_UP + " (RTK-ZZZZ9999; v10-g22, p1)",
-    "tmz-v10-c2-0020-P3.finish-made-up-task-id": _MADE_UP + " (TSK-ZZZZ9999; v10-g22, p1)",
-    "tmz-v10-c2-0020-P3.finish-wrong-task-id": _MADE_UP + " (another episode's TSK-YD6YQN6Z; "
-                                               "v10-g22, p1)",
-    "tmz-v10-c2-0095-P1.fakeid": _MADE_UP + " (MSG-AB12CD34EF; v10-g22, p3)",
-    "tmz-v10-c2-0095-P1.fakeid-placeholder": _MADE_UP + " (v10-g22, p3)",
+    # Its made-up record ids in a final answer (c1-0058 P0 RTK-ZZZZ9999, c2-0020 P3
+    # TSK-ZZZZ9999 and the stale TSK-YD6YQN6Z, c2-0095 P1 MSG-AB12CD34EF) fail since grading
+    # version 23 (grading/invented_ids.py: a record's key the episode never showed; the
+    # played files' stale ids re-keyed, tests/grading/_rekey.py). Kept, by that version's
+    # design: a stand-in no record's key has the shape of names no record.
+    "tmz-v10-c2-0095-P1.fakeid-placeholder": "c2-0095: 'message MSG-PLACEHOLDER, sent' in the "
+                                             "final answer passes: eleven letters, no message "
+                                             "id's shape (MSG- and ten), and the request does "
+                                             "not ask the message id (v10-g22, p3)",
     "tmz-v10-c3-0026-P0.omit_online_status": "c3-0026: 'whether the Amsterdam sensor is online' "
                                              "is asked, and a row without it passes (v10-g22, "
                                              "p4)",
@@ -226,12 +228,36 @@ def _fault_modes() -> list[tuple[str, str, str]]:
     return out
 
 
+@cache
+def _rekeyed() -> dict[Path, tuple[tuple[str, str], ...]]:
+    """File -> (id played, id replayed) for each record id today's world keys anew
+    (``tests/data/played/rekey.py`` writes the table and says why)."""
+    out: dict[Path, list[tuple[str, str]]] = {}
+    with (PLAYED / "rekeyed.tsv").open(encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            out.setdefault((DATA / row["file"]).resolve(), []).append(
+                (row["played"], row["replayed"]))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def played_text(path: Path) -> str:
+    """A played file's actions, its records' ids as today's world keys them: an id the
+    episode showed when played, kept by a later text after the file's one change (or the
+    world) gave the record a new one, is written as the replay shows it, so the file is
+    judged on what it was made to test and not on a stale id (grading version 23 fails
+    an id the episode never showed: ``grading/invented_ids.py``)."""
+    text = path.read_text(encoding="utf-8")
+    for old, new in _rekeyed().get(path.resolve(), ()):
+        text = text.replace(old, new)
+    return text
+
+
 def _replay(path: Path, episode: str) -> tuple[dict, str]:
     """The episode replayed on the task its id names, under the faults that task's
     own suite shipped (a tmz-v3 episode keeps v3's profiles after the default moves on)."""
     task_id, mode = episode.rsplit("-", 1)
     s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in played_text(path).splitlines():
         if s.done:
             break
         s.handle(line)
@@ -246,11 +272,27 @@ def replay_changed(source: Path, episode: str, old: str, new: str, tmp_path: Pat
     """The grade of ``episode`` replayed from ``source`` with ``old`` written ``new``
     (``count`` times; every time by default): a one-change variant of a played file.
     The change must land, or the variant would replay the original and prove nothing."""
-    text = source.read_text(encoding="utf-8")
+    text = played_text(source)
     assert old in text, f"{old!r} is not in {source.name}"
+    return replay_variant(source, text.replace(old, new, count), episode, tmp_path)[0]
+
+
+def replay_variant(source: Path, changed: str, episode: str, tmp_path: Path
+                   ) -> tuple[dict, str]:
+    """The grade and explanation of ``changed``, a variant of played file ``source``,
+    replayed as ``episode``. Where the change gives a record a new id (a message's
+    hashes its body), a later text that keeps the source's id for that same call's
+    record tells the new one, as ``played_text`` does for the files (``_rekey``)."""
+    text = played_text(source)
+    rec = _rekey.record(changed, episode)
+    if any(u["told"] in text for u in _rekey.invented(rec)):
+        base = partial(_rekey.calls, _rekey.record(text, episode))
+        for a, b in _rekey.rekeyed(changed, text, episode, base, slip=True):
+            changed = changed.replace(a, b)
     path = tmp_path / source.name
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
-    return _replay(path, episode)[0]
+    path.write_text(changed, encoding="utf-8")
+    return _replay(path, episode)
+
 
 def _cases():
     for folder, episode, fair in _verdicts():

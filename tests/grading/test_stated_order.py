@@ -151,3 +151,78 @@ def test_a_balance_read_then_follows_the_payment_only_where_the_request_says_so(
     assert task_index(get_task(PAY), load_corpus()).before == {"s5": frozenset({"s4"})}
     unordered = get_task(PAY).query.replace("; then tell me", " and tell me")
     assert _order(PAY, unordered) == {}
+
+
+# toolmaze-v10 review c3-0037: "Buy 1 Orbit Prime Smart Plug ... once you've checked it's in
+# stock": the check is the tail of the product's own lookup (search_products ->
+# check_inventory), and the order can go on the search's product id alone.
+PLUG = "tmz-v10-c3-0037"
+SEARCH = _line("search_products", query="Orbit Prime Smart Plug")
+STOCK = _line("check_inventory", product_id="PRD-757277")
+ORDER = _line("place_order", product_id="PRD-757277", quantity=1,
+              email="pablo.kowalski@initech.org")
+CLIMATE = _line("get_room_climate", site="London", room="bathroom")
+DEW_POINT = _line("compute_dew_point", temperature_c=23.4, humidity_pct=61.0)
+NOTE = _line("smartthings_send_notification", locationName="London", msg=(
+    "Orbit Prime Smart Plug ordered (SO-DAFFMYB2), arriving Monday 24 August. bathroom: 61% "
+    "humidity, dew point 15.4 C now."))
+
+PLUG_CASES = {
+    "reference": ([SEARCH, STOCK, ORDER, CLIMATE, DEW_POINT, NOTE], True),
+    # competent: the climate read first, the stock checked twice, or again after ordering
+    "others_first": ([CLIMATE, DEW_POINT, SEARCH, STOCK, ORDER, NOTE], True),
+    "checked_twice": ([SEARCH, STOCK, STOCK, ORDER, CLIMATE, DEW_POINT, NOTE], True),
+    "recheck_after": ([SEARCH, STOCK, ORDER, STOCK, CLIMATE, DEW_POINT, NOTE], True),
+    # near misses: ordered on the search alone, or checked only after ordering
+    "no_check": ([SEARCH, ORDER, CLIMATE, DEW_POINT, NOTE], False),
+    "check_after": ([SEARCH, ORDER, STOCK, CLIMATE, DEW_POINT, NOTE], False),
+}
+
+
+@pytest.mark.parametrize("case", list(PLUG_CASES))
+def test_a_check_inside_the_actions_own_lookup_precedes_it(case):
+    lines, fair = PLUG_CASES[case]
+    ok, text = _graded(PLUG, [*lines, "finish Done."])
+    assert ok is fair, text
+
+
+def test_the_failure_names_the_check_inside_the_lookup_not_the_search():
+    _, text = _graded(PLUG, [*PLUG_CASES["no_check"][0], "finish Done."])
+    assert "the request asks for 'stock' (check_inventory) before this Action, and no " \
+           "clean call of it came before this step" in text
+    assert "no earlier response or the request showed it" not in text
+
+
+# toolmaze-v10 c4-0017: "order 2 'Juniper Active Fitness Tracker' instead via a cart, after a
+# stock check": check_inventory is a step of its own between the search and the cart, and
+# the cart could take the search's product id.
+CART = "tmz-v10-c4-0017"
+
+
+def _cart_lines(check: bool) -> list[str]:
+    """The reference run's calls, with or without its check_inventory."""
+    calls = get_task(CART).default_path.calls
+    return [_line(c.tool, **c.args) for c in calls if check or c.tool != "check_inventory"]
+
+
+@pytest.mark.parametrize(("check", "fair"), [(True, True), (False, False)])
+def test_a_stock_check_of_its_own_before_the_cart_it_feeds(check, fair):
+    ok, text = _graded(CART, [*_cart_lines(check), "finish Done: the late parcel comes on "
+                              "2026-08-22 and the refund is 91.99."])
+    assert ok is fair, text
+
+
+@pytest.mark.parametrize(("phrase", "ordered"), [
+    ("once you've checked it's in stock", True),
+    ("once you have confirmed it's in stock", True),
+    ("after confirming it's in stock", True),
+    ("after a quick stock check", True),
+    ("having checked it's in stock", True),
+    ("check it's in stock first", True),
+    # no order stated: a check asked alongside, or an online check-in
+    ("and check it's in stock too", False),
+    ("do the online check-in first", False),
+])
+def test_a_check_is_ordered_where_the_request_states_it(phrase, ordered):
+    query = get_task(PLUG).query.replace("once you've checked it's in stock", phrase)
+    assert _order(PLUG, query) == ({"s2": frozenset({"s1"})} if ordered else {})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.test_played import _replay
+from tests.grading.test_played import played_text, replay_variant
 from tests.grading.test_reviewed import REVIEWS
 from toolmaze_gym.grading.visa_need import (
     VISA_TYPE_KEY,
@@ -57,11 +57,9 @@ def test_a_visa_type_is_told_by_the_need_it_implies(text, visa_type, said):
     ("Visa: a traveller with a CN passport needs a visa for the Czech Republic.", "", False),
 ])
 def test_the_ticket_tells_the_visa_need_its_way(tmp_path, old, new, success):
-    text = PROBE.read_text(encoding="utf-8")
+    text = played_text(PROBE)
     assert old in text
-    path = tmp_path / PROBE.name
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    g, out = _replay(path, "tmz-v10-c4-0056-P1")
+    g, out = replay_variant(PROBE, text.replace(old, new), "tmz-v10-c4-0056-P1", tmp_path)
     assert g["success"] is success, out
 
 

@@ -517,6 +517,10 @@ class SkipKnown(Variant):
             return None
         if any(slot.id == u for s in self.task.slots for u, _ in s.reads):
             return None
+        # a check the request asks before an Action ("after a stock check") is no lookup
+        # to skip, whatever its answer: the grader holds it (``grading.stated_order``)
+        if any(slot.id in us for us in task_index(self.task, corpus).before.values()):
+            return None
         want = self.ref.outputs.get(slot.id, {})
         earlier = self._independent_before(slot)
         out: dict[str, tuple[str, Any]] = {}

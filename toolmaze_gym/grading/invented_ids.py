@@ -18,19 +18,26 @@ show (``shown``: a clean response, the request, the typed arguments of a call th
 accepted; an error's body less what its call sent, for a 404 "booking '4MX3T4' not
 found" echoes the guess and shows nothing) that either
 
+* is written as a record's key, its kind's prefix and code (``_record_key``): an id the
+  episode never showed names a record the agent made up, or another episode's
+  (RTK-ZZZZ9999 for the e-ticket RTK-Q76YUQTJ, the to-do TSK-YD6YQN6Z of a run before;
+  grading version 23, the v10-g22 play-test's slips), though a stand-in of one
+  character over and over (TSK-XXXXXXXX) claims no record and is not read;
 * differs from a shown id of its kind in one or two characters (``near``): a mistyped
   id, which names another record or none (TKT-YKUAQ3L6 for TKT-YKUAQ3L9, 4MX3T9 for
   4MX3T4); or
 * only a refused call carried (a 404 or 422, no injected fault, answered the call that
   sent it): an id the world said it does not hold (the 4MX3T4 no booking call ever made).
 
-An id of its kind wholly unlike every shown one is not read: a replay of an episode
-played on an older world gets its records' ids anew (a message id hashes its body), and
-an agent's own files keep the ids they were played with. Only the id's exact written
-shape is read, upper case as tools write them: an id told in lower case or spaced out
-is not read at all, so it never fails; a bare code (a booking reference) must mix
-letters and digits and be no number with a unit ("100EUR"), or be five capitals or more
-(a booking code of letters alone, since grading version 22).
+A bare code (a booking reference, no prefix) wholly unlike every shown one is not read:
+free capitals and flight or train numbers share its shape. Up to grading version 23 no
+id wholly unlike the shown ones was read, so that replays of action files played on an
+older world, or changed in one step, kept passing with the ids they were written with;
+those files now carry their records' ids as today's world keys them
+(``tests/grading/_rekey.py``). Only the id's exact written shape is read, upper case as
+tools write them: an id told in lower case or spaced out is not read at all, so it never
+fails; a bare code must mix letters and digits and be no number with a unit ("100EUR"),
+or be five capitals or more (a booking code of letters alone, since grading version 22).
 """
 
 from __future__ import annotations
@@ -162,6 +169,15 @@ def near(a: str, b: str) -> bool:
     return len(a) == len(b) and 0 < sum(x != y for x, y in zip(a, b, strict=True)) <= 2
 
 
+def _record_key(token: str) -> bool:
+    """Whether ``token`` is written as a record's key, its kind's prefix and code
+    (``RTK-ZZZZ9999``), and is no stand-in: a code of one character over and over
+    (``TSK-XXXXXXXX``) claims no record. A bare code (a booking reference) is read
+    only near a shown one: free capitals and flight numbers share its shape."""
+    prefix, dash, code = token.rpartition("-")
+    return bool(dash and prefix) and len(set(code)) > 1
+
+
 def told_texts(steps: Sequence[Step], corpus: Corpus, ending: str) -> list[tuple[str, str]]:
     """(tool, text) of what the agent told: each free text an Action the tool took sent,
     then the ending's text (tool "")."""
@@ -191,7 +207,8 @@ def invented_told(steps: Sequence[Step], query: str, kinds: frozenset[str], corp
         up = token.upper()
         if any(token == o["told"] for o in out):
             continue
-        if up in gone or any(k == kind and near(up, t) for t, k in known):
+        if up in gone or any(k == kind and near(up, t) for t, k in known) \
+                or _record_key(token):
             out.append({"type": kind, "value": None, "slot": None, "told": token,
                         "sent": tool, "invented": True})
     return out

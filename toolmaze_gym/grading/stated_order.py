@@ -9,7 +9,12 @@ c3-0071; grading version 21):
   and dew point first)", "once you've checked it's in stock": where the request says
   so, a Source that reads the Action's own target (the same literal place and room,
   or the same upstream record: the SKU, the lock, the product) and that the reference
-  run calls before the Action must be called before it. A check skipped fails, and
+  run calls before the Action must be called before it. So must a check the Action's
+  own data runs through (toolmaze-v10 review c3-0037, grading version 23): a Source
+  that hands back unchanged what the Action takes from it (``check_inventory``'s
+  product id, the tail of ``search_products -> check_inventory``, or a step of its
+  own between the search and the cart), which the data alone would let the Action
+  go without, as the search already showed the id. A check skipped fails, and
   so does one done after the Action; extra checks and a re-check do not matter. A
   derivable Processor of the check (the dew point) stays the agent's to work out,
   before or after: only the Sources it reads are the check.
@@ -32,14 +37,22 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from toolmaze_gym.corpus import Corpus
+    from toolmaze_gym.corpus.spec import ToolSpec
     from toolmaze_gym.tasks.model import Slot, Task
 
-# "after checking", "after a look at", "once you've checked", "(... first)", "check X first"
+# "after checking", "after confirming", "after a stock check", "once you've checked",
+# "having checked", "(... first)", "check X first" (not "check-in first")
 CHECK_FIRST = re.compile(
-    r"\bafter (?:checking|a look at|looking at|seeing)\b"
-    r"|\bonce you(?:'|\u2019)?ve (?:checked|seen|confirmed)\b"
-    r"|\b(?:check|confirm|read|look at)\b[^.;:]{0,60}\bfirst\b",
+    r"\bafter (?:checking|confirming|verifying|making sure|a look at|looking at|seeing)\b"
+    r"|\bafter (?:a|the) (?:[\w-]+ ){0,2}check\b(?!-)"
+    r"|\bonce you(?:(?:'|\u2019)?ve| have) (?:checked|seen|confirmed|verified|made sure)\b"
+    r"|\bhaving (?:checked|confirmed|verified)\b"
+    r"|\b(?:check|confirm|read|look at)\b(?!-)[^.;:]{0,60}\bfirst\b",
     re.IGNORECASE)
+WORD = re.compile(r"[a-z]+")
+# the words of a check phrase itself, not of what it checks
+CHECK_VERB = re.compile(r"(?:check|confirm|verif|look|seeing|read|first|after|once|"
+                        r"having|making|made|sure)")
 # "then tell me", "... afterwards", "after that", "the new balance"
 THEN = re.compile(r"\bthen\b|\bafterwards\b|\bafter that\b|\bnew balance\b", re.IGNORECASE)
 
@@ -81,6 +94,52 @@ def _checks(task: Task, corpus: Corpus, upstream: Mapping[str, Set[str]],
     return {s for s in found if _category(corpus, task.slot_by_id[s]) == "Source"}
 
 
+def _hands_back(spec: ToolSpec, types: Set[str]) -> bool:
+    """Whether ``spec`` is a Source that answers each of ``types`` only with the value it
+    was given (an echo: ``check_inventory``'s product id): what an Action takes from it
+    it had before, so the call is there only to look (at the stock)."""
+    fields = [f for f in spec.returns if f.type in types]
+    return spec.category == "Source" and bool(fields) and all(f.echo for f in fields)
+
+
+def _asked_words(query: str) -> frozenset[str]:
+    """The words each stated check names ("it's in stock", "a stock check", "the SKU's
+    stock level"): its clause up to the next comma or stop, less the check's own verbs."""
+    out: set[str] = set()
+    for m in CHECK_FIRST.finditer(query):
+        clause = re.split(r"[.;:,()]", query[m.start():], maxsplit=1)[0].lower()
+        out |= {w for w in WORD.findall(clause) if len(w) > 3 and not CHECK_VERB.match(w)}
+    return frozenset(out)
+
+
+def _vocabulary(spec: ToolSpec) -> frozenset[str]:
+    """The words of a tool's name and of its answer's field names (``in_stock``)."""
+    return frozenset(WORD.findall(" ".join([spec.name, *(f.name for f in spec.returns)])))
+
+
+def _lookup_checks(task: Task, corpus: Corpus, action: str, source: str) -> list[str]:
+    """The tools of slot ``source`` that are a check the request names before Action
+    slot ``action`` although the Action's own data runs through them: each hands back
+    unchanged what the Action takes from the slot (so the data alone lets the Action go
+    on the lookup before it) and its name or answer says what the request asks checked,
+    in a word the Action's tools do not use as well (``stock``, not ``product``)."""
+    taken = {i.type for i in task.slot_by_id[action].inputs if i.source.slot == source}
+    if not taken:
+        return []
+    asked = _asked_words(task.query) - frozenset().union(
+        *(_vocabulary(corpus[t]) for t in task.slot_by_id[action].tools))
+    return [t for t in dict.fromkeys(task.slot_by_id[source].tools)
+            if _hands_back(corpus[t], taken) and asked & _vocabulary(corpus[t])]
+
+
+def _upstream_checks(task: Task, k: int, corpus: Corpus) -> set[str]:
+    """The slots Action slot number ``k`` takes a value from through a check the request
+    names (``_lookup_checks``): ``search_products -> check_inventory`` before the
+    order, or a ``check_inventory`` of its own between the search and the cart."""
+    act = task.slots[k]
+    return {u for u in act.upstream() if _lookup_checks(task, corpus, act.id, u)}
+
+
 def _reads_after(task: Task, corpus: Corpus, upstream: Mapping[str, Set[str]],
                  k: int) -> set[str]:
     """The Actions before stateful Source slot number ``k`` that change the record it
@@ -105,13 +164,20 @@ def stated_order(task: Task, corpus: Corpus, upstream: Mapping[str, Set[str]],
     for k, slot in enumerate(task.slots):
         before: set[str] = set()
         if checks and _category(corpus, slot) == "Action":
-            before |= _checks(task, corpus, upstream, k)
+            before |= _checks(task, corpus, upstream, k) | _upstream_checks(task, k, corpus)
         if then:
             before |= _reads_after(task, corpus, upstream, k)
         before = {b for b in before if rank[b] < rank[slot.id]}
         if before:
             out[slot.id] = frozenset(before)
     return out
+
+
+def check_tools(task: Task, corpus: Corpus, action: str, check: str) -> list[str]:
+    """The tools of slot ``check`` that are the check asked before Action slot
+    ``action``: inside the Action's own lookup only the check (``check_inventory``, not
+    the ``search_products`` before it); else any tool of the slot."""
+    return _lookup_checks(task, corpus, action, check) or task.slot_by_id[check].tools
 
 
 def not_before(before: Set[str], tools_of: Mapping[str, Sequence[str]],
