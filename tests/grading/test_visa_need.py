@@ -100,10 +100,8 @@ def test_two_answers_of_different_need_read_no_text():
     ("Visa checked.", True, ""),
 ])
 def test_the_final_answer_may_not_claim_the_opposite_visa_need(tmp_path, new, success, line):
-    text = SLIP.read_text(encoding="utf-8")
+    text = played_text(SLIP)
     assert WRONG in text
-    path = tmp_path / SLIP.name
-    path.write_text(text.replace(WRONG, new), encoding="utf-8")
-    g, out = _replay(path, "tmz-v9-c4-0090-P1")
+    g, out = replay_variant(SLIP, text.replace(WRONG, new), "tmz-v9-c4-0090-P1", tmp_path)
     assert g["success"] is success, out
     assert line in out

@@ -281,7 +281,7 @@ from toolmaze_gym.world.geo import minor_units
 #     (tests/data/played/v10-g22): a booking code of capitals alone told mistyped is an
 #     invented id (``invented_ids``; c3-0028 P4), and time "blocked in your calendar"
 #     reports no failure (``failure_text``; c1-0020 P2).
-GRADING_VERSION = "22"
+GRADING_VERSION = "23"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
