@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.grading.test_played import replay_changed
+from tests.grading.test_played import played_text, replay_changed
 from toolmaze_gym.explain import _unanswered_reason
 from toolmaze_gym.grading.earnings_surprise import surprise, surprise_said, wrong_pair
 
@@ -106,7 +106,7 @@ def _as_miss(told: str) -> str:
     ("MERI actual 0.54, estimate 0.62", "EPS 0.62 (est. 0.54)", False),
 ])
 def test_the_mail_tells_the_pair_the_right_way(tmp_path, mail, answer, success):
-    text = (G22 / f"{EPSSWAP}.epsswap.actions").read_text(encoding="utf-8")
+    text = played_text(G22 / f"{EPSSWAP}.epsswap.actions")
     assert text.count(SWAPPED_MAIL) == 2 and text.count(SWAPPED_ANSWER) == 1
     source = tmp_path / "source" / f"{EPSSWAP}.actions"
     source.parent.mkdir()

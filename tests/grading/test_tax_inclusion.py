@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.test_played import PLAYED, _replay
+from tests.grading.test_played import PLAYED, played_text, replay_variant
 from toolmaze_gym.grading.tax_inclusion import prices, told_the_other_way
 
 SLIP = PLAYED / "v9-g21" / "slips" / "tmz-v9-c1-0005-P0.wrong-unit-claim-keeps-72.59.actions"
@@ -45,10 +45,8 @@ def test_a_figure_is_read_by_its_tax_label(text, wrong):
     ("unit price excluding GST is 72.59 USD", False),
 ])
 def test_the_ticket_tells_the_price_on_its_side_of_tax(tmp_path, new, success):
-    text = SLIP.read_text(encoding="utf-8")
+    text = played_text(SLIP)
     assert WRONG in text
-    path = tmp_path / SLIP.name
-    path.write_text(text.replace(WRONG, new), encoding="utf-8")
-    g, out = _replay(path, "tmz-v9-c1-0005-P0")
+    g, out = replay_variant(SLIP, text.replace(WRONG, new), "tmz-v9-c1-0005-P0", tmp_path)
     assert g["success"] is success, out
     assert ("on the other side of tax: a wrong figure" in out) is not success

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.test_played import PLAYED, _replay
+from tests.grading.test_played import PLAYED, played_text, replay_variant
 from toolmaze_gym.grading.untranslated import tag_counts, tagged_languages
 from toolmaze_gym.tasks.suite import get_task
 
@@ -21,12 +21,11 @@ NOT_SPANISH = "which is not in Spanish (es)"
 
 def _graded(tmp_path, slip: str, body: str) -> tuple[bool, str]:
     """The slip replayed with the SMS body ``body``."""
-    text = (SLIPS / f"{EPISODE}.{slip}.actions").read_text(encoding="utf-8")
+    source = SLIPS / f"{EPISODE}.{slip}.actions"
+    text = played_text(source)
     old = f'"Body": "[es] {ENGLISH}"'
     assert old in text
-    path = tmp_path / f"{EPISODE}.actions"
-    path.write_text(text.replace(old, f'"Body": "{body}"'), encoding="utf-8")
-    g, out = _replay(path, EPISODE)
+    g, out = replay_variant(source, text.replace(old, f'"Body": "{body}"'), EPISODE, tmp_path)
     return g["success"], out
 
 

@@ -281,6 +281,18 @@ from toolmaze_gym.world.geo import minor_units
 #     (tests/data/played/v10-g22): a booking code of capitals alone told mistyped is an
 #     invented id (``invented_ids``; c3-0028 P4), and time "blocked in your calendar"
 #     reports no failure (``failure_text``; c1-0020 P2).
+# 23: what the toolmaze-v10 blind review and the play-test of version 22 left graded too
+#     leniently or too strictly (docs/grading.md). A stated check inside the Action's own
+#     lookup precedes it (``stated_order``; c3-0037); "the change" asks a text each booking
+#     and cancellation (``asked_change``; c4-0023), "when will it come?" the delivery date
+#     (``asked_delivery``; c4-0024) and "summary" the run's summary (``asked_summary``;
+#     c1-0046 P1). A "[es]" tag is no language (``untranslated``; c2-0001 P2); a visa's
+#     need told the other way (``visa_need.need_told_wrong``; c4-0090 P1), a price on the
+#     wrong side of tax (``tax_inclusion``; c1-0005 P0) and an EPS pair told the wrong way
+#     round (``earnings_surprise.wrong_pair``; c4-0012 P2, c4-0072 P2) are wrong claims; a
+#     record's key the episode never showed is invented however unlike the shown ones
+#     (``invented_ids``). A lookup the agent's own values ask otherwise is answered by its
+#     own clean call, never the reference run's (``resolution._own_answer``; c4-0083 P2).
 GRADING_VERSION = "23"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
