@@ -20,6 +20,7 @@ from functools import cache
 
 import pytest
 
+from tests.faults.grading_moves import moved_by_grading
 from tests.faults.v8_misses import V8_SUMMARIZER_VICTIMS
 from tests.grading.test_played import FAULT_AVOIDABLE
 from toolmaze_gym.corpus import Simulator
@@ -206,7 +207,8 @@ def test_v8_rebuilt_puts_no_fault_where_a_careful_agent_may_skip():
     """Over all of toolmaze-v8 (400 tasks, 1,600 fault profiles; about 30 s on one
     core): the stored profiles' avoidable victims are exactly the summarizers before a
     post, in P3 and P4; rebuilt in memory with today's victim choice, no profile has
-    one, and only those 22 profiles change (the stored suite stays as shipped)."""
+    one, and only those 22 profiles change (the stored suite stays as shipped), besides
+    the two grading version 23 faults once more (``grading_moves``)."""
     stored = shipped_profiles("toolmaze-v8")
     flagged, rebuilt_flagged, changed = set(), [], set()
     for task in load_tasks("toolmaze-v8"):
@@ -220,4 +222,4 @@ def test_v8_rebuilt_puts_no_fault_where_a_careful_agent_may_skip():
     assert flagged == {(t, m, s) for t, s in V8_SUMMARIZER_VICTIMS.items()
                        for m in ("P3", "P4")}
     assert rebuilt_flagged == []
-    assert changed == {(t, m) for t, m, _ in flagged}
+    assert changed == {(t, m) for t, m, _ in flagged} | set(moved_by_grading("toolmaze-v8"))

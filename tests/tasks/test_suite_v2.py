@@ -3,11 +3,13 @@ solvable, reproducible, disjoint splits, Table 1 within tolerance."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from importlib import resources
 
 import pytest
 
+from tests.faults.grading_moves import moved_by_grading
 from toolmaze_gym.corpus.spec import DOMAINS
 from toolmaze_gym.faults.store import build_reference
 from toolmaze_gym.tasks import suite_v2
@@ -18,7 +20,7 @@ from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.solvability import solvability_problems
 from toolmaze_gym.tasks.stats import PAPER_TABLE1, table1
-from toolmaze_gym.tasks.suite import load_suite, manifest, suite_signatures
+from toolmaze_gym.tasks.suite import PROFILES_FILE, load_suite, manifest, suite_signatures
 
 NAME = suite_v2.SUITE_NAME
 SUITE = load_suite(NAME)
@@ -175,12 +177,22 @@ def test_table1_holds_for_c4():
 
 
 def test_suite_regenerates_bit_identically(tmp_path):
+    """The suite rebuilds byte for byte from a clean checkout, but for the fault profiles
+    a later grading version places otherwise (``tests/faults/grading_moves.py``: the
+    shipped suite keeps them as played), line for line exactly those."""
     built = build_reference(tmp_path / NAME, NAME, jobs=2)
     shipped = manifest(NAME)
     assert built["scenarios"] == shipped["scenarios"], "scenario files changed: rebuild"
     root = resources.files("toolmaze_gym") / "data" / "suites" / NAME
+    moved = set(moved_by_grading(NAME))
     for name in shipped["files"]:
-        assert (tmp_path / NAME / name).read_bytes() == (root / name).read_bytes(), name
+        new, old = (tmp_path / NAME / name).read_bytes(), (root / name).read_bytes()
+        if name != PROFILES_FILE or not moved:
+            assert new == old, name
+            continue
+        differ = {(json.loads(b)["task_id"], json.loads(b)["mode"])
+                  for a, b in zip(new.splitlines(), old.splitlines(), strict=True) if a != b}
+        assert differ == moved, name
 
 
 def test_train_and_dev_are_solvable_and_never_overlap_the_suite_or_each_other(corpus):
