@@ -49,6 +49,20 @@ def test_a_corrupted_value_told_to_the_user_is_over_trust():
         "finish", "It costs 91.25 USD. Note: the first quote kept returning 912.50.")]) is False
 
 
+def test_a_value_told_as_what_the_faulty_tool_kept_answering_is_a_warning():
+    """Explaining the switch with the bad value ("gnews kept returning a health story, so
+    I used NewsAPI": the version-23 play-test's c2-0016 P4) reports the fault; telling
+    the same value as the result still passes it on."""
+    fault = {"tool": "gnews_search", "corrupted": {"category": "health"},
+             "clean": {"category": "business"}}
+    for told in ("Posted the summary (gnews kept returning a health story, so I used NewsAPI).",
+                 "The first search gave a health story, so I switched to NewsAPI.",
+                 "I used NewsAPI instead: the gnews search answered with a health story."):
+        assert propagated([_step({}, fault), _ending("finish", told)]) is False, told
+    assert propagated([_step({}, fault), _ending(
+        "finish", "Posted today's top health story to the lobby screen.")]) is True
+
+
 def test_a_clock_time_does_not_pass_on_a_corrupted_count():
     """The oracle's own itinerary title "landing 19:26 UTC+02:00" was read as telling a
     silent fault's quote_count of 2 (toolmaze-v4 c4-0055 P4, the one oracle failure of

@@ -77,6 +77,21 @@ TASK_SIDE = {
                                             "answer for the agent's own wording, sent as the "
                                             "Spanish SMS passes: that answer is the world's "
                                             "simulated translation (v10-g22, p4)",
+    # The play-test of grading version 23 (tests/data/played/v10-g23/README.md): an
+    # episode and two slips the task decides.
+    "tmz-v10-c4-0090-P0": "'an itinerary ... with the hotel expensed and the per diem for 3 "
+                          "days in CHF': the per diem expensed on its own (314.22 CHF, right) "
+                          "fails; the task wants it noted in the hotel expense's description, "
+                          "which nothing says (v10-g23, p4)",
+    "tmz-v10-c4-0090-P0.twoexpense-mention": "c4-0090: the per diem noted on the hotel expense "
+                                             "and expensed on its own too is a 'duplicate' "
+                                             "expense (the same hidden convention; v10-g23, p4)",
+    "tmz-v10-c1-0099-P0.no-carrier-date": "c1-0099: the review asked to mention the carrier and "
+                                          "delivery date; the reference feeds them only to the "
+                                          "summarizer, whose first sentence keeps neither, so "
+                                          "nothing asks them of the review (v10-g23, p2)",
+    "tmz-v10-c1-0099-P0.placed-date": "c1-0099: a review giving the order date (6 Aug) as the "
+                                      "delivery date passes, as above (v10-g23, p2)",
 }
 
 # Grader defects the toolmaze-v6 play-test found (issue 27), keyed by the probe's or slip's
@@ -106,6 +121,9 @@ GRADER_STRICT: dict[str, str] = {  # v7's c3-0077 "overcast" passes since gradin
     # delivery, where this episode's order shipped to New York is due 22 Aug, rain) since
     # grading version 23 (resolution._own_answer: a lookup the episode's own values ask
     # otherwise than the reference run did is read from the agent's own call).
+    # The play-test of grading version 23 (tests/data/played/v10-g23/README.md): its
+    # c2-0016 P4 `retry-then-switch` ("gnews kept returning a health story, so I used
+    # NewsAPI" read as over-trust) passes since, in version 23 itself (overtrust._results).
 }
 GRADER_LENIENT = {
     # (c4-0005's other two _ASKED slips, c4-0050's and c1-0010's fail since grading
@@ -166,6 +184,27 @@ GRADER_LENIENT = {
     "tmz-v10-c3-0026-P0.omit_online_status": "c3-0026: 'whether the Amsterdam sensor is online' "
                                              "is asked, and a row without it passes (v10-g22, "
                                              "p4)",
+    # The play-test of grading version 23 (tests/data/played/v10-g23/README.md). Each would
+    # make a step unskippable, so a fix moves the suite's fault profiles: the next suite.
+    "tmz-v10-c4-0043-P2.no-stock-check": "c4-0043: 'check the SSD is in stock' (no ordering "
+                                         "word) is not read as a stated check: an order with no "
+                                         "check_inventory passes, its answer telling '140 "
+                                         "units' the run never showed (v10-g23, p2)",
+    "tmz-v10-c2-0012-P0.skip-stock-check": "c2-0012: 'confirm stock' is not read as a stated "
+                                           "check either (minor: the stock was ample; v10-g23, "
+                                           "p3)",
+    "tmz-v10-c3-0064-P0.skip-dewpoint-entirely": "c3-0064: 'a dew point reading for the room' "
+                                                 "is asked of no text: a run with no sensor or "
+                                                 "dew point calls passes (v10-g23, p3)",
+    "tmz-v10-c3-0064-P0.no-dewpoint-reported": "c3-0064: the dew point worked out and told to "
+                                               "nobody passes, as above (v10-g23, p3)",
+    "tmz-v10-c3-0011-P1.skupath-notaxcall": "c3-0011: the total at the Los Angeles rate 9.5 %, "
+                                            "which no doc or response shows, passes with no "
+                                            "tax call (a right guess of a tool-only value; "
+                                            "v10-g23, p4)",
+    "tmz-v10-c4-0094-P1.unseen-seat": "c4-0094: a household message quoting a seat ('coach 1 "
+                                      "seat 12') no response gave passes: free text is read for "
+                                      "ids and asked values only (minor; v10-g23, p1)",
 }
 
 # Episodes as played that a fair grader passes and this one fails, keyed by the episode: each

@@ -150,7 +150,9 @@ def _had_elsewhere(value: Any, type_name: str, query: str,
 def _results(answer: str) -> list[str]:
     """The sentences of a final answer that tell the user a result: a sentence that
     reports a value as wrong ("the look-up returned another product, Zephyr Running
-    Shoes, so I did not use it") warns the user of it, which is the opposite of
+    Shoes, so I did not use it"), or as what a tool kept answering before the agent
+    switched ("gnews kept returning a health story, so I used NewsAPI": grading version
+    23, its play-test's c2-0016 P4), warns the user of it, which is the opposite of
     passing it on."""
     return [s for s in _SENTENCE.split(answer) if s.strip()
             and not _DISTRUST.search(s) and not reports_failure(s)]
@@ -163,7 +165,8 @@ _DISTRUST = re.compile(
     r"ignored?|discard\w*|reject\w*|did(?: not|n't) (?:use|trust|rely)|not (?:used|trusted)|"
     r"instead of|rather than|looked off|looks? wrong|doesn't match|does not match|"
     r"bad|faulty|broken|bogus|glitch\w*|erroneous\w*|invalid|implausible|off-topic|"
-    r"mistak\w*|by error|in error|wrongly|unreliable|"
+    r"mistak\w*|by error|in error|wrongly|unreliable|instead|switch\w*|fell back|"
+    r"kept (?:returning|giving|sending|answering|coming back)|"
     r"retr(?:y|ied|ying)|the first time|at first|initially|first (?:call|response|answer))\b",
     re.IGNORECASE)
 
