@@ -293,6 +293,9 @@ from toolmaze_gym.world.geo import minor_units
 #     record's key the episode never showed is invented however unlike the shown ones
 #     (``invented_ids``). A lookup the agent's own values ask otherwise is answered by its
 #     own clean call, never the reference run's (``resolution._own_answer``; c4-0083 P2).
+#     From the play-test of version 23 itself (tests/data/played/v10-g23): a value told as
+#     what a tool kept answering before the agent switched is a warning, not over-trust
+#     (``overtrust._results``; c2-0016 P4).
 GRADING_VERSION = "23"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
