@@ -290,9 +290,9 @@ def _own_part(text: str, alt: Mentions, foreign: bool, tagged: frozenset[str]) -
     # A sentence the phrasebook lists words for is read by them in the language asked,
     # not by its English heads (c1-0034).
     plain = [m for m in alt if not (code and _listed(m, code))]
-    written = not code or says(text, IN_LANGUAGE, code) \
-        or (code in tagged and tag_counts(text, code))
-    if written and all(says(text, *m, foreign=foreign) for m in plain if m[0] != IN_LANGUAGE) \
+    if all(says(text, *m, foreign=foreign) for m in plain if m[0] != IN_LANGUAGE) \
+            and (not code or says(text, IN_LANGUAGE, code)
+                 or (code in tagged and tag_counts(text, code))) \
             and (not foreign or _heads_all(text, rest, code)):
         return True
     return bool(code) and any(in_language(part, code)

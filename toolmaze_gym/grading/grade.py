@@ -53,7 +53,7 @@ from toolmaze_gym.grading.invented_ids import id_kinds, invented_told
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
 from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
-from toolmaze_gym.grading.tax_inclusion import wrong_way_told
+from toolmaze_gym.grading.tax_inclusion import TAX_BEHAVIOURS, wrong_way_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.unconverted_sum import unconverted_told
 from toolmaze_gym.grading.visa_need import VISA_NEED, need_told_wrong
@@ -496,7 +496,7 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
     (``change_order``, version 21); in a message or the answer, a visa's need told the
     other way (``visa_need.need_told_wrong``, version 23); in a message or the answer, a
     net price told as with tax or a gross one as before it (``tax_inclusion``, version
-    24). Each with
+    23). Each with
     the figure ``told`` and the tool it was ``sent`` by ("" for the final answer)."""
     task = trace.idx.task
     sent = _sent_texts(trace)
@@ -522,18 +522,17 @@ def _sent_wrong(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
         if way is not None:
             out.append({"type": EPS_SURPRISE, "value": round(pct, 2), "slot": slot,
                         "told": way[1], "sent": way[0]})
-        elif (pair := pair_told_wrong(best.outputs[slot], told)) is not None:  # (v24)
+        elif (pair := pair_told_wrong(best.outputs[slot], told)) is not None:  # (v23)
             out.append({"type": EPS_PAIR, "value": pair[0], "slot": slot, "told": pair[2],
                         "sent": pair[1]})
     for tool, text in told:  # a change told the other way round (v21)
         out += [{"type": "changed_to", "value": value, "slot": slot, "told": figure,
                  "sent": tool} for slot, value, figure in swapped_changes(task, best.outputs,
                                                                           text)]
-    out += wrong_way_told(((trace.idx.corpus[str(s.action.get("name"))].behaviour,
-                            trace.view.body(i)) for i, s in enumerate(trace.steps)
-                           if s.clean_ok and s.action.get("name") in trace.idx.corpus.tools),
-                          told)  # a net price told as with tax, or the other way (v24)
-    for tool, text in told:  # a visa needed where none is, or the other way (v24)
+    out += wrong_way_told(((b, trace.view.body(i)) for i, s in enumerate(trace.steps)
+                           if s.clean_ok and (b := _behaviour(trace, s)) in TAX_BEHAVIOURS),
+                          told)  # a net price told as with tax, or the other way (v23)
+    for tool, text in told:  # a visa needed where none is, or the other way (v23)
         out += [{"type": VISA_NEED, "value": value, "slot": slot, "told": words,
                  "sent": tool} for slot, value, words in need_told_wrong(best.outputs, text)]
     return out
@@ -555,6 +554,12 @@ def _wrong_figures(trace: Trace, best: PathMatch, slot: str, text: str, value: A
     shown = figures_shown(trace.idx.task.query, (s.observation for s in trace.steps
                                                  if s.kind == "call"), best.outputs)
     return [n for n in typos if round(abs(n), 2) not in shown]
+
+
+def _behaviour(trace: Trace, step: Step) -> str:
+    """The behaviour of the tool ``step`` called ("" for one the corpus lacks)."""
+    spec = trace.idx.corpus.tools.get(str(step.action.get("name")))
+    return spec.behaviour if spec is not None else ""
 
 
 def _sent_texts(trace: Trace) -> list[tuple[str, str]]:
