@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.grading.test_played import played_text
 from toolmaze_gym.call_checks import show
 from toolmaze_gym.episode import Episode
 from toolmaze_gym.explain import LABEL_MEANINGS, downstream_tools, explain, reveal
@@ -390,7 +391,7 @@ EXPLAINED = Path(__file__).parent / "data" / "explained"
 def _replayed(name: str) -> tuple[dict, str]:
     task_id, mode = name.split("-P")[0], "P" + name.split("-P")[1][0]
     s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
-    for line in (EXPLAINED / f"{name}.actions").read_text(encoding="utf-8").splitlines():
+    for line in played_text(EXPLAINED / f"{name}.actions").splitlines():
         if not s.done:
             s.handle(line)
     assert s.done

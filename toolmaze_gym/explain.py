@@ -21,7 +21,7 @@ the reference run used to look things up.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolmaze_gym.call_checks import CallCheck, closest_path
@@ -148,38 +148,53 @@ def _reasons(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
     return out
 
 
+def _surprise_claim(u: Mapping[str, Any]) -> str:
+    way = "beat" if (u.get("value") or 0) > 0 else "missed"
+    return (f"tells the earnings surprise {_show(u.get('told'))} the other way: "
+            f"the actual EPS {way} the estimate by {abs(u.get('value') or 0)} %")
+
+
+def _tax_claim(u: Mapping[str, Any]) -> str:
+    return (f"tells {_show(u.get('told'))} as the price {_show(u.get('value'))}, "
+            "but this episode's tax step gives that figure as the price on the other "
+            "side of tax: a wrong figure")
+
+
+def _visa_claim(u: Mapping[str, Any]) -> str:
+    return (f"tells the user {_show(u.get('told'))}, the other way from the "
+            f"visa rules this episode looked up: {_show(u.get('value'))}")
+
+
+def _pair_claim(u: Mapping[str, Any]) -> str:
+    actual, estimate = u.get("value") or (0, 0)
+    way = "beat" if actual > estimate else "missed"
+    return (f"tells the EPS against the estimate the wrong way round "
+            f"({_show(u.get('told'))}): the actual EPS {actual} {way} the estimate "
+            f"{estimate}")
+
+
+# A claim told the other way from the episode's data, by its ``unanswered`` type: what
+# the text (sent by a tool, or the final answer) tells, and why that is wrong.
+_WRONG_CLAIMS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "eps_surprise": _surprise_claim, "tax_label": _tax_claim, "visa_need": _visa_claim,
+    "eps_pair": _pair_claim}
+
+
 def _unanswered_reason(u: Mapping[str, Any]) -> str:
     """One asked value the final answer left out, or stated wrong (``told``: grading
     version 19, a wrong claim to the user though a text carried the value right; with
     ``sent``, version 21: a wrong figure in a message, by the tool that sent it; with
     ``invented``, version 21: an id that misnames a shown one or names no record; version
-    24: a record's key the episode never showed)."""
+    23: a record's key the episode never showed)."""
     if u.get("invented"):
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the ending's text"
         return (f"{where} tells the {u.get('type')} {_show(u.get('told'))}, which this "
                 "episode never showed: a record's key made up or another episode's, a "
                 "mistyped id, or one a tool refused (a false claim)")
-    if u.get("type") == "eps_surprise" and "sent" in u:
+    claim = _WRONG_CLAIMS.get(str(u.get("type")))
+    if claim is not None and "sent" in u:
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
-        way = "beat" if (u.get("value") or 0) > 0 else "missed"
-        return (f"{where} tells the earnings surprise {_show(u.get('told'))} the other way: "
-                f"the actual EPS {way} the estimate by {abs(u.get('value') or 0)} %")
-    if u.get("type") == "tax_label" and "sent" in u:
-        where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
-        return (f"{where} tells {_show(u.get('told'))} as the price {_show(u.get('value'))}, "
-                "but this episode's tax step gives that figure as the price on the other "
-                "side of tax: a wrong figure")
-    if u.get("type") == "visa_need" and "sent" in u:
-        where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
-        return (f"{where} tells the user {_show(u.get('told'))}, the other way from the "
-                f"visa rules this episode looked up: {_show(u.get('value'))}")
-    if u.get("type") == "eps_pair" and "sent" in u:
-        where = f"the text sent by {u['sent']}" if u.get("sent") else "the final answer"
-        actual, estimate = u.get("value") or (0, 0)
-        way = "beat" if actual > estimate else "missed"
-        return (f"{where} tells the EPS against the estimate the wrong way round "
-                f"({_show(u.get('told'))}): the actual EPS {actual} {way} the estimate "
-                f"{estimate}")
+        return f"{where} {claim(u)}"
     if u.get("sent"):
         return (f"the text sent by {u['sent']} tells {_show(u.get('told'))} for the "
                 f"{u.get('type')} {_show(u.get('value'))}: a wrong figure sent to someone")

@@ -119,6 +119,9 @@ def _files():
     for p in sorted(glob.glob(str(DATA / "reviews" / "*" / "actions" / "*.txt"))):
         p = Path(p)
         yield p, f"tmz-{p.parts[-3]}-{p.name.split('.')[0]}-P0"
+    for p in sorted(glob.glob(str(DATA / "explained" / "*.actions"))):
+        p = Path(p)  # tmz-v5-c3-0096-P2-noref: the episode, then what the file shows
+        yield p, p.name[:p.name.index("-P") + 3]
 
 
 def _base(path: Path, episode: str) -> Path | None:

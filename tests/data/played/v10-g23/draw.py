@@ -3,7 +3,10 @@ last grading change: the first 8 hex digits of sha256 of the graded commit's id 
 Excluded: every episode the v10 play-test (manifest seed, streams +0) and grading version
 22's (streams +4) played. Ten per level (modes P0..P4 twice in draw order); draw position
 j < 6 to player (j + k) mod 4 + 1, j >= 6 to p5 (C1, C2) or p6 (C3, C4)."""
-import hashlib, random, sys
+import hashlib
+import random
+import sys
+
 old = int(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest()[:8], 16)
 seed = int(hashlib.sha256(sys.argv[2].encode()).hexdigest()[:8], 16)
 print("seed", seed)
