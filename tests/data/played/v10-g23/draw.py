@@ -6,8 +6,9 @@ j < 6 to player (j + k) mod 4 + 1, j >= 6 to p5 (C1, C2) or p6 (C3, C4)."""
 import hashlib
 import random
 import sys
+from pathlib import Path
 
-old = int(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest()[:8], 16)
+old = int(hashlib.sha256(Path(sys.argv[1]).read_bytes()).hexdigest()[:8], 16)
 seed = int(hashlib.sha256(sys.argv[2].encode()).hexdigest()[:8], 16)
 print("seed", seed)
 played = set()
