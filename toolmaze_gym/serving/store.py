@@ -184,11 +184,11 @@ class SessionStore:
     def expire(self) -> list[str]:
         """End and forget every session idle longer than ``idle_timeout``."""
         now = self.clock()
-        with self._lock:
-            stale = [s for s, t in self._seen.items() if now - t > self.idle_timeout]
-        ended = self._end(stale, "idle")
-        self.expired += len(ended)
-        return ended
+        with self._lock:  # counted as it is forgotten: whoever sees it gone sees it counted
+            held = self._forget([s for s, t in self._seen.items()
+                                 if now - t > self.idle_timeout])
+            self.expired += len(held)
+        return self._record(held, "idle")
 
     def shutdown(self, reason: str = "shutdown") -> list[str]:
         """End and forget every session (the server is stopping), so no episode that
@@ -199,12 +199,20 @@ class SessionStore:
 
     def _end(self, sids: list[str], reason: str) -> list[str]:
         with self._lock:
-            held = [(s, self._sessions.pop(s)) for s in sids if s in self._sessions]
-            for s, _ in held:
-                self._seen.pop(s, None)
-                self._gone[s] = None
-            for old in list(itertools.islice(self._gone, max(len(self._gone) - GONE_KEPT, 0))):
-                del self._gone[old]
+            held = self._forget(sids)
+        return self._record(held, reason)
+
+    def _forget(self, sids: list[str]) -> list[tuple[str, Session]]:
+        """Drop ``sids`` from the held sessions (the caller holds the lock)."""
+        held = [(s, self._sessions.pop(s)) for s in sids if s in self._sessions]
+        for s, _ in held:
+            self._seen.pop(s, None)
+            self._gone[s] = None
+        for old in list(itertools.islice(self._gone, max(len(self._gone) - GONE_KEPT, 0))):
+            del self._gone[old]
+        return held
+
+    def _record(self, held: list[tuple[str, Session]], reason: str) -> list[str]:
         for sid, session in held:  # one episode that cannot end costs no other its record
             try:
                 session.expire(reason)
