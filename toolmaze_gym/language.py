@@ -33,7 +33,7 @@ that reads best as English.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
@@ -75,14 +75,19 @@ def clean(text: str) -> str:
     return " ".join(_NOISE.sub(" ", text).split())
 
 
-def _ranked(text: str) -> list[tuple[str, float]] | None:
+def _ranked(text: str) -> tuple[tuple[str, float], ...] | None:
     """The suite's languages by probability for ``text``, or None with too few letters."""
     if not isinstance(text, str):
         return None
+    return _ranked_text(text)
+
+
+@lru_cache(maxsize=1024)  # a grade asks one text in several rules, on every path
+def _ranked_text(text: str) -> tuple[tuple[str, float], ...] | None:
     bare = clean(text)
     if sum(c.isalpha() for c in bare) < MIN_LETTERS:
         return None
-    return _identifier().rank(bare)
+    return tuple(_identifier().rank(bare))
 
 
 def detect(text: str) -> str | None:

@@ -192,6 +192,7 @@ def _exchanges() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?!\w)"), where
 
 
+@lru_cache(maxsize=1024)  # one article is read against every message that may sum it up
 def _listed_in(article: str) -> frozenset[str]:
     """The countries of the exchanges ``article`` says a company is listed on ("listed
     on HKEX": Hong Kong), so that "a Hong Kong-listed beverages maker" names no place

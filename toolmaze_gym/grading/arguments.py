@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -147,7 +147,7 @@ class TextRule:
             return False
         said, other = self._need_reading(whole)
         if all(said) and repeats_told(whole, [m for k, m in enumerate(self.need)
-                                              if not other[k]]):
+                                              if not other(k)]):
             return True  # each figure its own (a second figure: version 18; any kind: 19)
         if not self.own or (self.language and not self.written_in(text, self.language)):
             return False
@@ -182,12 +182,13 @@ class TextRule:
         """The ``need`` entries that count toward a figure's own occurrences (those not
         told another way, as an EPS pair by its surprise): ``repeats_told``'s input."""
         _, other = self._need_reading(text)
-        return tuple(m for k, m in enumerate(self.need) if not other[k])
+        return tuple(m for k, m in enumerate(self.need) if not other(k))
 
-    def _need_reading(self, whole: str) -> tuple[Iterator[bool], list[bool]]:
-        """Per ``need`` entry: whether ``whole`` says it (lazily: ``accepts`` stops at the
-        first entry unsaid), and whether it says it another way (an own-words stand-in,
-        another name), which writes no figure of its own."""
+    def _need_reading(self, whole: str) -> tuple[Iterator[bool], Callable[[int], bool]]:
+        """Per ``need`` entry: whether ``whole`` says it, and whether it says it another
+        way (an own-words stand-in, another name), which writes no figure of its own.
+        Both lazily, each entry read once: ``accepts`` stops at the first entry unsaid,
+        and reading an own-words stand-in is the dearest reading there is."""
         alts = dict(self.alts)
         # A text asked in a language (a part of it is a translation) says its common
         # words in that language too ("pluie légère" for "light rain").
@@ -195,13 +196,17 @@ class TextRule:
         foreign = bool(asked) and self.written_in(whole, asked)
         nil = all_nil(self.need)
         named = dict(self.names)
-        other = [(k in alts and _own_part(whole, alts[k], foreign, self.tagged))
-                 or any(all(says(whole, *m, foreign=foreign) for m in group)
-                        for group in named.get(k, ()))
-                 for k in range(len(self.need))]
+        read: dict[int, bool] = {}
+
+        def other(k: int) -> bool:
+            if k not in read:
+                read[k] = (k in alts and _own_part(whole, alts[k], foreign, self.tagged)) \
+                    or any(all(says(whole, *m, foreign=foreign) for m in group)
+                           for group in named.get(k, ()))
+            return read[k]
         said = ((_status_in(whole, t, v, asked) if foreign and _status(t, v)
                  else says(self._dated(whole, t), t, v) or (foreign and _word(v)))
-                or (nil and t == CURRENCY) or other[k] for k, (t, v) in enumerate(self.need))
+                or (nil and t == CURRENCY) or other(k) for k, (t, v) in enumerate(self.need))
         return said, other
 
     def _dated(self, text: str, type_name: str) -> str:

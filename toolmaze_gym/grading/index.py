@@ -186,6 +186,7 @@ class TaskIndex:
         self.expected: list[Expected] = []
         self.matchers: list[Matcher] = []
         self.literal: list[bool] = []  # per call: every value a literal (see ``matcher``)
+        self.refs: list[tuple[Ref, ...]] = []  # per call: every binding its matcher reads
         self._literal_matchers: dict[int, Matcher] = {}
         self.ref_rules: list[dict[str, TextRule]] = []
         # per call: its bound arguments with their parameter specs, and its text specs
@@ -282,7 +283,8 @@ class TaskIndex:
         rules = self.text_rules(exp, None, None)
         self.ref_rules.append(rules)
         self.matchers.append(Matcher(self.corpus, call, rules, self.stated))
-        self.literal.append(_all_literal(exp))
+        self.refs.append(_refs(exp))
+        self.literal.append(all(r.kind == "literal" for r in self.refs[-1]))
         self.by_tool.setdefault(call.tool, []).append(cid)
         spec = self.corpus[call.tool]
         self.arg_params.append(tuple((name, r, spec.param(name)) for name, r in args
@@ -640,20 +642,23 @@ class TaskIndex:
 
     def _matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]] | None,
                  local: Mapping[str, Any] | None) -> Matcher:
+        # The matcher is a function of its bindings' values: keyed by them, it is built
+        # (text rules resolved, compared with the reference's) once per set of values,
+        # not once per slot of every path of every episode.
+        key = (exp.cid, repr([resolve(r, outputs, local) for r in self.refs[exp.cid]]))
+        hit = self._matcher_cache.get(key)
+        if hit is not None:
+            return hit
         args = {name: resolve(r, outputs, local) for name, r in exp.args}
         rules = self.text_rules(exp, outputs, local)
         if args == exp.call.args and rules == self.ref_rules[exp.cid]:
-            return self.matchers[exp.cid]
-        ref_key = (exp.cid, repr((sorted(args.items(), key=str),
-                                  sorted((k, r.need, r.own, r.alts, r.names)
-                                         for k, r in rules.items()))))
-        hit = self._matcher_cache.get(ref_key)
-        if hit is None:
+            hit = self.matchers[exp.cid]
+        else:
             hit = Matcher(self.corpus, Call(exp.call.slot, exp.call.tool, args, {}), rules,
                           self.stated)
-            self._matcher_cache[ref_key] = hit
-            if len(self._matcher_cache) > 256:
-                self._matcher_cache.popitem(last=False)
+        self._matcher_cache[key] = hit
+        if len(self._matcher_cache) > 512:
+            self._matcher_cache.popitem(last=False)
         return hit
 
     def side_tools(self, cids: tuple[int, ...]
@@ -761,15 +766,16 @@ class TaskIndex:
         return profile.permanent and any(v.slot in self.fixed for v in profile.victims)
 
 
-def _all_literal(exp: Expected) -> bool:
-    """Whether every binding of ``exp`` (arguments and text rules) is a literal, which
-    ``resolve`` gives as it is whatever the episode returned."""
+def _refs(exp: Expected) -> tuple[Ref, ...]:
+    """Every binding of ``exp`` (arguments and text rules): its matcher is a function
+    of their values. Where each is a literal, ``resolve`` gives it as it is whatever
+    the episode returned."""
     refs = [r for _, r in exp.args]
     for _, spec in exp.texts:
         refs += [r for _, r in spec.need] + [r for _, r in spec.own]
         refs += [r for _, alt in spec.alts for _, r in alt]
         refs += [r for _, groups in spec.names for g in groups for _, r in g]
-    return all(r.kind == "literal" for r in refs)
+    return tuple(refs)
 
 
 def resolve(ref: Ref, outputs: Mapping[str, Mapping[str, Any]] | None,

@@ -85,15 +85,14 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
     if not bad:
         return False
     query = idx.task.query if idx is not None else ""
-    seen: list[tuple[str, Any]] = []  # what clean responses gave before step j
+    had = _Had(bad, query)  # what the agent had without the faulty responses, by step j
     for j in range(len(steps)):
         later = steps[j]
         if j <= bad[0][0]:
-            seen += _response_values(steps[j], corpus)
+            had.add(_response_values(steps[j], corpus))
             continue
-        live = [(b, c, t) for i, b, c, t in bad
-                if i < j and not _had_elsewhere(b, t, query, seen)]
-        seen += _response_values(later, corpus)
+        live = [(b, c, t) for k, (i, b, c, t) in enumerate(bad) if i < j and not had[k]]
+        had.add(_response_values(later, corpus))
         if later.kind in TOLD:
             answer = later.action.get("text") or ""
             # Told as a result: in a sentence that does not warn about it, and the
@@ -135,16 +134,28 @@ def _response_values(step: Step, corpus: Corpus | None) -> list[tuple[str, Any]]
     return [(_field_type(corpus, tool, k), v) for k, v in response.items()]
 
 
-def _had_elsewhere(value: Any, type_name: str, query: str,
-                   seen: Sequence[tuple[str, Any]]) -> bool:
-    """Whether the agent had the number ``value`` without the faulty response: the
-    request states it, or a clean response gave it as a value of the same type (a set
-    point of 19.0 is no air-quality index of 19). Only numbers coincide so: a name, an
-    id or a date a corruption shows is news of its own."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return mentions(query, type_name, value, loosely=False) \
-        or any(t == type_name and _values_equal(value, v) for t, v in seen)
+class _Had:
+    """Per corrupted value: whether the agent had the number without the faulty
+    response: the request states it, or a clean response so far gave it as a value of
+    the same type (a set point of 19.0 is no air-quality index of 19). Only numbers
+    coincide so: a name, an id or a date a corruption shows is news of its own. Kept
+    as responses come (``add``), so each response is compared once, not at every
+    later step."""
+
+    def __init__(self, bad: Sequence[tuple[int, Any, Any, str]], query: str) -> None:
+        self._numbers = [not isinstance(b, bool) and isinstance(b, int | float)
+                         for _, b, _, _ in bad]
+        self._bad = bad
+        self._had = [n and mentions(query, t, b, loosely=False)
+                     for n, (_, b, _, t) in zip(self._numbers, bad, strict=True)]
+
+    def add(self, seen: Sequence[tuple[str, Any]]) -> None:
+        for k, (_, b, _, type_name) in enumerate(self._bad):
+            if self._numbers[k] and not self._had[k]:
+                self._had[k] = any(t == type_name and _values_equal(b, v) for t, v in seen)
+
+    def __getitem__(self, k: int) -> bool:
+        return self._had[k]
 
 
 def _results(answer: str) -> list[str]:
