@@ -1087,18 +1087,8 @@ _SIGILS = "#@"  # a channel's "#", a handle's "@": how the name is written, not 
 _PLAIN = re.compile(r"\w+(?:(?:[\s'\u2019&]|\.\s|[-\u2010-\u2015])+\w+)*\.?")
 
 
-def _split_of(value: str) -> tuple[str, str] | None:
-    """How ``_split_words`` splits a text for finding ``value``: (the joiners, the cell
-    separators) it splits at besides spaces; None: at spaces only."""
-    joiners = "".join(c for c in _JOINERS if c not in value)
-    if not joiners or not _PLAIN.fullmatch(value.strip(_EDGE).lstrip(_SIGILS)):
-        return None
-    return joiners, "".join(c for c in _CELLS if c not in value)
-
-
-def _split_words(text: str, split: tuple[str, str] | None) -> list[str]:
-    """``text``'s words for finding a value (``split``: ``_split_of`` the value): split at
-    spaces and at the joiners.
+def _words(text: str, value: str) -> list[str]:
+    """``text``'s words for finding ``value``: split at spaces and at the joiners.
 
     A joiner the value itself contains is part of a word ("release-train",
     "BK-7Q2X9ZLM"), so the value is never found inside a longer word built with it
@@ -1107,15 +1097,16 @@ def _split_words(text: str, split: tuple[str, str] | None) -> list[str]:
     plain names or codes (e-mail addresses, URLs, file names) are found only whole,
     between spaces: "bob-ana@example.com" is not "ana@example.com".
     """
-    if split is None:
+    joiners = "".join(c for c in _JOINERS if c not in value)
+    if not joiners or not _PLAIN.fullmatch(value.strip(_EDGE).lstrip(_SIGILS)):
         return text.split()
-    joiners, cells = split
+    cells = "".join(c for c in _CELLS if c not in value)
     apart = rf"|(?<!\d)[{cells}]|[{cells}](?!\d)" if cells else ""
     return [w for w in re.split(rf"\s+|[{re.escape(joiners)}]{apart}", text) if w]
 
 
-def _split_windows(text: str, split: tuple[str, str] | None, size: int) -> Iterator[str]:
-    words = _split_words(text, split)
+def _windows(text: str, value: str, size: int) -> Iterator[str]:
+    words = _words(text, value)
     for k in range(len(words) - size + 1):
         w = " ".join(words[k:k + size]).strip(_EDGE).lstrip(_SIGILS)
         yield w
@@ -1136,44 +1127,8 @@ def _named(text: str, type_name: str, value: Any) -> bool:
     # punctuation ("Tesla Inc.") or starting with one ("#general") is compared
     # without it too.
     bare = want.strip(_EDGE).lstrip(_SIGILS) or want
-    targets = (want, bare)
-    split = _split_of(want)
-    if t is not None:
-        try:
-            normal = {t.normalise(v) for v in targets}
-        except (TypeError, ValueError, AttributeError):  # no normal form: window by window
-            same = _sameness(t, targets)
-            return any(same(w) for size in _word_count(want)
-                       for w in _split_windows(text, split, size))
-    else:
-        normal = {v.casefold() for v in targets}
-    for size in _word_count(want):
-        forms, raw = _window_forms(text, split, size, type_name if t is not None else "")
-        if not normal.isdisjoint(forms) or not raw.isdisjoint(targets):
-            return True
-    return False
-
-
-@lru_cache(maxsize=1024)
-def _window_forms(text: str, split: tuple[str, str] | None, size: int, type_name: str
-                  ) -> tuple[frozenset[Any], frozenset[str]]:
-    """The normal forms of ``text``'s windows of ``size`` words under the type's
-    normaliser (casefolded where ``type_name`` is ""), and the windows it has no normal
-    form for (those are compared as written): ``_sameness`` over every window, done
-    once per text, since one text is asked for many values (an answer for each fact
-    it must tell, a response for each value the agent may have read there)."""
-    t = values.get(type_name) if type_name else None
-    forms: set[Any] = set()
-    raw: set[str] = set()
-    for w in _split_windows(text, split, size):
-        if t is None:
-            forms.add(w.casefold())
-            continue
-        try:
-            forms.add(t.normalise(w))
-        except (TypeError, ValueError, AttributeError):
-            raw.add(w)
-    return frozenset(forms), frozenset(raw)
+    same = _sameness(t, (want, bare))
+    return any(same(w) for size in _word_count(want) for w in _windows(text, want, size))
 
 
 def _sameness(t: values.SemanticType | None, targets: tuple[str, ...]) -> Callable[[str], bool]:
