@@ -136,9 +136,11 @@ def told_clauses(query: str) -> list[str]:
             + wish_clauses(query))
 
 
+@lru_cache(maxsize=512)
 def action_words(sc: Scenario, corpus: Corpus) -> dict[str, tuple[str, ...]]:
     """The words that ask for each Action step of ``sc``, by step id: read once per
-    task graded, where each text's rules would read every step's capability again."""
+    scenario and corpus (shared: read-only), where each text's rules would read every
+    step's capability again and each task's index reads them three times."""
     own = {ref: words for ref, words in sc.cues if "." not in ref}
     return {s.id: tuple(step_cues(corpus, s, cap, own, default_cues()))
             for s, cap in action_steps(sc, corpus)}

@@ -48,7 +48,7 @@ from toolmaze_gym.grading.untranslated import tagged_languages
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_reading
 from toolmaze_gym.grading.visa_need import VISA_NEED, VISA_TYPE_KEY, visa_asked_whether
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
-from toolmaze_gym.tasks.execution import plan_side, topological_order
+from toolmaze_gym.tasks.execution import plan_side, shared_plan, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
 from toolmaze_gym.world import get_world
@@ -171,6 +171,12 @@ def _namings_besides(key: str) -> tuple[tuple[str, ...], ...]:
     return ()
 
 
+@lru_cache(maxsize=16)
+def _actions(corpus: Corpus) -> frozenset[str]:
+    """The corpus's Action tools: once per corpus, not once per task indexed."""
+    return frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
+
+
 class TaskIndex:
     """What grading needs to know about one task, computed once."""
 
@@ -181,7 +187,7 @@ class TaskIndex:
         # the request asks the weather condition itself (grading version 19)
         self.condition_asked = condition_asked(task)
         self.tagged = tagged_languages(task)  # a translator's "[es] ..." is the translation
-        self.actions = frozenset(n for n, s in corpus.tools.items() if s.category == "Action")
+        self.actions = _actions(corpus)
         self.calls: list[Call] = []
         self.expected: list[Expected] = []
         self.matchers: list[Matcher] = []
@@ -293,7 +299,7 @@ class TaskIndex:
 
     def _bindings(self, call: Call, slot: Slot):
         side = next((a for a in slot.alternatives if call.tool in a), (call.tool,))
-        plan = plan_side(self.corpus, side, [(i.role, i.type) for i in slot.inputs])
+        plan = shared_plan(self.corpus, side, tuple((i.role, i.type) for i in slot.inputs))
         spec = self.corpus[call.tool]
         if plan is None:  # cannot happen for a built task: keep the reference values
             return tuple((k, Ref("literal", v)) for k, v in call.args.items()), ()

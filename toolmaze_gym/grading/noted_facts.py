@@ -56,24 +56,33 @@ def _noting_clauses(query: str, words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(clause_on(query, at) for at in cue_starts(query, words))
 
 
-def _named(clause: str, ref: str, cues: list[tuple[str, tuple[str, ...]]]) -> bool:
-    """Whether ``clause`` names output ``ref`` by one of its cue words said on its own,
-    not as part of a longer cue of another output: "the new temperature" names the set
-    point (its cue), not the reading whose cue is "temperature" (toolmaze-v9 c1-0067:
-    "notify the household of the new temperature" asked the old reading too)."""
-    own = [span for w in dict(cues)[ref] for span in cue_spans(clause, w)]
-    if not own:  # most outputs go unnamed: no other cue to read then
-        return False
-    longer = [span for other, words in cues if other != ref for w in words
-              for span in cue_spans(clause, w)]
+def _named(own: list[tuple[int, int]], longer: list[tuple[int, int]]) -> bool:
+    """Whether a clause names an output by one of its cue words said on its own (its
+    spans ``own``), not as part of a longer cue of another output (spans ``longer``):
+    "the new temperature" names the set point (its cue), not the reading whose cue is
+    "temperature" (toolmaze-v9 c1-0067: "notify the household of the new temperature"
+    asked the old reading too)."""
     return any(not any(x <= a and b <= y and y - x > b - a for x, y in longer)
                for a, b in own)
 
 
 def outputs_named(clause: str, sc: Scenario) -> list[str]:
     """The scenario outputs (``step.field``) ``clause`` names by a cue (``_named``)."""
-    outputs = [(ref, tuple(words)) for ref, words in sc.cues if "." in ref]
-    return [ref for ref, _ in outputs if _named(clause, ref, outputs)]
+    return list(_outputs_named(clause, sc.cues))
+
+
+@lru_cache(maxsize=4096)  # a step's clauses are read for each of its texts, and again
+# for what they leave out (``asked_elsewhere``)
+def _outputs_named(clause: str, cues: tuple[tuple[str, tuple[str, ...]], ...]
+                   ) -> tuple[str, ...]:
+    """``outputs_named`` by the scenario's ``cues``: each cue's spans found once per
+    clause, not once more for every other output it is compared with."""
+    spans = [(ref, [span for w in words for span in cue_spans(clause, w)])
+             for ref, words in cues if "." in ref]
+    own = dict(spans)
+    return tuple(ref for ref, _ in spans
+                 if own[ref] and _named(own[ref], [span for other, found in spans
+                                                   if other != ref for span in found]))
 
 
 def step_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ first field of its type: a meter's ``energy_kwh``, not its ``daily_average_kwh``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import networkx as nx
@@ -88,6 +89,15 @@ def plan_side(corpus: Corpus, side: Sequence[str],
     return plan if len(used) == len(inputs) else None
 
 
+@lru_cache(maxsize=4096)
+def shared_plan(corpus: Corpus, side: tuple[str, ...], inputs: tuple[tuple[str, str], ...]
+                ) -> tuple[tuple[tuple[str, tuple[str, Any]], ...], ...] | None:
+    """``plan_side`` as tuples, once per corpus, side and inputs: the tasks of a suite
+    bind a few hundred sides to the same inputs thousands of times (read-only: shared)."""
+    plan = plan_side(corpus, side, inputs)
+    return None if plan is None else tuple(tuple(p) for p in plan)
+
+
 def local_values(fields, body: dict[str, Any]) -> dict[str, Any]:
     """What one response of a side hands on to the side's later tools: the first
     field of each type, and every field as ``type@canonical`` (``plan_side``)."""
@@ -134,13 +144,21 @@ def _keyed(fields, body: dict[str, Any]) -> dict[str, Any]:
 
 def topological_order(slots: Sequence[Slot]) -> list[Slot]:
     """Slots in dependency order, ties broken by slot id (deterministic)."""
+    by_id = {s.id: s for s in slots}
+    edges = tuple((u, s.id) for s in slots for u in s.upstream())
+    return [by_id[i] for i in _order(tuple(s.id for s in slots), edges)]
+
+
+@lru_cache(maxsize=4096)
+def _order(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """The slot ids ``nodes`` in ``topological_order``, once per graph: a suite's tasks
+    share a few shapes, and a graph is sorted for every index and scripted run."""
     g = nx.DiGraph()
-    g.add_nodes_from(s.id for s in slots)
-    g.add_edges_from((u, s.id) for s in slots for u in s.upstream())
+    g.add_nodes_from(nodes)
+    g.add_edges_from(edges)
     if not nx.is_directed_acyclic_graph(g):
         raise ExecutionError("slot graph has a cycle")
-    by_id = {s.id: s for s in slots}
-    return [by_id[i] for i in nx.lexicographical_topological_sort(g, key=_slot_key)]
+    return tuple(nx.lexicographical_topological_sort(g, key=_slot_key))
 
 
 def _slot_key(slot_id: str) -> tuple[int, str]:

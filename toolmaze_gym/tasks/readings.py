@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from toolmaze_gym.tasks.asks import cue_in
@@ -133,6 +133,7 @@ def states(query: str, words: tuple[str, ...]) -> bool:
     return any(cue_in(query, w) for w in words)
 
 
+@lru_cache(maxsize=1024)  # per request: read for each asked text of its task
 def names_base(query: str) -> bool:
     """Whether the request says which value a percent change is measured from: one
     of the words of the percent family's reading (``readings.toml``)."""
@@ -157,6 +158,7 @@ _VERBATIM = re.compile(r"\b(quot(?:e|ed|ing)|verbatim|word for word|exact (?:wor
                        re.IGNORECASE)
 
 
+@lru_cache(maxsize=1024)  # per request: read for each asked text of its task
 def asks_verbatim(query: str) -> bool:
     """Whether the request asks for a returned text as such, not for its content."""
     return bool(_VERBATIM.search(query))
