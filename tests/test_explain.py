@@ -190,6 +190,23 @@ def test_nothing_done_lists_the_reads_once_and_each_action(sim):
     assert shown.count("was never called") == len(actions)
 
 
+def test_the_hint_for_the_lookups_names_a_command_that_lists_them(sim, capsys):
+    """The v23 play-test's players ran ``toolmaze show TASK --reveal`` as the hint then
+    said ("--reveal lists them"): refused. The hint names a command the CLI runs, and it
+    prints the lookups the hint leaves out."""
+    from toolmaze_gym.cli.app import main
+
+    _, text = _played(sim, "P0", [_call("finish", answer="Done.")])
+    hint = next(line for line in text.splitlines() if "how you get the data is up to you" in line)
+    command = hint.split("lists them: toolmaze ", 1)[1].split(",")[0].split()
+    assert command == ["show", TASK]
+    assert main(command) == 0
+    shown = capsys.readouterr().out
+    for c in CALLS:
+        if sim.corpus[c.tool].category != "Action":
+            assert c.tool in shown and c.tool not in text
+
+
 @pytest.mark.parametrize("mode", ["P0", "P2", "P4"])
 def test_reveal_names_the_reference_path_and_every_victim(sim, mode):
     task = get_task(TASK)

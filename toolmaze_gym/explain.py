@@ -333,9 +333,11 @@ def _path_section(task: Task, k: int, checks: list[CallCheck],
         lines.append(f"  [{mark}] {c.category} {c.call.tool}{_step_name(task, c.call)}")
     lookups = sum(c.optional for c in checks)
     if lookups and not show_reference:
+        # What lists them, as a command that runs: ``show`` takes no ``--reveal`` (the
+        # v23 play-test's players tried ``toolmaze show TASK --reveal``, refused).
         lines.append(f"  (and {lookups} lookup{'s' if lookups > 1 else ''}, Sources or "
-                     "Processors: optional, how you get the data is up to you; --reveal "
-                     "lists them)")
+                     "Processors: optional, how you get the data is up to you; the "
+                     f"reference path lists them: toolmaze show {task.id}, or play --reveal)")
     return lines
 
 
