@@ -435,7 +435,11 @@ def test_a_required_action_through_another_tool_of_its_step_names_the_missing_va
     assert g["labels"] == ["wrong_arguments"]
     assert "collateral damage" not in text and "did not ask for" not in text
     assert "premature_give_up" not in text and "was never called" not in text
-    assert 'not done through send_sms either' in text
+    # named under the tool the agent used, not the path's (v9, v10, v23 play-tests)
+    assert "Action send_sms (step 'sms'), which you used instead of create_twilio_message, " \
+        "was not done right: step " in text
+    assert "[NOT DONE: tried through send_sms] Action create_twilio_message" in text
+    assert "not done through" not in text
     assert 'leaves out "XLPNNP" (flight_booking_ref, from the response of book_flight_offer' \
         in text
 

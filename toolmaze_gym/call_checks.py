@@ -47,6 +47,9 @@ class CallCheck:
     step: int | None = None  # 0-based index of the step that made the call
     problems: list[str] = field(default_factory=list)
     done: bool = False  # as the grader decided (a lookup: whether a step made it)
+    # another Action of the same step the agent used instead (send_sms where the path
+    # has create_twilio_message): ``problems`` are that call's
+    through: str | None = None
 
     @property
     def optional(self) -> bool:
@@ -104,10 +107,13 @@ def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
             check.done = check.step is not None
         else:
             check.step = None
-            check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls,
-                                               match.outputs, match.steps) \
-                if _tries(steps, call.tool, entry) else \
-                _other_action_problems(idx, trace, cid, steps, corpus) or ["never called"]
+            if _tries(steps, call.tool, entry):
+                check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls,
+                                                   match.outputs, match.steps)
+            else:
+                check.through, check.problems = _other_action_problems(idx, trace, cid,
+                                                                       steps, corpus)
+                check.problems = check.problems or ["never called"]
         checks.append(check)
     return k, checks
 
@@ -175,11 +181,13 @@ def _tries(steps: Sequence[Step], tool: str, entry: Mapping[str, Any]) -> list[i
 
 
 def _other_action_problems(idx: Any, trace: Trace, cid: int, steps: Sequence[Step],
-                           corpus: Corpus) -> list[str]:
-    """Why a required Action never called was not done through another Action of its
-    step either (send_sms where the closest path has create_twilio_message, v5
-    play-test c3-0096): that call checked against its own expected call, resolved
-    against this episode, so the value really missing is named."""
+                           corpus: Corpus) -> tuple[str | None, list[str]]:
+    """The other Action of its step a required Action never called was tried through,
+    and why that call was not right either (send_sms where the closest path has
+    create_twilio_message, v5 play-test c3-0096): that call checked against its own
+    expected call, resolved against this episode, so the value really missing is
+    named, under the tool the agent used (v9, v10 and v23 play-tests: named under the
+    path's tool, "not done through send_sms either" read as blaming a tool never used)."""
     call = idx.calls[cid]
     for tool in slot_actions(idx, call.slot, call.tool)[1:]:
         if not _tries(steps, tool, {}):
@@ -194,8 +202,8 @@ def _other_action_problems(idx: Any, trace: Trace, cid: int, steps: Sequence[Ste
                                       if paths else [other],
                                       paths[0].outputs if paths else None,
                                       paths[0].steps if paths else None)
-            return [f"it was not done through {tool} either ({p})" for p in found]
-    return []
+            return tool, found
+    return None, []
 
 
 @dataclass(frozen=True)
