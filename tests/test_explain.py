@@ -415,6 +415,40 @@ def _replayed(name: str) -> tuple[dict, str]:
     return s.env.record()["grade"], s.closing()
 
 
+G23_SLIPS = Path(__file__).parent / "data" / "played" / "v10-g23" / "slips"
+
+
+def _slip(name: str) -> tuple[dict, str]:
+    """A slip of the grading-version-23 play-test, replayed and explained."""
+    task_id, mode = name.split("-P")[0], "P" + name.split("-P")[1][0]
+    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
+    for line in played_text(G23_SLIPS / f"{name}.actions").splitlines():
+        if not s.done:
+            s.handle(line)
+    return s.env.record()["grade"], s.closing()
+
+
+def test_a_sentence_asked_in_another_language_is_carried_by_what_it_says():
+    """c4-0013: an English post asked in German is told to carry what the weather line
+    says, not the English sentence with its °F (a German post without it passes)."""
+    g, text = _slip("tmz-v10-c4-0013-P0.english-post")
+    assert not g["success"]
+    assert "which is not in German (de)" in text
+    assert 'and carry what "Light rain, 20.2 °C (68.4 °F)." says (text, ' in text
+    assert 'carry "Light rain' not in text
+
+
+def test_a_text_the_agent_may_word_itself_is_not_named_as_the_only_one():
+    """c3-0072: a payload summing up the wrong story names the summary of the right one
+    and says the agent's own summary counts the same (the player's passing run summed
+    up the description, not the title the reference run summarised)."""
+    g, text = _slip("tmz-v10-c3-0072-P3.usedwrongstory")
+    assert not g["success"]
+    assert 'does not mention "Telescope near Paris spots a comet visible next month" (text, ' \
+        in text
+    assert "at step 2)) or the same in your own words" in text
+
+
 def test_finishing_without_a_required_action_is_no_give_up():
     """c4-0092: the door was found locked and the lock call left out; the episode was
     finished with a report, so it did not give up: a required Action is missing."""

@@ -501,7 +501,8 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
             own = None  # the grader read another value than that step's
         if own is None:
             src = f", {where(o, before, ctx.matched)}" if o else ""
-            parts.append(f"{show(v)} ({t}{src})" + _other_names(others.get(k, ()), v))
+            parts.append(f"{show(v)} ({t}{src})" + _other_names(others.get(k, ()), v)
+                         + _own_words(rule, k, len(need)))
             continue
         tool, key, i, value, why = own
         if says(got, t, value):
@@ -536,6 +537,16 @@ def _other_names(groups: Sequence[Sequence[tuple[str, Any]]], value: Any = None)
     c4-0081)."""
     said = [" with ".join(show(_short(t, v)) for t, v in g) for g in groups]
     return "".join(f" or {x}" for x in said if x and x != show(value))
+
+
+def _own_words(rule: Any, k: int, needed: int) -> str:
+    """Where the rule takes the agent's own wording of need entry ``k`` (a summary of
+    the article, a weather line written itself), a reason says so: the value named is
+    the reference run's tool's, one accepted text of several (v23 play-test c3-0072,
+    told a summary of the title was missing beside its own summary's pass)."""
+    if rule is None or len(rule.need) != needed or k not in dict(rule.alts):
+        return ""
+    return " or the same in your own words"
 
 
 def _short(type_name: str, value: Any) -> Any:
@@ -610,7 +621,12 @@ def _in_language(lacking: Sequence[tuple[str, Any, Origin | None]],
     """What a text asked in a language must be: written in it, in any words, with
     the facts it lacks besides (v7 play-test: an English note was told it missed a
     whole Spanish sentence, as if that translation were required word for word)."""
-    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before, matched)}" if o else "") + ")"
+    # A sentence to carry is carried by what it says, in that language's words: not the
+    # English sentence itself (v23 play-test c4-0013: told to "carry" "Light rain,
+    # 20.2 °C (68.4 °F)." beside a German post that passed without it).
+    said = ", ".join(("what " if t == FREE_TEXT else "") + f"{show(v)}"
+                     + (" says" if t == FREE_TEXT else "")
+                     + f" ({t}" + (f", {where(o, before, matched)}" if o else "") + ")"
                      for t, v, o in lacking)
     also = f", and carry {said}" if said else ""
     return f"the text must be written in that language, in your own words or a " \
