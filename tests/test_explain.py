@@ -190,6 +190,23 @@ def test_nothing_done_lists_the_reads_once_and_each_action(sim):
     assert shown.count("was never called") == len(actions)
 
 
+def test_the_hint_for_the_lookups_names_a_command_that_lists_them(sim, capsys):
+    """The v23 play-test's players ran ``toolmaze show TASK --reveal`` as the hint then
+    said ("--reveal lists them"): refused. The hint names a command the CLI runs, and it
+    prints the lookups the hint leaves out."""
+    from toolmaze_gym.cli.app import main
+
+    _, text = _played(sim, "P0", [_call("finish", answer="Done.")])
+    hint = next(line for line in text.splitlines() if "how you get the data is up to you" in line)
+    command = hint.split("lists them: toolmaze ", 1)[1].split(",")[0].split()
+    assert command == ["show", TASK]
+    assert main(command) == 0
+    shown = capsys.readouterr().out
+    for c in CALLS:
+        if sim.corpus[c.tool].category != "Action":
+            assert c.tool in shown and c.tool not in text
+
+
 @pytest.mark.parametrize("mode", ["P0", "P2", "P4"])
 def test_reveal_names_the_reference_path_and_every_victim(sim, mode):
     task = get_task(TASK)
@@ -398,6 +415,40 @@ def _replayed(name: str) -> tuple[dict, str]:
     return s.env.record()["grade"], s.closing()
 
 
+G23_SLIPS = Path(__file__).parent / "data" / "played" / "v10-g23" / "slips"
+
+
+def _slip(name: str) -> tuple[dict, str]:
+    """A slip of the grading-version-23 play-test, replayed and explained."""
+    task_id, mode = name.split("-P")[0], "P" + name.split("-P")[1][0]
+    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
+    for line in played_text(G23_SLIPS / f"{name}.actions").splitlines():
+        if not s.done:
+            s.handle(line)
+    return s.env.record()["grade"], s.closing()
+
+
+def test_a_sentence_asked_in_another_language_is_carried_by_what_it_says():
+    """c4-0013: an English post asked in German is told to carry what the weather line
+    says, not the English sentence with its °F (a German post without it passes)."""
+    g, text = _slip("tmz-v10-c4-0013-P0.english-post")
+    assert not g["success"]
+    assert "which is not in German (de)" in text
+    assert 'and carry what "Light rain, 20.2 °C (68.4 °F)." says (text, ' in text
+    assert 'carry "Light rain' not in text
+
+
+def test_a_text_the_agent_may_word_itself_is_not_named_as_the_only_one():
+    """c3-0072: a payload summing up the wrong story names the summary of the right one
+    and says the agent's own summary counts the same (the player's passing run summed
+    up the description, not the title the reference run summarised)."""
+    g, text = _slip("tmz-v10-c3-0072-P3.usedwrongstory")
+    assert not g["success"]
+    assert 'does not mention "Telescope near Paris spots a comet visible next month" (text, ' \
+        in text
+    assert "at step 2)) or the same in your own words" in text
+
+
 def test_finishing_without_a_required_action_is_no_give_up():
     """c4-0092: the door was found locked and the lock call left out; the episode was
     finished with a report, so it did not give up: a required Action is missing."""
@@ -418,7 +469,11 @@ def test_a_required_action_through_another_tool_of_its_step_names_the_missing_va
     assert g["labels"] == ["wrong_arguments"]
     assert "collateral damage" not in text and "did not ask for" not in text
     assert "premature_give_up" not in text and "was never called" not in text
-    assert 'not done through send_sms either' in text
+    # named under the tool the agent used, not the path's (v9, v10, v23 play-tests)
+    assert "Action send_sms (step 'sms'), which you used instead of create_twilio_message, " \
+        "was not done right: step " in text
+    assert "[NOT DONE: tried through send_sms] Action create_twilio_message" in text
+    assert "not done through" not in text
     assert 'leaves out "XLPNNP" (flight_booking_ref, from the response of book_flight_offer' \
         in text
 

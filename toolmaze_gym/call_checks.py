@@ -47,6 +47,9 @@ class CallCheck:
     step: int | None = None  # 0-based index of the step that made the call
     problems: list[str] = field(default_factory=list)
     done: bool = False  # as the grader decided (a lookup: whether a step made it)
+    # another Action of the same step the agent used instead (send_sms where the path
+    # has create_twilio_message): ``problems`` are that call's
+    through: str | None = None
 
     @property
     def optional(self) -> bool:
@@ -104,10 +107,13 @@ def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
             check.done = check.step is not None
         else:
             check.step = None
-            check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls,
-                                               match.outputs, match.steps) \
-                if _tries(steps, call.tool, entry) else \
-                _other_action_problems(idx, trace, cid, steps, corpus) or ["never called"]
+            if _tries(steps, call.tool, entry):
+                check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls,
+                                                   match.outputs, match.steps)
+            else:
+                check.through, check.problems = _other_action_problems(idx, trace, cid,
+                                                                       steps, corpus)
+                check.problems = check.problems or ["never called"]
         checks.append(check)
     return k, checks
 
@@ -175,11 +181,13 @@ def _tries(steps: Sequence[Step], tool: str, entry: Mapping[str, Any]) -> list[i
 
 
 def _other_action_problems(idx: Any, trace: Trace, cid: int, steps: Sequence[Step],
-                           corpus: Corpus) -> list[str]:
-    """Why a required Action never called was not done through another Action of its
-    step either (send_sms where the closest path has create_twilio_message, v5
-    play-test c3-0096): that call checked against its own expected call, resolved
-    against this episode, so the value really missing is named."""
+                           corpus: Corpus) -> tuple[str | None, list[str]]:
+    """The other Action of its step a required Action never called was tried through,
+    and why that call was not right either (send_sms where the closest path has
+    create_twilio_message, v5 play-test c3-0096): that call checked against its own
+    expected call, resolved against this episode, so the value really missing is
+    named, under the tool the agent used (v9, v10 and v23 play-tests: named under the
+    path's tool, "not done through send_sms either" read as blaming a tool never used)."""
     call = idx.calls[cid]
     for tool in slot_actions(idx, call.slot, call.tool)[1:]:
         if not _tries(steps, tool, {}):
@@ -194,8 +202,8 @@ def _other_action_problems(idx: Any, trace: Trace, cid: int, steps: Sequence[Ste
                                       if paths else [other],
                                       paths[0].outputs if paths else None,
                                       paths[0].steps if paths else None)
-            return [f"it was not done through {tool} either ({p})" for p in found]
-    return []
+            return tool, found
+    return None, []
 
 
 @dataclass(frozen=True)
@@ -493,7 +501,8 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
             own = None  # the grader read another value than that step's
         if own is None:
             src = f", {where(o, before, ctx.matched)}" if o else ""
-            parts.append(f"{show(v)} ({t}{src})" + _other_names(others.get(k, ()), v))
+            parts.append(f"{show(v)} ({t}{src})" + _other_names(others.get(k, ()), v)
+                         + _own_words(rule, k, len(need)))
             continue
         tool, key, i, value, why = own
         if says(got, t, value):
@@ -528,6 +537,16 @@ def _other_names(groups: Sequence[Sequence[tuple[str, Any]]], value: Any = None)
     c4-0081)."""
     said = [" with ".join(show(_short(t, v)) for t, v in g) for g in groups]
     return "".join(f" or {x}" for x in said if x and x != show(value))
+
+
+def _own_words(rule: Any, k: int, needed: int) -> str:
+    """Where the rule takes the agent's own wording of need entry ``k`` (a summary of
+    the article, a weather line written itself), a reason says so: the value named is
+    the reference run's tool's, one accepted text of several (v23 play-test c3-0072,
+    told a summary of the title was missing beside its own summary's pass)."""
+    if rule is None or len(rule.need) != needed or k not in dict(rule.alts):
+        return ""
+    return " or the same in your own words"
 
 
 def _short(type_name: str, value: Any) -> Any:
@@ -602,7 +621,12 @@ def _in_language(lacking: Sequence[tuple[str, Any, Origin | None]],
     """What a text asked in a language must be: written in it, in any words, with
     the facts it lacks besides (v7 play-test: an English note was told it missed a
     whole Spanish sentence, as if that translation were required word for word)."""
-    said = ", ".join(f"{show(v)} ({t}" + (f", {where(o, before, matched)}" if o else "") + ")"
+    # A sentence to carry is carried by what it says, in that language's words: not the
+    # English sentence itself (v23 play-test c4-0013: told to "carry" "Light rain,
+    # 20.2 °C (68.4 °F)." beside a German post that passed without it).
+    said = ", ".join(("what " if t == FREE_TEXT else "") + f"{show(v)}"
+                     + (" says" if t == FREE_TEXT else "")
+                     + f" ({t}" + (f", {where(o, before, matched)}" if o else "") + ")"
                      for t, v, o in lacking)
     also = f", and carry {said}" if said else ""
     return f"the text must be written in that language, in your own words or a " \

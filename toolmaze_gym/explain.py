@@ -300,6 +300,9 @@ def _path_reasons(task: Task, checks: list[CallCheck]) -> list[str]:
         if c.optional or c.done:
             continue
         what = f"Action {c.call.tool}{_step_name(task, c.call)}"
+        if c.through:  # the agent used another Action of the step: named as its own
+            what = (f"Action {c.through}{_step_name(task, c.call)}, which you used "
+                    f"instead of {c.call.tool},")
         if c.problems in ([], ["never called"]):
             out.append(f"{what} was never called")
         else:
@@ -330,12 +333,15 @@ def _path_section(task: Task, k: int, checks: list[CallCheck],
             mark += f" through {used}" if used and used != c.call.tool else ""
         else:
             mark = "optional" if c.optional else "NOT DONE"
+            mark += f": tried through {c.through}" if c.through else ""
         lines.append(f"  [{mark}] {c.category} {c.call.tool}{_step_name(task, c.call)}")
     lookups = sum(c.optional for c in checks)
     if lookups and not show_reference:
+        # What lists them, as a command that runs: ``show`` takes no ``--reveal`` (the
+        # v23 play-test's players tried ``toolmaze show TASK --reveal``, refused).
         lines.append(f"  (and {lookups} lookup{'s' if lookups > 1 else ''}, Sources or "
-                     "Processors: optional, how you get the data is up to you; --reveal "
-                     "lists them)")
+                     "Processors: optional, how you get the data is up to you; the "
+                     f"reference path lists them: toolmaze show {task.id}, or play --reveal)")
     return lines
 
 
