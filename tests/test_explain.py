@@ -405,33 +405,23 @@ def test_an_action_done_through_another_shown_tool_names_that_tool():
 EXPLAINED = Path(__file__).parent / "data" / "explained"
 
 
-def _replayed(name: str) -> tuple[dict, str]:
+def _replayed(name: str, folder: Path = EXPLAINED) -> tuple[dict, str]:
     task_id, mode = name.split("-P")[0], "P" + name.split("-P")[1][0]
     s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
-    for line in played_text(EXPLAINED / f"{name}.actions").splitlines():
+    for line in played_text(folder / f"{name}.actions").splitlines():
         if not s.done:
             s.handle(line)
     assert s.done
     return s.env.record()["grade"], s.closing()
 
 
-G23_SLIPS = Path(__file__).parent / "data" / "played" / "v10-g23" / "slips"
-
-
-def _slip(name: str) -> tuple[dict, str]:
-    """A slip of the grading-version-23 play-test, replayed and explained."""
-    task_id, mode = name.split("-P")[0], "P" + name.split("-P")[1][0]
-    s = PlaySession(get_task(task_id), mode, prompt="failure_aware")
-    for line in played_text(G23_SLIPS / f"{name}.actions").splitlines():
-        if not s.done:
-            s.handle(line)
-    return s.env.record()["grade"], s.closing()
+G23_SLIPS = Path(__file__).parent / "data" / "played" / "v10-g23" / "slips"  # its play-test's
 
 
 def test_a_sentence_asked_in_another_language_is_carried_by_what_it_says():
     """c4-0013: an English post asked in German is told to carry what the weather line
     says, not the English sentence with its °F (a German post without it passes)."""
-    g, text = _slip("tmz-v10-c4-0013-P0.english-post")
+    g, text = _replayed("tmz-v10-c4-0013-P0.english-post", G23_SLIPS)
     assert not g["success"]
     assert "which is not in German (de)" in text
     assert 'and carry what "Light rain, 20.2 °C (68.4 °F)." says (text, ' in text
@@ -442,7 +432,7 @@ def test_a_text_the_agent_may_word_itself_is_not_named_as_the_only_one():
     """c3-0072: a payload summing up the wrong story names the summary of the right one
     and says the agent's own summary counts the same (the player's passing run summed
     up the description, not the title the reference run summarised)."""
-    g, text = _slip("tmz-v10-c3-0072-P3.usedwrongstory")
+    g, text = _replayed("tmz-v10-c3-0072-P3.usedwrongstory", G23_SLIPS)
     assert not g["success"]
     assert 'does not mention "Telescope near Paris spots a comet visible next month" (text, ' \
         in text
