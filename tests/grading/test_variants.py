@@ -43,11 +43,6 @@ SAMPLE_STRIDE = 4  # every 4th task of a level: 25 a level
 # Where a variant's verdict is known to be wrong, with the count over the whole suite
 # (benchmarks/variants_survey.py). Grading version 12, toolmaze-v4.
 KNOWN = {
-    "reference_ids": "0/0: n/a on toolmaze-v4. Its ids are a pure function of the call, so "
-                     "wherever the variant would pass on the reference run's id or value it "
-                     "is this episode's; on v4 it only ever swapped its own texts for the "
-                     "reference's, which say the same facts (266 episodes at P0/P1/P3, "
-                     "rightly graded a success), and a text no longer counts as applied",
     "trust_fault": "11/800 (c1-0004, c1-0012, c1-0038, c1-0064, c1-0080, c1-0084 at P3/P4), "
                    "the variant's doing: the corrupted field of the silent fault (a hotel "
                    "search's total_price) never reaches an Action, since the variant's next "
