@@ -270,13 +270,6 @@ def _unbuildable(gen, seed, names):
                   if all(_library_problems(gen, f"{seed}-{k}", [sid]) for k in range(2, 6)))
 
 
-_TRAIN_THEN_FLIGHT = pytest.mark.xfail(
-    strict=False, reason="issue 16 closing notes: with real time zones and same-day check-in, "
-    "no C4 draw of tr-train-then-flight-shared-hotel on this seed has the flight leave "
-    "after the train arrives and land on the check-in day (the premises hold on the "
-    "reference build and on lib-d)")
-
-
 # Scenarios that build on the reference seed but on no draw of one other seed, each for
 # a reason the premises state on purpose. tr-offsite-two-cities (one C4 errand since issue
 # 28) wants the second flight to land on the offsite day in UTC; no lib-d draw of it does.
@@ -286,9 +279,11 @@ _TRAIN_THEN_FLIGHT = pytest.mark.xfail(
 SEED_UNBUILT = {"lib-d": frozenset({"tr-offsite-two-cities", "eh-good-morning-after-train-home"})}
 
 
+# lib-b and lib-c were an xfail since issue 16 (no C4 draw of tr-train-then-flight-shared-hotel
+# had the flight leave after the train and land on the check-in day); on today's world both
+# pass (they xpassed in the CI of 2026-12-06), so they guard again.
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [pytest.param("lib-b", marks=_TRAIN_THEN_FLIGHT),
-                                  pytest.param("lib-c", marks=_TRAIN_THEN_FLIGHT), "lib-d"])
+@pytest.mark.parametrize("seed", ["lib-b", "lib-c", "lib-d"])
 def test_premises_hold_on_other_seeds(gen, seed):
     problems = _library_problems(gen, seed, sorted(LIB))
     unbuilt = {p.split(" builds at none", 1)[0] for p in problems if " builds at none" in p}
