@@ -111,9 +111,9 @@ def closest_path(grade: Mapping[str, Any], task: Task, steps: Sequence[Step],
                 check.problems = _missing_problems(idx, cid, entry, steps, corpus, calls,
                                                    match.outputs, match.steps)
             else:
-                check.through, check.problems = _other_action_problems(idx, trace, cid,
-                                                                       steps, corpus)
-                check.problems = check.problems or ["never called"]
+                check.through, problems = _other_action_problems(idx, trace, cid, steps,
+                                                                 corpus)
+                check.problems = problems or ["never called"]
         checks.append(check)
     return k, checks
 
@@ -624,8 +624,7 @@ def _in_language(lacking: Sequence[tuple[str, Any, Origin | None]],
     # A sentence to carry is carried by what it says, in that language's words: not the
     # English sentence itself (v23 play-test c4-0013: told to "carry" "Light rain,
     # 20.2 °C (68.4 °F)." beside a German post that passed without it).
-    said = ", ".join(("what " if t == FREE_TEXT else "") + f"{show(v)}"
-                     + (" says" if t == FREE_TEXT else "")
+    said = ", ".join((f"what {show(v)} says" if t == FREE_TEXT else show(v))
                      + f" ({t}" + (f", {where(o, before, matched)}" if o else "") + ")"
                      for t, v, o in lacking)
     also = f", and carry {said}" if said else ""

@@ -48,7 +48,7 @@ from toolmaze_gym.grading.untranslated import tagged_languages
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_reading
 from toolmaze_gym.grading.visa_need import VISA_NEED, VISA_TYPE_KEY, visa_asked_whether
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
-from toolmaze_gym.tasks.execution import plan_side, shared_plan, topological_order
+from toolmaze_gym.tasks.execution import shared_plan, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
 from toolmaze_gym.tasks.readings import asks_verbatim, names_base, quotes
 from toolmaze_gym.world import get_world
@@ -260,7 +260,6 @@ class TaskIndex:
             for k, v in c.args.items():
                 self.expected_args.setdefault((c.tool, k), []).append(v)
         self._matcher_cache: OrderedDict[tuple[int, str], Matcher] = OrderedDict()
-        self._plans: dict[tuple[str, tuple[str, ...]], Any] = {}
         self._handed: dict[int, tuple[tuple[str, str], ...]] = {}
         self._sent: frozenset[str] | None = None
         self._needs: dict[tuple, set[str]] = {}
@@ -731,13 +730,9 @@ class TaskIndex:
         return hit
 
     def plan(self, slot_id: str, side: tuple[str, ...]):
-        """How ``side`` binds its parameters to the slot's inputs (``plan_side``), once."""
-        key = (slot_id, side)
-        if key not in self._plans:
-            slot = self.slot_by_id[slot_id]
-            self._plans[key] = plan_side(self.corpus, side, [(i.role, i.type)
-                                                             for i in slot.inputs])
-        return self._plans[key]
+        """How ``side`` binds its parameters to the slot's inputs (``shared_plan``)."""
+        return shared_plan(self.corpus, side, tuple((i.role, i.type)
+                                                    for i in self.slot_by_id[slot_id].inputs))
 
     def handed_on(self, cid: int) -> tuple[tuple[str, str], ...]:
         """The (type, value) pairs of call ``cid``'s response that are no echo, are

@@ -78,11 +78,10 @@ def _outputs_named(clause: str, cues: tuple[tuple[str, tuple[str, ...]], ...]
     """``outputs_named`` by the scenario's ``cues``: each cue's spans found once per
     clause, not once more for every other output it is compared with."""
     spans = [(ref, [span for w in words for span in cue_spans(clause, w)])
-             for ref, words in cues if "." in ref]
-    own = dict(spans)
-    return tuple(ref for ref, _ in spans
-                 if own[ref] and _named(own[ref], [span for other, found in spans
-                                                   if other != ref for span in found]))
+             for ref, words in cues if "." in ref]  # refs are a table's keys: unique
+    return tuple(ref for ref, own in spans
+                 if own and _named(own, [span for other, found in spans
+                                         if other != ref for span in found]))
 
 
 def step_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:
