@@ -11,6 +11,7 @@ from toolmaze_gym.tasks.scenarios import (
     library_files,
     load_library,
     parse_file,
+    read_library,
 )
 
 GOOD = '''
@@ -182,6 +183,32 @@ def test_load_library_raises_with_every_problem(monkeypatch, tmp_path):
         assert any("unknown capability" in p for p in err.value.problems)
     finally:
         mod.load_library.cache_clear()
+
+
+def test_the_grader_reads_the_library_as_the_builder_loads_it():
+    """The grader reads scenarios unchecked (read_library): the same scenarios."""
+    assert read_library() == load_library()
+
+
+def test_read_library_takes_a_checkable_mistake_but_not_a_broken_file(monkeypatch, tmp_path):
+    """Unchecked means not checked again, not unread: an unknown capability is the
+    checks' business, a file that does not parse still raises."""
+    import toolmaze_gym.tasks.scenarios as mod
+
+    unknown = _write(tmp_path, GOOD.replace('"finance.quote"', '"nope"'))
+    broken = tmp_path / "broken.toml"
+    broken.write_text("domain = \"Financial\"\n[[scenario]\n", encoding="utf-8")
+    try:
+        monkeypatch.setattr(mod, "library_files", lambda: [unknown])
+        mod.read_library.cache_clear()
+        assert [s.id for s in mod.read_library()] == ["fin-test-quote-mail"]
+        monkeypatch.setattr(mod, "library_files", lambda: [broken])
+        mod.read_library.cache_clear()
+        with pytest.raises(ScenarioError) as err:
+            mod.read_library()
+        assert any("not valid TOML" in p for p in err.value.problems)
+    finally:
+        mod.read_library.cache_clear()
 
 
 def test_a_choice_a_tool_refuses_is_reported(tmp_path):

@@ -47,7 +47,7 @@ from toolmaze_gym.tasks.execution import slot_outputs
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.tasks.questions import question_sentences, telling_clauses
 from toolmaze_gym.tasks.scenario_gen import _mention_type
-from toolmaze_gym.tasks.scenarios import Scenario, load_library
+from toolmaze_gym.tasks.scenarios import Scenario, read_library
 
 # "I'd like the 2026-Q1 earnings of 6758 (actual vs. estimated EPS), an alert ...": a
 # wish for a fact, up to the next comma, stop or "and" outside a parenthesis.
@@ -61,7 +61,7 @@ Asked = tuple[str, Any, str, str]  # (type, reference value, slot, output key)
 
 @cache
 def _scenarios() -> dict[str, Scenario]:
-    return {sc.id: sc for sc in load_library()}
+    return {sc.id: sc for sc in read_library()}
 
 
 def until(text: str, end: re.Pattern[str]) -> str:
