@@ -15,7 +15,7 @@ Workload: the oracle's recorded actions on reference-suite tasks under every mod
 Times are CPU seconds of this (single-threaded) process, best of n (``--wall`` for
 wall-clock seconds): on a machine other jobs load, wall time counts their turns on
 the cores too and swings by 2x between two runs of the same code; on an idle machine
-the two agree.
+the two agree. The garbage collector runs, as in a trainer's process (``_timing``).
 * profile: where the time goes, by owner (``--profile``).
 
 Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/bench_env.py [--profile] [--wall]
@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import json
 import pstats
+import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _timing
 from toolmaze_gym.envs import ToolMazeEnv, ToolMazePool
 
 import toolmaze_gym
@@ -46,19 +49,8 @@ clock = time.process_time  # see the module docstring; --wall sets time.perf_cou
 
 
 def best_of(fn, repeat: int) -> float:
-    """Best-of-n time with the cyclic GC paused (as ``timeit`` does), so one run's
-    garbage does not land in another's figure."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = clock()
-            fn()
-            best = min(best, clock() - t0)
-        finally:
-            gc.enable()
-    return best
+    """``_timing.best_of`` on this benchmark's clock (CPU, or wall with ``--wall``)."""
+    return _timing.best_of(fn, repeat, clock)
 
 
 def record_workload(stride: int) -> list[tuple[str, str, list[str], list[list[dict]]]]:
