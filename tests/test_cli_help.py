@@ -76,3 +76,23 @@ def test_top_level_help_lists_every_command():
     out = subprocess.run([str(TOOLMAZE), "--help"], capture_output=True, text=True,
                          check=True).stdout
     assert all(c in out for c in COMMANDS)
+
+
+def test_the_command_tunes_its_own_process_collector_only(monkeypatch, capsys):
+    """``toolmaze`` as a process's command raises the collector's threshold (its
+    grading allocates many short-lived containers: issue 32); a program calling
+    ``main`` with its own argv keeps the collector as it set it."""
+    import gc
+
+    from toolmaze_gym.cli.app import GC_THRESHOLD, main
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        assert main(["corpus", "--list"]) == 0
+        assert gc.get_threshold() == (700, 10, 10)
+        monkeypatch.setattr(sys, "argv", ["toolmaze", "corpus", "--list"])
+        assert main() == 0
+        assert gc.get_threshold() == GC_THRESHOLD
+    finally:
+        gc.set_threshold(*before)
