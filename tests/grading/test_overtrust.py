@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.grading.test_played import _replay
 from toolmaze_gym.episode import Step
 from toolmaze_gym.grading.overtrust import propagated
 
@@ -106,3 +109,32 @@ def test_a_figure_in_degrees_tells_no_value_of_another_kind():
     assert propagated([_step({}, fault), _ending("finish", "Bedroom set to 19 °C.")]) is False
     assert propagated([_step({}, fault), _ending("finish", "Warmed to 19C, dry.")]) is False
     assert propagated([_step({}, fault), _ending("finish", "The air quality index is 19.")])
+
+
+def test_a_corrupted_number_passed_on_rounded_is_over_trust():
+    """A stale 26.76 told as 26.8 is passed on as surely as 26.76 (grading version 24);
+    a figure the clean value rounds to as well, a whole figure, and one a hair off are
+    no copy of it."""
+    fault = {"tool": "weather", "corrupted": {"temp_c": 26.76}, "clean": {"temp_c": 29.5}}
+    # (no task here, so the field has no type: figures without a degree unit)
+    for told in ("The reading is 26.8 now.", "La lectura es 26,8 ahora."):
+        assert propagated([_step({}, fault), _ending("finish", told)]) is True, told
+    assert propagated([_step({}, fault), _step({"temp": 26.8})]) is True
+    for told in ("The reading is 29.5 now.", "The reading is 27 now.",
+                 "The reading is 26.9 now.", "The reading is 26.7 now."):
+        assert propagated([_step({}, fault), _ending("finish", told)]) is False, told
+    same = {"tool": "weather", "corrupted": {"temp_c": 26.76}, "clean": {"temp_c": 26.81}}
+    assert propagated([_step({}, same), _ending("finish", "It reads 26.8.")]) is False
+    assert propagated([_step({}, same), _step({"temp": 26.8})]) is False
+
+
+PLAYED = Path(__file__).parent.parent / "data" / "played" / "v10-g23" / "slips"
+
+
+@pytest.mark.parametrize("slip", ["staleweather", "staleweather-exact"])
+def test_the_stale_weather_texted_rounded_or_exact_is_labelled_over_trust(slip):
+    """v10-g23 play-test c4-0084 P4: the stale 26.76 °C / 77.19 °F texted as "26,8 °C
+    (77,2 °F)" failed without the over_trust label its exact copy got."""
+    path = PLAYED / f"tmz-v10-c4-0084-P4.{slip}.actions"
+    g, text = _replay(path, "tmz-v10-c4-0084-P4")
+    assert not g["success"] and "over_trust" in g["labels"], text

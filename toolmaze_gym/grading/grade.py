@@ -296,7 +296,11 @@ from toolmaze_gym.world.geo import minor_units
 #     From the play-test of version 23 itself (tests/data/played/v10-g23): a value told as
 #     what a tool kept answering before the agent switched is a warning, not over-trust
 #     (``overtrust._results``; c2-0016 P4).
-GRADING_VERSION = "23"
+# 24: a corrupted number passed on rounded is over-trust, as its exact copy is: a stale
+#     26.76 °C texted as "26,8 °C" (``overtrust._told_rounded``, ``_rounded_from``; the
+#     v10-g23 play-test's c4-0084 P4, which failed without the label). Only the label
+#     moves: such a value failed its step already, and no scripted agent's record changes.
+GRADING_VERSION = "24"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

@@ -23,13 +23,15 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus, load_corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.failure_text import reports_failure
 from toolmaze_gym.grading.index import TaskIndex, task_index
-from toolmaze_gym.mentions import FREE_TEXT, degrees_blanked, mentions
+from toolmaze_gym.grading.own_rounding import printed_places
+from toolmaze_gym.mentions import FREE_TEXT, degrees_blanked, mentions, numbers_in
 from toolmaze_gym.tasks.model import Task
 
 TOLERANCE = 1e-6  # relative: a number this close to the corrupted one is that number
@@ -113,7 +115,8 @@ def _propagated(steps: Sequence[Step], idx: TaskIndex | None) -> bool:
                     return True
                 continue
             for leaf in _leaves(value):
-                if any(_values_equal(leaf, b) and not _values_equal(leaf, c) for b, c, _ in live) \
+                if any((_values_equal(leaf, b) or _rounded_from(leaf, b, c))
+                       and not _values_equal(leaf, c) for b, c, _ in live) \
                         and not any(_values_equal(leaf, e) for e in expected):
                     return True
     return False
@@ -186,11 +189,42 @@ def _tells(text: str, live: Sequence[tuple[Any, Any, str]], expected: Sequence[A
     """Whether ``text`` mentions a corrupted value and not its clean one (nor is the
     value one the expected text itself holds); a figure with a degree unit tells only a
     temperature."""
+    def told(said: str, b: Any, c: Any, t: str) -> bool:
+        return mentions(said, t, b, loosely=False) or _told_rounded(said, b, c)
+
     return bool(text) and any(
-        mentions(degrees_blanked(text, t), t, b, loosely=False)
+        told(degrees_blanked(text, t), b, c, t)
         and not mentions(text, t, c, loosely=False)
-        and not any(mentions(e, t, b, loosely=False) for e in expected)
+        and not any(told(e, b, c, t) for e in expected)
         for b, c, t in live if b is not None and not isinstance(b, dict | list))
+
+
+def _told_rounded(text: str, bad: Any, clean: Any) -> bool:
+    """Whether ``text`` writes the corrupted number ``bad`` rounded (``_rounded_from``):
+    a stale 26.76 °C passed on as "26,8 °C" in a Spanish SMS is passed on as surely as
+    "26.76" (grading version 24; the v10-g23 play-test's c4-0084 P4 found the label
+    missing where the exact copy had it)."""
+    return _number(bad) and any(_rounded_from(n, bad, clean) for n in numbers_in(text))
+
+
+def _rounded_from(got: Any, bad: Any, clean: Any) -> bool:
+    """Whether ``got`` is the corrupted ``bad`` rounded half up to fewer decimals than
+    it has, at least one, where the clean value rounds otherwise there. Not a whole
+    figure: whole numbers (days, counts, hours) would coincide too often."""
+    if not (_number(got) and _number(bad)) or not math.isfinite(bad):
+        return False
+    k = printed_places(got)
+    return 1 <= k < printed_places(bad) and got == _half_up(bad, k) \
+        and not (_number(clean) and math.isfinite(clean) and got == _half_up(clean, k))
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _half_up(x: float, places: int) -> float:
+    return float(Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-places),
+                                                   rounding=ROUND_HALF_UP))
 
 
 def propagated(steps: Sequence[Step], task: Task | None = None,
