@@ -71,6 +71,7 @@ from typing import Any
 
 from toolmaze_gym import values
 from toolmaze_gym.status_phrases import STATUS_TYPES, status_told
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import zones
 from toolmaze_gym.world.base import load_data
 
@@ -197,7 +198,7 @@ def _count_patterns(value: int) -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 def _number_mentioned(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value):
         return False
     t = values.get(type_name) if type_name else None
     integer = t is not None and t.schema.get("type") == "integer"
@@ -1235,8 +1236,7 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
         return _date_mentioned(text, type_name, value, loosely)
     if type_name in DATETIME_TYPES:
         return _datetime_mentioned(text, type_name, value, loosely)
-    if kind in ("number", "integer") or (t is None and isinstance(value, int | float)
-                                         and not isinstance(value, bool)):
+    if kind in ("number", "integer") or (t is None and is_number(value)):
         return _number_mentioned(text, type_name, value, loosely)
     # A city may be written as the text's language names it ("Estambul"); the request
     # itself still names it in English, so exonyms are no ``spoken_forms``.

@@ -44,6 +44,7 @@ from toolmaze_gym.agents.threads import configure_cpu_threads
 from toolmaze_gym.optional import HF_STACK, require_all
 from toolmaze_gym.tasks.model import Task
 from toolmaze_gym.transcript import template_messages
+from toolmaze_gym.values.numbers import is_number
 
 
 def _usage() -> dict[str, Any]:
@@ -249,8 +250,7 @@ class HFPolicy:
 
 def _check(max_new_tokens: int, temperature: float, seed: int, batch_size: int | None,
            top_p: float | None) -> None:
-    if top_p is not None and (not isinstance(top_p, int | float) or isinstance(top_p, bool)
-                              or not 0 < top_p <= 1):
+    if top_p is not None and (not is_number(top_p) or not 0 < top_p <= 1):
         raise ValueError(f"policy 'hf': top_p must be a number in (0, 1], got {top_p!r}")
     if not isinstance(max_new_tokens, int) or max_new_tokens < 1:
         raise ValueError(f"policy 'hf': max_new_tokens must be a positive integer, "

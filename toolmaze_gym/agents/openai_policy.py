@@ -67,6 +67,7 @@ from toolmaze_gym.agents.policy import (
 from toolmaze_gym.agents.sampling_check import SamplingCheck
 from toolmaze_gym.redact import REDACTED, looks_secret
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.values.numbers import is_number
 
 __all__ = ["EndpointError", "OpenAIPolicy", "model_messages", "reply_text", "wire_messages"]
 
@@ -457,6 +458,5 @@ def _check(temperature: float, max_tokens: int, concurrency: int, timeout: float
         raise bad("max_retries must be a non-negative integer", max_retries)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise bad("seed must be an integer (or omitted)", seed)
-    if top_p is not None and (not isinstance(top_p, int | float) or isinstance(top_p, bool)
-                              or not 0 <= top_p <= 1):
+    if top_p is not None and (not is_number(top_p) or not 0 <= top_p <= 1):
         raise bad("top_p must be a number in [0, 1] (or omitted)", top_p)

@@ -85,6 +85,7 @@ from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
 from toolmaze_gym.tasks.readings import names_base as query_names_base
 from toolmaze_gym.training.careful import CarefulAgent
+from toolmaze_gym.values.numbers import is_number
 
 # Derivations the agent does itself with the tool's exact numbers (one list for the
 # grader, the faults and this variant: corpus.derivations). Processors that write text
@@ -1031,8 +1032,7 @@ class OffTolerance(Variant):
         spec = self.sim.corpus[name]
         for p in spec.params:
             v = args.get(p.name)
-            if p.type == FREE_TEXT or p.enum or isinstance(v, bool) or \
-                    not isinstance(v, int | float):
+            if p.type == FREE_TEXT or p.enum or not is_number(v):
                 continue
             bumped = just_outside(values.get(p.type), v)
             if p.type == MONEY and bumped is not None:  # past a rounding order's cent

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from toolmaze_gym.values.numbers import is_number
+
 Adapter = Callable[[Any], Any]
 
 
@@ -24,7 +26,7 @@ def _iso_to_epoch(v: Any) -> Any:
 
 
 def _epoch_to_iso(v: Any) -> Any:
-    if isinstance(v, bool) or not isinstance(v, int | float):
+    if not is_number(v):
         return v
     return datetime.fromtimestamp(v, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -55,7 +57,7 @@ def _compact_to_iso_date(v: Any) -> Any:
 
 def _scaled(factor: float, digits: int | None) -> Adapter:
     def fn(v: Any) -> Any:
-        if isinstance(v, bool) or not isinstance(v, int | float):
+        if not is_number(v):
             return v
         return round(v * factor) if digits is None else round(v * factor, digits)
 

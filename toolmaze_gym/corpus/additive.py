@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolmaze_gym.mentions import FREE_TEXT
+from toolmaze_gym.values.numbers import is_number
 
 ADDITIVE_BEHAVIOURS = frozenset({"office.sheet.append", "office.doc.append", "shop.cart_add",
                                  "finance.invoice.add_line"})
@@ -44,7 +45,6 @@ def combined(spec, calls: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             continue
         if p.type == FREE_TEXT and all(isinstance(g, str) for g in got):
             out[p.name] = "\n".join(got)
-        elif p.type in SUMMED and all(isinstance(g, int | float) and not isinstance(g, bool)
-                                      for g in got):
+        elif p.type in SUMMED and all(is_number(g) for g in got):
             out[p.name] = sum(got)
     return out

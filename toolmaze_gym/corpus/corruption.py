@@ -31,6 +31,7 @@ from toolmaze_gym.corpus import adapters
 from toolmaze_gym.corpus.invariants import corrupt_relation, violations
 from toolmaze_gym.corpus.spec import ToolSpec
 from toolmaze_gym.values import CheckContext, Witness
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import World
 
 # The plausible fault kinds, and the blatant ones kept as a small minority.
@@ -67,10 +68,6 @@ def _entity_param(spec: ToolSpec, field: str) -> str | None:
         return None
     t = values.get(spec.param(f.echo).type)  # type: ignore[union-attr]
     return f.echo if any(c.kind == "entity" for c in t.corruptions) else None
-
-
-def _numeric(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 def corruption_options(spec: ToolSpec, read: Collection[str] | None = None) -> dict[str, list[str]]:
@@ -131,7 +128,7 @@ def _stale_body(spec: ToolSpec, field: str, args: Mapping[str, Any], body: dict[
                                                                               "drift", key)
     for g in spec.returns:
         v = body.get(g.name)
-        if g.echo or g.type in TIME_TYPES or not _numeric(v) or not v:
+        if g.echo or g.type in TIME_TYPES or not is_number(v) or not v:
             continue
         drifted = round(v * factor) if isinstance(v, int) else round(v * factor, 2)
         t = values.get(g.type)
@@ -166,7 +163,7 @@ def _entity_body(spec: ToolSpec, field: str, args: Mapping[str, Any], body: dict
 
 def _unit_body(spec: ToolSpec, field: str, body: dict[str, Any]) -> dict[str, Any] | None:
     f = spec.output(field)
-    if f is None or not _numeric(body.get(field)) or f.type not in UNIT_SLIPS:
+    if f is None or not is_number(body.get(field)) or f.type not in UNIT_SLIPS:
         return None
     bad = adapters.apply(UNIT_SLIPS[f.type], body[field])
     if isinstance(body[field], int) and not isinstance(bad, int):
@@ -229,7 +226,7 @@ def changed_fields(before: Mapping[str, Any], after: Mapping[str, Any]) -> set[s
     out = set()
     for k, v in after.items():
         w = before.get(k)
-        if _numeric(v) and _numeric(w):
+        if is_number(v) and is_number(w):
             if not math.isclose(v, w, rel_tol=1e-9, abs_tol=1e-9):
                 out.add(k)
         elif v != w:

@@ -18,6 +18,7 @@ from toolmaze_gym.corpus import adapters
 from toolmaze_gym.corpus.spec import Check, OutputField, ToolSpec
 from toolmaze_gym.values import CheckContext, ClockView, HiddenFact, Witness
 from toolmaze_gym.values.catalog import parse_datetime, parse_utc_naive
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import World
 
 
@@ -33,7 +34,7 @@ def expected(check: Check, args: Mapping[str, Any], body: Mapping[str, Any]) -> 
         if not isinstance(ops[0], str):
             return None
         return len(ops[0].split()) if check.kind == "words" else len(ops[0].split("; "))
-    if any(isinstance(o, bool) or not isinstance(o, int | float) for o in ops):
+    if any(not is_number(o) for o in ops):
         return None
     if check.kind == "linear":
         return ops[0] * check.scale + check.offset
@@ -79,7 +80,7 @@ def check_relation(check: Check, args: Mapping[str, Any], body: Mapping[str, Any
     if check.kind == "not_before":
         return _not_before(check, args, body)
     target = body.get(check.target)
-    if isinstance(target, bool) or not isinstance(target, int | float):
+    if not is_number(target):
         return None  # the type check reports a non-number
     if check.kind == "order":
         low = _operand(check.operands[0], args, body)
@@ -131,7 +132,7 @@ def violations(spec: ToolSpec, args: Mapping[str, Any], body: Mapping[str, Any],
             msg = t.violation(v, CheckContext(world, args, body, f.name))
         except HiddenFact:
             msg = None  # needs a fact the agent is not shown: no visible evidence
-        if msg and f.limits.ranged and isinstance(v, int | float) and not isinstance(v, bool):
+        if msg and f.limits.ranged and is_number(v):
             msg = None  # the documented range replaces the type's default range
         if msg:
             kind = "stale" if f.type in ("timestamp", "unix_time") else "range"
@@ -154,7 +155,7 @@ def _restatements(spec: ToolSpec, body: Mapping[str, Any]) -> list[Witness]:
     out = []
     for a, b in spec.restated_pairs():
         va, vb = body.get(a.name), body.get(b.name)
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (va, vb)):
+        if not all(is_number(v) for v in (va, vb)):
             continue
         ca, cb = a.to_canonical(va), b.to_canonical(vb)
         if not math.isclose(ca, cb, rel_tol=2e-3, abs_tol=0.06):
@@ -186,12 +187,12 @@ def corrupt_relation(check: Check, args: Mapping[str, Any], body: Mapping[str, A
         dt = parse_datetime(target) + timedelta(hours=hashing.choice((-1, 1), "dst", key))
         text = dt.isoformat().replace("+00:00", "Z") if target.endswith("Z") else dt.isoformat()
         return {**body, check.target: text}
-    if isinstance(target, bool) or not isinstance(target, int | float):
+    if not is_number(target):
         return None
     factor = hashing.uniform(1.15, 1.6, "relation", key)
     if check.kind == "order":
         low = _operand(check.operands[0], args, body)
-        if isinstance(low, bool) or not isinstance(low, int | float):
+        if not is_number(low):
             return None
         bad: float = low - abs(low) * (factor - 1) - 1
     else:

@@ -19,6 +19,7 @@ from typing import Any
 
 from toolmaze_gym import values
 from toolmaze_gym.corpus import adapters
+from toolmaze_gym.values.numbers import is_number
 
 DOMAINS = ("Office", "Financial", "Travel", "Shopping", "IoT", "General")
 CATEGORIES = ("Source", "Processor", "Action")
@@ -49,7 +50,7 @@ class Limits:
         """The broken bound, or None (malformed values are the type check's business)."""
         if self.one_of and isinstance(value, str) and value not in self.one_of:
             return f"{value!r} is not one of the documented {', '.join(self.one_of)}"
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if not is_number(value):
             return None
         if self.minimum is not None and value < self.minimum:
             return f"{value} is below the documented minimum {self.minimum:g}"

@@ -57,6 +57,7 @@ from toolmaze_gym.text_facts import (
     names_or_figures,
     survives_translation,
 )
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import phrasebook
 from toolmaze_gym.world.geo import minor_units
 
@@ -467,7 +468,7 @@ def _money_near(text: str, value: Any) -> bool:
     """A sum told within a derivation's rounding order (``ROUNDING_ORDER``,
     ``ROUNDING_SHARE``): 787.55 for 8 × 98.44 = 787.52, the fare multiplied before
     the rounding; a reader learns the same amount."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value):
         return False
     return any(cent_apart(n, value) for n in numbers_in(text))
 
@@ -484,7 +485,7 @@ def _either_direction(text: str, pct: Any) -> bool:
     """A percent change told as measured, or from the other side within the slack
     that the measured value's rounding leaves (``tasks.readings``); the direction
     words and signs are read as ``mentions`` reads them ("2,961.77 % more")."""
-    if not isinstance(pct, int | float) or isinstance(pct, bool) or pct <= -100:
+    if not is_number(pct) or pct <= -100:
         return False
     if mentions(text, "percent_change", pct):
         return True
@@ -496,7 +497,7 @@ def _either_direction(text: str, pct: Any) -> bool:
 
 def _in_fahrenheit(text: str, celsius: Any) -> bool:
     """A °C reading told in °F: the exact conversion, or it rounded to a tenth."""
-    if not isinstance(celsius, int | float) or isinstance(celsius, bool):
+    if not is_number(celsius):
         return False
     exact = celsius * 9 / 5 + 32
     tenth = float(Decimal(repr(exact)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
@@ -640,7 +641,7 @@ class Matcher:
 
 
 def cent_apart(got: Any, want: float) -> bool:
-    if isinstance(got, bool) or not isinstance(got, int | float):
+    if not is_number(got):
         return False
     slack = max(ROUNDING_ORDER, ROUNDING_SHARE * abs(want))
     return 0 < abs(round(got, 2) - round(want, 2)) <= slack + 1e-9
@@ -648,7 +649,7 @@ def cent_apart(got: Any, want: float) -> bool:
 
 def _whole_units(got: Any, want: Any) -> bool:
     """``got`` is ``want`` in whole units (24408 for 24407.88 JPY)."""
-    return not isinstance(got, bool) and isinstance(got, int | float) \
+    return is_number(got) \
         and isinstance(want, int | float) and float(got).is_integer() \
         and got == math.floor(want + 0.5)
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from toolmaze_gym.grading.asked_facts import scenario_of
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.values.numbers import is_number
 
 _OLD_CUES = frozenset({"old", "before", "what it was", "previous", "previously"})
 _NEW_CUES = frozenset({"new", "after", "what it is now", "now"})
@@ -84,8 +85,7 @@ def _same(token: str, value: float) -> bool:
 
 def swapped(text: str, old: Any, new: Any) -> str:
     """The figure ``text`` tells under the other value's label ("" where none does)."""
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (old, new)) \
-            or abs(old - new) < 0.005:
+    if not all(is_number(v) for v in (old, new)) or abs(old - new) < 0.005:
         return ""
     for m in _FIGURE.finditer(text):
         label = ""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolmaze_gym.mentions import finer_within
+from toolmaze_gym.values.numbers import is_number
 
 CONVERTED_F = "converted_f"  # a pseudo type: (CONVERTED_F, °F value of a computed °C)
 CARRIED = 1.8  # the °C reading's half-unit of rounding, in °F per °C
@@ -24,6 +25,6 @@ CARRIED = 1.8  # the °C reading's half-unit of rounding, in °F per °C
 
 def converted_said(text: str, value: Any) -> bool:
     """Whether ``text`` tells the °F ``value`` as converted from the unrounded reading."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value):
         return False
     return finer_within(text, float(value), CARRIED)

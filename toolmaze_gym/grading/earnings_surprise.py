@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolmaze_gym.mentions import mentions
+from toolmaze_gym.values.numbers import is_number
 
 EPS_SURPRISE = "eps_surprise"  # a pseudo type: (EPS_SURPRISE, surprise in per cent)
 EPS_PAIR = "eps_pair"  # a pseudo type: (EPS_PAIR, [actual, estimate]) told the wrong way
@@ -49,7 +50,7 @@ _LINE = re.compile(r"\n+|(?<=[.!?;])\s+")
 
 def surprise(actual: Any, estimate: Any) -> float | None:
     """The surprise in per cent (None where the figures cannot give one)."""
-    ok = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (actual, estimate))
+    ok = all(is_number(v) for v in (actual, estimate))
     return (actual - estimate) / abs(estimate) * 100 if ok and estimate else None
 
 
@@ -66,7 +67,7 @@ def surprises(outputs: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
 
 def surprise_said(text: str, pct: Any) -> bool:
     """Whether a line of ``text`` tells the surprise ``pct`` with its direction."""
-    if not isinstance(pct, int | float) or isinstance(pct, bool):
+    if not is_number(pct):
         return False
     right, wrong = (_MISS, _BEAT) if pct < 0 else (_BEAT, _MISS)
     return any(mentions(line, "percent_change", pct) and right.search(line)
@@ -90,7 +91,7 @@ _PERCENT = re.compile(r"(?<![\w.,])([-+\u2212]?)(\d+[.,]\d+)\s?(?:%|per\s?cent\b
 def wrong_way(text: str, pct: Any) -> str:
     """The figure of ``text`` that tells the surprise ``pct`` the other way (its own
     sign, or the direction word nearest to it in its line), "" where none does."""
-    if not isinstance(pct, int | float) or isinstance(pct, bool) or not pct:
+    if not is_number(pct) or not pct:
         return ""
     for line in _LINE.split(text):
         for m in _PERCENT.finditer(line):
@@ -141,8 +142,7 @@ def wrong_pair(text: str, actual: Any, estimate: Any) -> str:
     way round: a figure under the other one's label, or a beat- or miss-word of the pair
     that says the other way ("" where none does)."""
     nums = (actual, estimate)
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in nums) \
-            or abs(actual - estimate) < 0.005:
+    if not all(is_number(v) for v in nums) or abs(actual - estimate) < 0.005:
         return ""
     for clause in _CLAUSE.split(text):
         figs = [m for m in _FIG.finditer(clause) if _DECIMAL.fullmatch(m[0].lstrip("+-"))

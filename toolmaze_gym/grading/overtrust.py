@@ -33,6 +33,7 @@ from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.own_rounding import printed_places
 from toolmaze_gym.mentions import FREE_TEXT, degrees_blanked, mentions, numbers_in
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.values.numbers import is_number
 
 TOLERANCE = 1e-6  # relative: a number this close to the corrupted one is that number
 TOLD = ("finish", "answer")  # endings that tell the user a result
@@ -146,8 +147,7 @@ class _Had:
     later step."""
 
     def __init__(self, bad: Sequence[tuple[int, Any, Any, str]], query: str) -> None:
-        self._numbers = [not isinstance(b, bool) and isinstance(b, int | float)
-                         for _, b, _, _ in bad]
+        self._numbers = [is_number(b) for _, b, _, _ in bad]
         self._bad = bad
         self._had = [n and mentions(query, t, b, loosely=False)
                      for n, (_, b, _, t) in zip(self._numbers, bad, strict=True)]
@@ -204,22 +204,18 @@ def _told_rounded(text: str, bad: Any, clean: Any) -> bool:
     a stale 26.76 °C passed on as "26,8 °C" in a Spanish SMS is passed on as surely as
     "26.76" (grading version 24; the v10-g23 play-test's c4-0084 P4 found the label
     missing where the exact copy had it)."""
-    return _number(bad) and any(_rounded_from(n, bad, clean) for n in numbers_in(text))
+    return is_number(bad) and any(_rounded_from(n, bad, clean) for n in numbers_in(text))
 
 
 def _rounded_from(got: Any, bad: Any, clean: Any) -> bool:
     """Whether ``got`` is the corrupted ``bad`` rounded half up to fewer decimals than
     it has, at least one, where the clean value rounds otherwise there. Not a whole
     figure: whole numbers (days, counts, hours) would coincide too often."""
-    if not (_number(got) and _number(bad)) or not math.isfinite(bad):
+    if not (is_number(got) and is_number(bad)) or not math.isfinite(bad):
         return False
     k = printed_places(got)
     return 1 <= k < printed_places(bad) and got == _half_up(bad, k) \
-        and not (_number(clean) and math.isfinite(clean) and got == _half_up(clean, k))
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
+        and not (is_number(clean) and math.isfinite(clean) and got == _half_up(clean, k))
 
 
 def _half_up(x: float, places: int) -> float:

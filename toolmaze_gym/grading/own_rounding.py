@@ -29,6 +29,7 @@ from typing import Any
 from toolmaze_gym.corpus.invariants import expected
 from toolmaze_gym.corpus.spec import ToolSpec
 from toolmaze_gym.grading.arguments import ROUNDING_ORDER
+from toolmaze_gym.values.numbers import is_number
 
 # The rule's result is read to this many places before rounding, so float noise
 # (0.1 * 3 = 0.30000000000000004) never moves a ceiling.
@@ -45,8 +46,7 @@ def rounding_slack(value: float, unprinted: Iterable[float]) -> float:
 
 def _carries(value: float, unprinted: Iterable[float]) -> list[float]:
     return [abs(value / u) for u in unprinted
-            if isinstance(u, int | float) and not isinstance(u, bool) and u
-            and not _same_cent(u, value)]
+            if is_number(u) and u and not _same_cent(u, value)]
 
 
 def own_rounding(got: float, want: float, shown: bool, unprinted: Iterable[float],
@@ -57,7 +57,7 @@ def own_rounding(got: float, want: float, shown: bool, unprinted: Iterable[float
     ``want`` was ``shown`` (printed before the agent wrote ``got``) only as a rounding
     to fewer decimals (``coarser_rounding``; ``coarser``: ``got`` was written with no
     more decimals than it reads back with, as a JSON number always is)."""
-    if isinstance(got, bool) or not isinstance(got, int | float):
+    if not is_number(got):
         return False
     unprinted = list(unprinted)
     gap = abs(round(got, 2) - round(want, 2))
@@ -107,7 +107,7 @@ def exact_values(spec: ToolSpec, args: Mapping[str, Any], body: Mapping[str, Any
     for check in spec.checks:
         exact = expected(check, args, body)
         got = body.get(check.target)
-        if exact is None or isinstance(got, bool) or not isinstance(got, int | float):
+        if exact is None or not is_number(got):
             continue
         if got != exact and abs(got - exact) <= check.tolerance:
             out.append((float(got), float(exact)))

@@ -46,6 +46,7 @@ from toolmaze_gym.mentions import (
     wall_clock_mentioned,
 )
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import phrasebook
 from toolmaze_gym.world.geo import minor_units
 
@@ -588,8 +589,7 @@ class _Provenance:
                 found += [v for k, v in local_values(self.idx.corpus[tool].returns,
                                                      body).items()
                           if k.partition("@")[0] == MONEY]
-            out += [v for v in found if isinstance(v, int | float)
-                    and not isinstance(v, bool) and not self.view.seen(MONEY, v, i)]
+            out += [v for v in found if is_number(v) and not self.view.seen(MONEY, v, i)]
             todo += [inp.source.slot for inp in self.idx.slot_by_id[s].inputs
                      if not inp.source.is_literal]
         return out

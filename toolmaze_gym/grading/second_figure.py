@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolmaze_gym.mentions import numbers_in
+from toolmaze_gym.values.numbers import is_number
 
 # A figure as written: digits with their group and decimal separators ("4,800.00").
 _FIGURE = re.compile(r"\d+(?:[,.'’]\d+)*(?: \d{3}(?![\d,.]))*")
@@ -43,8 +44,7 @@ def repeats_told(text: str, need: Iterable[tuple[str, Any]]) -> bool:
     and an EPS: ``FIGURES``) is written as many times. A nil amount is no figure of its
     own: "pays no dividend, nothing to withhold" tells a dividend of 0 before and after
     withholding (v3 c1-0063)."""
-    counts = Counter(round(v, 2) for t, v in need if t in FIGURES
-                     and isinstance(v, int | float) and not isinstance(v, bool) and v)
+    counts = Counter(round(v, 2) for t, v in need if t in FIGURES and is_number(v) and v)
     return all(told_times(text, v) >= k for v, k in counts.items() if k > 1)
 
 

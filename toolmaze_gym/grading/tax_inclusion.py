@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from toolmaze_gym.values.numbers import is_number
+
 TAX_BEHAVIOURS = frozenset({"shop.tax", "finance.vat"})
 _TAX = r"(?:sales\s+)?(?:tax(?:es)?|gst|vat)"
 _GROSS = re.compile(rf"\b(?:incl(?:uding|usive\s+of|\.)?|inc\.|with|after)\s+(?:\w+\s+)?{_TAX}\b"
@@ -42,17 +44,13 @@ def prices(steps: Iterable[tuple[str, Mapping[str, Any] | None]]
     for behaviour, body in steps:
         if behaviour not in TAX_BEHAVIOURS or not body:
             continue
-        g = next((body[k] for k in ("gross_amount", "total") if _money(body.get(k))), None)
-        t = next((v for k, v in body.items() if _money(v) and k.split(".")[-1]
+        g = next((body[k] for k in ("gross_amount", "total") if is_number(body.get(k))), None)
+        t = next((v for k, v in body.items() if is_number(v) and k.split(".")[-1]
                   in ("vat_amount", "tax_amount")), None)
         if g is not None and t is not None and abs(t) >= 0.005:
             gross.add(round(float(g), 2))
             net.add(round(float(g) - float(t), 2))
     return frozenset(net), frozenset(gross)
-
-
-def _money(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 def told_the_other_way(text: str, net: frozenset[float], gross: frozenset[float]

@@ -27,6 +27,7 @@ from toolmaze_gym.grading.arguments import MONEY
 from toolmaze_gym.grading.sum_currency import CURRENCY
 from toolmaze_gym.mentions import mentions
 from toolmaze_gym.tasks.model import Input, Task
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world.base import load_data
 
 # A written amount: digits with groups or a decimal mark ("80.50", "1 234,5", "80").
@@ -71,8 +72,7 @@ def mislabelled(text: str, amount: Any, code: Any, converted: Any) -> str:
     """The figure of ``text`` that writes ``amount`` with ``code``'s code or sign right
     beside it, where ``converted`` (the amount in ``code``) is another sum ("" where
     none does)."""
-    if not isinstance(code, str) or any(
-            isinstance(v, bool) or not isinstance(v, int | float) for v in (amount, converted)) \
+    if not isinstance(code, str) or any(not is_number(v) for v in (amount, converted)) \
             or round(amount, 2) == round(converted, 2):
         return ""
     for m in _beside(code.upper()).finditer(text):

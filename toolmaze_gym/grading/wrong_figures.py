@@ -41,6 +41,7 @@ from toolmaze_gym.grading.arguments import MONEY, cent_apart
 from toolmaze_gym.grading.own_rounding import printed_places, roundings
 from toolmaze_gym.mentions import mentions, numbers_in
 from toolmaze_gym.tasks.model import Task
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world.base import load_data
 
 _AMOUNT = r"\d+(?:[.,' \u00a0\u202f]\d+)*"
@@ -66,8 +67,7 @@ def near_figures(answer: str, value: Any) -> list[float]:
     where the answer states the sum itself, or nothing near it). A sum a response
     printed in whole yen, 220,014, told as 220,014.39 JPY is no contradiction: the
     replay of toolmaze-v3 c4-0051 P2 on a world that prints JPY without a minor unit."""
-    if isinstance(value, bool) or not isinstance(value, int | float) \
-            or mentions(answer, MONEY, value):
+    if not is_number(value) or mentions(answer, MONEY, value):
         return []
     return [n for n in numbers_in(answer) if cent_apart(n, value)
             and n not in roundings(value, _places(n))
@@ -89,8 +89,7 @@ def typo_figures(text: str, value: Any) -> list[float]:
     digits at their precision with two neighbours swapped or one changed (the module
     docstring; empty where the text states the sum itself). The caller drops the
     figures the episode showed (``figures_shown``) and the agent's own rounding."""
-    if isinstance(value, bool) or not isinstance(value, int | float) \
-            or mentions(text, MONEY, value):
+    if not is_number(value) or mentions(text, MONEY, value):
         return []
     out = []
     for m in _marked().finditer(text):
@@ -112,8 +111,7 @@ def figures_shown(query: str, observations: Iterable[str],
     found = set(numbers_in(query))
     for text in observations:
         found |= numbers_in(text)
-    found |= {v for got in outputs.values() for v in got.values()
-              if isinstance(v, int | float) and not isinstance(v, bool)}
+    found |= {v for got in outputs.values() for v in got.values() if is_number(v)}
     return frozenset(round(abs(v), 2) for v in found)
 
 

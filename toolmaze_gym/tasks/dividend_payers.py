@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolmaze_gym.tasks.conventions import reads
+from toolmaze_gym.values.numbers import is_number
 
 if TYPE_CHECKING:
     from toolmaze_gym.tasks.scenarios import Scenario
@@ -28,8 +29,7 @@ def _pays(sc: Scenario, step: str) -> bool:
     greater than 0 (or than any positive literal)."""
     for p in sc.premises:
         bound = p.right.value if p.right.kind == "literal" else None
-        if (p.left.kind == "field" and p.left.ref == f"{step}.{PAYS_KEY}"
-                and isinstance(bound, int | float) and not isinstance(bound, bool)
+        if (p.left.kind == "field" and p.left.ref == f"{step}.{PAYS_KEY}" and is_number(bound)
                 and (bound > 0 or (p.op == ">" and bound == 0)) and p.op in (">", ">=")):
             return True
     return False

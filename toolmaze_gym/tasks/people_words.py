@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES
+from toolmaze_gym.values.numbers import is_number
 
 DATA = ("data", "wording", "requests.toml")
 
@@ -86,7 +87,7 @@ def say_amount(value: Any) -> str | None:
     """An amount of money as people write it in a request, with thousands separators
     from ``amount_grouped_from`` up ("10,203", not "10203": toolmaze-v8 c1-0093);
     None for a smaller amount or a value that is no number (written as it is)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value):
         return None
     if abs(value) < wording()["say"]["amount_grouped_from"]:
         return None

@@ -14,13 +14,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from toolmaze_gym import hashing
+from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.values.types import CheckContext, Corruption, SemanticType, register
 
 # ---------------------------------------------------------------- builders
 
 
 def _num(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value):
         raise TypeError("not a number")
     return round(float(value), 2)
 
@@ -56,7 +57,7 @@ def number_type(name: str, lo: float, hi: float, description: str, *,
     s_hi = hi if sample_hi is None else sample_hi
 
     def check(value: Any, ctx: CheckContext) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if not is_number(value):
             return f"{name} must be a number"
         if integer and int(value) != value:
             return f"{name} must be a whole number"
@@ -247,7 +248,7 @@ number_type("longitude", -180, 180, "longitude in decimal degrees")
 
 
 def _temp_check(value: Any, ctx: CheckContext) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value):
         return "temperature_c must be a number"
     lo, hi = -70.0, 60.0
     city = ctx.body.get("city") or ctx.args.get("city")
