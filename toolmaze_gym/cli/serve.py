@@ -149,6 +149,22 @@ def _stop_flag(server: Any) -> Iterator[None]:
         yield
 
 
+def _worker_server(config: Any) -> Any:
+    """A worker's uvicorn server, for which every stop signal asks the same graceful
+    stop. uvicorn forces an exit on a SIGINT that comes after another stop signal,
+    skipping the app's lifespan shutdown (which then dies with a CancelledError
+    traceback); a terminal's Ctrl-C reaches a worker twice, itself and as its parent's
+    SIGTERM. Forcing a worker that hangs is the parent's call (``workers.STOP_S``)."""
+    import uvicorn
+
+    class WorkerServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            self.force_exit = False
+
+    return WorkerServer(config)
+
+
 def serve_http(ns: argparse.Namespace, store: Any,
                announce: Callable[[str], None] | None = None) -> int:
     """Serve ``store`` over HTTP until stopped; ``announce(url)`` replaces the banner
@@ -172,8 +188,9 @@ def serve_http(ns: argparse.Namespace, store: Any,
         from toolmaze_gym.openenv.server.app import build_app
 
         app, where = build_app(store), f"http://{ns.host}:{port} (OpenEnv: /ws, /mcp)"
-    server = uvicorn.Server(uvicorn.Config(
-        app, log_level="warning", timeout_graceful_shutdown=GRACE_S, **uvicorn_options()))
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=GRACE_S,
+                            **uvicorn_options())
+    server = uvicorn.Server(config) if announce is None else _worker_server(config)
     with _stop_flag(server), contextlib.closing(listening):
         if announce is not None:
             announce(f"http://{ns.host}:{port}")
