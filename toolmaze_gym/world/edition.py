@@ -16,13 +16,14 @@ toolmaze-v6 (the v5 blind review's oddities, issue 28); edition 4 the world of
 toolmaze-v7 (the v6 blind review's oddities); edition 5 the world of toolmaze-v8
 (the v7 blind review's oddities, issue 28); edition 6 the world of toolmaze-v9
 (the v8 blind review's and play-test's findings); edition 7 the world of toolmaze-v10
-(the v9 blind review's and play-test's findings).
+(the v9 blind review's and play-test's findings); edition 8 the world of toolmaze-v11
+(the v10 blind review's and play-tests' findings).
 """
 
 from __future__ import annotations
 
-LATEST = 7
-EDITIONS = (1, 2, 3, 4, 5, 6, 7)
+LATEST = 8
+EDITIONS = (1, 2, 3, 4, 5, 6, 7, 8)
 
 # Each response-changing change of the world, and the first edition that has it.
 CHANGES: dict[str, int] = {
@@ -159,6 +160,10 @@ CHANGES: dict[str, int] = {
     # Monday, and the shipping quote's transit days say so (world.commerce.delivery_days;
     # toolmaze-v9 c2-0088: "arrives in Vancouver Sunday 23 August").
     "no_sunday_delivery": 7,
+    # Los Angeles' combined sales tax is 9.75 % since April 2025 (Measure A), not 9.5 %
+    # (data/world/commerce.json ``tax_city_changes``; toolmaze-v10 review c3-0049: a
+    # reviewer working from the real rate got 210.60 for the world's 209.52).
+    "la_sales_tax_2025": 8,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
