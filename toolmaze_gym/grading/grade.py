@@ -300,7 +300,13 @@ from toolmaze_gym.world.geo import minor_units
 #     26.76 °C texted as "26,8 °C" (``overtrust._told_rounded``, ``_rounded_from``; the
 #     v10-g23 play-test's c4-0084 P4, which failed without the label). Only the label
 #     moves: such a value failed its step already, and no scripted agent's record changes.
-GRADING_VERSION = "24"
+# 25: a stock check stated with the order precedes it, as "once you've checked it's in
+#     stock" did: "(check they're in stock)", "confirm stock", "only if in stock", "if
+#     they have it in stock" (``stated_order.CHECK_FIRST``; the v10-g23 play-test's
+#     c4-0043 P2 and c2-0012 P0 slips, which ordered with no stock check and passed).
+#     A step a careful agent may no longer skip moves fault profiles, so it came with
+#     the build of toolmaze-v11, whose profiles are placed under it.
+GRADING_VERSION = "25"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

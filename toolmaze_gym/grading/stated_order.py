@@ -41,13 +41,19 @@ if TYPE_CHECKING:
     from toolmaze_gym.tasks.model import Slot, Task
 
 # "after checking", "after confirming", "after a stock check", "once you've checked",
-# "having checked", "(... first)", "check X first" (not "check-in first")
+# "having checked", "(... first)", "check X first" (not "check-in first"); and a stock
+# check or condition stated with the order (grading version 25, toolmaze-v10 play-test
+# c4-0043 "(check they're in stock)", c2-0012 "confirm stock"): "check it's in stock",
+# "make sure they're in stock", "only if in stock", "if they have it in stock"
 CHECK_FIRST = re.compile(
     r"\bafter (?:checking|confirming|verifying|making sure|a look at|looking at|seeing)\b"
     r"|\bafter (?:a|the) (?:[\w-]+ ){0,2}check\b(?!-)"
     r"|\bonce you(?:(?:'|\u2019)?ve| have) (?:checked|seen|confirmed|verified|made sure)\b"
     r"|\bhaving (?:checked|confirmed|verified)\b"
-    r"|\b(?:check|confirm|read|look at)\b(?!-)[^.;:]{0,60}\bfirst\b",
+    r"|\b(?:check|confirm|read|look at)\b(?!-)[^.;:]{0,60}\bfirst\b"
+    r"|\b(?:check|checking|confirm|confirming|verify|make sure|making sure|if)\b"
+    r"[^.;:()?]{0,40}\bin stock\b"
+    r"|\bconfirm (?:the )?stock\b",
     re.IGNORECASE)
 WORD = re.compile(r"[a-z]+")
 # the words of a check phrase itself, not of what it checks
