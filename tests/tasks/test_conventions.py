@@ -117,8 +117,15 @@ def test_the_eco_setpoint_of_c4_0079_must_name_the_forecast_value():
 
 
 def test_a_declared_reading_must_be_one_the_grader_accepts_either_way():
-    sc = _library_scenario("fin-crypto-or-shares")
-    assert sc.readings == ("percent_base",) and not names_base(sc.phrasings[1])
+    # fin-crypto-or-shares as toolmaze-v10 had it: a phrasing naming no base, and the
+    # reading declared (since v11 every phrasing names the base and none is declared)
+    lib = _library_scenario("fin-crypto-or-shares")
+    assert lib.readings == () and all(names_base(p) for p in lib.phrasings)
+    sc = dataclasses.replace(lib, readings=("percent_base",), phrasings=(
+        lib.phrasings[0], "Compare the cost of {coins} {asset} with {shares} shares of "
+        "{company}, both in {usd}, including the percentage difference. Share it in "
+        "#{channel}, then send {me} a note with the message reference."))
+    assert not names_base(sc.phrasings[1])
     assert _open(convention_problems(dataclasses.replace(sc, readings=()), CORPUS)) == {
         "percent_base"}
     growth = _library_scenario("fin-fund-holding-projection")

@@ -130,7 +130,8 @@ def test_c1_0034_without_the_phrasebook_the_post_came_back_tagged(monkeypatch):
                             "into 'de'") for p in problems)
     assert {p.split(":")[0] for p in problems} == {
         "off-channel-brief-for-manager.steps.translated",  # a channel's latest post
-        "es-short-review-with-delivery.steps.words",  # a review's opening line (v3 c1-0098)
+        # (a review's opening line, v3 c1-0098, is no longer alone: since toolmaze-v11
+        # the delivery's carrier and date go with it, and a date survives translation)
         "uo-submit-piece-with-word-count.steps.translate"}  # "{gist.summary}" of a draft
     found = built_problems(get_task("tmz-v3-c1-0034"), load_corpus())
     assert found and "'Lunch order closes at noon.' into 'es'" in found[0]

@@ -40,6 +40,21 @@ def _order_product(value: Any, world: Any):
     return commerce.by_id(order.lines[0][0])
 
 
+def _past_order(value: Any, world: Any):
+    order = world.commerce.order(str(value))
+    if order is None:
+        raise DerivationError(f"{value!r} is not an order placed before the episode")
+    return order
+
+
+def _order_destination(value: Any, world: Any) -> str:
+    return _past_order(value, world).destination
+
+
+def _order_buyer(value: Any, world: Any) -> str:
+    return _past_order(value, world).email
+
+
 def _invoice_customer(value: Any, world: Any) -> str:
     invoice = world.records.invoices.get(str(value).strip().upper())
     person = world.people.by_email(invoice.customer_email) if invoice else None
@@ -177,6 +192,11 @@ def _local_mobile(value: Any, world: Any) -> str:
     return hashing.choice(pool, "local-mobile", city.name)
 
 
+def _order_neighbour(value: Any, world: Any) -> str:
+    """A mobile of the country the order's parcel goes to (the neighbour who takes it in)."""
+    return _local_mobile(_order_destination(value, world), world)
+
+
 def _booking_pickup(value: Any, world: Any) -> str:
     """Someone with a mobile of the country the booked flight lands in (the person who
     collects the traveller there)."""
@@ -213,6 +233,11 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                                         lambda v, w: _order_product(v, w).name),
     ("product_id", "shop_order_id"): ("the product the order holds",
                                       lambda v, w: _order_product(v, w).product_id),
+    # "my earlier order" and the one placed now go to one home (toolmaze-v10 c4-0043,
+    # c4-0083: a parcel for Prague or Sao Paulo, a neighbour told New York's weather)
+    ("city_name", "shop_order_id"): ("the city the order ships to", _order_destination),
+    ("email", "shop_order_id"): ("the account that placed the order", _order_buyer),
+    ("phone", "shop_order_id"): ("a mobile where the order ships to", _order_neighbour),
     ("person_name", "invoice_id"): ("the customer the invoice was sent to",
                                     _invoice_customer),
     ("person_name", "payment_id"): ("the person the payment went to", _payment_recipient),

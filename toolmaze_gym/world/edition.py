@@ -164,6 +164,11 @@ CHANGES: dict[str, int] = {
     # (data/world/commerce.json ``tax_city_changes``; toolmaze-v10 review c3-0049: a
     # reviewer working from the real rate got 210.60 for the world's 209.52).
     "la_sales_tax_2025": 8,
+    # A translator translates the first sentence of a column draft a request quotes,
+    # which a summary of it keeps: phrasebook.json entries marked with this change
+    # (toolmaze-v10 play-test c1-0062: the reference SMS "in Portuguese" was the draft's
+    # English first sentence and "(40 palavras)").
+    "draft_summary_translations": 8,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
