@@ -1,4 +1,4 @@
-"""Scenario -> task: the meaning-first generator of toolmaze-v10 (and v2–v9 before it).
+"""Scenario -> task: the meaning-first generator of toolmaze-v11 (and v2–v10 before it).
 
 A scenario fixes what the task is about (the goal, its parameters, the steps and
 how their arguments are bound); the generator fixes how it is done: it draws the

@@ -2,9 +2,9 @@
 
 Every command, the env and the training data ask this registry for a suite's
 builder, procedural split generator and per-task generator instead of testing
-suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v10``, built from
+suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v11``, built from
 the reworked scenario library (issue 28). ``toolmaze-v2`` to
-``toolmaze-v9`` (the same builder before the world, the asks, the fault rules and
+``toolmaze-v10`` (the same builder before the world, the asks, the fault rules and
 then the library changed) are kept for loading old runs only, as shipped; ``toolmaze-v1`` still
 generates procedural tasks of its kind, but none of them rebuilds bit for bit any
 more (``build-suite`` says so).
@@ -70,6 +70,9 @@ LOAD_ONLY = {"toolmaze-v2": "kept for loading old runs only (its builder became 
                             "were fixed in the library, issue 28)",
              "toolmaze-v9": "kept for loading old runs only (its builder became "
                             "toolmaze-v10's when its review's and play-test's findings "
+                            "were fixed in the library, issue 28)",
+             "toolmaze-v10": "kept for loading old runs only (its builder became "
+                            "toolmaze-v11's when its review's and play-tests' findings "
                             "were fixed in the library, issue 28)"}
 
 KINDS: dict[str, SuiteKind] = {k.name: k for k in (
@@ -87,7 +90,8 @@ assert SUITE_NAME in KINDS, "the default suite must have a builder"
 EDITIONS: dict[str, int] = {"toolmaze-v1": 1, "toolmaze-v2": 1, "toolmaze-v3": 1,
                             "toolmaze-v4": 1, "toolmaze-v5": 2, "toolmaze-v6": 3,
                             "toolmaze-v7": 4, "toolmaze-v8": 5,
-                            "toolmaze-v9": 6, "toolmaze-v10": 7}
+                            "toolmaze-v9": 6, "toolmaze-v10": 7,
+                            "toolmaze-v11": 8}
 
 
 def edition_of(task: Task) -> int:
