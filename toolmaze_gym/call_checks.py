@@ -462,6 +462,10 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     claimed = _claimed(rule, got)
     if claimed:
         return [f"argument {name} is {show(got)}, {claimed}"]
+    if rule is not None and rule.left_untranslated(got):
+        return [f"argument {name} is {show(got)}: the translators' tagged answer "
+                f"[{rule.language}] to a text they do not translate, still English, where "
+                f"the request asks for the text in {rule.language!r}"]
     need = ctx.needs.get(name)
     if need is None:  # the text must contain the expected one
         need = ((FREE_TEXT, want),)
@@ -525,7 +529,7 @@ def _claimed(rule: Any, got: str) -> str:
     if rule is None or rule.claims_other(got) is None:
         return ""
     told = [v for t, v in (*rule.need, *rule.own) if t == CONDITION]
-    condition, words = claim(got, told, rule.language) or ("", "")
+    condition, words = claim(got, told, rule.language_of(got)) or ("", "")
     return (f'which says "{words}", the weather condition "{condition}", where the '
             f"weather to tell is {' or '.join(show(v) for v in told)}")
 

@@ -655,6 +655,11 @@ _CLOCK = re.compile(r"(?:(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})
                     r"(?:\s*\(?\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
 
 
+# The end of a time range right after a clock: "-12:45", " – 14:45", " to 2:45 pm".
+_RANGE_END = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|till|bis)\s*\d{1,2}(?::|\s?h\s?)\d{2}"
+                        r"(?!\d)(?:\s*(?:am|pm|a\.m\.|p\.m\.))?", re.I)
+
+
 def dates_in(text: str) -> set[str]:
     """Every calendar date ``text`` writes, as YYYY-MM-DD."""
     found: set[str] = set()
@@ -845,8 +850,13 @@ def _written_instants(text: str, year: str, bare: str | None, numeric: bool = Fa
             hour = hour % 12 + (12 if ampm.lower().startswith("p") else 0)
         if hour >= 24 or int(m) >= 60:
             continue
+        # a range's zone is written after its end ("12:00-12:45 Berlin time": both
+        # ends Berlin's; grading version 26, toolmaze-v11 review c2-0086)
+        after = clock.end()
+        if not zone and (end := _RANGE_END.match(text, after)):
+            after = end.end()
         for day in days:
-            offsets = [_offset(zone)] if zone else _zone_after(text, clock.end(), day) \
+            offsets = [_offset(zone)] if zone else _zone_after(text, after, day) \
                 or [bare]
             for offset in offsets:
                 if offset is None or (only is not None and offset != only):

@@ -136,10 +136,9 @@ def test_reorder_calls_the_same_tools_in_another_order():
         assert mine != theirs and sorted(mine) == sorted(theirs), task.id
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reference_ids swaps only ids or values the reference run produced; toolmaze-v5's "
-    "episodes produce the same ids as the reference run, so it applies nowhere (a "
-    "'stale id after a fault' variant would be needed)"))
+# reference_ids swaps only ids or values the reference run produced; toolmaze-v5 to v10's
+# sampled episodes produced the same ids as the reference run, so it applied nowhere there
+# (a strict xfail until toolmaze-v11, whose sample holds episodes it changes).
 def test_reference_ids_sends_a_value_its_episode_never_produced():
     for task, steps, _ in _episodes("reference_ids"):
         ref = {v for c in task.default_path.calls for v in c.args.values() if isinstance(v, str)}

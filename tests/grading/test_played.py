@@ -67,16 +67,12 @@ TASK_SIDE = {
                                          "graded as the 3-day allowance (6,444.75 CZK = 41,559 "
                                          "JPY); the daily rate alone (2,148.25 CZK), what 'per "
                                          "diem' says word for word, fails (v21 play-test, p1)",
-    # The play-test of grading version 22 (tests/data/played/v10-g22/README.md): a slip the
-    # task lets pass. The world's translators know a fixed set of sentences and answer any
-    # other text "[es] <the English text>", as their docs say; that answer is the world's
-    # translation (the competent variants own_wording and own_summary word a text their
-    # own way, send it through the translator and pass on what it returns, as this slip
-    # does). The task changes when a translator translates any text.
-    "tmz-v10-c2-0001-P2.send_untranslated": "c2-0001: the translator's tagged English, its "
-                                            "answer for the agent's own wording, sent as the "
-                                            "Spanish SMS passes: that answer is the world's "
-                                            "simulated translation (v10-g22, p4)",
+    # The play-test of grading version 22 (tests/data/played/v10-g22/README.md): its slip
+    # c2-0001 P2 `send_untranslated` (the translator's tagged English, its answer for the
+    # agent's own wording, sent as the Spanish SMS) was kept here as task side, that answer
+    # being the world's simulated translation; it fails since grading version 26
+    # (toolmaze-v11 review c3-0008: arguments.TextRule.left_untranslated), the
+    # translators' docs saying they tag what they do not translate.
     # The play-test of grading version 23 (tests/data/played/v10-g23/README.md): an
     # episode and two slips the task decides.
     "tmz-v10-c4-0090-P0": "'an itinerary ... with the hotel expensed and the per diem for 3 "

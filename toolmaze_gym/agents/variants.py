@@ -352,11 +352,26 @@ class Variant(CarefulAgent):
 # ---------------------------------------------------------------- competent variants
 
 
+TRANSLATE = "text.translate"
+
+
+def feeds_translator(task: Task, corpus: Any, slot_id: str) -> bool:
+    """Whether a translator step reads ``slot_id``'s output."""
+    return any(slot_id in s.upstream() for s in task.slots
+               if any(corpus[t].behaviour == TRANSLATE for t in s.tools))
+
+
 class OwnWording(Variant):
     name = "own_wording"
     summary = "its own words for every free text (asked values kept; its own ids follow)"
 
     def rewrite(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        # A text for the translator keeps the request's sentence: the world's translators
+        # know a fixed set of sentences and tag any other ("[pt] ..."), and that tagged
+        # English is no text in the language asked (grading version 26); a careful agent
+        # writes that language itself, which a scripted variant cannot.
+        if self.sim.corpus[name].behaviour == TRANSLATE:
+            return args
         if self.reword(args):
             self.applied = True
         return args
@@ -797,8 +812,9 @@ class OwnSummary(OwnWording):
 
     def done_itself(self, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
         spec = self.sim.corpus[name]
-        if spec.behaviour not in SUMMARY_LIKE:
-            return None
+        if spec.behaviour not in SUMMARY_LIKE \
+                or feeds_translator(self.task, self.sim.corpus, self.slot.id):
+            return None  # an own summary would come back from the translator tagged
         body = self.dry_run(name, self.own_values(args))
         if body is None:
             return None

@@ -28,6 +28,7 @@ from toolmaze_gym.grading.condition_synonyms import (
     condition_claimed,
     condition_said,
     condition_said_in,
+    rain_answered,
 )
 from toolmaze_gym.grading.converted_reading import CONVERTED_F, converted_said
 from toolmaze_gym.grading.earnings_surprise import EPS_SURPRISE, surprise_said
@@ -137,6 +138,9 @@ class TextRule:
     # routes (the reference run's translator answered "[es] ..."): there a translator's
     # tagged answer stands for that language (``untranslated``, grading version 23)
     tagged: frozenset[str] = frozenset()
+    # the request asks whether it will rain (``asked_condition.rain_question``): rain
+    # told or denied answers it, whatever the day's condition word (grading version 26)
+    rain_question: bool = False
 
     def accepts(self, text: Any, pool: str = "") -> bool:
         """``pool``: the call's other free texts (a subject beside a body): a value asked
@@ -144,7 +148,7 @@ class TextRule:
         if not isinstance(text, str) or not text.strip():
             return False
         whole = f"{text}\n{pool}" if pool else text
-        if self.claims_other(whole):
+        if self.claims_other(whole) or self.left_untranslated(text):
             return False
         said, other = self._need_reading(whole)
         if all(said) and repeats_told(whole, [m for k, m in enumerate(self.need)
@@ -153,6 +157,17 @@ class TextRule:
         if not self.own or (self.language and not self.written_in(text, self.language)):
             return False
         return not self.own_unsaid(text)
+
+    def left_untranslated(self, text: str) -> bool:
+        """Whether ``text``, asked in a language whose translation the task's world has,
+        is the translators' tagged answer to a sentence they do not know ("[pt] Hi Felix!
+        ..."): English, sent where the user asked for Portuguese (grading version 26:
+        toolmaze-v11 review c3-0008; the translator's doc says it tags what it cannot
+        translate). A world that answers the request's own text tagged (``tagged``) is
+        read as its translators answer."""
+        code = self.language
+        return bool(code) and code not in self.tagged and tag_counts(text, code) \
+            and not says(text, IN_LANGUAGE, code)
 
     def written_in(self, text: str, code: str) -> bool:
         """Whether ``text`` is in the language ``code``: by its words, or, where the
@@ -168,9 +183,19 @@ class TextRule:
         ("Rain jacket to London: ... clear", v9 c2-0092 P3), and one that leaves out the
         condition it must tell fails already."""
         told = [v for t, v in (*self.need, *self.own) if t == CONDITION and isinstance(v, str)]
-        if not (self.condition and self.language and told):
+        language = self.language_of(text)
+        if not (self.condition and language and told):
             return None
-        return condition_claimed(text, told, self.language)
+        return condition_claimed(text, told, language)
+
+    def language_of(self, text: str) -> str:
+        """The language ``text`` is asked in: the text's own, or that of a part of it
+        (a translated digest beside the weather: ``alts``' IN_LANGUAGE) where ``text`` is
+        written in it (grading version 26); else ""."""
+        if self.language:
+            return self.language
+        asked = next((v for _, alt in self.alts for t, v in alt if t == IN_LANGUAGE), "")
+        return asked if asked and self.written_in(text, asked) else ""
 
     def need_unsaid(self, text: str) -> list[int]:
         """The entries of ``need`` that ``text`` does not say, read as ``accepts`` reads
@@ -205,9 +230,21 @@ class TextRule:
                     or any(all(says(whole, *m, foreign=foreign) for m in group)
                            for group in named.get(k, ()))
             return read[k]
+        def word_in(t: str, v: Any) -> bool:
+            # a common word is said in the language's own words, unchecked; but a
+            # weather condition the request asks is read in them (grading version 26:
+            # toolmaze-v11 review c3-0067, a Portuguese digest SMS told "ensolarado", or
+            # no weather at all, for a cloudy Lyon and passed)
+            if self.condition and t == CONDITION and isinstance(v, str):
+                return condition_said_in(whole, v, asked)
+            return _word(v)
+        def rain_told(t: str, v: Any) -> bool:
+            return self.rain_question and t == CONDITION and isinstance(v, str) \
+                and rain_answered(whole, v, asked if foreign else "")
         said = ((_status_in(whole, t, v, asked) if foreign and _status(t, v)
-                 else says(self._dated(whole, t), t, v) or (foreign and _word(v)))
-                or (nil and t == CURRENCY) or other(k) for k, (t, v) in enumerate(self.need))
+                 else says(self._dated(whole, t), t, v) or (foreign and word_in(t, v)))
+                or rain_told(t, v) or (nil and t == CURRENCY) or other(k)
+                for k, (t, v) in enumerate(self.need))
         return said, other
 
     def _dated(self, text: str, type_name: str) -> str:
@@ -243,6 +280,9 @@ class TextRule:
         # (``condition_said_in``, grading version 19: v8 c1-0014's "temporale").
         if gist and _status(t, v):  # a status in that language's words (version 21)
             return _status_in(text, t, v, self.language)
+        if self.rain_question and t == CONDITION and isinstance(v, str) \
+                and rain_answered(text, v, self.language if gist else ""):
+            return True  # "whether it'll rain" answered (version 26)
         if not ((gist and _gist(_sentence(t), v))
                 or says(self._dated(text, t), TEXT_FACTS if gist and t == FREE_TEXT else t, v,
                         foreign=bool(self.language))

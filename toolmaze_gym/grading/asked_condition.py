@@ -35,6 +35,18 @@ _KEY = "condition"
 _CONDITION = "weather_condition"
 
 
+# "whether it'll rain", "if it will rain", "will it rain", "any rain": a yes/no question
+_RAIN_QUESTION = re.compile(r"\b(?:whether|if) it(?:'ll|\u2019ll| will) rain\b"
+                            r"|\bwill it rain\b|\bany rain\b", re.IGNORECASE)
+
+
+def rain_question(task: Task) -> bool:
+    """Whether ``task``'s request asks whether it will rain, a yes or no: answered by rain
+    told or denied, not by the day's condition word (grading version 26, toolmaze-v11
+    review c2-0074: "whether it'll rain in Cairo that day" on a windy day)."""
+    return bool(_RAIN_QUESTION.search(task.query))
+
+
 def condition_asked(task: Task) -> bool:
     """Whether ``task``'s request asks the weather condition itself (see above)."""
     text = plain_words(task.query)

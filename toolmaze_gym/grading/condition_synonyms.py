@@ -229,3 +229,24 @@ def _negated(folded: str, match: re.Match[str], negations: frozenset[str]) -> bo
     after = _TOKEN.findall(folded[match.end():])[:_ZERO_NEAR]
     return any(w in negations for w in before[-_NEAR:]) \
         or any(_ZERO.fullmatch(w) for w in (*before, *after))
+
+
+# The conditions that answer "will it rain?" with yes.
+RAINY = frozenset({"rain", "light rain", "thunderstorm"})
+
+
+def rain_answered(text: str, condition: str, language: str = "") -> bool:
+    """Whether ``text`` answers "whether it'll rain" for a day of ``condition`` (grading
+    version 26, toolmaze-v11 review c2-0074: a Polish SMS "nie będzie padać" for a windy
+    Cairo day failed for not saying "windy", which the request never asked): a rain word
+    told as such for a rainy day, negated ("no rain", "bez deszczu", "nie będzie padać")
+    for any other. A word of a name ("Rain Jacket") says nothing."""
+    folded = _fold_in_place(text)
+    claims = _claims(language)
+    spans = [m for c in ("rain", "light rain") for p in claims.get(c, ())
+             for m in p.finditer(folded) if not _in_name(text, m.start(), m.end())]
+    negations = _negations(language)
+    if condition in RAINY:
+        return any(not _negated(folded, m, negations) for m in spans)
+    return any(_negated(folded, m, negations) for m in spans)
+

@@ -306,7 +306,19 @@ from toolmaze_gym.world.geo import minor_units
 #     c4-0043 P2 and c2-0012 P0 slips, which ordered with no stock check and passed).
 #     A step a careful agent may no longer skip moves fault profiles, so it came with
 #     the build of toolmaze-v11, whose profiles are placed under it.
-GRADING_VERSION = "25"
+# 26: what the toolmaze-v11 blind review found graded too leniently or too strictly
+#     (tests/data/reviews/v11). A weather condition the request asks is read in the
+#     language of a text whose part is asked in one (a Portuguese digest beside the
+#     weather: ``TextRule._need_reading``; c3-0067, where "ensolarado" or no weather for
+#     a cloudy day passed); the translators' tagged answer to a text they do not know is
+#     English, not the language asked, where the world translates the request's own text
+#     (``TextRule.left_untranslated``; c3-0008); "whether it'll rain" is answered by rain
+#     told or denied (``asked_condition.rain_question``, ``condition_synonyms.
+#     rain_answered``; c2-0074, "nie będzie padać" for a windy day); a time
+#     range's zone, written after its end, is its start's too ("12:00-12:45 Berlin time"
+#     is 10:00 UTC: ``mentions._RANGE_END``; c2-0086, an invite two hours early passed,
+#     and the right "14:00-14:45 Berlin time" failed).
+GRADING_VERSION = "26"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

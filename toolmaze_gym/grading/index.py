@@ -33,7 +33,11 @@ from toolmaze_gym.grading.arguments import (
     TextRule,
     stated_places,
 )
-from toolmaze_gym.grading.asked_condition import condition_asked, without_narrowed_condition
+from toolmaze_gym.grading.asked_condition import (
+    condition_asked,
+    rain_question,
+    without_narrowed_condition,
+)
 from toolmaze_gym.grading.asked_elsewhere import without_asked_elsewhere
 from toolmaze_gym.grading.asked_references import is_reference, references_asked
 from toolmaze_gym.grading.asked_zone import asked_clock, at_visit_clock
@@ -186,6 +190,7 @@ class TaskIndex:
         self.stated = stated_places(task.entities)  # places an optional argument may take
         # the request asks the weather condition itself (grading version 19)
         self.condition_asked = condition_asked(task)
+        self.rain_question = rain_question(task)
         self.tagged = tagged_languages(task)  # a translator's "[es] ..." is the translation
         self.actions = _actions(corpus)
         self.calls: list[Call] = []
@@ -630,7 +635,8 @@ class TaskIndex:
                                tuple((k, tuple(tuple((t, val(t, r)) for t, r in g)
                                                for g in groups))
                                      for k, groups in spec.names),
-                               self.condition_asked, get_world().today, self.tagged)
+                               self.condition_asked, get_world().today, self.tagged,
+                               self.rain_question)
                 for name, spec in exp.texts}
 
     def matcher(self, exp: Expected, outputs: Mapping[str, Mapping[str, Any]],

@@ -41,20 +41,29 @@ if TYPE_CHECKING:
     from toolmaze_gym.tasks.model import Slot, Task
 
 # "after checking", "after confirming", "after a stock check", "once you've checked",
-# "having checked", "(... first)", "check X first" (not "check-in first"); and a stock
-# check or condition stated with the order (grading version 25, toolmaze-v10 play-test
-# c4-0043 "(check they're in stock)", c2-0012 "confirm stock"): "check it's in stock",
-# "make sure they're in stock", "only if in stock", "if they have it in stock"
+# "having checked", "(... first)", "check X first" (not "check-in first"). Not "tell me
+# the current reading first" (toolmaze-v11 review c4-0051): the phrase orders every
+# Source that reads an Action's target, and there it would order the arrival's time
+# conversion before the scene scheduled at that instant too (v3-round8 c4-0087 P1)
 CHECK_FIRST = re.compile(
     r"\bafter (?:checking|confirming|verifying|making sure|a look at|looking at|seeing)\b"
     r"|\bafter (?:a|the) (?:[\w-]+ ){0,2}check\b(?!-)"
     r"|\bonce you(?:(?:'|\u2019)?ve| have) (?:checked|seen|confirmed|verified|made sure)\b"
     r"|\bhaving (?:checked|confirmed|verified)\b"
-    r"|\b(?:check|confirm|read|look at)\b(?!-)[^.;:]{0,60}\bfirst\b"
-    r"|\b(?:check|checking|confirm|confirming|verify|make sure|making sure|if)\b"
+    r"|\b(?:check|confirm|read|look at)\b(?!-)[^.;:]{0,60}\bfirst\b",
+    re.IGNORECASE)
+# A stock check or condition stated with the order, with no ordering word (grading
+# version 25, toolmaze-v10 play-test c4-0043 "(check they're in stock)", c2-0012 "confirm
+# stock"): "check it's in stock", "make sure they're in stock", "only if in stock", "if
+# they have it in stock". It orders the stock lookup alone before the order: the other
+# conditions of such a clause ("if they're well rated, in stock and can ship to Prague",
+# toolmaze-v10 c4-0071) may be met by any response that shows them (a search's rating).
+STOCK_FIRST = re.compile(
+    r"\b(?:check|checking|confirm|confirming|verify|make sure|making sure|if)\b"
     r"[^.;:()?]{0,40}\bin stock\b"
     r"|\bconfirm (?:the )?stock\b",
     re.IGNORECASE)
+STOCK_WORDS = frozenset({"stock", "inventory"})
 WORD = re.compile(r"[a-z]+")
 # the words of a check phrase itself, not of what it checks
 CHECK_VERB = re.compile(r"(?:check|confirm|verif|look|seeing|read|first|after|once|"
@@ -112,7 +121,7 @@ def _asked_words(query: str) -> frozenset[str]:
     """The words each stated check names ("it's in stock", "a stock check", "the SKU's
     stock level"): its clause up to the next comma or stop, less the check's own verbs."""
     out: set[str] = set()
-    for m in CHECK_FIRST.finditer(query):
+    for m in [*CHECK_FIRST.finditer(query), *STOCK_FIRST.finditer(query)]:
         clause = re.split(r"[.;:,()]", query[m.start():], maxsplit=1)[0].lower()
         out |= {w for w in WORD.findall(clause) if len(w) > 3 and not CHECK_VERB.match(w)}
     return frozenset(out)
@@ -146,6 +155,11 @@ def _upstream_checks(task: Task, k: int, corpus: Corpus) -> set[str]:
     return {u for u in act.upstream() if _lookup_checks(task, corpus, act.id, u)}
 
 
+def _stock_lookup(task: Task, corpus: Corpus, slot: str) -> bool:
+    """Whether a tool of ``slot`` looks the stock up (its name or answer says so)."""
+    return any(STOCK_WORDS & _vocabulary(corpus[t]) for t in task.slot_by_id[slot].tools)
+
+
 def _reads_after(task: Task, corpus: Corpus, upstream: Mapping[str, Set[str]],
                  k: int) -> set[str]:
     """The Actions before stateful Source slot number ``k`` that change the record it
@@ -166,11 +180,14 @@ def stated_order(task: Task, corpus: Corpus, upstream: Mapping[str, Set[str]],
     ``upstream``: each slot's data ancestors."""
     rank = {s: n for n, s in enumerate(order)}
     checks, then = CHECK_FIRST.search(task.query), THEN.search(task.query)
+    stock = not checks and STOCK_FIRST.search(task.query)
     out: dict[str, frozenset[str]] = {}
     for k, slot in enumerate(task.slots):
         before: set[str] = set()
-        if checks and _category(corpus, slot) == "Action":
-            before |= _checks(task, corpus, upstream, k) | _upstream_checks(task, k, corpus)
+        if (checks or stock) and _category(corpus, slot) == "Action":
+            found = _checks(task, corpus, upstream, k) | _upstream_checks(task, k, corpus)
+            before |= found if checks else {s for s in found
+                                             if _stock_lookup(task, corpus, s)}
         if then:
             before |= _reads_after(task, corpus, upstream, k)
         before = {b for b in before if rank[b] < rank[slot.id]}
