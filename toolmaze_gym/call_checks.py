@@ -463,9 +463,9 @@ def _text_problems(ctx: _Context, name: str, got: Any, want: Any,
     if claimed:
         return [f"argument {name} is {show(got)}, {claimed}"]
     if rule is not None and rule.left_untranslated(got):
-        return [f"argument {name} is {show(got)}: the translators' tagged answer "
-                f"[{rule.language}] to a text they do not translate, still English, where "
-                f"the request asks for the text in {rule.language!r}"]
+        return [f"argument {name} is {show(got)}, which is not in "
+                f"{_language(rule.language)}: it is the translators' tagged answer "
+                f"[{rule.language}] to a text they do not translate, still English"]
     need = ctx.needs.get(name)
     if need is None:  # the text must contain the expected one
         need = ((FREE_TEXT, want),)
