@@ -14,7 +14,7 @@ import pytest
 from toolmaze_gym.envs.env import ToolMazeEnv
 
 from toolmaze_gym import values
-from toolmaze_gym.agents.variants import DERIVABLE, VARIANTS, play, quoted
+from toolmaze_gym.agents.variants import DERIVABLE, TRANSLATE, VARIANTS, play, quoted
 from toolmaze_gym.mentions import FREE_TEXT, mentions_all
 from toolmaze_gym.tasks.suite import load_suite
 from toolmaze_gym.training.careful import CarefulAgent
@@ -75,8 +75,11 @@ def test_own_wording_never_sends_the_reference_text_and_keeps_every_ask():
         sent = [v for s in _calls(steps) for v in s.action["arguments"].values()
                 if isinstance(v, str)]
         # the asks the grader reads: a value asked of the user instead is not the
-        # text's (grading version 21, ``asked_elsewhere``)
+        # text's (grading version 21, ``asked_elsewhere``); a translator's input keeps
+        # the request's sentence, the one the world translates (grading version 26)
         for slot in without_asked_elsewhere(task, corpus).slots:
+            if any(corpus[t].behaviour == TRANSLATE for t in slot.tools):
+                continue
             for inp in slot.inputs:
                 if inp.type != FREE_TEXT or not inp.source.is_literal or \
                         quoted(task, inp.source.value):
