@@ -24,6 +24,26 @@ def test_an_order_gives_its_product_by_name_and_by_id():
     assert derive("product_id", "shop_order_id", oid.lower(), WORLD) == product.product_id
 
 
+def test_an_order_gives_its_home_buyer_and_a_neighbour_there():
+    """toolmaze-v11's two parcels for one neighbour: the earlier order names the home the
+    new one ships to, the account that placed it and a mobile of that country (v10
+    c4-0043 shipped to Prague and texted Oslo's weather to a Danish number)."""
+    from toolmaze_gym.tasks.coherence import phone_countries
+
+    commerce, geo = WORLD.commerce, WORLD.geo
+    for oid in sorted(commerce.orders)[:20]:
+        order = commerce.orders[oid]
+        city = derive("city_name", "shop_order_id", oid, WORLD)
+        assert city == order.destination
+        assert derive("email", "shop_order_id", oid, WORLD) == order.email
+        phone = derive("phone", "shop_order_id", oid, WORLD)
+        local = [n for n in WORLD.people.mobiles
+                 if geo.city(city).country_code in phone_countries(n)]
+        assert phone in (local or WORLD.people.mobiles)
+    with pytest.raises(DerivationError):
+        derive("city_name", "shop_order_id", "SO-NOSUCH00", WORLD)
+
+
 def test_records_give_their_customer_payee_home_and_stock():
     rec, people = WORLD.records, WORLD.people
     inv = rec.invoices[_first(rec.invoices)]
