@@ -84,6 +84,7 @@ from toolmaze_gym.mentions import FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import plan_side, slot_outputs
 from toolmaze_gym.tasks.model import Call, Slot, Task
 from toolmaze_gym.tasks.readings import names_base as query_names_base
+from toolmaze_gym.tasks.translators import TRANSLATE
 from toolmaze_gym.training.careful import CarefulAgent
 from toolmaze_gym.values.numbers import is_number
 
@@ -350,9 +351,6 @@ class Variant(CarefulAgent):
 
 
 # ---------------------------------------------------------------- competent variants
-
-
-TRANSLATE = "text.translate"
 
 
 def feeds_translator(task: Task, corpus: Any, slot_id: str) -> bool:

@@ -190,12 +190,20 @@ class TextRule:
 
     def language_of(self, text: str) -> str:
         """The language ``text`` is asked in: the text's own, or that of a part of it
-        (a translated digest beside the weather: ``alts``' IN_LANGUAGE) where ``text`` is
-        written in it (grading version 26); else ""."""
-        if self.language:
-            return self.language
+        where ``text`` is written in it (``part_language``; grading version 26)."""
+        return self.language or self.part_language(text)
+
+    def part_language(self, text: str) -> str:
+        """The language a part of the text is asked in (a translation in it: ``alts``'
+        IN_LANGUAGE), where ``text`` is written in it; else "" (an English text)."""
         asked = next((v for _, alt in self.alts for t, v in alt if t == IN_LANGUAGE), "")
         return asked if asked and self.written_in(text, asked) else ""
+
+    def _rain_told(self, text: str, t: str, v: Any, language: str) -> bool:
+        """Whether ``text`` answers the request's "whether it'll rain" for the condition
+        ``v`` (``rain_answered``; grading version 26)."""
+        return self.rain_question and t == CONDITION and isinstance(v, str) \
+            and rain_answered(text, v, language)
 
     def need_unsaid(self, text: str) -> list[int]:
         """The entries of ``need`` that ``text`` does not say, read as ``accepts`` reads
@@ -218,8 +226,8 @@ class TextRule:
         alts = dict(self.alts)
         # A text asked in a language (a part of it is a translation) says its common
         # words in that language too ("pluie légère" for "light rain").
-        asked = next((v for alt in alts.values() for t, v in alt if t == IN_LANGUAGE), "")
-        foreign = bool(asked) and self.written_in(whole, asked)
+        asked = self.part_language(whole)
+        foreign = bool(asked)
         nil = all_nil(self.need)
         named = dict(self.names)
         read: dict[int, bool] = {}
@@ -230,6 +238,7 @@ class TextRule:
                     or any(all(says(whole, *m, foreign=foreign) for m in group)
                            for group in named.get(k, ()))
             return read[k]
+
         def word_in(t: str, v: Any) -> bool:
             # a common word is said in the language's own words, unchecked; but a
             # weather condition the request asks is read in them (grading version 26:
@@ -238,12 +247,9 @@ class TextRule:
             if self.condition and t == CONDITION and isinstance(v, str):
                 return condition_said_in(whole, v, asked)
             return _word(v)
-        def rain_told(t: str, v: Any) -> bool:
-            return self.rain_question and t == CONDITION and isinstance(v, str) \
-                and rain_answered(whole, v, asked if foreign else "")
         said = ((_status_in(whole, t, v, asked) if foreign and _status(t, v)
                  else says(self._dated(whole, t), t, v) or (foreign and word_in(t, v)))
-                or rain_told(t, v) or (nil and t == CURRENCY) or other(k)
+                or self._rain_told(whole, t, v, asked) or (nil and t == CURRENCY) or other(k)
                 for k, (t, v) in enumerate(self.need))
         return said, other
 
@@ -280,8 +286,7 @@ class TextRule:
         # (``condition_said_in``, grading version 19: v8 c1-0014's "temporale").
         if gist and _status(t, v):  # a status in that language's words (version 21)
             return _status_in(text, t, v, self.language)
-        if self.rain_question and t == CONDITION and isinstance(v, str) \
-                and rain_answered(text, v, self.language if gist else ""):
+        if self._rain_told(text, t, v, self.language if gist else ""):
             return True  # "whether it'll rain" answered (version 26)
         if not ((gist and _gist(_sentence(t), v))
                 or says(self._dated(text, t), TEXT_FACTS if gist and t == FREE_TEXT else t, v,

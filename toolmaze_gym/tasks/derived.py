@@ -32,19 +32,15 @@ def _day(value: Any, world: Any) -> str:
     return str(value)[:10]
 
 
-def _order_product(value: Any, world: Any):
-    commerce = world.commerce
-    order = commerce.order(str(value))
-    if order is None:
-        raise DerivationError(f"{value!r} is not an order placed before the episode")
-    return commerce.by_id(order.lines[0][0])
-
-
 def _past_order(value: Any, world: Any):
     order = world.commerce.order(str(value))
     if order is None:
         raise DerivationError(f"{value!r} is not an order placed before the episode")
     return order
+
+
+def _order_product(value: Any, world: Any):
+    return world.commerce.by_id(_past_order(value, world).lines[0][0])
 
 
 def _order_destination(value: Any, world: Any) -> str:
