@@ -17,6 +17,7 @@ from typing import Any
 
 from toolmaze_gym import hashing
 from toolmaze_gym.world.base import Facts, load_data
+from toolmaze_gym.world.geo import normal_high
 
 # Upper bound on entries of each per-world memo table (keys can come from agent input).
 _MEMO_CAP = 50_000
@@ -174,13 +175,27 @@ class Devices(Facts):
         mk = (d.id, d.site)
         v = self._thermo_memo.get(mk)
         if v is None:
-            outdoor = self.world.geo.current_temp(self.world.geo.city(d.site))
-            mode = "cool" if outdoor > 24 else "heat"
+            mode = self._mode(d)
             setpoint = self._default_setpoint(d, mode)
             v = (setpoint, mode)
             if len(self._thermo_memo) < _MEMO_CAP:
                 self._thermo_memo[mk] = v
         return {"setpoint_c": v[0], "mode": v[1]}
+
+    def _mode(self, d: Device) -> str:
+        """Cooling on a hot morning, and from world edition 9 (``summer_cooling``) all
+        through a month whose normal high is warm: a Milan home in August is not on
+        heat at 22 °C, 9 am (toolmaze-v11 c4-0067 set an eco cooling point of 27 °C on
+        a thermostat in heat mode; the v11 review's c4-0051, heat in Prague in August)."""
+        city = self.world.geo.city(d.site)
+        if self.world.geo.current_temp(city) > 24:
+            return "cool"
+        if self.world.has("summer_cooling"):
+            warm = self.data["thermostat_cool_season_normal_high_c"]
+            normal = normal_high(city.name, self.world.now.month)
+            if normal is not None and normal >= warm:
+                return "cool"
+        return "heat"
 
     def _default_setpoint(self, d: Device, mode: str) -> float:
         """A thermostat's own set point: 24 °C ± 1.5 cooling; heating 20 °C ± 1.5, or

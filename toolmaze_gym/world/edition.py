@@ -17,13 +17,14 @@ toolmaze-v7 (the v6 blind review's oddities); edition 5 the world of toolmaze-v8
 (the v7 blind review's oddities, issue 28); edition 6 the world of toolmaze-v9
 (the v8 blind review's and play-test's findings); edition 7 the world of toolmaze-v10
 (the v9 blind review's and play-test's findings); edition 8 the world of toolmaze-v11
-(the v10 blind review's and play-tests' findings).
+(the v10 blind review's and play-tests' findings); edition 9 the world of toolmaze-v12
+(the v11 blind review's and play-test's findings).
 """
 
 from __future__ import annotations
 
-LATEST = 8
-EDITIONS = (1, 2, 3, 4, 5, 6, 7, 8)
+LATEST = 9
+EDITIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 # Each response-changing change of the world, and the first edition that has it.
 CHANGES: dict[str, int] = {
@@ -169,6 +170,11 @@ CHANGES: dict[str, int] = {
     # (toolmaze-v10 play-test c1-0062: the reference SMS "in Portuguese" was the draft's
     # English first sentence and "(40 palavras)").
     "draft_summary_translations": 8,
+    # A thermostat is on cool all through a month whose normal high is warm, not on heat
+    # whenever the morning is below 24 C (data/world/devices.json
+    # ``thermostat_cool_season_normal_high_c``; toolmaze-v11 c4-0067: an eco cooling
+    # point set on a Milan thermostat in heat mode in August; world.devices).
+    "summer_cooling": 9,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:
