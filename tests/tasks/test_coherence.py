@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -245,10 +245,43 @@ V9_REFUSED = {"texted_place": {"tmz-v9-c2-0010", "tmz-v9-c2-0061", "tmz-v9-c4-00
               "invoice_place": {"tmz-v9-c1-0079", "tmz-v9-c1-0099", "tmz-v9-c2-0028",
                                 "tmz-v9-c2-0062", "tmz-v9-c4-0032", "tmz-v9-c4-0063"}}
 
+# toolmaze-v11's blind review (tests/data/reviews/v11): a Warsaw-Vienna train of 23 August
+# filed on a Seattle-Barcelona board-meeting trip three weeks later
+V11_SHIPPED = {
+    "trip_expenses": [("tmz-v11-c2-0028", "a Vienna - Warsaw train on 2026-08-23 filed on trip "
+                       "ITN-D56CG86X, which flies Barcelona, Seattle on 2026-09-13")],
+}
+# the toolmaze-v11 tasks that rule refuses (scanned over the whole suite on edition 8):
+# four scenarios filed a train drawn apart from the trip
+V11_REFUSED = {"trip_expenses": {
+                                   "tmz-v11-c1-0029",
+                                   "tmz-v11-c1-0058",
+                                   "tmz-v11-c1-0091",
+                                   "tmz-v11-c2-0004",
+                                   "tmz-v11-c2-0017",
+                                   "tmz-v11-c2-0028",
+                                   "tmz-v11-c2-0052",
+                                   "tmz-v11-c2-0063",
+                                   "tmz-v11-c2-0066",
+                                   "tmz-v11-c2-0082",
+                                   "tmz-v11-c2-0091",
+                                   "tmz-v11-c2-0094",
+                                   "tmz-v11-c3-0023",
+                                   "tmz-v11-c3-0029",
+                                   "tmz-v11-c3-0040",
+                                   "tmz-v11-c3-0048",
+                                   "tmz-v11-c3-0075",
+                                   "tmz-v11-c3-0089",
+                                   "tmz-v11-c4-0015",
+                                   "tmz-v11-c4-0067"}}
+V11_FIXED = ["tr-rail-fare-on-trip-shared", "et-rail-weekend-forecast-expense",
+             "et-rail-trip-covered-share", "iot-rail-trip-away-mode"]
+
 
 def test_every_rule_has_a_counter_example():
     assert set(COUNTER_EXAMPLES) | set(V4_DRAFT) | set(V4_SHIPPED) | set(V5_SHIPPED) | \
-        set(V6_SHIPPED) | set(V7_SHIPPED) | set(V8_SHIPPED) | set(V9_SHIPPED) == \
+        set(V6_SHIPPED) | set(V7_SHIPPED) | set(V8_SHIPPED) | set(V9_SHIPPED) | \
+        set(V11_SHIPPED) == \
         set(coherence.RULES)
 
 
@@ -257,6 +290,40 @@ def test_every_rule_has_a_counter_example():
 def test_rule_fails_on_its_toolmaze_v9_counter_example(rule, task_id, said, corpus):
     found = coherence.RULES[rule](get_task(task_id, "toolmaze-v9"), corpus, get_world(0, 6))
     assert any(said in p for p in found), (rule, found)
+
+
+@pytest.mark.parametrize(("rule", "task_id", "said"),
+                         [(r, t, s) for r, rows in sorted(V11_SHIPPED.items()) for t, s in rows])
+def test_rule_fails_on_its_toolmaze_v11_counter_example(rule, task_id, said, corpus):
+    found = coherence.RULES[rule](get_task(task_id, "toolmaze-v11"), corpus, get_world(0, 8))
+    assert any(said in p for p in found), (rule, found)
+
+
+def test_v11_fixed_lists_the_refused_tasks_scenarios():
+    scenarios = {get_task(t, "toolmaze-v11").meta["scenario"]
+                 for ids in V11_REFUSED.values() for t in ids}
+    assert scenarios == set(V11_FIXED)
+
+
+@pytest.mark.parametrize("sid", V11_FIXED)
+def test_the_generator_files_a_train_on_the_trip_it_takes_to(sid, sim, corpus, world):
+    """Generated now: the train takes the trip's traveller to its flight, the day
+    before, and no rule finds the task incoherent."""
+    sc = LIB[sid]
+    for k in range(3):
+        task = ScenarioGenerator(sim).generate(sc, sc.levels[0], "v12", f"v11-refused-{k}")
+        assert coherence.problems(task, corpus, world) == [], task.query
+        travel = sim.world.travel
+        trip = next(e["value"] for e in task.entities if e["type"] == "itinerary_id")
+        flight = travel.flight(travel.bookings[travel.itineraries[trip].items[0]].flight_id)
+        trains = {travel.train(str(v)) for p in task.solutions for c in p.calls
+                  for k, v in (c.response or {}).items() if "train" in k and "id" in k}
+        trains.discard(None)
+        assert trains, task.query
+        for train in trains:
+            assert train.destination.place.city.name == flight.origin.city.name, task.query
+            assert date.fromisoformat(train.day) == \
+                date.fromisoformat(flight.day) - timedelta(days=1), task.query
 
 
 # the scenarios of the toolmaze-v9 tasks V9_REFUSED names, whose draws were fixed
@@ -583,7 +650,8 @@ def test_default_suite_is_coherent(corpus, world):
     suite = load_suite()
     refused = {"tmz-v4-": V4_REFUSED, "tmz-v5-": V5_REFUSED, "tmz-v6-": V6_REFUSED,
                "tmz-v7-": V7_REFUSED, "tmz-v8-": V8_REFUSED,
-               "tmz-v9-": V9_REFUSED}.get(suite[0].id.rsplit("-", 2)[0] + "-", {})
+               "tmz-v9-": V9_REFUSED,
+               "tmz-v11-": V11_REFUSED}.get(suite[0].id.rsplit("-", 2)[0] + "-", {})
     known = {i for ids in refused.values() for i in ids}
     built_on = get_world(0, edition_of(suite[0]))  # the world the suite was built on
     bad = {t.id: p for t in suite if (p := coherence.problems(t, corpus, built_on))}

@@ -99,6 +99,30 @@ def test_a_date_is_the_day_of_its_date_time():
     assert derive("iso_date", "iso_datetime", "2026-08-24T23:30:00Z", WORLD) == "2026-08-24"
 
 
+def test_a_trip_gives_the_station_and_eve_of_its_flight():
+    """A train filed on a trip takes its traveller to the trip's flight (toolmaze-v11
+    c2-0028 filed a Warsaw-Vienna train of 23 August on a Seattle-Barcelona trip three
+    weeks later): the station of the city it leaves from, the day before it leaves."""
+    from datetime import date, timedelta
+
+    from toolmaze_gym.tasks.scenarios import RECORD_STATES
+
+    travel = WORLD.travel
+    trips = RECORD_STATES["itinerary_id"]["by_rail"](WORLD)
+    assert len(trips) >= 6
+    for trip in trips:
+        flight = travel.flight(travel.bookings[travel.itineraries[trip].items[0]].flight_id)
+        station = travel.station(derive("rail_station", "itinerary_id", trip, WORLD))
+        assert station.place.city.name == flight.origin.city.name
+        eve = date.fromisoformat(derive("iso_date", "itinerary_id", trip, WORLD))
+        assert eve == date.fromisoformat(flight.day) - timedelta(days=1)
+    # a trip flying from a city with no station is not drawn for a train, and says why
+    seattle = "ITN-D56CG86X"  # Seattle to Barcelona
+    assert seattle not in trips
+    with pytest.raises(DerivationError, match="Seattle, which has no station"):
+        derive("rail_station", "itinerary_id", seattle, WORLD)
+
+
 @pytest.mark.parametrize(("kind", "source", "value"), [
     ("product_name", "shop_order_id", "SO-NOTREAL1"),
     ("person_name", "invoice_id", "INV-NOTREAL12"),

@@ -1144,6 +1144,43 @@ def rail_links(task: Task, corpus: Corpus, world: World) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _itinerary_flights(itinerary_id: Any, world: World) -> list[Any]:
+    """The flights a trip planned before the episode holds (none for a trip the task
+    makes itself)."""
+    travel = world.travel
+    itinerary = travel.itineraries.get(str(itinerary_id).strip().upper())
+    if itinerary is None:
+        return []
+    return [f for f in (travel.flight(travel.bookings[r].flight_id)
+                        for r in itinerary.items if r in travel.bookings) if f is not None]
+
+
+def trip_expenses(task: Task, corpus: Corpus, world: World) -> list[str]:
+    """A train whose fare a task files on a trip is one that trip's traveller takes: it
+    leaves or reaches a city the trip flies to or from, from the day before its flight
+    to a fortnight after (toolmaze-v11 c2-0028 filed a Warsaw-Vienna train of 23 August
+    on a Seattle-Barcelona board-meeting trip three weeks later)."""
+    ids = {str(v) for c in calls(task, corpus) for v in c.values_of("train_id")}
+    trains = [t for t in (world.travel.train(i) for i in sorted(ids)) if t is not None]
+    filed = {str(v) for c in calls(task, corpus) if c.behaviour == "travel.expense_record"
+             for v in c.args_of("itinerary_id")}
+    out = []
+    for trip in sorted(filed):
+        flights = _itinerary_flights(trip, world)
+        if not flights:
+            continue
+        cities = {f.origin.city.name for f in flights} | {f.destination.city.name for f in flights}
+        days = [date.fromisoformat(f.day) for f in flights]
+        first, last = min(days) - timedelta(days=1), max(days) + timedelta(days=14)
+        for t in trains:
+            ends = {t.origin.place.city.name, t.destination.place.city.name}
+            if not ends & cities or not first <= date.fromisoformat(t.day) <= last:
+                out.append(f"trip: a {' - '.join(sorted(ends))} train on {t.day} filed on trip "
+                           f"{trip}, which flies {', '.join(sorted(cities))} on "
+                           f"{', '.join(sorted(d.isoformat() for d in days))}")
+    return out
+
+
 def quoted_language(task: Task, corpus: Corpus, world: World) -> list[str]:
     """A text the request quotes for translation, from a place it names, is in a
     language of that place: offices write in their country's language (toolmaze-v4
@@ -1183,6 +1220,7 @@ RULES: dict[str, Rule] = {
     "climate": climate,
     "quoted_language": quoted_language,
     "rail_links": rail_links,
+    "trip_expenses": trip_expenses,
     "weather_condition": weather_condition,
     "asked_heating": asked_heating,
     "heating_season": heating_season,

@@ -7,8 +7,9 @@ independently, the two would contradict each other in almost every task. A
 derived param (``from = "order"`` in the scenario file) is instead read off its
 source: the day of a date-time, the city a trip flies to ("my partner flies home to
 {site} on itinerary {trip}"), the city of a station ("a train to {to_station}, then a
-walk to our house in {site}"), the city, airport and traveller of a trip an expense
-is filed on ("book {passenger} to {destination} and put the fare on trip {trip}"),
+walk to our house in {site}"), the station and eve of a trip's flight ("the train
+to {destination} on {date}, filed on trip {trip}"), the city, airport and traveller of
+a trip an expense is filed on ("book {passenger} to {destination} and put the fare on trip {trip}"),
 the currency of a city ("{qty} items at {price} {local_currency} each" in {city}), or
 the product, customer, site, symbol or payee that a record of the world holds.
 
@@ -19,6 +20,7 @@ that computes the value from the source value and the world.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, timedelta
 from typing import Any
 
 Derive = Callable[[Any, Any], Any]
@@ -93,6 +95,26 @@ def _itinerary_destination(value: Any, world: Any) -> str:
 
 def _itinerary_traveller(value: Any, world: Any) -> str:
     return _itinerary(value, world).owner
+
+
+def _itinerary_takeoff(value: Any, world: Any):
+    travel = world.travel
+    return travel.flight(travel.bookings[_itinerary(value, world).items[0]].flight_id)
+
+
+def _itinerary_station(value: Any, world: Any) -> str:
+    """The city's own station (the first the network lists for it) where the trip's
+    flight leaves: the train a trip files is the one that takes its traveller there."""
+    city = _itinerary_takeoff(value, world).origin.city.name
+    station = next((s for s in world.travel.stations if s.place.city.name == city), None)
+    if station is None:
+        raise DerivationError(f"{value!r} flies from {city}, which has no station")
+    return station.name
+
+
+def _itinerary_eve(value: Any, world: Any) -> str:
+    day = date.fromisoformat(_itinerary_takeoff(value, world).day)
+    return (day - timedelta(days=1)).isoformat()
 
 
 def _station_city(value: Any, world: Any) -> str:
@@ -243,6 +265,13 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
                                        lambda v, w: _itinerary_landing(v, w).airport_code),
     ("person_name", "itinerary_id"): ("the traveller the itinerary is for",
                                       _itinerary_traveller),
+    # A train filed on a trip takes its traveller to the trip's flight, the day before
+    # (toolmaze-v11 c2-0028 filed a Warsaw-Vienna train on a Seattle-Barcelona trip
+    # three weeks later: coherence.trip_expenses).
+    ("rail_station", "itinerary_id"): ("the station of the city the itinerary's flight "
+                                       "leaves from", _itinerary_station),
+    ("iso_date", "itinerary_id"): ("the day before the itinerary's flight leaves",
+                                   _itinerary_eve),
     ("city_name", "rail_station"): ("the city the station is in", _station_city),
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
     ("city_name", "meeting_id"): ("the city the meeting's attendee lives in", _attendee_city),

@@ -5,8 +5,9 @@ Berlin on it, with the total converted to EUR", and the draft was graded on the 
 total only: a draft that said "Total: 1983.97 EUR." passed (the v8 blind review,
 settled by replay), so the subtotal the request named was an ask graded nowhere. A
 phrasing that names an order's subtotal as something it wants (not as the base a tax
-is worked out "on") must have the subtotal among a text's asks or the answer; else the
-phrasing asks only what is graded ("the total with the tax ..., converted to EUR").
+is worked out "on", nor a sum: "the subtotal plus tax") must have the
+subtotal among a text's asks or the answer; else the phrasing asks only what is
+graded ("the total with the tax ..., converted to EUR").
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ if TYPE_CHECKING:
 
 # steps whose ``total`` is an order's subtotal (the line total before tax)
 SUBTOTAL_MAKERS = frozenset({"calc.line_total"})
-# "subtotal" named as a figure wanted; "the tax due on the subtotal" names its base
-_SUBTOTAL = re.compile(r"(?<!on the )(?<!on its )(?<!on that )\bsubtotal\b", re.I)
+# "subtotal" named as a figure wanted; "the tax due on the subtotal" names its base, and
+# "the subtotal plus tax" a sum, one figure (toolmaze-v11 c1-0077's "taxed total" left
+# the order's shipping in or out); "the subtotal plus the tax due" lists two (v8 c3-0001)
+_SUBTOTAL = re.compile(r"(?<!on the )(?<!on its )(?<!on that )\bsubtotal\b"
+                       r"(?!\s+plus\s+tax\b)", re.I)
 
 
 def _graded(sc: Scenario) -> set[str]:

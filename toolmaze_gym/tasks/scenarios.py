@@ -32,7 +32,7 @@ from toolmaze_gym.tasks.capabilities import capabilities, key_types, role_types
 from toolmaze_gym.tasks.check_then_act import check_then_act_problems
 from toolmaze_gym.tasks.conventions import convention_problems, idle_steps
 from toolmaze_gym.tasks.derived import DERIVATIONS as _DERIVERS
-from toolmaze_gym.tasks.derived import derive
+from toolmaze_gym.tasks.derived import DerivationError, derive
 from toolmaze_gym.tasks.dividend_payers import dividend_problems
 from toolmaze_gym.tasks.errands import errand_problems
 from toolmaze_gym.tasks.graded_figures import ungraded_figure_problems
@@ -40,6 +40,7 @@ from toolmaze_gym.tasks.judgement_words import judgement_problems
 from toolmaze_gym.tasks.model import LEVELS
 from toolmaze_gym.tasks.name_stops import name_stop_problems
 from toolmaze_gym.tasks.placement import placement_problems
+from toolmaze_gym.tasks.plurals import count_problems
 from toolmaze_gym.tasks.premises import Premise, check_premises, parse_premises
 from toolmaze_gym.tasks.questions import question_problems
 from toolmaze_gym.tasks.rebill_vat import rebill_problems
@@ -66,7 +67,8 @@ _PARAM_KEYS = {"type", "choices", "value", "range", "differs_from", "from", "sta
 # world's records in that state (``ScenarioGenerator._draw``).
 RECORD_STATES = {"shop_order_id": {"delivered": lambda w: sorted(w.commerce.delivered_orders)},
                  "flight_booking_ref": {"flown": lambda w: _flown_bookings(w)},
-                 "itinerary_id": {"flown": lambda w: _flown_itineraries(w)}}
+                 "itinerary_id": {"flown": lambda w: _flown_itineraries(w),
+                                  "by_rail": lambda w: _rail_itineraries(w)}}
 # A record drawn with no state given is drawn in this one: a trip a task names flies a
 # route its carrier flies (the world's bookings are older than that rule).
 DEFAULT_STATES = {"flight_booking_ref": "flown", "itinerary_id": "flown"}
@@ -85,6 +87,21 @@ def _flown_itineraries(world: Any) -> list[str]:
     """Itineraries whose every booking is a flown one (``_flown_bookings``)."""
     flown = set(_flown_bookings(world))
     return sorted(i for i, it in world.travel.itineraries.items() if set(it.items) <= flown)
+
+
+def _rail_itineraries(world: Any) -> list[str]:
+    """Flown itineraries whose flight leaves from a city with a station: a train filed
+    on one takes its traveller to the flight (``derived._itinerary_station``)."""
+    out = []
+    for i in _flown_itineraries(world):
+        try:
+            derive("rail_station", "itinerary_id", i, world)
+        except DerivationError:
+            continue
+        out.append(i)
+    return out
+
+
 # Params derived from another (param type, source type) -> how (``derived.py``).
 DERIVATIONS = {k: how for k, (how, _) in _DERIVERS.items()}
 _STEP_KEYS = {"id", "use", "args"}
@@ -625,7 +642,7 @@ def check_scenario(sc: Scenario, corpus: Corpus) -> list[str]:
     problems += judgement_problems(sc) + rebill_problems(sc, corpus) + name_stop_problems(sc)
     problems += ungraded_figure_problems(sc) + room_party_problems(sc)
     problems += asked_id_problems(sc) + scoped_problems(sc)
-    problems += dividend_problems(sc) + tariff_problems(sc)
+    problems += dividend_problems(sc) + tariff_problems(sc) + count_problems(sc)
     caps = capabilities(corpus)
     keys = {s.id: (_premise_keys(corpus, caps[s.use]) if s.use in caps else None)
             for s in sc.steps}
