@@ -9,7 +9,7 @@ import pytest
 
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.mentions import FREE_TEXT
-from toolmaze_gym.text_facts import carries, head_said, name_reordered
+from toolmaze_gym.text_facts import carries, facts, head_said, name_reordered, ranks_kept
 from toolmaze_gym.world import get_world
 
 ROOM = "Rome Tesla"
@@ -87,3 +87,31 @@ def test_a_head_is_a_lower_case_word_and_names_are_not_inflected():
     assert not head_said("the client wants more", "Want")       # a name keeps its form
     assert not head_said("the client went home", "want")
     assert not head_said("Helix Foodss", "Helix Foods")
+
+
+PRINTER = "The printer on the third floor has not responded since this morning."
+IMPRIMANTE = "L'imprimante du troisième étage ne répond plus depuis ce matin."
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    # toolmaze-v11 review c1-0055: own translations of the French report
+    ("The third-floor printer has stopped responding since this morning.", True),
+    ("Printer on the 3rd floor down since this morning.", True),
+    ("The fourth-floor printer has stopped responding since this morning.", False),
+    ("The printer has stopped responding since this morning.", False),   # the floor left out
+])
+def test_a_sentence_with_no_figure_gives_its_ranks_as_figures(text, said):
+    """Grading version 27: "third" is the fact a sentence with no figure gives beside its
+    head, in words or digits, in English or the request's French."""
+    assert carries(text, PRINTER) is said
+    assert ranks_kept(text, IMPRIMANTE) is ("third" in text or "3rd" in text)
+
+
+def test_ranks_are_read_in_the_suites_languages_and_not_from_common_words():
+    assert ranks_kept("die Druckerei im dritten Stock", PRINTER)
+    assert ranks_kept("la impresora del tercer piso", IMPRIMANTE)
+    assert not ranks_kept("la impresora del cuarto piso", IMPRIMANTE)
+    # "first", "second" and Portuguese "quarto" (a room) give no rank
+    assert [v for k, v in facts("First, restart the router. A second one is due.")
+            if k == "ordinal"] == []
+    assert ranks_kept("anything", "O quarto está frio.")

@@ -12,7 +12,8 @@ facts of a text are what a reader checks it by:
   ("The", "Top", "Today"); a lone capitalised word that opens a sentence is no
   name, since a sentence's first word is capitalised whatever it is.
 * a text with neither has its **heads**: the first word of each sentence ("Budget
-  is approved …" is about the budget), which a summary in other words still names.
+  is approved …" is about the budget), which a summary in other words still names,
+  and its **ranks** ("the third floor", "3rd"), the figures such a sentence gives.
 
 Tags a tool adds (``[es]`` before a translation) are no facts. In another
 language the heads are translated too, so there only figures and names are checked
@@ -21,8 +22,10 @@ language the heads are translated too, so there only figures and names are check
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
+from importlib import resources
 
 from toolmaze_gym.mentions import mentions, numbers_in
 
@@ -65,8 +68,46 @@ def facts(text: str) -> tuple[Fact, ...]:
     out += [("", code) for code in _CODE.findall(text)]
     out += [("", name) for name in _names(_CODE.sub(" ; ", _DEGREES.sub("°", text)))]
     if not out:  # no figure, no name: what each sentence is about, its first word
-        out = [("", word) for word in _heads(text)]
+        out = [("", word) for word in _heads(text)] + [(ORDINAL, n) for n in _ordinals(text)]
     return tuple(dict.fromkeys(out))
+
+
+ORDINAL = "ordinal"  # a fact's kind: a rank a sentence with no figure gives ("third floor")
+_ORDINAL_DIGITS = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th|e|ème|º|ª)(?!\w)", re.I)
+_FIRST_RANK = 3  # ordinals.json lists the ranks from the third
+
+
+@lru_cache(maxsize=1)
+def _ordinal_words() -> dict[str, int]:
+    """Each language's ordinal words (data/wording/ordinals.json) -> the rank."""
+    path = resources.files("toolmaze_gym") / "data" / "wording" / "ordinals.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {w.casefold(): n for lang, rows in data.items() if not lang.startswith("_")
+            for n, forms in enumerate(rows, start=_FIRST_RANK) for w in forms}
+
+
+def _ordinals(text: str) -> list[int]:
+    """The ranks a text gives in words of the languages the suite asks, or in digits
+    ("the third floor", "troisième étage", "3rd"): in a sentence with no figure they
+    are its figures (grading version 27, toolmaze-v11 review c1-0055: an own
+    translation that put the printer on the fourth floor for "troisième étage" carried
+    the sentence's head and passed). Not "first" and "second" (an opener, "a second
+    trip")."""
+    words = _ordinal_words()
+    ranks = [words.get(w.casefold().split("-")[0]) for w in _TOKEN_DASH.findall(text)]
+    return [n for n in ranks if n] + [int(m) for m in _ORDINAL_DIGITS.findall(text)]
+
+
+def ranks_kept(text: str, source: str) -> bool:
+    """Whether ``text`` gives every rank ``source`` gives, in any language's words or
+    in digits: a translation in other words keeps the floor it names."""
+    said = _ordinals(text)
+    return all(n in said for n in _ordinals(source))
+
+
+def ordinal_said(text: str, n: object) -> bool:
+    """Whether ``text`` gives the rank ``n`` in words or digits ("third", "3rd")."""
+    return n in _ordinals(text)
 
 
 def _heads(text: str) -> list[str]:
@@ -86,7 +127,8 @@ def carries(text: str, source: str, names: bool = True) -> bool:
     """Whether ``text`` carries every fact of ``source`` (in any wording); without
     ``names`` only its dates, figures and codes (a translation renames places)."""
     kept = facts(source) if names else _dated_figures_and_codes(source)
-    return all(mentions(text, t, v) or (not t and (name_reordered(text, v) or head_said(text, v)))
+    return all(ordinal_said(text, v) if t == ORDINAL else
+               mentions(text, t, v) or (not t and (name_reordered(text, v) or head_said(text, v)))
                for t, v in kept)
 
 
@@ -120,6 +162,7 @@ _FILLERS = frozenset({"room", "meeting", "conference", "hall", "venue", "the", "
                       "of", "s"})
 _CLAUSE = re.compile(r"[.;:!?\n]+(?:\s|$)")
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_TOKEN_DASH = re.compile(r"[^\W\d_][\w-]*", re.UNICODE)  # "third-floor" is "third" here
 
 
 def name_reordered(text: str, name: object) -> bool:

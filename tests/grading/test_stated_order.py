@@ -236,3 +236,54 @@ def test_a_stock_check_of_its_own_before_the_cart_it_feeds(check, fair):
 def test_a_check_is_ordered_where_the_request_states_it(phrase, ordered):
     query = get_task(PLUG).query.replace("once you've checked it's in stock", phrase)
     assert _order(PLUG, query) == ({"s2": frozenset({"s1"})} if ordered else {})
+
+
+# toolmaze-v11 review c4-0051 (grading version 27): "bring the guest room to 22 degrees
+# (tell me the current reading first)"
+TOLD = "tmz-v11-c4-0051"
+_ZONE = _line("get_city_timezone", city="Prague")
+_LOCAL = _line("convert_datetime", datetime="2026-08-25T08:00:00Z", to_timezone="Europe/Prague")
+_SCENE = _line("schedule_scene", site="Prague", scene="welcome home",
+               run_at="2026-08-25T08:00:00Z")
+_ROOM = _line("list_room_devices", site="Prague", room="guest room")
+_READ = _line("get_thermostat_state", thermostat_id="TH-5PWU6ERS")
+_SET = _line("nest_set_heat_setpoint", device="TH-5PWU6ERS", heatCelsius=22)
+_LOCK = _line("find_lock", site="Prague", door="front door")
+_BATTERY = _line("get_lock_status", lock_id="LK-4NHSAAM6")
+_WEEK = _line("get_energy_usage", site="Prague", period="week")
+
+
+def _told_lines(order: list[str]) -> list[str]:
+    from pathlib import Path
+
+    ref = Path(__file__).parents[1] / "data" / "reviews" / "v11" / "actions" / \
+        "c4-0051.ref.txt"
+    tail = [ln for ln in ref.read_text(encoding="utf-8").splitlines()
+            if ln.startswith(("notify_household", "finish"))]
+    return [*order, *tail]
+
+
+@pytest.mark.parametrize(("order", "fair"), [
+    ([_ZONE, _LOCAL, _SCENE, _ROOM, _READ, _SET, _LOCK, _BATTERY, _WEEK], True),
+    # the reading first, the rest in another order: the scene before the zone lookup too
+    ([_SCENE, _ROOM, _READ, _SET, _ZONE, _LOCAL, _WEEK, _LOCK, _BATTERY], True),
+    # read before and after the set
+    ([_ZONE, _LOCAL, _SCENE, _ROOM, _READ, _SET, _READ, _LOCK, _BATTERY, _WEEK], True),
+    # the reading taken only after the set, or never
+    ([_ZONE, _LOCAL, _SCENE, _ROOM, _SET, _READ, _LOCK, _BATTERY, _WEEK], False),
+    ([_ZONE, _LOCAL, _SCENE, _ROOM, _SET, _LOCK, _BATTERY, _WEEK], False),
+])
+def test_a_reading_told_first_precedes_the_set_it_reads(order, fair):
+    ok, text = _graded(TOLD, _told_lines(order))
+    assert ok is fair, text
+
+
+def test_a_reading_told_first_orders_the_devices_state_alone():
+    """Only the stateful read of the Action's own target: the city's time zone, which
+    the scene shares, stays free (v3-round8 c4-0087 P1 read it after the scene)."""
+    idx = task_index(get_task(TOLD), load_corpus())
+    assert idx.before == {"s5": frozenset({"s4"})}  # the thermostat read, its set point
+    query = get_task(TOLD).query
+    assert _order(TOLD, query.replace(" (tell me the current reading first)", "")) == {}
+    assert _order(TOLD, query.replace("tell me the current reading first",
+                                      "tell me the current reading too")) == {}

@@ -56,6 +56,7 @@ from toolmaze_gym.text_facts import (
     facts,
     name_reordered,
     names_or_figures,
+    ranks_kept,
     survives_translation,
 )
 from toolmaze_gym.values.numbers import is_number
@@ -312,10 +313,13 @@ def _heads_said(text: str, value: Any, language: str) -> bool:
     name) is about, by the words its phrasebook entry lists for that language
     (``world.phrasebook.heads``), and, where the sense wordlist lists it, says it in
     its sense (``senses``, grading version 21: "Handbuch dünn" passes and "Anleitung
-    ausgezeichnet" fails for "the manual is thin"); a sentence neither lists is
-    unchecked."""
+    ausgezeichnet" fails for "the manual is thin"), and keeps the ranks it gives
+    (grading version 27: "fourth-floor printer" fails for "troisième étage"); a sentence
+    neither lists is unchecked."""
     if not isinstance(value, str):
         return True
+    if not ranks_kept(text, _untagged(value)):  # "fourth floor" for "troisième étage"
+        return False
     in_sense = senses.said(text, _untagged(value), language)
     if in_sense is not None:
         return in_sense

@@ -318,7 +318,14 @@ from toolmaze_gym.world.geo import minor_units
 #     range's zone, written after its end, is its start's too ("12:00-12:45 Berlin time"
 #     is 10:00 UTC: ``mentions._RANGE_END``; c2-0086, an invite two hours early passed,
 #     and the right "14:00-14:45 Berlin time" failed).
-GRADING_VERSION = "26"
+# 27: what the toolmaze-v11 blind review found graded too leniently and the next suite's
+#     library could not fix. A sentence with no figure or name gives its ranks as its
+#     figures ("troisième étage": ``text_facts._ordinals``, ``ranks_kept``; c1-0055, an
+#     own translation with the printer on the fourth floor passed on its head); "(tell me
+#     the current reading first)" orders the device's own state read before the Action
+#     that changes it, and nothing else (``stated_order.READ_FIRST``; c4-0051, the
+#     thermostat read after its set point passed).
+GRADING_VERSION = "27"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

@@ -31,7 +31,7 @@ from itertools import pairwise
 
 from toolmaze_gym.mentions import mentions
 from toolmaze_gym.paraphrase import other_story, stem, stretches
-from toolmaze_gym.text_facts import carries, facts
+from toolmaze_gym.text_facts import ORDINAL, carries, facts
 
 HEADLINE_WORDS = "headline_words"  # a pseudo type: (HEADLINE_WORDS, headline)
 
@@ -104,7 +104,8 @@ def headline_said(text: str, headline: str) -> bool:
     want = _headline_concepts(headline)
     if not want:
         return carries(text, headline)
-    figures = [v for _, v in facts(headline) if isinstance(v, int | float)]
+    figures = [v for kind, v in facts(headline) if isinstance(v, int | float)
+               and kind != ORDINAL]  # a rank is a headline's word, said by its concept
     if not all(mentions(text, "", f) for f in figures):
         return False
     return any(want <= _said_concepts(s) and not other_story(s, headline)

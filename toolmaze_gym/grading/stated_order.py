@@ -18,6 +18,11 @@ c3-0071; grading version 21):
   so does one done after the Action; extra checks and a re-check do not matter. A
   derivable Processor of the check (the dew point) stays the agent's to work out,
   before or after: only the Sources it reads are the check.
+* **A reading told "first" is read before the Action.** "bring the guest room to 22
+  degrees (tell me the current reading first)": the device's own state (a stateful
+  Source of the Action's target) is read before the Action changes it (grading
+  version 27, toolmaze-v11 review c4-0051); a lookup that only shares the Action's
+  place is not ordered.
 * **A state read "then" is read after the Action.** "pay Aisha Mensah ...; then
   tell me the account's balance", "a push with the new balance afterwards": a
   stateful Source that reads a record an earlier Action of the reference run changed
@@ -42,9 +47,9 @@ if TYPE_CHECKING:
 
 # "after checking", "after confirming", "after a stock check", "once you've checked",
 # "having checked", "(... first)", "check X first" (not "check-in first"). Not "tell me
-# the current reading first" (toolmaze-v11 review c4-0051): the phrase orders every
-# Source that reads an Action's target, and there it would order the arrival's time
-# conversion before the scene scheduled at that instant too (v3-round8 c4-0087 P1)
+# the current reading first" (``READ_FIRST``): the phrase would order every Source that
+# reads an Action's target, the arrival's time conversion before the scene scheduled at
+# that instant too (v3-round8 c4-0087 P1)
 CHECK_FIRST = re.compile(
     r"\bafter (?:checking|confirming|verifying|making sure|a look at|looking at|seeing)\b"
     r"|\bafter (?:a|the) (?:[\w-]+ ){0,2}check\b(?!-)"
@@ -52,6 +57,12 @@ CHECK_FIRST = re.compile(
     r"|\bhaving (?:checked|confirmed|verified)\b"
     r"|\b(?:check|confirm|read|look at)\b(?!-)[^.;:]{0,60}\bfirst\b",
     re.IGNORECASE)
+# "(tell me the current reading first)" (grading version 27, toolmaze-v11 review c4-0051):
+# a reading the user asks to be told before an Action. It orders only the device's own
+# state read (a stateful Source of the Action's target: the thermostat's state before its
+# set point), never a lookup that merely shares the Action's place (the city's time zone
+# before the scene scheduled there, which v3-round8 c4-0087 P1 read after).
+READ_FIRST = re.compile(r"\b(?:tell|give|show|send) me\b[^.;:()]{0,50}\bfirst\b", re.IGNORECASE)
 # A stock check or condition stated with the order, with no ordering word (grading
 # version 25, toolmaze-v10 play-test c4-0043 "(check they're in stock)", c2-0012 "confirm
 # stock"): "check it's in stock", "make sure they're in stock", "only if in stock", "if
@@ -181,6 +192,7 @@ def stated_order(task: Task, corpus: Corpus, upstream: Mapping[str, Set[str]],
     rank = {s: n for n, s in enumerate(order)}
     checks, then = CHECK_FIRST.search(task.query), THEN.search(task.query)
     stock = not checks and STOCK_FIRST.search(task.query)
+    told = READ_FIRST.search(task.query)
     out: dict[str, frozenset[str]] = {}
     for k, slot in enumerate(task.slots):
         before: set[str] = set()
@@ -188,6 +200,9 @@ def stated_order(task: Task, corpus: Corpus, upstream: Mapping[str, Set[str]],
             found = _checks(task, corpus, upstream, k) | _upstream_checks(task, k, corpus)
             before |= found if checks else {s for s in found
                                              if _stock_lookup(task, corpus, s)}
+        if told and _category(corpus, slot) == "Action":
+            before |= {s for s in _checks(task, corpus, upstream, k)
+                       if any(corpus[t].stateful for t in task.slot_by_id[s].tools)}
         if then:
             before |= _reads_after(task, corpus, upstream, k)
         before = {b for b in before if rank[b] < rank[slot.id]}
