@@ -1,4 +1,4 @@
-"""Scenario -> task: the meaning-first generator of toolmaze-v11 (and v2–v10 before it).
+"""Scenario -> task: the meaning-first generator of toolmaze-v12 (and v2–v11 before it).
 
 A scenario fixes what the task is about (the goal, its parameters, the steps and
 how their arguments are bound); the generator fixes how it is done: it draws the
@@ -289,7 +289,7 @@ class ScenarioGenerator:
 
     def _rail_linked(self, sc: Scenario, p, v: Any, out: dict[str, Any]) -> bool:
         """Whether a station drawn for ``p`` makes a journey the network links with
-        the scenario's station drawn before it (coherence ``rail_links``): the two
+        the scenario's station drawn (or derived) before it (coherence ``rail_links``): the two
         stations of a scenario are a train's ends, so an unlinked pair is drawn again
         here rather than found incoherent after the build. World edition 6 added
         London Euston (rail_termini), one more station that links few others."""
@@ -298,11 +298,22 @@ class ScenarioGenerator:
         travel = self.sim.world.travel
         here = travel.station(str(v))
         for q in sc.params:
-            there = travel.station(str(out[q.name])) \
-                if q.type == "rail_station" and q.name in out else None
+            known = self._known(sc, q, out) if q.type == "rail_station" else None
+            there = travel.station(str(known)) if known is not None else None
             if here is not None and there is not None and not travel.rail_linked(there, here):
                 return False
         return True
+
+    def _known(self, sc: Scenario, q, out: dict[str, Any]) -> Any:
+        """``q``'s value if the draw so far settles it: drawn, or derived from a drawn
+        source (a station derived from a trip is a train's end before the other end is
+        drawn); None otherwise."""
+        if q.name in out:
+            return out[q.name]
+        source = sc.param_by_name.get(q.derived_from) if q.derived_from else None
+        if source is None or source.name not in out:
+            return None
+        return q.derive(out[source.name], self.sim.world, source.type)
 
     def _draw(self, p, stream: hashing.Stream, attempt: int, texts: bool = False) -> Any:
         """One param's value. A number the task texts is a mobile, and so is the
