@@ -719,3 +719,17 @@ def test_the_generator_never_reads_a_clock_without_its_date():
     assert not mentions("landing 09:11 (UTC+2)", "iso_datetime", "2026-08-24T09:11:00+02:00",
                         loosely=False)
     assert not mentions("trip 24-28 Aug", "iso_date", "2026-08-24", loosely=False)
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    # grading version 28, toolmaze-v12 review c1-0076: a webhook's JSON names the unit in
+    # its key, once, for the figure after it
+    ('{"dew_point_c": 6.88, "humidity_pct": 35.0}', True),
+    ("dew_point_c=6.88", True),
+    ("dew point 6.88 C", True),
+    ('{"dew_point_c": 6.96}', False),     # outside the tool's rounding
+    ('{"humidity_pct": 6.88}', False),    # no degree key: a percentage
+    ("dew point 6.88", False),            # a figure with no unit
+])
+def test_a_finer_temperature_may_take_its_unit_from_its_key(text, ok):
+    assert mentions(text, "temperature_c", 6.9) is ok

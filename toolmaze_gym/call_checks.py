@@ -26,12 +26,13 @@ from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.arguments import CONDITION, implied, says
 from toolmaze_gym.grading.condition_synonyms import claim, condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
+from toolmaze_gym.grading.resolution import told_word
 from toolmaze_gym.grading.stated_order import check_tools, not_before
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
 from toolmaze_gym.grading.told_together import TOLD_TOGETHER
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.venue_clock import AT_VENUE
-from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
+from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, mentions, spoken_forms
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, Task
 
@@ -306,10 +307,11 @@ def _unshown(ctx: _Context, call: Call, sent: Mapping[str, Any], before: Sequenc
     """Why arguments that match the expected values still did not count: each bound
     value, as sent, with where it would have come from and whether that step had
     answered before this call (a value the episode never showed the agent)."""
-    out = []
+    out = _unread_words(ctx, sent, before, only)
     for name in call.args:
         origin = ctx.where.get(name)
-        if origin is None or not origin.tools or name not in sent or (only and name != only):
+        if out or origin is None or not origin.tools or name not in sent \
+                or (only and name != only):
             continue
         out.append(f"argument {name} is {show(sent[name])}, as expected, but that value "
                    f"comes {where(origin, before, ctx.matched)}, and no earlier response or "
@@ -321,6 +323,23 @@ def _unshown(ctx: _Context, call: Call, sent: Mapping[str, Any], before: Sequenc
     return out or [f"the arguments {show(dict(sent))} match the expected "
                    f"{show(dict(call.args))}, but the call came before the steps whose "
                    "responses give those values"]
+
+
+def _unread_words(ctx: _Context, sent: Mapping[str, Any], before: Sequence[Step],
+                  only: str | None) -> list[str]:
+    """A condition or status a text tells (in any words) that no response before the
+    call showed (grading version 28, ``resolution.told_word``)."""
+    out = []
+    for name, rule in ctx.rules.items():
+        if name not in sent or (only and name != only):
+            continue
+        for t, v in dict.fromkeys((*rule.need, *rule.own)):
+            if told_word(t, v) and not any(s.observation and mentions(s.observation, t, v)
+                                           for s in before):
+                out.append(f"argument {name} tells the {t} {show(v)}, which no response "
+                           "before this step showed: a condition or status told without "
+                           "the lookup that reads it is a guess")
+    return out
 
 
 def _argument_problems(ctx: _Context, call: Call, sent: Mapping[str, Any],

@@ -185,7 +185,12 @@ def _unanswered_reason(u: Mapping[str, Any]) -> str:
     version 19, a wrong claim to the user though a text carried the value right; with
     ``sent``, version 21: a wrong figure in a message, by the tool that sent it; with
     ``invented``, version 21: an id that misnames a shown one or names no record; version
-    23: a record's key the episode never showed)."""
+    23: a record's key the episode never showed; ``unread``, version 28: a condition or
+    status told that no response showed)."""
+    if u.get("unread"):  # grading version 28: a condition or status no response showed
+        return (f"the final answer tells the {u.get('type')} {_show(u.get('value'))}, "
+                "which no response of this episode showed: a word told without the "
+                "lookup that reads it is a guess (a false claim)")
     if u.get("invented"):
         where = f"the text sent by {u['sent']}" if u.get("sent") else "the ending's text"
         return (f"{where} tells the {u.get('type')} {_show(u.get('told'))}, which this "

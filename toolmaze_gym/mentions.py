@@ -379,9 +379,17 @@ def _finer_told(text: str, type_name: str, value: float) -> bool:
     """Whether ``text`` tells the temperature ``value`` with a degree unit, more finely
     than the tool printed it, as a figure the tool's could have been rounded from:
     "6.88 C" for the tool's 6.9, "15.45 °C" for 15.4 (the two figures' rounding
-    intervals meet; grading version 17, v7 review c1-0031, where "7 C" already passed).
+    intervals meet; grading version 17, v7 review c1-0031, where "7 C" already passed),
+    or a payload field whose key names the unit ("dew_point_c": 6.88, version 28).
     Never 6.96 or 7.0 for 6.9, nor a figure with no unit."""
     return finer_within(text, value, 0.0)
+
+
+# A degree unit named by the key a figure is the value of ("dew_point_c": 6.88, "temp_f=
+# 44.38"): a payload's field says its unit once, for the figure after it (grading
+# version 28, toolmaze-v12 review c1-0076: a webhook's JSON "dew_point_c": 6.88 for the
+# tool's 6.9 failed where "6.88 C" in prose passed).
+_DEGREE_KEY = re.compile(r"(?:_c|_f|celsius|fahrenheit)[\"']?\s*[:=]\s*$", re.IGNORECASE)
 
 
 def finer_within(text: str, value: float, carried: float) -> bool:
@@ -395,7 +403,8 @@ def finer_within(text: str, value: float, carried: float) -> bool:
     extra = half * Decimal(repr(carried))
     cells = _writes_cells(text)
     for m in _NUMBER.finditer(text):
-        if words["degrees"].match(text, m.end()) is None:
+        if words["degrees"].match(text, m.end()) is None \
+                and not _DEGREE_KEY.search(text[max(0, m.start() - 40):m.start()]):
             continue
         for k in _places_written(m.group(0)):
             own = Decimal(5).scaleb(-1 - k)

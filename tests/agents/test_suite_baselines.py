@@ -29,13 +29,17 @@ def test_suite_has_2000_instances(suite):
     assert len(suite) == 400 and sum(len(ps) for _, ps in suite) == 2000
 
 
-# Episodes where the oracle, which follows the reference plan, makes one lookup more than
-# c*: toolmaze-v11's visa-and-allowance trip (tr-err-visa-landing-hotel-and-allowance)
-# looks the flight's status up, and the grader lets that lookup go (the landing time is in
-# the flight search's answer, and the status the request asks of phrasings 1 and 2 is not
-# held to the answer), so c* counts it out. Known, to fix with the next suite (issue 28).
-OVER_C_STAR = {("tmz-v11-c4-0059", "P2"): "get_flight_status",
-               ("tmz-v11-c4-0094", "P2"): "get_flight_status"}
+# Episodes where the oracle, which follows the reference plan, makes one call more than
+# c*: the visa-and-allowance trip (tr-err-visa-landing-hotel-and-allowance) at P2, whose
+# two permanent faults fall on the visa lookup and on the flight's first tool. After the
+# flight search's 403 the oracle takes the other side (search_flights, get_flight_status);
+# c* prices the faulted side as its search alone, the flight-status lookup it never called
+# there counting nothing (``costs._side_cost``: a lookup the agent skipped is free). In
+# toolmaze-v11 the grader did let the status go (c4-0059, c4-0094); since grading version
+# 28 an answer that tells the status must have read it (``resolution.told_word``), so the
+# lookup is owed and c* undercounts by one. Known, for the costs (issue 27).
+OVER_C_STAR = {("tmz-v12-c4-0061", "P2"): "get_flight_status",
+               ("tmz-v12-c4-0081", "P2"): "get_flight_status"}
 
 
 def test_oracle_is_perfect_in_every_cell(suite_run):
@@ -43,7 +47,7 @@ def test_oracle_is_perfect_in_every_cell(suite_run):
     fault (undefined in NP, where nothing is exposed) but for the episodes of
     ``OVER_C_STAR``, and every fault instance really met its fault."""
     records = suite_run("oracle")
-    over = {(r["task_id"], r["mode"]) for r in records if r["task_id"].startswith("tmz-v11-")}
+    over = {(r["task_id"], r["mode"]) for r in records if r["task_id"].startswith("tmz-v12-")}
     known = {k: v for k, v in OVER_C_STAR.items() if k in over}
     for name, cell in _cells(records).items():
         assert cell["TSR"] == 1.0, name

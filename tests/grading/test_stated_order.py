@@ -287,3 +287,15 @@ def test_a_reading_told_first_orders_the_devices_state_alone():
     assert _order(TOLD, query.replace(" (tell me the current reading first)", "")) == {}
     assert _order(TOLD, query.replace("tell me the current reading first",
                                       "tell me the current reading too")) == {}
+
+
+@pytest.mark.parametrize(("said", "ordered"), [
+    # grading version 28, toolmaze-v12 review c2-0081: "what's left in the account"
+    ("; what's left in the account, tell me", True),
+    ("; tell me what is left in the account", True),
+    ("; tell me the remaining balance", True),
+    (" and tell me", False),
+])
+def test_what_is_left_is_read_after_the_payment(said, ordered):
+    query = get_task(PAY).query.replace("; then tell me", said)
+    assert _order(PAY, query) == ({"s5": frozenset({"s4"})} if ordered else {})

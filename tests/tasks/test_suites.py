@@ -81,9 +81,9 @@ def test_an_old_library_suite_still_loads_by_name_and_id_but_is_kept_for_old_run
 
 
 def test_an_id_of_no_shipped_suite_is_looked_up_in_the_default_suite():
-    assert suite_of("tmz-v12-c2-0004") is None and suite_of("tmz-v2-train0-c1-0000") is None
-    with pytest.raises(SuiteError, match=f"no task 'tmz-v12-c2-0004' in {SUITE_NAME}$"):
-        get_task("tmz-v12-c2-0004")
+    assert suite_of("tmz-v13-c2-0004") is None and suite_of("tmz-v2-train0-c1-0000") is None
+    with pytest.raises(SuiteError, match=f"no task 'tmz-v13-c2-0004' in {SUITE_NAME}$"):
+        get_task("tmz-v13-c2-0004")
 
 
 def test_only_the_default_suite_is_rebuildable():

@@ -52,7 +52,7 @@ from toolmaze_gym.grading.index import TaskIndex, task_index
 from toolmaze_gym.grading.invented_ids import id_kinds, invented_told
 from toolmaze_gym.grading.overtrust import _propagated
 from toolmaze_gym.grading.recovery import recovered_and_switched
-from toolmaze_gym.grading.resolution import PathMatch, near_sum_told
+from toolmaze_gym.grading.resolution import PathMatch, near_sum_told, told_word
 from toolmaze_gym.grading.tax_inclusion import TAX_BEHAVIOURS, wrong_way_told
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.unconverted_sum import unconverted_told
@@ -325,7 +325,15 @@ from toolmaze_gym.world.geo import minor_units
 #     the current reading first)" orders the device's own state read before the Action
 #     that changes it, and nothing else (``stated_order.READ_FIRST``; c4-0051, the
 #     thermostat read after its set point passed).
-GRADING_VERSION = "27"
+# 28: what the toolmaze-v12 blind review found graded too leniently. A weather condition
+#     or a status a text or the answer tells is one a response showed before it, in any
+#     words (``resolution.told_word``): an Italian SMS's "cielo sereno" for delivery days
+#     whose forecasts were never fetched passed (c4-0045), and so did the visa trip's
+#     flight status told with its lookup skipped (which the oracle's c* counted out,
+#     toolmaze-v11 c4-0059, c4-0094, v12 c4-0061, c4-0081 P2); "what's left in the
+#     account" reads the balance after the payment, as "then" does (``stated_order.
+#     THEN``; c2-0081, the balance read before the instalment passed).
+GRADING_VERSION = "28"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
@@ -481,7 +489,10 @@ def _unanswered(trace: Trace, best: PathMatch, answer: str, asked: Sequence[tupl
             told = told_anywhere(_texts_sent(trace), answer, value)
         elif told and type_ in DATETIME_TYPES and zone_asked(task.query, value):
             told = wall_clock_mentioned(answer, type_, value)  # the asked zone's clock
-        if not told:
+        if told and slot is not None and told_word(type_, value) \
+                and not trace.view.seen(type_, value, len(trace.steps)):
+            out.append({"type": type_, "value": value, "slot": slot, "unread": True})
+        elif not told:
             out.append({"type": type_, "value": value, "slot": slot})
     return out
 

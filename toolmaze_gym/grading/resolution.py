@@ -26,7 +26,14 @@ from typing import Any
 from toolmaze_gym.corpus.additive import additive, combined, record_key
 from toolmaze_gym.corpus.derivations import derivable, known, own_rate, rate_given
 from toolmaze_gym.episode import Step
-from toolmaze_gym.grading.arguments import CURRENCY, MONEY, PSEUDO_TYPES, Matcher, cent_apart
+from toolmaze_gym.grading.arguments import (
+    CONDITION,
+    CURRENCY,
+    MONEY,
+    PSEUDO_TYPES,
+    Matcher,
+    cent_apart,
+)
 from toolmaze_gym.grading.asked_zone import asked_clock
 from toolmaze_gym.grading.effects import sent_itself
 from toolmaze_gym.grading.index import (
@@ -45,6 +52,7 @@ from toolmaze_gym.mentions import (
     numbers_in,
     wall_clock_mentioned,
 )
+from toolmaze_gym.status_phrases import STATUS_TYPES
 from toolmaze_gym.tasks.execution import local_values, slot_outputs
 from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import phrasebook
@@ -534,6 +542,11 @@ class _Provenance:
                 if t == MONEY and (t, r) in spec.need and not self.near_sum_ok(
                         r.slot, value, got, i, _no_minor_unit(self, entries)):
                     return False
+                # A condition or status said in other words ("cielo sereno") is one the
+                # agent read too (grading version 28: ``told_word``).
+                if ((t, r) in spec.need or (t, r) in spec.own) and told_word(t, value) \
+                        and not self.slot_value_ok(r.slot, r.key, t, i):
+                    return False
                 continue
             if t in DATETIME_TYPES and ((t, r) in spec.need or (t, r) in spec.own) \
                     and (clock := asked_clock(self.idx.task.query, value, r.value)) \
@@ -693,6 +706,19 @@ class _Provenance:
             if q is None or not self.derived(slot_id, side, q, ref, i, depth + 1):
                 return False
         return True
+
+
+_WORD_TYPES = frozenset({CONDITION, "flight_status", *STATUS_TYPES})
+
+
+def told_word(type_name: str, value: Any) -> bool:
+    """A weather condition or a parcel's or order's status: a word any text can say
+    without a response behind it, and a guess is often right ("clear" in August, a
+    flight "scheduled"). Grading version 28 (toolmaze-v12 review c4-0045: an Italian
+    SMS told "cielo sereno" for delivery days whose forecasts it never fetched; the
+    visa trip's flight status told, its lookup skipped): one a text or the answer must
+    tell is one a response showed before it, in any words."""
+    return isinstance(value, str) and type_name in _WORD_TYPES
 
 
 def _handed_to(corpus, chain: Sequence[tuple[str, Mapping[str, Any]]], k: int

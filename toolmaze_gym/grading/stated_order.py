@@ -24,7 +24,8 @@ c3-0071; grading version 21):
   version 27, toolmaze-v11 review c4-0051); a lookup that only shares the Action's
   place is not ordered.
 * **A state read "then" is read after the Action.** "pay Aisha Mensah ...; then
-  tell me the account's balance", "a push with the new balance afterwards": a
+  tell me the account's balance", "a push with the new balance afterwards", "what's
+  left in the account" (grading version 28, toolmaze-v12 review c2-0081): a
   stateful Source that reads a record an earlier Action of the reference run changed
   (the same account id) is read after that Action. The balance read before the
   payment is not the one asked; one read before and after is told as the later.
@@ -79,8 +80,12 @@ WORD = re.compile(r"[a-z]+")
 # the words of a check phrase itself, not of what it checks
 CHECK_VERB = re.compile(r"(?:check|confirm|verif|look|seeing|read|first|after|once|"
                         r"having|making|made|sure)")
-# "then tell me", "... afterwards", "after that", "the new balance"
-THEN = re.compile(r"\bthen\b|\bafterwards\b|\bafter that\b|\bnew balance\b", re.IGNORECASE)
+# "then tell me", "... afterwards", "after that", "the new balance"; "what's left in the
+# account", "the remaining balance" (grading version 28, toolmaze-v12 review c2-0081: the
+# balance read before the instalment was paid passed as what is left)
+THEN = re.compile(r"\bthen\b|\bafterwards\b|\bafter that\b|\bnew balance\b"
+                  r"|\bwhat(?:'|\u2019)?s left\b|\bwhat is left\b|\bremaining balance\b"
+                  r"|\bleft over\b", re.IGNORECASE)
 
 
 def _category(corpus: Corpus, slot: Slot) -> str:
