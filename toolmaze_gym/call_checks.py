@@ -26,13 +26,13 @@ from toolmaze_gym.grading import task_index
 from toolmaze_gym.grading.arguments import CONDITION, implied, says
 from toolmaze_gym.grading.condition_synonyms import claim, condition_words_in
 from toolmaze_gym.grading.grade import slot_actions
-from toolmaze_gym.grading.resolution import told_word
+from toolmaze_gym.grading.resolution import EpisodeView, told_word
 from toolmaze_gym.grading.stated_order import check_tools, not_before
 from toolmaze_gym.grading.sum_currency import SUM_IN, shown
 from toolmaze_gym.grading.told_together import TOLD_TOGETHER
 from toolmaze_gym.grading.trace import Trace
 from toolmaze_gym.grading.venue_clock import AT_VENUE
-from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, mentions, spoken_forms
+from toolmaze_gym.mentions import FREE_TEXT, SERVICE_IDS, spoken_forms
 from toolmaze_gym.tasks.execution import plan_side
 from toolmaze_gym.tasks.model import Call, Task
 
@@ -136,7 +136,8 @@ def _missing_problems(idx: Any, cid: int, entry: Mapping[str, Any], steps: Seque
     ctx = _Context(corpus, path, origins(corpus, idx.task, call), needs,
                    _text_origins(idx, cid), idx.text_rules(idx.expected[cid], outputs, None),
                    _text_origins(idx, cid, own=True), idx.stated,
-                   {(idx.calls[c].slot, idx.calls[c].tool): i for c, i in (made or {}).items()})
+                   {(idx.calls[c].slot, idx.calls[c].tool): i for c, i in (made or {}).items()},
+                   idx.task.query)
     tries = _tries(steps, call.tool, entry)
     if not tries:
         return ["never called"]
@@ -223,6 +224,7 @@ class _Context:
     stated: Mapping[str, Sequence[Any]] = field(default_factory=dict)  # places the request names
     # (slot, tool) -> the step the grader matched to that call of the path compared
     matched: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    query: str = ""  # the request, which shows a value as a response does
 
 
 def _text_origins(idx: Any, cid: int, own: bool = False) -> dict[str, list[Origin]]:
@@ -327,15 +329,16 @@ def _unshown(ctx: _Context, call: Call, sent: Mapping[str, Any], before: Sequenc
 
 def _unread_words(ctx: _Context, sent: Mapping[str, Any], before: Sequence[Step],
                   only: str | None) -> list[str]:
-    """A condition or status a text tells (in any words) that no response before the
-    call showed (grading version 28, ``resolution.told_word``)."""
+    """A condition or status a text tells (in any words) that neither the request nor a
+    response before the call showed, by the grader's own test (``EpisodeView.seen``;
+    grading version 28, ``resolution.told_word``)."""
     out = []
+    view = EpisodeView(before, ctx.query)
     for name, rule in ctx.rules.items():
         if name not in sent or (only and name != only):
             continue
         for t, v in dict.fromkeys((*rule.need, *rule.own)):
-            if told_word(t, v) and not any(s.observation and mentions(s.observation, t, v)
-                                           for s in before):
+            if told_word(t, v) and not view.seen(t, v, len(before)):
                 out.append(f"argument {name} tells the {t} {show(v)}, which no response "
                            "before this step showed: a condition or status told without "
                            "the lookup that reads it is a guess")

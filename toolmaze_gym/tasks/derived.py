@@ -83,10 +83,14 @@ def _itinerary(value: Any, world: Any):
     return itinerary
 
 
-def _itinerary_landing(value: Any, world: Any):
+def _itinerary_flight(value: Any, world: Any):
+    """The flight of the trip's first booking."""
     travel = world.travel
-    booking = travel.bookings[_itinerary(value, world).items[0]]
-    return travel.flight(booking.flight_id).destination
+    return travel.flight(travel.bookings[_itinerary(value, world).items[0]].flight_id)
+
+
+def _itinerary_landing(value: Any, world: Any):
+    return _itinerary_flight(value, world).destination
 
 
 def _itinerary_destination(value: Any, world: Any) -> str:
@@ -97,15 +101,10 @@ def _itinerary_traveller(value: Any, world: Any) -> str:
     return _itinerary(value, world).owner
 
 
-def _itinerary_takeoff(value: Any, world: Any):
-    travel = world.travel
-    return travel.flight(travel.bookings[_itinerary(value, world).items[0]].flight_id)
-
-
 def _itinerary_station(value: Any, world: Any) -> str:
     """The city's own station (the first the network lists for it) where the trip's
     flight leaves: the train a trip files is the one that takes its traveller there."""
-    city = _itinerary_takeoff(value, world).origin.city.name
+    city = _itinerary_flight(value, world).origin.city.name
     station = next((s for s in world.travel.stations if s.place.city.name == city), None)
     if station is None:
         raise DerivationError(f"{value!r} flies from {city}, which has no station")
@@ -113,7 +112,7 @@ def _itinerary_station(value: Any, world: Any) -> str:
 
 
 def _itinerary_eve(value: Any, world: Any) -> str:
-    day = date.fromisoformat(_itinerary_takeoff(value, world).day)
+    day = date.fromisoformat(_itinerary_flight(value, world).day)
     return (day - timedelta(days=1)).isoformat()
 
 

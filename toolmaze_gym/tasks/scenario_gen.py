@@ -283,8 +283,7 @@ class ScenarioGenerator:
             out[p.name] = v
         for p in sc.params:  # derived ones last: they follow their source's draw
             if p.derived_from:
-                source = sc.param_by_name[p.derived_from]
-                out[p.name] = p.derive(out[source.name], self.sim.world, source.type)
+                out[p.name] = self._known(sc, p, out)
         return {p.name: out[p.name] for p in sc.params}
 
     def _rail_linked(self, sc: Scenario, p, v: Any, out: dict[str, Any]) -> bool:
