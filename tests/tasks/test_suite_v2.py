@@ -1,4 +1,4 @@
-"""The default suite (toolmaze-v12, built by ``suite_v2``): from the scenario library,
+"""The default suite (toolmaze-v13, built by ``suite_v2``): from the scenario library,
 solvable, reproducible, disjoint splits, Table 1 within tolerance."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The reference suite ``toolmaze-v12``, built from the scenario library.
+"""The reference suite ``toolmaze-v13``, built from the scenario library.
 
-(``toolmaze-v2`` to ``toolmaze-v11`` came from the same builder, v2 under grading
-version 3, v3 before the library's rework of issue 28, v4 to v11 before their blind
+(``toolmaze-v2`` to ``toolmaze-v12`` came from the same builder, v2 under grading
+version 3, v3 before the library's rework of issue 28, v4 to v12 before their blind
 reviews' and play-tests' findings were fixed; all stay loadable for old runs,
 but the world, asks, scenarios and fault rules have changed since.)
 
@@ -41,10 +41,10 @@ from toolmaze_gym.tasks.suite import (
     write_suite,
 )
 
-SUITE_NAME = "toolmaze-v12"
+SUITE_NAME = "toolmaze-v13"
 SUITE_SEED = 20261201
 PER_LEVEL = 100
-ID_PREFIX = "tmz-v12"
+ID_PREFIX = "tmz-v13"
 CROWD_WEIGHT = 7.0  # per capability the typical earlier task already used
 # One call off the target length, against one reuse of a scenario. C3 has the
 # fewest usable scenarios, so there reuse (Jaccard) weighs more than length.
