@@ -540,6 +540,21 @@ def test_a_time_range_is_read_as_two_times_in_the_zone_after_it(value, ok):
     assert mentions(text, "iso_datetime", value) is ok
 
 
+@pytest.mark.parametrize(("text", "ok"), [
+    # grading version 29, toolmaze-v13 review c4-0053: "14:00 Am..." was "14:00 am"
+    ("Guests arrive at 14:00 Amsterdam time on Wednesday 19 August", True),
+    ("Guests arrive on Wednesday 19 August at 14:00 Amsterdam time (CEST)", True),
+    ("Guests arrive at 2:00 pm Amsterdam time on 19 August", True),
+    ("Guests arrive at 2 pm Amsterdam time on 19 August", True),
+    ("Guests arrive at 14:00-14:30 Amsterdam time on 19 August", True),
+    ("Guests arrive at 14:00 Amsterdam time on 20 August", False),
+    ("Guests arrive at 12:00 Amsterdam time on 19 August", False),
+    ("Guests arrive at 2:00 am Amsterdam time on 19 August", False),
+])
+def test_a_half_of_the_day_is_a_word_of_its_own(text, ok):
+    assert mentions(text, "iso_datetime", "2026-08-19T14:00:00+02:00") is ok
+
+
 def test_an_offset_after_a_time_stays_an_offset():
     for text in ("2026-08-23T08:00-04:00", "2026-08-23 08:00-04:00", "2026-08-23 08:00:00-04:00"):
         assert mentions(text, "iso_datetime", "2026-08-23T12:00:00Z"), text
