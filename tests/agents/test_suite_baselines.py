@@ -37,9 +37,11 @@ def test_suite_has_2000_instances(suite):
 # there counting nothing (``costs._side_cost``: a lookup the agent skipped is free). In
 # toolmaze-v11 the grader did let the status go (c4-0059, c4-0094); since grading version
 # 28 an answer that tells the status must have read it (``resolution.told_word``), so the
-# lookup is owed and c* undercounts by one. Known, for the costs (issue 27).
+# lookup is owed and c* undercounts by one. Known, for the costs (issue 27); toolmaze-v13
+# draws the goal once (c4-0081).
 OVER_C_STAR = {("tmz-v12-c4-0061", "P2"): "get_flight_status",
-               ("tmz-v12-c4-0081", "P2"): "get_flight_status"}
+               ("tmz-v12-c4-0081", "P2"): "get_flight_status",
+               ("tmz-v13-c4-0081", "P2"): "get_flight_status"}
 
 
 def test_oracle_is_perfect_in_every_cell(suite_run):
@@ -47,7 +49,7 @@ def test_oracle_is_perfect_in_every_cell(suite_run):
     fault (undefined in NP, where nothing is exposed) but for the episodes of
     ``OVER_C_STAR``, and every fault instance really met its fault."""
     records = suite_run("oracle")
-    over = {(r["task_id"], r["mode"]) for r in records if r["task_id"].startswith("tmz-v12-")}
+    over = {(r["task_id"], r["mode"]) for r in records}
     known = {k: v for k, v in OVER_C_STAR.items() if k in over}
     for name, cell in _cells(records).items():
         assert cell["TSR"] == 1.0, name

@@ -211,6 +211,14 @@ GRADER_PLAYED: dict[str, str] = {  # all four of v7's fixed by grading version 1
     # text that writes no date on the value's own day and a range's first day read
     # (mentions._instant_told, _RANGE_START_NY), a percent change told rounded
     # (mentions._rounded_percent).
+    # v3-round8's c4-0039 P1: since the v12 review's library fix (c18a246) the beach week's
+    # "the sunglasses order ... and its delivery date in the note" is an ask of the note
+    # (the cue "delivery date"), read of the old task too (asked_facts.scenario_of: its
+    # steps are unchanged), and held to the shipping quote's date. On edition 1 the quote
+    # (25 Aug) and the order (26 Aug) disagreed and the player noted the order's own; on
+    # the edition v13 plays on they agree (its three beach tasks).
+    "tmz-v3-c4-0039-P1": "the note's delivery date is held to the shipping quote's 25 Aug; "
+                         "the order's own 26 Aug (edition 1's world disagreed) fails",
 }
 
 # Fault-mode episodes whose fault a careful agent never meets: it sits on a tool the

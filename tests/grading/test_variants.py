@@ -52,9 +52,10 @@ KNOWN = {
 }
 
 
-# Variants that fit few tasks (a percent change, an additive Action): the default tests
-# play them on every task they fit, not only the sample's.
-EVERY_FIT = ("split_additive", "directional", "other_direction", "wrong_sign")
+# Variants that fit few tasks (a percent change, an additive Action, an id or text the
+# reference run passed on that this episode's run makes otherwise: none in toolmaze-v13's
+# sample): the default tests play them on every task they fit, not only the sample's.
+EVERY_FIT = ("split_additive", "directional", "other_direction", "wrong_sign", "reference_ids")
 
 
 def _marked(names):
