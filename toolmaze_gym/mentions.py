@@ -250,7 +250,11 @@ SPAN_MINUTES = {"duration_minutes": 1, "duration_hours": 60}
 # Two clock times joined as a range: "12:00-12:45", "12:00 to 12:45", "12h00 à 12h45",
 # "von 12:00 bis 12:45", "de 12:00 a 12:45", "11:30 am to 12:15 pm". Not a clock after
 # a "T" or another clock ("2026-08-23T08:00-04:00" is a time and its offset).
-_HM = r"(\d{1,2})(?::|h)(\d{2})(?::\d{2})?\s*(?:(am|pm|a\.m\.|p\.m\.)(?![a-z]))?"
+# A half of the day is a word of its own: "14:00 Amsterdam time" is no "14:00 am"
+# (grading version 29, toolmaze-v13 review c4-0053, where the clock was lost). One
+# capturing group, the half.
+_HALF_DAY = r"(am|pm|a\.m\.|p\.m\.)(?![a-z])"
+_HM = r"(\d{1,2})(?::|h)(\d{2})(?::\d{2})?\s*(?:" + _HALF_DAY + r")?"
 _SPAN = re.compile(rf"(?<![\dT:]){_HM}\s*(?:[-\u2013\u2014]|to|till|until|through|bis"
                    rf"|à|a|al|au|hasta|jusqu'à|fino alle|alle|até)\s*{_HM}(?![\d:])", re.I)
 
@@ -658,17 +662,16 @@ _ISO_DATETIME = re.compile(
 # French and others write the hour mark as "h" ("06h00", "15 h 05").
 # A whole hour may be written with its half of the day alone: "8 am UTC" is 08:00 UTC
 # (grading version 17, v7 play-test c3-0006 P2).
-# A half of the day is a word of its own: "14:00 Amsterdam time" is no "14:00 am"
-# (grading version 29, toolmaze-v13 review c4-0053, where the clock was lost).
+# Its half of the day is a word of its own (``_HALF_DAY``).
 _CLOCK = re.compile(r"(?:(?<![\d:])(\d{1,2})(?::|\s?h\s?)(\d{2})(?!\d)(?::\d{2})?\s*"
-                    r"(?:(am|pm|a\.m\.|p\.m\.)(?![a-z]))?"
-                    r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?(am|pm|a\.m\.|p\.m\.)(?![a-z]))"
+                    r"(?:" + _HALF_DAY + r")?"
+                    r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?" + _HALF_DAY + r")"
                     r"(?:\s*\(?\s*((?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?|Z\b))?", re.I)
 
 
 # The end of a time range right after a clock: "-12:45", " – 14:45", " to 2:45 pm".
 _RANGE_END = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|till|bis)\s*\d{1,2}(?::|\s?h\s?)\d{2}"
-                        r"(?!\d)(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))?", re.I)
+                        r"(?!\d)(?:\s*" + _HALF_DAY + r")?", re.I)
 
 
 def dates_in(text: str) -> set[str]:

@@ -334,9 +334,9 @@ from toolmaze_gym.world.geo import minor_units
 #     account" reads the balance after the payment, as "then" does (``stated_order.
 #     THEN``; c2-0081, the balance read before the instalment passed).
 # 29: what the toolmaze-v13 blind review found graded too strictly. A clock's "am" or
-#     "pm" is a word of its own (``mentions._CLOCK``, ``_HM``, ``_RANGE_END``): "14:00
-#     Amsterdam time" was read as "14:00 am" (no such time) and lost, so a push telling
-#     the guests' arrival in Amsterdam time failed (c4-0053).
+#     "pm" is a word of its own (``mentions._HALF_DAY``, in ``_CLOCK``, ``_HM`` and
+#     ``_RANGE_END``): "14:00 Amsterdam time" was read as "14:00 am" (no such time) and
+#     lost, so a push telling the guests' arrival in Amsterdam time failed (c4-0053).
 GRADING_VERSION = "29"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
