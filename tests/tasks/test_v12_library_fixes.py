@@ -14,13 +14,12 @@ LIB = {sc.id: sc for sc in load_library()}
 
 def _asks(sc, step_id: str) -> tuple[str, ...]:
     """What the text arguments of ``sc``'s step ``step_id`` must mention."""
-    step = next(st for st in sc.steps if st.id == step_id)
-    return tuple(a for arg in step.args for a in arg.mention)
+    return tuple(a for arg in sc.step_by_id[step_id].args for a in arg.mention)
 
 
 def _use(sc, ref: str) -> str:
     """The capability of the step a ``step.key`` reference reads."""
-    return next(st.use for st in sc.steps if st.id == ref.split(".")[0])
+    return sc.step_by_id[ref.split(".")[0]].use
 
 
 def test_c2_0086_the_stock_check_the_request_asks_is_told():
@@ -41,7 +40,7 @@ def test_c4_0034_the_meeting_time_is_told_in_the_zone_asked():
     assert "booking.start" not in asked
     local = [a for a in asked if _use(sc, a) == "time.convert"]
     assert local == ["local.datetime"]
-    zone = next(st for st in sc.steps if st.id == "local").args
+    zone = sc.step_by_id["local"].args
     assert {a.ref for a in zone} >= {"booking.start", "zone.timezone"}
     assert all("{city} time" in p for p in sc.phrasings)
 
@@ -94,7 +93,7 @@ def test_c2_0053_the_expense_and_its_remainder_are_in_the_budget_currency():
     assert "in CHF" in v12
     sc = LIB["up-log-clearance-purchase"]
     assert "currency" not in sc.param_by_name
-    expense = next(st for st in sc.steps if st.id == "expense")
+    expense = sc.step_by_id["expense"]
     currency = next(a for a in expense.args if a.role == "currency")
     assert currency.kind == "field" and _use(sc, currency.ref) == "finance.budget.status"
     assert set(_asks(sc, "push")) == {"expense.budget_remaining", "expense.budget_currency"}
