@@ -13,13 +13,13 @@ DELHI_DAY = "2026-08-20"
 
 
 def test_a_world_is_of_the_latest_edition_unless_asked():
-    assert World(0).edition == LATEST == 9
+    assert World(0).edition == LATEST == 10
     assert World(0, 1).edition == 1
     assert get_world(0, 1) is get_world(0, 1) and get_world(0, 1) is not get_world(0)
     assert get_world(0) is get_world(0, LATEST)
 
 
-@pytest.mark.parametrize("bad", [0, 10, "1", 1.0, True, None])
+@pytest.mark.parametrize("bad", [0, 11, "1", 1.0, True, None])
 def test_an_unknown_edition_is_refused_by_name(bad):
     with pytest.raises(EditionError, match="unknown world edition"):
         World(0, bad)

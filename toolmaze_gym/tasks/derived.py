@@ -76,6 +76,25 @@ def _city_currency(value: Any, world: Any) -> str:
     return city.currency
 
 
+def _city_country(value: Any, world: Any) -> str:
+    """The country a city is in: a job "in Amsterdam" is taxed in the Netherlands
+    (toolmaze-v13 c4-0060 moved to Amsterdam on a Swiss salary taxed in Switzerland)."""
+    city = world.geo.city(str(value))
+    if city is None:
+        raise DerivationError(f"{value!r} is not a city of the world")
+    return city.country_code
+
+
+def _home_city(value: Any, world: Any) -> str:
+    """The city a person of the directory lives in: a colleague "where they sit" sits
+    where the directory places them, with its phone (toolmaze-v13 c4-0048: a reviewer
+    who "sits in Sydney" with a French mobile)."""
+    person = world.people.by_name(str(value))
+    if person is None:
+        raise DerivationError(f"{value!r} is no one of the directory")
+    return person.city
+
+
 def _itinerary(value: Any, world: Any):
     itinerary = world.travel.itineraries.get(str(value).strip().upper())
     if itinerary is None:
@@ -275,6 +294,8 @@ DERIVATIONS: dict[tuple[str, str], tuple[str, Derive]] = {
     ("city_name", "automation_id"): ("the home the automation runs at", _automation_site),
     ("city_name", "meeting_id"): ("the city the meeting's attendee lives in", _attendee_city),
     ("currency_code", "city_name"): ("the currency the city pays in", _city_currency),
+    ("country_code", "city_name"): ("the country the city is in", _city_country),
+    ("city_name", "person_name"): ("the city the person lives in", _home_city),
     ("language_code", "city_name"): ("the language the city writes", _city_language),
     ("stock_symbol", "price_alert_id"): ("the stock the alert watches", _alert_symbol),
     ("currency_code", "iban"): ("the currency of the IBAN's country", _iban_currency),

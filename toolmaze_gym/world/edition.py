@@ -18,13 +18,14 @@ toolmaze-v7 (the v6 blind review's oddities); edition 5 the world of toolmaze-v8
 (the v8 blind review's and play-test's findings); edition 7 the world of toolmaze-v10
 (the v9 blind review's and play-test's findings); edition 8 the world of toolmaze-v11
 (the v10 blind review's and play-tests' findings); edition 9 the world of toolmaze-v12
-(the v11 blind review's and play-test's findings).
+(the v11 blind review's and play-test's findings); edition 10 the world of toolmaze-v14
+(the v13 blind review's findings).
 """
 
 from __future__ import annotations
 
-LATEST = 9
-EDITIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+LATEST = 10
+EDITIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 
 # Each response-changing change of the world, and the first edition that has it.
 CHANGES: dict[str, int] = {
@@ -175,6 +176,19 @@ CHANGES: dict[str, int] = {
     # ``thermostat_cool_season_normal_high_c``; toolmaze-v11 c4-0067: an eco cooling
     # point set on a Milan thermostat in heat mode in August; world.devices).
     "summer_cooling": 9,
+    # A night's low is near the city's normal low for the month (data/world/
+    # climate_lows.json), not 4-11 C under the day's high: toolmaze-v13 c4-0074 told a
+    # Seattle low of 21.2 C on 31 August (normal about 13 C), c2-0080 Madrid 28.6 C
+    # (normal 19 C), and San Francisco 16.5 C, Barcelona 26.1 C (world.geo).
+    "normal_lows": 10,
+    # A hotel's district is one its city has: no "Harbour" in an inland city
+    # (data/world/travel.json ``hotel_area_only_in``; toolmaze-v13 c2-0080: "Motel One
+    # Madrid Harbour"; world.travel).
+    "hotel_areas_fit_city": 10,
+    # A low-cost carrier flies only routes that touch a country it has bases in
+    # (data/world/travel.json ``low_cost_bases``): toolmaze-v13's review met Vueling on
+    # Rome-Milan, Zurich-Oslo, Zurich-Lisbon, Vienna-Munich and Paris-Oslo (world.travel).
+    "low_cost_bases": 10,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

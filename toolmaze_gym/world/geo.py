@@ -28,6 +28,13 @@ HIGH_SPREAD_C = 3.0
 FOG_BELOW_C = 20.0
 STORM_FROM_C = 15.0
 SNOW_BELOW_C = 3.0
+# From world edition 10 (normal_lows) a night's low sits within LOW_SPREAD_C of the
+# month's normal low, moved by LOW_FOLLOWS_HIGH of the day's own departure from the
+# normal high (a warm day has a warmer night), and at least MIN_DAY_RANGE_C below the
+# high.
+LOW_SPREAD_C = 2.0
+LOW_FOLLOWS_HIGH = 0.5
+MIN_DAY_RANGE_C = 2.0
 
 
 @cache
@@ -56,6 +63,17 @@ def in_wet_season(city: str, month: int) -> bool:
 def normal_high(city: str, month: int) -> float | None:
     """The normal daily high of ``city`` in ``month`` (1-12); None: no normals."""
     row = _normals().get(city)
+    return None if row is None else float(row[month - 1])
+
+
+@cache
+def _low_normals() -> dict[str, list[float]]:
+    return {k: v for k, v in load_data("climate_lows.json").items() if not k.startswith("_")}
+
+
+def normal_low(city: str, month: int) -> float | None:
+    """The normal daily low of ``city`` in ``month`` (1-12); None: no normals."""
+    row = _low_normals().get(city)
     return None if row is None else float(row[month - 1])
 
 
@@ -209,8 +227,10 @@ class Geo(Facts):
     def _weather(self, city: City, day: str) -> DailyWeather:
         """A day's weather as a careful person would believe it: the high within
         ``HIGH_SPREAD_C`` of the month's normal high there (``data/world/climate.json``;
-        toolmaze-v4 had a 26.8 °C late-August high in Miami, normal 32 °C), and a
-        condition that fits the day (``condition_choices``)."""
+        toolmaze-v4 had a 26.8 °C late-August high in Miami, normal 32 °C), from world
+        edition 10 the low near the normal low (``climate_lows.json``; toolmaze-v13 had a
+        21.2 °C Seattle night in August, normal 13 °C), and a condition that fits the
+        day (``condition_choices``)."""
         d = date.fromisoformat(day)
         k = self.key("wx", city.name, day)
         if not self.world.has("weather_normals"):
@@ -223,9 +243,16 @@ class Geo(Facts):
             normal = (city.temp_min + city.temp_max) / 2 \
                 + (city.temp_max - city.temp_min) / 4 * season + 1.5
         high = normal + hashing.uniform(-HIGH_SPREAD_C, HIGH_SPREAD_C, *k, "hi")
-        low = high - hashing.uniform(4, 11, *k, "lo")
-        high = min(max(high, city.temp_min + 4), city.temp_max)
-        low = min(max(low, city.temp_min), high - 1)
+        night = normal_low(city.name, d.month) if self.world.has("normal_lows") else None
+        if night is None:
+            low = high - hashing.uniform(4, 11, *k, "lo")
+            high = min(max(high, city.temp_min + 4), city.temp_max)
+            low = min(max(low, city.temp_min), high - 1)
+        else:
+            low = (night + (high - normal) * LOW_FOLLOWS_HIGH
+                   + hashing.uniform(-LOW_SPREAD_C, LOW_SPREAD_C, *k, "lo"))
+            high = min(max(high, city.temp_min + 4), city.temp_max)
+            low = min(low, high - MIN_DAY_RANGE_C)
         cond = hashing.choice(condition_choices(city.name, d.month, high,
                                                 self.world.has("wet_season")), *k, "cond")
         return self._daily(city, day, k, high, low, cond)

@@ -239,10 +239,18 @@ class Travel(Facts):
                                                                           b.airport_code))))
         europe = {s.place.city_code for s in self.stations}
         if a.city_code in europe and b.city_code in europe and self.distance(a, b) < 2500:
-            out += [tuple(x) for x in self.data["low_cost"]]
+            out += [tuple(x) for x in self.data["low_cost"] if self._based_on(x[0], a, b)]
         if self.world.has("carriers_serve_airports"):
             out = [c for c in out if self.serves(c[0], a) and self.serves(c[0], b)]
         return out
+
+    def _based_on(self, carrier: str, a: Place, b: Place) -> bool:
+        """Whether a low-cost ``carrier`` flies a route between ``a`` and ``b``: from world
+        edition 10 (``low_cost_bases``) one end is in a country it has bases in (Vueling
+        flies from Spain, not Zurich to Oslo)."""
+        bases = self.data["low_cost_bases"].get(carrier) if self.world.has("low_cost_bases") \
+            else None
+        return bases is None or a.city.country_code in bases or b.city.country_code in bases
 
     def serves(self, carrier: str, place: Place) -> bool:
         """Whether ``carrier`` flies from and to ``place``'s airport (``carrier_not_at``;
@@ -351,7 +359,7 @@ class Travel(Facts):
         return self._hotels[code]
 
     def _build_hotels(self, place: Place) -> list[Hotel]:
-        combos = [(b, a) for b in self.data["hotel_brands"] for a in self.data["hotel_areas"]]
+        combos = [(b, a) for b in self.data["hotel_brands"] for a in self._areas(place)]
         picks = hashing.sample(combos, HOTELS_PER_CITY, *self.key("hotels", place.city_code))
         out = []
         for i, ((brand, stars), area) in enumerate(picks):
@@ -364,6 +372,15 @@ class Travel(Facts):
                           * hashing.uniform(0.85, 1.2, *k, "b")),
                 rooms=hashing.randint(2, 5, *k, "rooms")))
         return out
+
+    def _areas(self, place: Place) -> list[str]:
+        """The districts a hotel of the city may be in: from world edition 10
+        (``hotel_areas_fit_city``) only those the city has (no harbour inland)."""
+        areas = self.data["hotel_areas"]
+        if not self.world.has("hotel_areas_fit_city"):
+            return areas
+        only = self.data["hotel_area_only_in"]
+        return [a for a in areas if a not in only or place.city.name in only[a]]
 
     def hotels_by_rate(self, place: Place, check_in: str) -> tuple[Hotel, ...]:
         """The city's hotels, cheapest nightly rate for the arrival night first."""
