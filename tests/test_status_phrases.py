@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from toolmaze_gym.mentions import mentions
 from toolmaze_gym.status_phrases import status_said_in, status_told, statuses_claimed
 
 REF = ("Bestelling SO-GZFWHZWA (tracking 1Z2ABY051GDKCRR8BP) staat op 'in transit' bij "
@@ -57,3 +58,29 @@ def test_an_english_status_in_a_sentence_stays_as_it_was():
 
 def test_a_negation_denies_only_its_own_clause():
     assert status_said_in("Nog niet bezorgd, maar onderweg met UPS.", "in transit", "nl")
+
+
+@pytest.mark.parametrize("text", [
+    "Your flight is on time (no delay) and lands at 14:35 Milan time.",
+    "AZ1234 is running on time.", "No delays reported for the flight.",
+    "The flight is scheduled to land at 14:35.",
+])
+def test_a_scheduled_flight_told_as_on_time(text):
+    """toolmaze-v13 sweep c4-0035: "is on time (no delay)" failed for not saying
+    "scheduled" (grading version 30)."""
+    assert mentions(text, "flight_status", "scheduled")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("The flight is not on time today.", "scheduled"),
+    ("Your flight lands at 14:35.", "scheduled"),
+    ("The flight is on time.", "delayed"),
+    ("It is running late by 40 minutes.", "scheduled"),
+])
+def test_no_other_or_denied_flight_status(text, value):
+    assert not mentions(text, "flight_status", value)
+
+
+def test_a_delayed_flight_told_in_other_words():
+    assert mentions("Bad news: the flight is running late.", "flight_status", "delayed")
+    assert not mentions("The flight is not late.", "flight_status", "delayed")

@@ -29,7 +29,7 @@ from toolmaze_gym.call_checks import show as _show
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.episode import Step
 from toolmaze_gym.faults import FaultProfile
-from toolmaze_gym.grading import no_alternative, task_index
+from toolmaze_gym.grading import cart_lines, no_alternative, task_index
 from toolmaze_gym.grading.grade import slot_actions, wrong_argument_steps
 from toolmaze_gym.grading.recovery import first_faults, slot_done_after
 from toolmaze_gym.grading.trace import Trace
@@ -58,7 +58,10 @@ def explain(grade: Mapping[str, Any], task: Task, profile: FaultProfile,
             steps: Sequence[Step], corpus: Corpus, truncated: bool = False,
             cut: str | None = None, show_reference: bool = False) -> list[str]:
     """The explanation of ``grade`` for this episode, as lines of text; the path
-    compared is listed call by call only with ``show_reference``."""
+    compared is listed call by call only with ``show_reference``. A success graded
+    against the task's twin with the cart's lines swapped is explained on the twin."""
+    if grade.get("success"):
+        task = cart_lines.as_graded(task, corpus, steps)
     k, checks = closest_path(grade, task, steps, corpus)
     misses = _lookup_misses(grade, task, steps, corpus, k)
     if any(m.own_expected for m in misses):  # their own misses, on the agent's own lookups

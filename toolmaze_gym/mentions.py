@@ -70,7 +70,7 @@ from functools import lru_cache
 from typing import Any
 
 from toolmaze_gym import values
-from toolmaze_gym.status_phrases import STATUS_TYPES, status_told
+from toolmaze_gym.status_phrases import STATUS_TYPES, flight_status_told, status_told
 from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import zones
 from toolmaze_gym.world.base import load_data
@@ -1270,7 +1270,9 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
     return _named(text, type_name, value) or any(_named(text, "", v) for v in others) \
         or (type_name == "currency_code"
             and (_signed(text, value) or _named_currency(text, value))) \
-        or (type_name in STATUS_TYPES and isinstance(value, str) and status_told(text, value))
+        or (type_name in STATUS_TYPES and isinstance(value, str) and status_told(text, value)) \
+        or (type_name == "flight_status" and isinstance(value, str)
+            and flight_status_told(text, value))
 
 
 def _signed(text: str, code: Any) -> bool:

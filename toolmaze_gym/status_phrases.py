@@ -122,6 +122,18 @@ def _just_before(text: str, at: int, n: int) -> str:
 _CLAUSE_END = re.compile(r"[,.;:!?()]")
 
 
+def flight_status_told(text: str, value: str) -> bool:
+    """Whether ``text`` tells a flight's status ``value`` in the words people use for it
+    (``[flight]`` of the wordlist: "on time" for scheduled), not after a negation."""
+    phrases = _wording().get("flight", {}).get(value, {}).get("en", ())
+    if not phrases:
+        return False
+    flat = " ".join(fold(text.replace("\u2019", "'")).split())
+    deny = _any_of(_wording()["negation"]["en"])
+    return any(not deny.search(_just_before(flat, m.start(), 2))
+               for m in _any_of(list(phrases)).finditer(flat))
+
+
 def status_listed(value: str) -> bool:
     """Whether the wordlist knows status ``value`` in other languages."""
     return value in _wording()["status"]

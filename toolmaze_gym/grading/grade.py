@@ -36,6 +36,7 @@ from toolmaze_gym import endings
 from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
+from toolmaze_gym.grading import cart_lines
 from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, says
 from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
@@ -337,7 +338,13 @@ from toolmaze_gym.world.geo import minor_units
 #     "pm" is a word of its own (``mentions._HALF_DAY``, in ``_CLOCK``, ``_HM`` and
 #     ``_RANGE_END``): "14:00 Amsterdam time" was read as "14:00 am" (no such time) and
 #     lost, so a push telling the guests' arrival in Amsterdam time failed (c4-0053).
-GRADING_VERSION = "29"
+# 30: the cart's two lines in either order (``cart_lines``): a failure is graded again
+#     against the task's twin with the lines swapped, as a request that orders two
+#     products "together" names no order (toolmaze-v13 review c4-0055, the shoes first);
+#     a flight's status in the words people tell it with (``status_phrases.
+#     flight_status_told``): "on time (no delay)" failed for not saying "scheduled"
+#     (toolmaze-v13 sweep c4-0035).
+GRADING_VERSION = "30"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
@@ -664,9 +671,22 @@ def _ending_labels(verdict: endings.Verdict, best: PathMatch, trace: Trace,
 
 def grade(task: Task, profile: FaultProfile, steps: Sequence[Step], truncated: bool = False,
           sim: Simulator | None = None, corpus: Corpus | None = None) -> Grade:
-    """The grade of one trajectory (see the module docstring and docs/grading.md)."""
+    """The grade of one trajectory (see the module docstring and docs/grading.md): a
+    failure is graded again against the task's twin with the cart's lines the other way
+    round (``cart_lines``, version 30), and a success there is the grade."""
     corpus = corpus or (sim.corpus if sim else load_corpus())
     steps = list(steps)
+    got = _grade(task, profile, steps, truncated, corpus)
+    if not got.success and (twin := cart_lines.swapped(task, corpus)) is not None:
+        other = _grade(twin, profile, steps, truncated, corpus)
+        if other.success:
+            return other
+    return got
+
+
+def _grade(task: Task, profile: FaultProfile, steps: list[Step], truncated: bool,
+           corpus: Corpus) -> Grade:
+    """The grade of one trajectory against ``task`` as it stands."""
     idx = task_index(task, corpus)
     trace = Trace(idx, steps)
     first = trace.faults[0] if trace.faults else -1
