@@ -141,6 +141,9 @@ def test_an_answer_is_parsed_and_needs_no_text_to_carry_it(tmp_path):
     # Values asked to be e-mailed, texted or pushed are the text's asks, not the answer's.
     ("fin-fund-holding-projection", ()),
     ("gen-shopping-abroad-budget", ()),
+    # "then tell me the account's balance by push to {me}": the push tells it (toolmaze-v13
+    # sweep c3-0051: the reference path, ending "Done.", failed on the answer).
+    ("up-refund-then-repay-in-home-currency", ()),
     # "Tell the #channel what you found": told to others, not to the user.
     ("fin-earnings-dip-alert", ()),
 ])

@@ -71,3 +71,25 @@ def test_vueling_flies_from_spain_only(route):
     assert "VY" in _carriers(V13, *route)
     assert "VY" not in _carriers(V14, *route)
     assert "VY" in _carriers(V14, "Barcelona", "Rome")
+
+
+def test_no_league_title_is_clinched_in_august():
+    """c4-0010: "Amsterdam FC clinch title with two games to spare" in mid-August (edition
+    9); on edition 10 no city's sports news in August tells a title clinched."""
+    def headlines(edition: int) -> list[str]:
+        news = get_world(0, edition).news
+        return [news.top_story("sports", city, rank).headline
+                for city in ("Amsterdam", "London", "Madrid", "Milan", "Sydney", "Tokyo")
+                for rank in range(4)]
+    assert any("clinch title" in h for h in headlines(V13))
+    assert not any("clinch title" in h for h in headlines(V14))
+    assert get_world(0, V14).news.misfit("Amsterdam FC clinch title with two games to spare",
+                                          "Amsterdam")
+
+
+def test_a_battery_sensor_runs_on_a_battery():
+    """c1-0002: a hallway sensor "Awair Element" (USB-powered) reported battery_pct 32 on
+    edition 9; on edition 10 no battery-reporting sensor is a mains-powered model."""
+    assert "Awair Element" in get_world(0, V13).devices._models("sensor")
+    models = get_world(0, V14).devices._models("sensor")
+    assert "Awair Element" not in models and len(models) == 5

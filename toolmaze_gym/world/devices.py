@@ -74,7 +74,16 @@ class Devices(Facts):
         return self.data["lock"]["prefix"] if kind == "lock" else self.data["kinds"][kind]["prefix"]
 
     def _models(self, kind: str) -> list[str]:
-        return self.data["lock"]["models"] if kind == "lock" else self.data["kinds"][kind]["models"]
+        """The kind's product models; from world edition 10 (``battery_sensor_models``)
+        a battery-powered sensor is a model that runs on a battery (``battery_models``:
+        toolmaze-v13 c1-0002 read the battery of a USB-powered Awair Element)."""
+        models = self.data["lock"]["models"] if kind == "lock" \
+            else self.data["kinds"][kind]["models"]
+        if kind == "lock" or self.data["kinds"][kind]["mains"] \
+                or not self.world.has("battery_sensor_models"):
+            return models
+        swap = self.data["battery_models"]
+        return [swap.get(m, m) for m in models]
 
     def make(self, site: str, place: str, kind: str) -> Device:
         k = (site, place, kind)

@@ -189,6 +189,14 @@ CHANGES: dict[str, int] = {
     # (data/world/travel.json ``low_cost_bases``): toolmaze-v13's review met Vueling on
     # Rome-Milan, Zurich-Oslo, Zurich-Lisbon, Vienna-Munich and Paris-Oslo (world.travel).
     "low_cost_bases": 10,
+    # A battery-powered sensor is a model that runs on a battery (data/world/devices.json
+    # ``battery_models``): toolmaze-v13 c1-0002 reviewed the battery of an Awair Element,
+    # which is USB-powered (world.devices).
+    "battery_sensor_models": 10,
+    # A league title is clinched when leagues end, not in July to September
+    # (data/world/news.json ``season`` "league_end"; toolmaze-v13 c4-0010: "Amsterdam FC
+    # clinch title with two games to spare" in mid-August; world.news).
+    "league_seasons": 10,
 }
 
 # Tool parameters and response fields (canonical names) that arrived with a change:

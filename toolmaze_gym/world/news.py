@@ -72,22 +72,31 @@ class News(Facts):
         if not self.world.has("seasonal_headlines"):
             return every
         month = self.world.now.month
-        fitting = [t for t in every if season_misfit(_season(t), city, month) is None]
+        fitting = [t for t in every
+                   if season_misfit(self._season(t), city, month) is None]
         return fitting or every
+
+    def _season(self, template: list) -> str:
+        """``_season``, less a league's end before world edition 10 (``league_seasons``):
+        a title clinched in August was news there (toolmaze-v13 c4-0010)."""
+        season = _season(template)
+        return "" if season == "league_end" and not self.world.has("league_seasons") \
+            else season
 
     def misfit(self, headline: str, city: str) -> str | None:
         """Why ``headline``, a story about ``city`` today, does not fit its season (None:
         it fits, or no seasonal template writes it)."""
-        for template in (t for ts in self.templates.values() for t in ts if _season(t)):
+        for template in (t for ts in self.templates.values() for t in ts if self._season(t)):
             pattern = re.escape(template[0]).replace(re.escape("{city}"), re.escape(city))
             if re.fullmatch(re.sub(r"\\\{\w+\\\}", ".+?", pattern), headline):
-                return season_misfit(_season(template), city, self.world.now.month)
+                return season_misfit(self._season(template), city, self.world.now.month)
         return None
 
 
 def _season(template: list) -> str:
     """A template's ``season`` (news.json): "wet" (no flood story in a dry month),
-    "warm" (no heat record in a cool month); empty for a story of any season."""
+    "warm" (no heat record in a cool month), "league_end" (no title clinched while the
+    leagues are off or just begun); empty for a story of any season."""
     return template[2].get("season", "") if len(template) > 2 else ""
 
 
@@ -100,9 +109,15 @@ def season_misfit(season: str, city: str, month: int) -> str | None:
     normal = normal_high(city, month)
     if season == "warm" and normal is not None and normal < WARM_FROM_C:
         return f"a heat record in {city} in month {month}, normal high {normal:g} °C"
+    if season == "league_end" and month in LEAGUE_OFF_MONTHS:
+        return f"a league title clinched in {city} in month {month}"
     return None
 
 
 # A heat record is news in a month whose normal high is at least this (not Auckland's
 # 15 °C August).
 WARM_FROM_C = 20.0
+# Months in which no football league is clinched "with two games to spare": Europe's
+# leagues end in May or June and start in August, and the others (MLS, the Asian,
+# Scandinavian and South American leagues) end from October on.
+LEAGUE_OFF_MONTHS = frozenset({7, 8, 9})
