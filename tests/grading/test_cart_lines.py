@@ -40,7 +40,7 @@ def test_the_lines_the_other_way_round_pass_and_say_so(tmp_path):
 ])
 def test_a_wrong_cart_still_fails_in_either_order(tmp_path, old, new, why):
     assert old in SWAP
-    grade, closing = _graded(tmp_path, SWAP.replace(old, new))
+    grade, _ = _graded(tmp_path, SWAP.replace(old, new))
     assert not grade["success"], why
 
 
