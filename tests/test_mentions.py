@@ -748,3 +748,19 @@ def test_the_generator_never_reads_a_clock_without_its_date():
 ])
 def test_a_finer_temperature_may_take_its_unit_from_its_key(text, ok):
     assert mentions(text, "temperature_c", 6.9) is ok
+
+
+@pytest.mark.parametrize("text, condition, said", [
+    ("forecast light rain, low 16.9 C", "rain", False),  # toolmaze-v14 review c2-0087
+    ("forecast that day: partly cloudy", "cloudy", False),  # c2-0026
+    ("forecast rain, low 16.9 C", "rain", True),
+    ("cloudy all day", "cloudy", True),
+    ("light rain in the evening", "light rain", True),
+    ("partly cloudy, then cloudy by night", "cloudy", True),  # said beside the wider one
+])
+def test_a_condition_is_not_said_by_a_wider_one_that_holds_its_word(text, condition, said):
+    """Grading version 31: "light rain" tells no rain day and "partly cloudy" no cloudy one,
+    read by the plain rule and by the grader's argument check alike."""
+    from toolmaze_gym.grading.arguments import says
+    assert mentions(text, "weather_condition", condition) is said
+    assert says(text, "weather_condition", condition) is said

@@ -115,3 +115,16 @@ def test_ranks_are_read_in_the_suites_languages_and_not_from_common_words():
     assert [v for k, v in facts("First, restart the router. A second one is due.")
             if k == "ordinal"] == []
     assert ranks_kept("anything", "O quarto está frio.")
+
+
+def test_a_country_is_carried_by_its_adjective():
+    """toolmaze-v14 play-test c3-0050 P3: "its Polish producers" told the story of
+    "Poland streaming hit becomes a global success" as "producers in Poland" did
+    (grading version 30); a text with no word of the country still does not carry it,
+    nor does a verb that starts like the adjective."""
+    src = "Poland streaming hit becomes a global success"
+    said = ("A drama filmed in Warsaw became a worldwide streaming hit; its Polish producers "
+            "plan a second season.")
+    assert carries(said, src)
+    assert not carries(said.replace("Polish ", ""), src)
+    assert not carries(said.replace("Polish", "polishing"), src)

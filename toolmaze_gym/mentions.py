@@ -1252,6 +1252,8 @@ def _mentions(text: str, type_name: str, value: Any, loosely: bool = True) -> bo
 
 
 def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -> bool:
+    if type_name == "weather_condition" and isinstance(value, str):
+        text = without_wider_conditions(text, value)
     t = values.get(type_name) if type_name else None
     kind = t.schema.get("type") if t is not None else None
     if type_name == FREE_TEXT or (t is None and isinstance(value, str) and " " in value):
@@ -1273,6 +1275,23 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
         or (type_name in STATUS_TYPES and isinstance(value, str) and status_told(text, value)) \
         or (type_name == "flight_status" and isinstance(value, str)
             and flight_status_told(text, value))
+
+
+def without_wider_conditions(text: str, condition: str) -> str:
+    """``text`` less every other weather condition whose name holds ``condition`` as a
+    word: "light rain" says no rain and "partly cloudy" no cloudy day (grading version
+    30, toolmaze-v14 review c2-0087, c2-0026: both passed on the word inside)."""
+    wider = _wider_conditions(condition.strip().casefold())
+    return wider.sub(" ", text) if wider is not None else text
+
+
+@lru_cache(maxsize=16)
+def _wider_conditions(condition: str) -> re.Pattern[str] | None:
+    names = [c for c in load_data("condition_synonyms.json")["synonyms"]
+             if c != condition and re.search(rf"\b{re.escape(condition)}\b", c)]
+    if not names:
+        return None
+    return re.compile("|".join(rf"\b{re.escape(n)}\b" for n in names), re.I)
 
 
 def _signed(text: str, code: Any) -> bool:

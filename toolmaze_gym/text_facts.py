@@ -28,6 +28,7 @@ from functools import lru_cache
 from importlib import resources
 
 from toolmaze_gym.mentions import mentions, numbers_in
+from toolmaze_gym.world.base import load_data
 
 Fact = tuple[str, object]  # (semantic type for ``mentions``: "" for plain, value)
 
@@ -128,8 +129,25 @@ def carries(text: str, source: str, names: bool = True) -> bool:
     ``names`` only its dates, figures and codes (a translation renames places)."""
     kept = facts(source) if names else _dated_figures_and_codes(source)
     return all(ordinal_said(text, v) if t == ORDINAL else
-               mentions(text, t, v) or (not t and (name_reordered(text, v) or head_said(text, v)))
+               mentions(text, t, v) or (not t and (name_reordered(text, v) or head_said(text, v)
+                                                   or country_said(text, v)))
                for t, v in kept)
+
+
+def country_said(text: str, name: object) -> bool:
+    """Whether ``text`` names country ``name`` by its adjective ("its Polish producers"
+    for Poland; ``data/world/demonyms.json``, grading version 30, toolmaze-v14
+    play-test c3-0050 P3), as a whole word."""
+    forms = _demonyms().get(name.casefold()) if isinstance(name, str) else None
+    return bool(forms) and any(re.search(rf"(?<![\w.]){re.escape(f)}(?![\w])", text)
+                               for f in forms)
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> dict[str, tuple[str, ...]]:
+    """Country (case-folded, as ``facts`` gives a name) -> its adjectives, as written."""
+    return {k.casefold(): tuple(v) for k, v in load_data("demonyms.json").items()
+            if not k.startswith("_")}
 
 
 _SUFFIXES = ("ies", "ied", "ing", "ed", "es", "s", "e")

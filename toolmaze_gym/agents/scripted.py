@@ -172,7 +172,11 @@ class PlanFollower:
                 out.append((m[0], m[1]))
             else:
                 got = self.outputs.get(m[2], {})
-                out.append((m[0], got[m[3]]) if m[3] in got else None)
+                # another tool of the slot names the field its own way: its one value of
+                # the type asked is the fact (calculate_position_value's for a product)
+                same = {repr(v): v for k, v in got.items() if k.partition("@")[0] == m[0]}
+                out.append((m[0], got[m[3]]) if m[3] in got
+                           else (m[0], *same.values()) if len(same) == 1 else None)
         return out
 
     def _finish(self) -> str:

@@ -41,7 +41,14 @@ from toolmaze_gym.grading.untranslated import tag_counts
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_clock_said
 from toolmaze_gym.grading.visa_need import VISA_NEED, visa_need_said
 from toolmaze_gym.grading.weekday_dates import weekdays_dated
-from toolmaze_gym.mentions import DATE_TYPES, DATETIME_TYPES, FREE_TEXT, mentions, numbers_in
+from toolmaze_gym.mentions import (
+    DATE_TYPES,
+    DATETIME_TYPES,
+    FREE_TEXT,
+    mentions,
+    numbers_in,
+    without_wider_conditions,
+)
 from toolmaze_gym.paraphrase import paraphrases
 from toolmaze_gym.status_phrases import (
     STATUS_TYPES,
@@ -479,6 +486,8 @@ def says(text: str, type_name: str, value: Any, foreign: bool = False) -> bool:
         return True
     if type_name == MONEY:
         return _money_near(text, value)
+    if type_name == CONDITION and isinstance(value, str):  # "light rain" is no "rain" (31)
+        text = without_wider_conditions(text, value)
     return _word(value) and ((len(value) >= 4 and value in text.lower())
                              or _inflected(text, value))
 

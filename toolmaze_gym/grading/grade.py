@@ -344,7 +344,13 @@ from toolmaze_gym.world.geo import minor_units
 #     a flight's status in the words people tell it with (``status_phrases.
 #     flight_status_told``): "on time (no delay)" failed for not saying "scheduled"
 #     (toolmaze-v13 sweep c4-0035).
-GRADING_VERSION = "30"
+# 31: what toolmaze-v14's review and play-test found. A weather condition is not said by
+#     a wider one that holds its word (``mentions.without_wider_conditions``): "light
+#     rain" passed for a rain day and "partly cloudy" for a cloudy one (review c2-0087,
+#     c2-0026); a country is carried by its adjective (``text_facts.country_said``,
+#     data/world/demonyms.json): "its Polish producers" failed a summary of "Poland
+#     streaming hit ..." (play-test c3-0050 P3).
+GRADING_VERSION = "31"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")
