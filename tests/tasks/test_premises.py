@@ -276,12 +276,15 @@ def _unbuildable(gen, seed, names):
 # eh-good-morning-after-train-home runs its "good morning" scene when the train is home,
 # and since the scene_hours rule (v6 review) that must be a local morning hour; no lib-d
 # draw of the train's arrival is one.
-SEED_UNBUILT = {"lib-d": frozenset({"tr-offsite-two-cities", "eh-good-morning-after-train-home"})}
+SEED_UNBUILT = {"lib-d": frozenset({"tr-offsite-two-cities", "eh-good-morning-after-train-home"}),
+                # on world edition 10 lib-b's draws of it again have no flight that leaves
+                # after the train and lands on the check-in day (lib-c still builds it)
+                "lib-b": frozenset({"tr-train-then-flight-shared-hotel"})}
 
 
 # lib-b and lib-c were an xfail since issue 16 (no C4 draw of tr-train-then-flight-shared-hotel
-# had the flight leave after the train and land on the check-in day); on today's world both
-# pass (they xpassed in the CI of 2026-12-06), so they guard again.
+# had the flight leave after the train and land on the check-in day); on world edition 9 both
+# passed (they xpassed in the CI of 2026-12-06), so they guard again, lib-b less that goal.
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", ["lib-b", "lib-c", "lib-d"])
 def test_premises_hold_on_other_seeds(gen, seed):
