@@ -1280,7 +1280,7 @@ def _mention_rule(text: str, type_name: str, value: Any, loosely: bool = True) -
 def without_wider_conditions(text: str, condition: str) -> str:
     """``text`` less every other weather condition whose name holds ``condition`` as a
     word: "light rain" says no rain and "partly cloudy" no cloudy day (grading version
-    30, toolmaze-v14 review c2-0087, c2-0026: both passed on the word inside)."""
+    31, toolmaze-v14 review c2-0087, c2-0026: both passed on the word inside)."""
     wider = _wider_conditions(condition.strip().casefold())
     return wider.sub(" ", text) if wider is not None else text
 

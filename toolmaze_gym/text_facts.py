@@ -136,7 +136,7 @@ def carries(text: str, source: str, names: bool = True) -> bool:
 
 def country_said(text: str, name: object) -> bool:
     """Whether ``text`` names country ``name`` by its adjective ("its Polish producers"
-    for Poland; ``data/world/demonyms.json``, grading version 30, toolmaze-v14
+    for Poland; ``data/world/demonyms.json``, grading version 31, toolmaze-v14
     play-test c3-0050 P3), as a whole word."""
     forms = _demonyms().get(name.casefold()) if isinstance(name, str) else None
     return bool(forms) and any(re.search(rf"(?<![\w.]){re.escape(f)}(?![\w])", text)
