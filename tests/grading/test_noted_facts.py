@@ -5,15 +5,18 @@ return, refund and new order" passed without the refund)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from tests.grading.test_played import _replay, played_text, replay_variant
+from toolmaze_gym.agents.scripted import OracleAgent
 from toolmaze_gym.corpus.catalog import load_corpus
 from toolmaze_gym.grading.noted_facts import noting_clauses, with_noted
 from toolmaze_gym.play import PlaySession
+from toolmaze_gym.rollout import rollout
 from toolmaze_gym.tasks.suite import get_task
 
 PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
@@ -147,3 +150,74 @@ def test_a_fact_a_legacy_task_asks_by_value_is_not_asked_again_by_its_output():
     told = [m for i in post.inputs for m in i.mentions]
     assert [m[1] for m in told].count(244.93) == 1
     assert [m[1] for m in told].count(3.67) == 1
+
+
+# Grading version 32: a clause asks the Action whose own words begin it, up to the next
+# errand (the toolmaze-v14 review's sweep of what the noted-facts rule added).
+
+def _oracle_lines(task_id: str) -> list[str]:
+    """The reference run of ``task_id`` as `toolmaze play` lines, its answer last."""
+    rec = rollout(get_task(task_id), "P0", OracleAgent())
+    lines = [f"{a['name']} {json.dumps(a.get('arguments', {}), ensure_ascii=False)}"
+             for a in (s["action"] for s in rec["steps"]) if a.get("name", "finish") != "finish"]
+    return [*lines, "finish All done as asked."]
+
+
+def _graded_lines(tmp_path: Path, task_id: str, lines: list[str]) -> tuple[dict, str]:
+    path = tmp_path / "episode.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return _replay(path, f"{task_id}-P0")
+
+
+def _with_subject(lines: list[str], tool: str, key: str, subject: str) -> list[str]:
+    out = []
+    for line in lines:
+        name, _, args = line.partition(" ")
+        if name == tool:
+            args = json.dumps({**json.loads(args), key: subject}, ensure_ascii=False)
+        out.append(f"{name} {args}")
+    return out
+
+
+@pytest.mark.parametrize(("task_id", "tool", "key", "subject"), [
+    # "Please book a room, save the to-dos ... and invite Ines Moreau": the room is booked,
+    # the invite is not asked to name it
+    ("tmz-v14-c4-0034", "schedule_meeting", "subject", "Sprint retrospective"),
+    # "book a room ... for a welcome meeting with yuki.novak@umbrella.co ..., and post a
+    # brief summary with the meeting time ... and the room": the room is the post's
+    ("tmz-v14-c4-0005", "create_calendar_event", "summary", "Welcome Malik Silva"),
+    # "... a summary of all that, meeting time (Milan time) and room included, posted"
+    ("tmz-v14-c4-0060", "create_calendar_event", "summary", "Welcome Emma Schmidt"),
+    # "book a call with the customer then, reply ... with the ticket number": the reply's
+    ("tmz-v14-c4-0020", "schedule_meeting", "subject", "Call about your complaint"),
+    # "... for a walkthrough call, and text Mia Schmidt the invoice": the text's
+    ("tmz-v14-c2-0083", "create_calendar_event", "summary", "Walkthrough call"),
+])
+def test_a_meeting_named_in_its_own_words_passes(tmp_path, task_id, tool, key, subject):
+    lines = _oracle_lines(task_id)
+    assert any(line.startswith(tool + " ") for line in lines)
+    grade, closing = _graded_lines(tmp_path, task_id, _with_subject(lines, tool, key, subject))
+    assert grade["success"], closing
+
+
+def test_a_clause_that_does_ask_the_meeting_for_the_room_still_does():
+    """The same request asking the invite "to a meeting in the room we booked" holds the
+    invite's subject to the room: the rule reads whose words begin the clause."""
+    task = get_task("tmz-v14-c4-0034")
+    assert with_noted(task, load_corpus()) == task
+    said = task.query.replace("and invite Ines Moreau.",
+                              "and invite Ines Moreau to a meeting in the room, saying which.")
+    assert said != task.query
+    asked = with_noted(dataclasses.replace(task, query=said), load_corpus())
+    subject = {i.role: i.mentions for s in asked.slots if s.id == "s8" for i in s.inputs}
+    assert [m[1] for m in subject["subject"]] == ["Manchester Delta"]
+
+
+def test_a_wrong_meeting_still_fails(tmp_path):
+    lines = _oracle_lines("tmz-v14-c4-0034")
+    wrong = [line.replace('"2026-08-26T16:00:00Z", "duration_minutes": 90, "subject"',
+                          '"2026-08-26T17:00:00Z", "duration_minutes": 90, "subject"')
+             for line in lines]
+    assert wrong != lines
+    grade, _ = _graded_lines(tmp_path, "tmz-v14-c4-0034", wrong)
+    assert not grade["success"]

@@ -32,6 +32,12 @@ def test_a_tax_steps_net_is_its_gross_less_the_tax():
     ("costs 72.59 per unit including 6.6 tax (10%)", []),               # the reference's
     ("Net 65.99, gross 72.59.", []),
     ("65.99 USD", []),                                                  # no label
+    # grading version 32 (toolmaze-v14 review c1-0005 ownmult): a label that heads a
+    # figure of its own labels that figure, not the one before it
+    ("Unit price incl. 10% Australian GST: USD 72.59 (net 65.99).", []),
+    ("USD 72.59 (net: USD 65.99)", []),
+    ("net 72.59 (65.99 gross)", [("net", 72.59), ("gross", 65.99)]),
+    ("72.59 net of GST", [("net", 72.59)]),
 ])
 def test_a_figure_is_read_by_its_tax_label(text, wrong):
     assert told_the_other_way(text, NET, GROSS) == wrong

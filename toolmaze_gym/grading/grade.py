@@ -350,7 +350,15 @@ from toolmaze_gym.world.geo import minor_units
 #     c2-0026); a country is carried by its adjective (``text_facts.country_said``,
 #     data/world/demonyms.json): "its Polish producers" failed a summary of "Poland
 #     streaming hit ..." (play-test c3-0050 P3).
-GRADING_VERSION = "31"
+# 32: what toolmaze-v14's review and the sweep of the noted-facts rule found too strict.
+#     A clause asks the Action whose own words begin it, to the next errand
+#     (``noted_facts.own_starts``): "book a room ... and invite Ines Moreau" held the
+#     invite's subject to the room (c4-0034, c4-0005, c4-0060, c4-0020, c2-0083). An own
+#     tax at the standard rate counts after the chain's price lookups were called
+#     (``_Provenance.worked_out_alone``: c1-0005's 10 % GST on the quoted price), and a
+#     tax label that heads a figure labels that figure (``tax_inclusion._heads_figure``:
+#     "USD 72.59 (net 65.99)").
+GRADING_VERSION = "32"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
           "graceful_stop")

@@ -664,8 +664,13 @@ class _Provenance:
         grade's reading (``own_rates``) and it called none of the slot's tools before
         step ``i``. An agent that did call the tax tool has that answer, clean or not,
         and a clean figure it never saw there stays a value the episode had not shown
-        (a scripted agent's reference value after a corrupted tax, c2-0034 P3)."""
-        tools = set(self.idx.task.slot_by_id[slot_id].tools)
+        (a scripted agent's reference value after a corrupted tax, c2-0034 P3). The
+        slot's other tools do not count (grading version 32): a tax at the tail of a
+        lookup chain (``lookup_sku_by_name -> get_price_quote -> compute_vat``) is the
+        agent's own after the lookups it did call (toolmaze-v14 review c1-0005, 10 %
+        Australian GST on the quoted price)."""
+        corpus = self.idx.corpus
+        tools = {t for t in self.idx.task.slot_by_id[slot_id].tools if own_rate(corpus[t])}
         return self.own_rates and not any(s.action.get("name") in tools
                                           for s in self.view.steps[:i])
 

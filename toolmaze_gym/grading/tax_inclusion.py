@@ -83,7 +83,7 @@ def _label(text: str, start: int, end: int) -> tuple[str, bool] | None:
     rest = text[after.end() if after else end:]
     for pattern, with_tax in ((_GROSS, True), (_NET, False)):
         m = pattern.match(rest)
-        if m:
+        if m and not _heads_figure(rest, m.end()):
             return m.group(0), with_tax
     head = text[:start]
     found = [(m, with_tax) for pattern, with_tax in ((_GROSS, True), (_NET, False))
@@ -93,6 +93,16 @@ def _label(text: str, start: int, end: int) -> tuple[str, bool] | None:
         return None
     m, with_tax = max(found, key=lambda f: f[0].end())
     return m.group(0), with_tax
+
+
+_LEAD = re.compile(r"\s*:?\s*(?:[A-Z]{3}|[$€£¥])?\s*")
+
+
+def _heads_figure(text: str, end: int) -> bool:
+    """Whether the label ending at ``end`` heads a figure of its own: "72.59 (net 65.99)"
+    labels 65.99, not 72.59 (grading version 32; toolmaze-v14 review c1-0005)."""
+    lead = _LEAD.match(text, end)
+    return _FIGURE.match(text, lead.end() if lead else end) is not None
 
 
 def wrong_way_told(steps: Iterable[tuple[str, Mapping[str, Any] | None]],
