@@ -14,7 +14,6 @@ oracle     also knows the fault profile and takes the cheapest recovery.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from typing import Any
 
 from toolmaze_gym.corpus import Simulator
@@ -22,6 +21,7 @@ from toolmaze_gym.corpus.invariants import violations
 from toolmaze_gym.corpus.spec import flat_form
 from toolmaze_gym.faults import get_mode
 from toolmaze_gym.faults.store import profile_for
+from toolmaze_gym.identity_cache import IdentityCache
 from toolmaze_gym.tasks.execution import (
     local_values,
     plan_side,
@@ -48,17 +48,11 @@ class _Plan:
                       for s in task.slots for k, side in enumerate(s.alternatives)}
 
 
-_PLANS: OrderedDict[tuple[int, int], tuple[Task, Any, _Plan]] = OrderedDict()
+_PLANS: IdentityCache[_Plan] = IdentityCache(4096)
 
 
 def _plan(task: Task, corpus: Any) -> _Plan:
-    key = (id(task), id(corpus))
-    hit = _PLANS.get(key)
-    if hit is None or hit[0] is not task or hit[1] is not corpus:
-        hit = _PLANS[key] = (task, corpus, _Plan(task, corpus))
-        if len(_PLANS) > 4096:
-            _PLANS.popitem(last=False)
-    return hit[2]
+    return _PLANS.get(task, corpus, lambda: _Plan(task, corpus))
 
 
 FINISH = call_text("finish", {"answer": "All requested steps are done."})

@@ -15,12 +15,12 @@ faults are the task's.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 
 from toolmaze_gym.corpus.catalog import Corpus
 from toolmaze_gym.episode import Step
+from toolmaze_gym.identity_cache import IdentityCache
 from toolmaze_gym.tasks.execution import ExecutionError, execute
 from toolmaze_gym.tasks.model import Slot, SolutionPath, Task
 
@@ -51,23 +51,14 @@ def _lines(slot: Slot) -> dict[str, object]:
     return {i.role: i for i in slot.inputs if i.role in LINE_ROLES}
 
 
-_TWINS: OrderedDict[tuple[int, int], tuple[Task, Corpus, Task | None]] = OrderedDict()
-_TWINS_LIMIT = 256
+_TWINS: IdentityCache[Task | None] = IdentityCache(256)
 
 
 def swapped(task: Task, corpus: Corpus) -> Task | None:
     """``task`` with its cart's two lines the other way round; None: no such pair. One
     twin per task (kept, as ``index.task_index`` keeps its index, by identity: the twin's
     index is built once)."""
-    key = (id(task), id(corpus))
-    hit = _TWINS.get(key)
-    if hit is not None and hit[0] is task and hit[1] is corpus:
-        return hit[2]
-    twin = _swapped(task, corpus)
-    _TWINS[key] = (task, corpus, twin)
-    if len(_TWINS) > _TWINS_LIMIT:
-        _TWINS.popitem(last=False)
-    return twin
+    return _TWINS.get(task, corpus, lambda: _swapped(task, corpus))
 
 
 def _swapped(task: Task, corpus: Corpus) -> Task | None:

@@ -352,7 +352,7 @@ from toolmaze_gym.world.geo import minor_units
 #     streaming hit ..." (play-test c3-0050 P3).
 # 32: what toolmaze-v14's review and the sweep of the noted-facts rule found too strict.
 #     A clause asks the Action whose own words begin it, to the next errand
-#     (``noted_facts.own_starts``): "book a room ... and invite Ines Moreau" held the
+#     (``action_clauses.own_starts``): "book a room ... and invite Ines Moreau" held the
 #     invite's subject to the room (c4-0034, c4-0005, c4-0060, c4-0020, c2-0083). An own
 #     tax at the standard rate counts after the chain's price lookups were called
 #     (``_Provenance.worked_out_alone``: c1-0005's 10 % GST on the quoted price), and a

@@ -51,6 +51,7 @@ from toolmaze_gym.grading.summary_beside import GIST_BESIDE
 from toolmaze_gym.grading.untranslated import tagged_languages
 from toolmaze_gym.grading.venue_clock import AT_VENUE, venue_reading
 from toolmaze_gym.grading.visa_need import VISA_NEED, VISA_TYPE_KEY, visa_asked_whether
+from toolmaze_gym.identity_cache import IdentityCache
 from toolmaze_gym.mentions import DATETIME_TYPES, FREE_TEXT, mentions
 from toolmaze_gym.tasks.execution import shared_plan, topological_order
 from toolmaze_gym.tasks.model import Call, Input, Slot, SolutionPath, Task
@@ -823,25 +824,15 @@ def parse_body(observation: str) -> dict[str, Any] | None:
 
 _NONE = object()
 _SHARED_LIMIT = 64  # responses and slot outputs a task index keeps (per task)
-_INDEX_LIMIT = 4096
-_INDEX: OrderedDict[tuple[int, int], tuple[Task, Corpus, TaskIndex]] = OrderedDict()
+_INDEX: IdentityCache[TaskIndex] = IdentityCache(4096)
 
 
 def task_index(task: Task, corpus: Corpus) -> TaskIndex:
     """The cached index of ``task`` (tasks are treated as immutable once graded)."""
-    key = (id(task), id(corpus))
-    hit = _INDEX.get(key)
-    if hit is not None and hit[0] is task and hit[1] is corpus:
-        _INDEX.move_to_end(key)
-        return hit[2]
     # what texts must note (version 18), less what is asked of the user instead (21)
     # and a weather condition the request narrows to a figure (22)
-    idx = TaskIndex(without_narrowed_condition(
-        without_asked_elsewhere(with_noted(task, corpus), corpus)), corpus)
-    _INDEX[key] = (task, corpus, idx)
-    if len(_INDEX) > _INDEX_LIMIT:
-        _INDEX.popitem(last=False)
-    return idx
+    return _INDEX.get(task, corpus, lambda: TaskIndex(without_narrowed_condition(
+        without_asked_elsewhere(with_noted(task, corpus), corpus)), corpus))
 
 
 def no_alternative(task: Task, profile: FaultProfile) -> bool:
