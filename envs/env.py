@@ -98,8 +98,8 @@ class ToolMazeEnv(gym.Env[str, str]):
         level: ``C1``–``C4``, or None to sample it per episode (with ``curriculum``).
         mode: ``P0``–``P4`` (``NP`` = ``P0``), or None to sample it per episode.
         split: ``"suite"`` (the reference suite) or a procedural split (``"train"``,
-            ``"dev"``) of the same kind (scenarios for toolmaze-v14), disjoint from it.
-        suite: the reference suite (default ``toolmaze-v14``; ``toolmaze-v1`` to
+            ``"dev"``) of the same kind (scenarios for toolmaze-v15), disjoint from it.
+        suite: the reference suite (default ``toolmaze-v15``; ``toolmaze-v1`` to
             ``toolmaze-v3`` for old runs). A ``task_id`` that names a shipped suite
             (``tmz-v3-...``) is played from that suite, with its fault profiles.
         prompt: ``"standard"`` or ``"failure_aware"`` system prompt.

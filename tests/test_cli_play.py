@@ -337,7 +337,7 @@ def test_a_task_id_finds_its_own_suite(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--task", "tmz-v14-c9-0000"], f"no task 'tmz-v14-c9-0000' in {SUITE_NAME}"),
+    (["--task", "tmz-v15-c9-0000"], f"no task 'tmz-v15-c9-0000' in {SUITE_NAME}"),
     (["--level", "C1", "--index", "100"], f"--index 100: {SUITE_NAME} has 100 C1 tasks (0..99)"),
     (["--level", "C1", "--index", "1", "--seed", "1"], "give --seed or --index, not both"),
     (["--task", TASK, "--level", "C2"], "--task names the episode"),

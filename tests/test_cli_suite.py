@@ -73,10 +73,10 @@ def test_stats_show_baselines_and_grade_accept_the_directory(small, tmp_path):
     assert grade.returncode == 0 and "0 grades changed" in grade.stderr, grade.stderr
 
 
-def test_build_suite_builds_v14_by_default_and_names_it_in_the_manifest(small):
+def test_build_suite_builds_v15_by_default_and_names_it_in_the_manifest(small):
     manifest = json.loads((small / "manifest.json").read_text())
     assert manifest["name"] == f"{SUITE_NAME}-seed{SUITE_SEED}-n2" == \
-        "toolmaze-v14-seed20261201-n2" and manifest["scenarios"]
+        "toolmaze-v15-seed20261201-n2" and manifest["scenarios"]
     assert "profiles.jsonl" in manifest["files"]
 
 

@@ -217,9 +217,9 @@ def test_procedural_reset_with_a_seed_plays_the_same_task_again():
     assert first == again and first[1]["task_id"] != other[1]["task_id"]
 
 
-def test_the_default_suite_is_v14_and_v1_to_v13_still_play_by_name():
+def test_the_default_suite_is_v15_and_v1_to_v14_still_play_by_name():
     env = ToolMazeEnv(level="C1", mode="P0")
-    assert env.suite == SUITE_NAME == "toolmaze-v14"
+    assert env.suite == SUITE_NAME == "toolmaze-v15"
     assert env.reset(seed=0)[1]["task_id"] == load_suite(levels=["C1"])[0].id
     assert load_suite(levels=["C1"])[0].id.startswith(f"{ID_PREFIX}-c1-")
     kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v2")
@@ -246,6 +246,8 @@ def test_the_default_suite_is_v14_and_v1_to_v13_still_play_by_name():
     assert kept.reset(seed=0)[1]["task_id"] == "tmz-v12-c1-0000"
     kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v13")
     assert kept.reset(seed=0)[1]["task_id"] == "tmz-v13-c1-0000"
+    kept = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v14")
+    assert kept.reset(seed=0)[1]["task_id"] == "tmz-v14-c1-0000"
     old = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1")
     assert old.reset(seed=0)[1]["task_id"] == "tmz-v1-c1-0000"
     dev = ToolMazeEnv(level="C1", mode="P0", suite="toolmaze-v1", split="dev")

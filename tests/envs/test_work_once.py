@@ -80,7 +80,7 @@ def test_suite_of_names_the_shipped_suite_of_every_id():
     for name in shipped:
         first = load_suite(name, ["C1"])[0].id
         assert suite_of(first) == name
-    assert suite_of("tmz-v15-c1-0000") is None and suite_of("no id at all") is None
+    assert suite_of("tmz-v16-c1-0000") is None and suite_of("no id at all") is None
 
 
 def test_a_reset_lists_no_suite_folder(monkeypatch):

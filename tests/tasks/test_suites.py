@@ -1,4 +1,4 @@
-"""The suite registry: v14 is the default everywhere; v1 to v13 stay loadable by name (and by
+"""The suite registry: v15 is the default everywhere; v1 to v14 stay loadable by name (and by
 their ids), only v1 still generates tasks of its kind, and v2 to v6 are refused for
 building or generating."""
 
@@ -23,15 +23,15 @@ from toolmaze_gym.tasks.suite import (
 )
 
 
-def test_the_default_suite_is_v14():
-    assert SUITE_NAME == "toolmaze-v14" == suite_v2.SUITE_NAME == suites.names()[0]
-    assert suite_v2.ID_PREFIX == "tmz-v14"
+def test_the_default_suite_is_v15():
+    assert SUITE_NAME == "toolmaze-v15" == suite_v2.SUITE_NAME == suites.names()[0]
+    assert suite_v2.ID_PREFIX == "tmz-v15"
     assert {t.id.rsplit("-", 2)[0] + "-" for t in load_suite()} == {f"{suite_v2.ID_PREFIX}-"}
     assert manifest()["seed"] == suite_v2.SUITE_SEED
     assert manifest()["name"] == SUITE_NAME
 
 
-def test_every_command_and_the_runner_default_to_v14():
+def test_every_command_and_the_runner_default_to_v15():
     parser = build_parser()
     args = {"generate": ["--out", "x"], "build-suite": ["--out", "x"], "stats": [],
             "baselines": []}
@@ -64,7 +64,7 @@ def test_v1_still_loads_by_name_with_its_profiles(sim):
 @pytest.mark.parametrize("name", ["toolmaze-v2", "toolmaze-v3", "toolmaze-v4", "toolmaze-v5",
                                   "toolmaze-v6", "toolmaze-v7", "toolmaze-v8",
                                   "toolmaze-v9", "toolmaze-v10", "toolmaze-v11",
-                                  "toolmaze-v12", "toolmaze-v13"])
+                                  "toolmaze-v12", "toolmaze-v13", "toolmaze-v14"])
 def test_an_old_library_suite_still_loads_by_name_and_id_but_is_kept_for_old_runs_only(name):
     tasks = load_suite(name)
     old = name.replace("toolmaze-", "tmz-")
@@ -82,9 +82,9 @@ def test_an_old_library_suite_still_loads_by_name_and_id_but_is_kept_for_old_run
 
 
 def test_an_id_of_no_shipped_suite_is_looked_up_in_the_default_suite():
-    assert suite_of("tmz-v15-c2-0004") is None and suite_of("tmz-v2-train0-c1-0000") is None
-    with pytest.raises(SuiteError, match=f"no task 'tmz-v15-c2-0004' in {SUITE_NAME}$"):
-        get_task("tmz-v15-c2-0004")
+    assert suite_of("tmz-v16-c2-0004") is None and suite_of("tmz-v2-train0-c1-0000") is None
+    with pytest.raises(SuiteError, match=f"no task 'tmz-v16-c2-0004' in {SUITE_NAME}$"):
+        get_task("tmz-v16-c2-0004")
 
 
 def test_only_the_default_suite_is_rebuildable():
@@ -117,14 +117,14 @@ def test_unknown_suite_names_are_refused_with_the_choices():
 
 def test_every_shipped_suite_names_its_world_edition():
     """An old suite plays on the world it was built and played on (edition 1: v1-v4,
-    2: v5, 3: v6, 4: v7, 5: v8, 6: v9, 7: v10, 8: v11, 9: v12 and v13, 10: v14, the
-    default); a task of no shipped suite on the latest (10, the world the default suite was
+    2: v5, 3: v6, 4: v7, 5: v8, 6: v9, 7: v10, 8: v11, 9: v12 and v13, 10: v14 and v15,
+    the default); a task of no shipped suite on the latest (10, the world the default suite was
     built on)."""
     from toolmaze_gym.tasks.suite import shipped_suites
     from toolmaze_gym.world.edition import LATEST
 
     assert set(shipped_suites()) <= set(suites.EDITIONS)
-    assert suites.EDITIONS[SUITE_NAME] == 10 == LATEST
+    assert suites.EDITIONS[SUITE_NAME] == 10 == LATEST == suites.EDITIONS["toolmaze-v14"]
     assert suites.EDITIONS["toolmaze-v13"] == suites.EDITIONS["toolmaze-v12"] == 9
     assert suites.EDITIONS["toolmaze-v11"] == 8
     assert suites.EDITIONS["toolmaze-v10"] == 7

@@ -1,6 +1,6 @@
 """``toolmaze play``: play one episode yourself as the agent, and see the grade explained.
 
-    toolmaze play --task tmz-v14-c2-0004 --mode P1
+    toolmaze play --task tmz-v15-c2-0004 --mode P1
     toolmaze play --level C3 --index 7 --mode P4 --reveal
     toolmaze play --tasks dev.jsonl --level C1 --seed 3 --actions my-try.txt --record plays.jsonl
 
@@ -204,7 +204,7 @@ def add_commands(sub) -> None:
         "success (or --record could not be written: the error line names it), 2 a usage "
         "error, 130 interrupted.")
     p.epilog = HELP
-    p.add_argument("--task", metavar="ID", help="the task to play, e.g. tmz-v14-c2-0004 "
+    p.add_argument("--task", metavar="ID", help="the task to play, e.g. tmz-v15-c2-0004 "
                    "(an old id such as tmz-v9-c2-0004 plays from its own suite; default: "
                    "chosen by --level with --index or --seed)")
     p.add_argument("--level", choices=LEVELS, help="the level to take the task from "

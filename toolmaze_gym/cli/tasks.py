@@ -1,9 +1,9 @@
 """Task commands: ``generate``, ``build-suite``, ``stats`` and ``show``.
 
-``generate`` writes procedural tasks of a suite's kind (default toolmaze-v14,
+``generate`` writes procedural tasks of a suite's kind (default toolmaze-v15,
 never overlapping that suite), in parallel with ``--jobs`` and with the same
 bytes as a serial run; ``build-suite`` regenerates a reference suite (default
-toolmaze-v14) into a directory that every command taking ``--suite``/``SUITE``
+toolmaze-v15) into a directory that every command taking ``--suite``/``SUITE``
 accepts; both find a suite's generator in ``tasks.suites``; ``stats`` prints the paper's
 Table 1 for a suite, a suite directory or a task file; ``show`` one task (from the
 suite its id names, else the default suite).

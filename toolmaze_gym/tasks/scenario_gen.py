@@ -1,4 +1,4 @@
-"""Scenario -> task: the meaning-first generator of toolmaze-v14 (and v2–v13 before it).
+"""Scenario -> task: the meaning-first generator of toolmaze-v15 (and v2–v14 before it).
 
 A scenario fixes what the task is about (the goal, its parameters, the steps and
 how their arguments are bound); the generator fixes how it is done: it draws the

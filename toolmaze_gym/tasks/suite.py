@@ -2,7 +2,7 @@
 
 Every suite is shipped as JSONL with a manifest (SHA-256 per file, generator
 version, seed); ``load_suite`` checks the bytes against it. ``SUITE_NAME`` is the
-default suite everywhere (``toolmaze-v14``, built by ``tasks.suite_v2``); the
+default suite everywhere (``toolmaze-v15``, built by ``tasks.suite_v2``); the
 builders of each suite are looked up by name in ``tasks.suites``.
 
 The rest of this module is the v1 generator, kept so old runs stay loadable and
@@ -24,7 +24,7 @@ from pathlib import Path
 from toolmaze_gym.tasks.generator import GENERATOR_VERSION, GenerationError, TaskGenerator
 from toolmaze_gym.tasks.model import LEVELS, Task
 
-SUITE_NAME = "toolmaze-v14"  # the default suite of every command, runner and env
+SUITE_NAME = "toolmaze-v15"  # the default suite of every command, runner and env
 V1_NAME = "toolmaze-v1"
 V2_NAME = "toolmaze-v2"  # kept loadable for old runs; its builder became v3's
 V3_NAME = "toolmaze-v3"  # kept loadable for old runs; built before the library's rework

@@ -1,7 +1,7 @@
-"""The reference suite ``toolmaze-v14``, built from the scenario library.
+"""The reference suite ``toolmaze-v15``, built from the scenario library.
 
-(``toolmaze-v2`` to ``toolmaze-v13`` came from the same builder, v2 under grading
-version 3, v3 before the library's rework of issue 28, v4 to v13 before their blind
+(``toolmaze-v2`` to ``toolmaze-v14`` came from the same builder, v2 under grading
+version 3, v3 before the library's rework of issue 28, v4 to v14 before their blind
 reviews' and play-tests' findings were fixed; all stay loadable for old runs,
 but the world, asks, scenarios and fault rules have changed since.)
 
@@ -41,10 +41,10 @@ from toolmaze_gym.tasks.suite import (
     write_suite,
 )
 
-SUITE_NAME = "toolmaze-v14"
+SUITE_NAME = "toolmaze-v15"
 SUITE_SEED = 20261201
 PER_LEVEL = 100
-ID_PREFIX = "tmz-v14"
+ID_PREFIX = "tmz-v15"
 CROWD_WEIGHT = 7.0  # per capability the typical earlier task already used
 # One call off the target length, against one reuse of a scenario. C3 has the
 # fewest usable scenarios, so there reuse (Jaccard) weighs more than length.

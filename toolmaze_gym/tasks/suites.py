@@ -2,9 +2,9 @@
 
 Every command, the env and the training data ask this registry for a suite's
 builder, procedural split generator and per-task generator instead of testing
-suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v14``, built from
+suite names. ``SUITE_NAME`` (the default everywhere) is ``toolmaze-v15``, built from
 the reworked scenario library (issue 28). ``toolmaze-v2`` to
-``toolmaze-v13`` (the same builder before the world, the asks, the fault rules and
+``toolmaze-v14`` (the same builder before the world, the asks, the fault rules and
 then the library changed) are kept for loading old runs only, as shipped; ``toolmaze-v1`` still
 generates procedural tasks of its kind, but none of them rebuilds bit for bit any
 more (``build-suite`` says so).
@@ -82,7 +82,10 @@ LOAD_ONLY = {"toolmaze-v2": "kept for loading old runs only (its builder became 
                             "the library, issue 28)",
              "toolmaze-v13": "kept for loading old runs only (its builder became "
                             "toolmaze-v14's when its review's and a sweep's findings "
-                            "were fixed in the library and the world, issue 28)"}
+                            "were fixed in the library and the world, issue 28)",
+             "toolmaze-v14": "kept for loading old runs only (its builder became "
+                            "toolmaze-v15's when its review's open conventions were "
+                            "fixed in the library, issue 28)"}
 
 KINDS: dict[str, SuiteKind] = {k.name: k for k in (
     SuiteKind(v2.SUITE_NAME, v2.SUITE_SEED, v2.PER_LEVEL, v2.build_suite, v2.generate_split,
@@ -101,7 +104,8 @@ EDITIONS: dict[str, int] = {"toolmaze-v1": 1, "toolmaze-v2": 1, "toolmaze-v3": 1
                             "toolmaze-v7": 4, "toolmaze-v8": 5,
                             "toolmaze-v9": 6, "toolmaze-v10": 7,
                             "toolmaze-v11": 8, "toolmaze-v12": 9,
-                            "toolmaze-v13": 9, "toolmaze-v14": 10}
+                            "toolmaze-v13": 9, "toolmaze-v14": 10,
+                            "toolmaze-v15": 10}
 
 
 def edition_of(task: Task) -> int:
