@@ -29,3 +29,5 @@ def test_the_least_recently_used_pair_goes_first():
     assert len(cache) == 2
     assert cache.get(x, corpus, lambda: "x made anew") == "x"
     assert cache.get(y, corpus, lambda: "y made anew") == "y made anew"
+    cache.clear()
+    assert len(cache) == 0 and cache.get(x, corpus, lambda: "x cold") == "x cold"

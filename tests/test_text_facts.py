@@ -9,7 +9,14 @@ import pytest
 
 from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.mentions import FREE_TEXT
-from toolmaze_gym.text_facts import carries, facts, head_said, name_reordered, ranks_kept
+from toolmaze_gym.text_facts import (
+    carries,
+    facts,
+    head_said,
+    name_reordered,
+    ranks_kept,
+    weekdays_kept,
+)
 from toolmaze_gym.world import get_world
 
 ROOM = "Rome Tesla"
@@ -128,3 +135,16 @@ def test_a_country_is_carried_by_its_adjective():
     assert carries(said, src)
     assert not carries(said.replace("Polish ", ""), src)
     assert not carries(said.replace("Polish", "polishing"), src)
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Bitte tragt eure Retro-Themen vor dem Meeting am Donnerstag ein.", True),
+    ("Ajoutez vos sujets avant la réunion de jeudi.", True),            # French
+    ("Add your retro topics before Thursday.", True),                   # English
+    ("Bitte tragt eure Retro-Themen vor dem Meeting am Freitag ein.", False),  # review c1-0027
+    ("Bitte tragt eure Retro-Themen vor dem Meeting ein.", False),      # the day left out
+])
+def test_a_translation_keeps_the_weekday_its_source_names(text, kept):
+    """toolmaze-v15 review c1-0027 (grading version 32): "am Freitag" for Thursday passed."""
+    assert weekdays_kept(text, "Please add your retro topics to the board before "
+                               "Thursday's meeting.") is kept

@@ -1178,10 +1178,17 @@ class Unanswered(OwnAnswer):
         first = self.answered()[0]
         if first is None or first[1] is None or any(mentions(t, *first) for t in told):
             return super()._finish()  # the left-out value is said by another one
-        if self._texted(self.asks()[0], first[1]):
+        if self._texted(self.asks()[0], first[1]) or self._sent_on(self.asks()[0]):
             return super(OwnAnswer, self)._finish()  # nothing to leave out: not applied
         self.applied = True
         return call_text("finish", {"answer": "Finished. " + ", ".join(told)})
+
+    def _sent_on(self, ask: tuple[Any, ...]) -> bool:
+        """Whether ``ask`` is an answer the request sends on by a text ("text them the
+        answer", ``grading.answer_sent``): the final answer need not tell it."""
+        from toolmaze_gym.grading.answer_sent import left_to_texts
+
+        return not left_to_texts(self.task, (ask,))
 
     def _texted(self, ask: tuple[Any, ...], value: Any) -> bool:
         """Whether ``ask`` is a clock asked in a zone (``grading.zone_told``) that a text

@@ -13,6 +13,7 @@ next errand.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from toolmaze_gym.corpus import Corpus
 from toolmaze_gym.grading.asked_facts import action_words, clause_on, cue_starts
@@ -79,13 +80,15 @@ def _followed_by(query: str, end: int, words: tuple[str, ...]) -> bool:
     return bool(near) and bool(cue_starts(near, words))
 
 
-def asking_clauses(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> list[str]:
+@lru_cache(maxsize=4096)  # per request and step: a task's index reads it for each text
+def asking_clauses(query: str, sc: Scenario, step: StepSpec, corpus: Corpus
+                   ) -> tuple[str, ...]:
     """The clauses of ``query`` that ask for ``step``'s text (none: no Action step),
     each from one of its own cue words (``own_starts``) to the next errand
     (``_to_next_errand``)."""
     theirs = _others_words(sc, step, corpus)
-    return [_to_next_errand(clause_on(query, at), theirs)
-            for at in own_starts(query, sc, step, corpus)]
+    return tuple(_to_next_errand(clause_on(query, at), theirs)
+                 for at in own_starts(query, sc, step, corpus))
 
 
 def _others_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:

@@ -65,6 +65,7 @@ from toolmaze_gym.text_facts import (
     names_or_figures,
     ranks_kept,
     survives_translation,
+    weekdays_kept,
 )
 from toolmaze_gym.values.numbers import is_number
 from toolmaze_gym.world import phrasebook
@@ -304,6 +305,9 @@ class TextRule:
         if gist and _sentence(t) == TEXT_FACTS and not survives_translation(str(v)) \
                 and not _heads_said(text, v, self.language):
             return False
+        if gist and _sentence(t) == TEXT_FACTS and isinstance(v, str) \
+                and not weekdays_kept(text, v):
+            return False  # "am Freitag" for "am Donnerstag" (grading version 32)
         return not (gist and self.condition and t == CONDITION and isinstance(v, str)) \
             or condition_said_in(text, v, self.language)
 

@@ -31,6 +31,7 @@ the agent's to add or not.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -52,7 +53,7 @@ _CHANGING = re.compile(r"book|reserv|hold|reschedul|cancel")
 Entry = tuple[str, Any, str, str]  # (type, reference value, slot, output key)
 
 
-def change_asked(asking: list[str]) -> bool:
+def change_asked(asking: Sequence[str]) -> bool:
     """Whether a clause asking for a text asks it "the change", not spelled out."""
     return any(_CHANGE.search(c) for c in asking)
 
@@ -143,7 +144,7 @@ def _new(entry: Entry, asked: list[tuple[Any, ...]]) -> bool:
                for m in asked)
 
 
-def change_asks(task: Task, corpus: Corpus, slot: Slot, asking: list[str], text: str,
+def change_asks(task: Task, corpus: Corpus, slot: Slot, asking: Sequence[str], text: str,
                 asked: tuple[tuple[Any, ...], ...]) -> tuple[Entry, ...]:
     """The entries a text asked "the change" (``asking``: the request's clauses asking
     for it) must say beyond those ``asked`` already, its reference being ``text``."""

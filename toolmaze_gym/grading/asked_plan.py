@@ -21,6 +21,7 @@ the meeting time and the room") asks what it lists (``noted_facts``), not this.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -40,7 +41,7 @@ _PLAN_TYPES = _PEOPLE | _DATES | {FREE_TEXT}
 Fact = tuple[str, Any, str, str]  # (type, value, slot, key); slot "" for the request's
 
 
-def plan_asked(asking: list[str]) -> bool:
+def plan_asked(asking: Sequence[str]) -> bool:
     """Whether a clause asking for a text asks it "the plan", not spelled out."""
     return any(_PLAN.search(c) for c in asking)
 
@@ -102,7 +103,7 @@ def _pairs(facts: list[Fact], text: str) -> list[tuple[Any, ...]]:
             for who, what in rows for p in who for x in what]
 
 
-def plan_asks(task: Task, corpus: Corpus, slot: Slot, asking: list[str], text: str,
+def plan_asks(task: Task, corpus: Corpus, slot: Slot, asking: Sequence[str], text: str,
               asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
     """The entries a text asked "the plan" (``asking``: the request's clauses asking
     for it) must say beyond those ``asked`` already, its reference being ``text``."""

@@ -11,6 +11,7 @@ reader is greeted: in full or by the given name ("Dear Elif", ``ADDRESSEE``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from toolmaze_gym.corpus import Corpus
@@ -33,7 +34,7 @@ def _names(task: Task, corpus: Corpus, slot: Slot) -> list[tuple[Any, ...]]:
                   if e.get("type") == _NAME and isinstance(e.get("value"), str)]
 
 
-def name_asks(task: Task, corpus: Corpus, slot: Slot, asking: list[str], text: str,
+def name_asks(task: Task, corpus: Corpus, slot: Slot, asking: Sequence[str], text: str,
               asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
     """The name a text asked to greet by name (``asking``: the request's clauses asking
     for it) must tell, its reference being ``text``; () where none is asked or the

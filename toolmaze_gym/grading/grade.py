@@ -37,6 +37,7 @@ from toolmaze_gym.corpus import Corpus, Simulator, load_corpus
 from toolmaze_gym.episode import ENDINGS, Step
 from toolmaze_gym.faults import FaultProfile
 from toolmaze_gym.grading import cart_lines
+from toolmaze_gym.grading.answer_sent import left_to_texts
 from toolmaze_gym.grading.arguments import CURRENCY, EITHER_DIRECTION, MONEY, says
 from toolmaze_gym.grading.asked_facts import all_asks
 from toolmaze_gym.grading.asked_zone import zone_asked
@@ -357,7 +358,13 @@ from toolmaze_gym.world.geo import minor_units
 #     tax at the standard rate counts after the chain's price lookups were called
 #     (``_Provenance.worked_out_alone``: c1-0005's 10 % GST on the quoted price), and a
 #     tax label that heads a figure labels that figure (``tax_inclusion._heads_figure``:
-#     "USD 72.59 (net 65.99)").
+#     "USD 72.59 (net 65.99)"). Then what toolmaze-v15's review and play-test found: a
+#     faithful own translation of a world-generated text is no guess
+#     (``_Provenance.translated``, play-test c3-0009 P1), a tool's rounding on the way
+#     carries through a rate (``resolution._rounded_on_the_way``, review c2-0045), a
+#     translation keeps the weekdays its source names (``text_facts.weekdays_kept``,
+#     c1-0027), and an answer the request sends on is not asked of the final answer
+#     (``answer_sent``, c3-0088).
 GRADING_VERSION = "32"
 LABELS = ("over_trust", "retry_loop", "premature_give_up", "missing_action", "false_claim",
           "aborted_after_completion", "wrong_arguments", "collateral_damage", "path_switch",
@@ -729,7 +736,9 @@ def _grade(task: Task, profile: FaultProfile, steps: list[Step], truncated: bool
         answer = steps[-1].action.get("text", "")
         # with the facts no ask declared (version 18), once per task
         asked = idx.once("all_asks", lambda: all_asks(task, corpus))
-        unanswered = _unanswered(trace, best, answer, asked) \
+        # not what the request sends on to someone else ("text them the answer", 32)
+        mine = idx.once("asks_for_me", lambda: left_to_texts(task, asked))
+        unanswered = _unanswered(trace, best, answer, mine) \
             + _told_wrong(trace, best, answer, asked) + _sent_wrong(trace, best, answer, asked)
     unanswered += invented
     success = verdict.ok and not harmful and not probed and not over_trust and not unanswered

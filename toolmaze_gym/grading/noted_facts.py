@@ -20,6 +20,7 @@ call carries (a to-do's due date) is not asked of its text as well (``_carried``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -171,7 +172,7 @@ def _seconds(task: Task, corpus: Corpus, asks: tuple[tuple[Any, ...], ...], text
     return tuple(out)
 
 
-def _own_asks(task: Task, corpus: Corpus, asking: list[str], slot: Slot, text: str,
+def _own_asks(task: Task, corpus: Corpus, asking: Sequence[str], slot: Slot, text: str,
               asked: tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
     """What the clauses asking for the text (``asking``) ask in words no output cue
     carries: "the plan" (``asked_plan``), a greeting "by name" (``by_name``; grading
@@ -202,7 +203,7 @@ def with_noted(task: Task, corpus: Corpus) -> Task:
             continue
         words = words_of.get(step.id, ())
         noted = _noted(task, corpus, sc, _noted_refs(task.query, sc, step, corpus, words))
-        asking = asking_clauses(task.query, sc, step, corpus) if words else []
+        asking = asking_clauses(task.query, sc, step, corpus) if words else ()
         inputs, grew = list(slot.inputs), False
         for k in texts:
             inp = inputs[k]

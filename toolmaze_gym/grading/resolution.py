@@ -59,6 +59,7 @@ from toolmaze_gym.world import phrasebook
 from toolmaze_gym.world.geo import minor_units
 
 TRANSLATE = "text.translate"  # the behaviour of the translator tools (a derivation)
+LANGUAGE_CODE = "language_code"  # the type of a translator's target language
 SEEN_SCAN_CHARS = 20_000  # responses longer than this are searched for the JSON form only
 
 
@@ -612,10 +613,38 @@ class _Provenance:
         translator) returns: the agent may translate itself, and its own faithful
         translation may be the phrasebook's word for word ("Die Mittagsbestellung
         schließt um 12 Uhr."), so that is no guess. A tagged text ("[pt] Partly
-        cloudy, ...") is no translation anyone writes: it stays the tool's wording."""
+        cloudy, ...") is no translation anyone writes: it stays the tool's wording.
+
+        Nor is a faithful translation of a text the world generated (a headline) a
+        guess (grading version 32; toolmaze-v15 play-test c3-0009 P1: a German digest
+        holding "Bluepeak Energy eröffnet ein Rechenzentrum bei Zürich" word for word,
+        with translate_v3 never called, failed, while other words for it passed): the
+        slot's own text in its asked language (``_own_translations``) counts too."""
         corpus = self.idx.corpus
-        return phrasebook.translation(value, "en") is not None and all(
-            corpus[t].behaviour == TRANSLATE for t in self.idx.slot_by_id[slot_id].tools)
+        slot = self.idx.slot_by_id[slot_id]
+        if not all(corpus[t].behaviour == TRANSLATE for t in slot.tools):
+            return False
+        return phrasebook.translation(value, "en") is not None \
+            or value.strip() in self._own_translations(slot)
+
+    def _own_translations(self, slot) -> set[str]:
+        """The translations into the slot's asked language of the texts it translates,
+        as the world's translators give them (the reference run's inputs)."""
+        texts, codes = [], []
+        for inp in slot.inputs:
+            value = inp.source.value if inp.source.is_literal else \
+                self.outputs.get(inp.source.slot, {}).get(inp.source.ref, inp.source.value)
+            if inp.type == FREE_TEXT and isinstance(value, str):
+                texts.append(value)
+            elif inp.type == LANGUAGE_CODE and isinstance(value, str):
+                codes.append(value)
+        out = set()
+        for text in texts:
+            for code in codes:
+                hit = phrasebook.translation(text, code, generated=True)
+                if hit is not None:
+                    out.add(hit[1].strip())
+        return out
 
     def text_reached(self, slot_id: str, value: str, i: int) -> bool:
         """Whether ``slot_id``'s text ``value`` reached the agent before step ``i``: the
@@ -826,11 +855,45 @@ def _pick_rounded(view: EpisodeView, exp: Expected, m: Matcher, after: int, used
         apart = m.rounding_apart(view.args(i))
         if apart and all(own_rounding(view.args(i)[n], m.money[n],
                                       view.seen(MONEY, m.money[n], i),
-                                      known.unprinted(_sources(known, exp, refs[n]), i),
+                                      [*known.unprinted(_sources(known, exp, refs[n]), i),
+                                       *_rounded_on_the_way(known, view, view.args(i)[n], i)],
                                       known.exact(_sources(known, exp, refs[n]), m.money[n]))
                          for n in apart) and ok(i):
             return i
     return None
+
+
+def _rounded_on_the_way(known: _Provenance, view: EpisodeView, got: Any, i: int
+                        ) -> list[float]:
+    """The amounts a Processor was given that a tool had printed rounded, where that
+    Processor printed ``got`` before step ``i``: the agent took the shown tools in another
+    order, and the tool's own rounding on the way carries to the sum as the agent's
+    would (grading version 32; toolmaze-v15 review c2-0045 ``pctfirst``: 80 % of 87.79
+    EUR printed as 70.23, converted to 809.46 SEK beside the reference's 809.48, the
+    whole converted first)."""
+    if not is_number(got):
+        return []
+    corpus = known.idx.corpus
+    for j in range(min(i, len(view.steps)) - 1, -1, -1):
+        name = view.steps[j].action.get("name")
+        body = view.body(j)
+        if name not in corpus or corpus[name].category != "Processor" or not body:
+            continue
+        if not any(is_number(v) and abs(v - got) < 0.005 for v in body.values()):
+            continue
+        sent = view.args(j)
+        money = [p.name for p in corpus[name].params if p.type == MONEY]
+        return [sent[p] for p in money if is_number(sent.get(p))
+                and _printed_rounded(view, sent[p], j)]
+    return []
+
+
+def _printed_rounded(view: EpisodeView, value: float, before: int) -> bool:
+    """Whether a response before step ``before`` printed ``value`` as a Processor's
+    rounded result (a share or product to the cent)."""
+    return any(view.body(j) and any(is_number(v) and abs(v - value) < 0.005
+                                    for v in view.body(j).values())
+               for j in range(before))
 
 
 def _sources(known: _Provenance, exp: Expected, ref: Any) -> tuple[str, ...]:
