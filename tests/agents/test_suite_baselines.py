@@ -41,7 +41,10 @@ def test_suite_has_2000_instances(suite):
 # draws the goal once (c4-0081).
 OVER_C_STAR = {("tmz-v12-c4-0061", "P2"): "get_flight_status",
                ("tmz-v12-c4-0081", "P2"): "get_flight_status",
-               ("tmz-v13-c4-0081", "P2"): "get_flight_status"}
+               ("tmz-v13-c4-0081", "P2"): "get_flight_status",
+               # toolmaze-v15 draws the goal twice
+               ("tmz-v15-c4-0035", "P2"): "get_flight_status",
+               ("tmz-v15-c4-0094", "P2"): "get_flight_status"}
 
 
 def test_oracle_is_perfect_in_every_cell(suite_run):
@@ -144,9 +147,10 @@ def test_implicit_explicit_gap_separates_retry_from_validator(suite_run):
     retry, validator = table(suite_run("retry"))["gaps"], table(suite_run("validator"))["gaps"]
     assert retry["PRR(P1)-PRR(P3)"] >= 0.9  # harmless v2 faults: see the naive test
     assert validator["PRR(P1)-PRR(P3)"] == 0.0
-    # Within one episode of 400: the validator's own retry budget can run a long C4
-    # draw with three permanent victims to the step limit (tmz-v3-c4-0041 at P2).
-    assert retry["PRR(P2)-PRR(P4)"] > 0.9 and abs(validator["PRR(P2)-PRR(P4)"]) <= 0.0025 + 1e-9
+    # Within two episodes of 400: the validator's own retry budget can run a long C4
+    # draw with several permanent victims to the step limit (tmz-v3-c4-0041 at P2;
+    # toolmaze-v15's c4-0075 and c4-0092 at P2, four tries of each faulted tool).
+    assert retry["PRR(P2)-PRR(P4)"] > 0.9 and abs(validator["PRR(P2)-PRR(P4)"]) <= 0.005 + 1e-9
 
 
 def test_composite_orders_the_baselines(suite_run):
