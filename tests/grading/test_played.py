@@ -88,8 +88,8 @@ TASK_SIDE = {
                                           "nothing asks them of the review (v10-g23, p2)",
     "tmz-v10-c1-0099-P0.placed-date": "c1-0099: a review giving the order date (6 Aug) as the "
                                       "delivery date passes, as above (v10-g23, p2)",
-    # toolmaze-v15's play-test (tests/data/played/v15-g32/README.md); the library asks the
-    # note since (tests/tasks/test_v15_library_fixes.py), for the next suite.
+    # toolmaze-v15's play-test (tests/data/played/v15-g32/README.md); the fix waits for the
+    # next suite (tests/data/reviews/v15/library-next.patch, test_v15_library_fixes.py).
     "tmz-v15-c2-0044-P3.nonote": "c2-0044: 'add a note saying what it's for' left the payment's "
                                  "note out of the task, so a payment without it passes "
                                  "(v15-g32, p4)",

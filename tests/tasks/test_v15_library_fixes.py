@@ -1,15 +1,25 @@
-"""The toolmaze-v15 play-test's library findings (tests/data/played/v15-g32), each held by a
-check that fails on the v15 library it was found in."""
+"""The toolmaze-v15 review's and play-test's library findings, each held by a check that
+fails on the v15 library it was found in.
+
+The library may not change while it is the shipped suite's (the rebuild test,
+``test_suite_v2.test_suite_regenerates_bit_identically``, holds the scenario files to the
+manifest), so the fixes wait for the next build in ``tests/data/reviews/v15/library-next.patch``
+and each check is a strict xfail until then: applying the patch turns them into passes."""
 
 from __future__ import annotations
+
+import pytest
 
 from toolmaze_gym.tasks.scenario_gen import ScenarioGenerator
 from toolmaze_gym.tasks.scenarios import load_library
 from toolmaze_gym.tasks.suite import get_task
 
 LIB = {sc.id: sc for sc in load_library()}
+NEXT = pytest.mark.xfail(strict=True, reason="for the next suite: apply "
+                         "tests/data/reviews/v15/library-next.patch before its build")
 
 
+@NEXT
 def test_c2_0044_the_payment_note_the_request_asks_for_is_graded():
     """v15 play-test p4, c2-0044 P3: "add a note saying what it's for" left the payment's
     note unset in the task, so a payment without it passed. The note now asks the coin,
@@ -28,6 +38,7 @@ def test_c2_0044_the_payment_note_the_request_asks_for_is_graded():
     assert asked and asked <= {"ETH", "SOL", "ADA", "DOT", "LINK", "AVAX"}
 
 
+@NEXT
 def test_c1_0048_the_claim_mail_tells_the_change_it_was_asked_to_work_out():
     """v15 review r3, c1-0048: "compute the percentage change, write to ... about it" and a
     mail with a wrong change (or none) passed: the change was asked of nothing. The mail
