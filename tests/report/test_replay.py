@@ -103,8 +103,12 @@ def test_a_tampered_response_status_is_flagged(run_copy, capsys, tmp_path):
 def test_a_tampered_response_body_is_flagged(run_copy):
     path = run_copy / "records.jsonl"
     records = _lines(path)
-    step = next(s for r in records for s in r["steps"] if s["status"] == 200)
-    step["observation"] = step["observation"].replace("0", "1", 1)
+    # the first clean response that holds a "0" (one without would not change)
+    step = next(s for r in records for s in r["steps"]
+                if s["status"] == 200 and "0" in s["observation"])
+    tampered = step["observation"].replace("0", "1", 1)
+    assert tampered != step["observation"]
+    step["observation"] = tampered
     _write(path, records)
     _, graded = load_graded([run_copy])
     assert len(graded.unreplayable) == 1
