@@ -29,6 +29,7 @@ from importlib import resources
 
 from toolmaze_gym.mentions import mentions, numbers_in
 from toolmaze_gym.world.base import load_data
+from toolmaze_gym.world.localise import weekday_names
 
 Fact = tuple[str, object]  # (semantic type for ``mentions``: "" for plain, value)
 
@@ -106,19 +107,12 @@ def ranks_kept(text: str, source: str) -> bool:
     return all(n in said for n in _ordinals(source))
 
 
-_ENGLISH_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-                     "Sunday")
-
-
 @lru_cache(maxsize=1)
 def _weekday_words() -> dict[str, int]:
     """A weekday's name in English and each language the world writes dates in
-    (``data/world/date_forms.json``), case-folded -> its index (Monday 0)."""
-    out = {w.casefold(): k for k, w in enumerate(_ENGLISH_WEEKDAYS)}
-    for code, form in load_data("date_forms.json").items():
-        if not code.startswith("_"):
-            out.update({w.casefold(): k for k, w in enumerate(form["weekdays"])})
-    return out
+    (``world.localise``), case-folded -> its index (Monday 0)."""
+    return {w.casefold(): k for names in weekday_names().values()
+            for k, w in enumerate(names)}
 
 
 def _weekdays(text: str) -> set[int]:

@@ -25,7 +25,8 @@ from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
 SHARED_CUE_REACH = 3
 
 
-def own_starts(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[int, ...]:
+def own_starts(query: str, sc: Scenario, step: StepSpec, corpus: Corpus,
+               theirs: tuple[str, ...]) -> tuple[int, ...]:
     """Where ``query`` asks for ``step`` by one of its cue words, less a word another
     Action shares that the words right after it give to that Action (grading version
     32): "Please book a room, save the to-dos ... and invite Ines Moreau" books the
@@ -33,11 +34,11 @@ def own_starts(query: str, sc: Scenario, step: StepSpec, corpus: Corpus) -> tupl
     (toolmaze-v14 review's sweep: off-retro-room-notes-and-invite c4-0034,
     off-new-hire-first-day-setup c4-0005). A shared word followed by the step's own
     cue ("book a call with the customer") stays the step's. Nor does a word that
-    names the thing inside another Action's clause ask for it (``_referred``)."""
+    names the thing inside another Action's clause ask for it (``_referred``).
+    ``theirs``: the other Actions' cue words ``step`` does not share (``_others_words``)."""
     by_step = action_words(sc, corpus)
     words = by_step.get(step.id, ())
     others = {w for sid, ws in by_step.items() if sid != step.id for w in ws}
-    theirs = _others_words(sc, step, corpus)
     return tuple(at for w in words for at in cue_starts(query, (w,))
                  if (w not in others or not _followed_by(query, at + len(w), theirs))
                  and not _referred(query, at, words, theirs)
@@ -88,7 +89,7 @@ def asking_clauses(query: str, sc: Scenario, step: StepSpec, corpus: Corpus
     (``_to_next_errand``)."""
     theirs = _others_words(sc, step, corpus)
     return tuple(_to_next_errand(clause_on(query, at), theirs)
-                 for at in own_starts(query, sc, step, corpus))
+                 for at in own_starts(query, sc, step, corpus, theirs))
 
 
 def _others_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:

@@ -865,35 +865,32 @@ def _pick_rounded(view: EpisodeView, exp: Expected, m: Matcher, after: int, used
 
 def _rounded_on_the_way(known: _Provenance, view: EpisodeView, got: Any, i: int
                         ) -> list[float]:
-    """The amounts a Processor was given that a tool had printed rounded, where that
-    Processor printed ``got`` before step ``i``: the agent took the shown tools in another
-    order, and the tool's own rounding on the way carries to the sum as the agent's
-    would (grading version 32; toolmaze-v15 review c2-0045 ``pctfirst``: 80 % of 87.79
-    EUR printed as 70.23, converted to 809.46 SEK beside the reference's 809.48, the
-    whole converted first)."""
+    """The amounts a Processor was given that an earlier response had printed (to the
+    cent, so perhaps rounded), where that Processor printed ``got`` before step ``i``:
+    the agent took the shown tools in another order, and the tool's own rounding on the
+    way carries to the sum as the agent's would (grading version 32; toolmaze-v15 review
+    c2-0045 ``pctfirst``: 80 % of 87.79 EUR printed as 70.23, converted to 809.46 SEK
+    beside the reference's 809.48, the whole converted first)."""
     if not is_number(got):
         return []
     corpus = known.idx.corpus
     for j in range(min(i, len(view.steps)) - 1, -1, -1):
         name = view.steps[j].action.get("name")
         body = view.body(j)
-        if name not in corpus or corpus[name].category != "Processor" or not body:
-            continue
-        if not any(is_number(v) and abs(v - got) < 0.005 for v in body.values()):
+        if name not in corpus or corpus[name].category != "Processor" \
+                or not _holds(body, got):
             continue
         sent = view.args(j)
         money = [p.name for p in corpus[name].params if p.type == MONEY]
         return [sent[p] for p in money if is_number(sent.get(p))
-                and _printed_rounded(view, sent[p], j)]
+                and any(_holds(view.body(k), sent[p]) for k in range(j))]
     return []
 
 
-def _printed_rounded(view: EpisodeView, value: float, before: int) -> bool:
-    """Whether a response before step ``before`` printed ``value`` as a Processor's
-    rounded result (a share or product to the cent)."""
-    return any(view.body(j) and any(is_number(v) and abs(v - value) < 0.005
-                                    for v in view.body(j).values())
-               for j in range(before))
+def _holds(body: Mapping[str, Any] | None, value: float) -> bool:
+    """Whether a response (flat form) gives ``value`` as one of its numbers, to the cent:
+    the amount a tool printed, which the agent passed on."""
+    return bool(body) and any(is_number(v) and abs(v - value) < 0.005 for v in body.values())
 
 
 def _sources(known: _Provenance, exp: Expected, ref: Any) -> tuple[str, ...]:

@@ -29,6 +29,11 @@ _CLOCK = r"(?P<clock>\d{1,2}:\d{2}(?::\d{2})?) (?P<zone>UTC(?:[+-]\d{2}:\d{2})?)
 _UNIT = re.compile(r"(?<=\d) ([CF])\b(?![\w°-])")
 
 
+def weekday_names() -> dict[str, tuple[str, ...]]:
+    """Each language's weekday names, Monday first, English included."""
+    return {code: tuple(form["weekdays"]) for code, form in _forms().items()}
+
+
 @cache
 def _forms() -> dict[str, dict]:
     data = load_data("date_forms.json")
