@@ -14,7 +14,8 @@ import pytest
 from tests.grading.test_played import _replay, played_text, replay_variant
 from toolmaze_gym.agents.scripted import OracleAgent
 from toolmaze_gym.corpus.catalog import load_corpus
-from toolmaze_gym.grading.noted_facts import noting_clauses, with_noted
+from toolmaze_gym.grading.asked_facts import clause_on, cue_starts
+from toolmaze_gym.grading.noted_facts import with_noted
 from toolmaze_gym.play import PlaySession
 from toolmaze_gym.rollout import rollout
 from toolmaze_gym.tasks.suite import get_task
@@ -24,7 +25,8 @@ PLAYED = Path(__file__).parent.parent / "data" / "played" / "v7"
 
 def test_a_noting_clause_runs_from_the_actions_word_to_the_clause_end():
     q = "Book it, then create a to-do noting the return and refund. Tell me the rest."
-    assert noting_clauses(q, ("to-do",)) == ["to-do noting the return and refund"]
+    assert [clause_on(q, at) for at in cue_starts(q, ("to-do",))] == \
+        ["to-do noting the return and refund"]
 
 
 def test_the_refund_the_to_do_is_asked_to_note_is_added_to_its_asks():

@@ -32,8 +32,6 @@ from toolmaze_gym.grading.arguments import says
 from toolmaze_gym.grading.asked_change import change_asks
 from toolmaze_gym.grading.asked_facts import (
     action_words,
-    clause_on,
-    cue_starts,
     output_type,
     reference_outputs,
     scenario_of,
@@ -46,16 +44,6 @@ from toolmaze_gym.mentions import FREE_TEXT
 from toolmaze_gym.tasks.asks import cue_spans
 from toolmaze_gym.tasks.model import Slot, Task
 from toolmaze_gym.tasks.scenarios import Scenario, StepSpec
-
-
-def noting_clauses(query: str, words: tuple[str, ...]) -> list[str]:
-    """Each stretch of ``query`` from a cue word of an Action to its clause's end."""
-    return list(_noting_clauses(query, tuple(words)))
-
-
-@lru_cache(maxsize=4096)  # the asks of one text read its clauses several times
-def _noting_clauses(query: str, words: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(clause_on(query, at) for at in cue_starts(query, words))
 
 
 def _named(own: list[tuple[int, int]], longer: list[tuple[int, int]]) -> bool:
@@ -84,11 +72,6 @@ def _outputs_named(clause: str, cues: tuple[tuple[str, tuple[str, ...]], ...]
     return tuple(ref for ref, own in spans
                  if own and _named(own, [span for other, found in spans
                                          if other != ref for span in found]))
-
-
-def step_words(sc: Scenario, step: StepSpec, corpus: Corpus) -> tuple[str, ...]:
-    """The words that ask for the Action step ``step`` (none: no Action step)."""
-    return action_words(sc, corpus).get(step.id, ())
 
 
 def _noted_refs(query: str, sc: Scenario, step: StepSpec, corpus: Corpus,
